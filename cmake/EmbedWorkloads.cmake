@@ -1,0 +1,16 @@
+# Writes a C++ source that holds every workloads/*.yaml as a raw string, so the
+# binary carries its built-in workloads. Run as: cmake -DOUT=... -DDIR=... -P this
+file(GLOB files ${DIR}/*.yaml)
+list(SORT files)
+set(body "// Generated from workloads/*.yaml by cmake/EmbedWorkloads.cmake; do not edit.\n")
+string(APPEND body "#include \"config/builtin_workloads.h\"\n\nnamespace trainbench::config {\n")
+string(APPEND body "const std::vector<BuiltinWorkload>& BuiltinWorkloads() {\n")
+string(APPEND body "  static const std::vector<BuiltinWorkload> kWorkloads = {\n")
+foreach(f ${files})
+  get_filename_component(name ${f} NAME_WE)
+  file(READ ${f} text)
+  string(APPEND body "    {\"${name}\", R\"tbyaml(${text})tbyaml\"},\n")
+endforeach()
+string(APPEND body "  };\n  return kWorkloads;\n}\n}  // namespace trainbench::config\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every Debian package that trainbench's build, tests and benches need.
+# Idempotent: packages already present are left alone, so re-running costs seconds.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config clang-format git
+  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libhdf5-dev hdf5-tools libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev
+  libisal-dev libzip-dev liburing-dev
+  libcurl4-openssl-dev libpugixml-dev libssl-dev
+  libopenmpi-dev openmpi-bin
+  libtorch-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  fio python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${#missing[@]} packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all ${#packages[@]} packages present"
+fi

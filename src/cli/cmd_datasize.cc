@@ -1,0 +1,52 @@
+// `trainbench datasize WORKLOAD --accelerators N --hosts H --host-memory-gib M`:
+// MLPerf Storage's dataset sizing rule, so the page cache cannot hold the dataset.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "cli/command.h"
+#include "cli/workload_args.h"
+#include "common/error.h"
+#include "common/units.h"
+#include "config/datasize.h"
+
+namespace trainbench::cli {
+
+void AddDatasizeCommand(CLI::App& app, Action& action) {
+  auto* command = app.add_subcommand(
+      "datasize",
+      "How many files the dataset needs: MLPerf Storage's rule, max(500 x batch x accelerators, "
+      "5 x hosts x host memory / sample size)");
+  static WorkloadArgs args;
+  static uint64_t accelerators = 1, hosts = 1;
+  static double memory_gib = 0;
+  AddWorkloadArgs(*command, args);
+  command
+      ->add_option("--accelerators,-n", accelerators, "Emulated accelerators in total (all hosts)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--hosts", hosts, "Hosts running the benchmark")->check(CLI::PositiveNumber);
+  command->add_option("--host-memory-gib", memory_gib, "Memory per host in GiB")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  command->callback([&action] {
+    action = [] {
+      const auto config = LoadWorkloadOrThrow(args);
+      const auto size = config::ComputeDataSize(config, accelerators, hosts, memory_gib);
+      fmt::print("workload         {}\n", config.workload_name);
+      fmt::print("rule             samples = max(500 x {} x {}, 5 x {} x {} GiB / {:.0f} B)\n",
+                 config.reader.batch_size, accelerators, hosts, memory_gib,
+                 config.dataset.record_length_bytes);
+      fmt::print("samples          {}\n", size.samples);
+      fmt::print("files            {} ({} samples per file)\n", size.files,
+                 config.dataset.num_samples_per_file);
+      fmt::print("size             {:.2f} GB ({:.2f} GiB)\n", size.bytes / kGB, size.bytes / kGiB);
+      fmt::print(
+          "\nGenerate and run with:\n  trainbench datagen {} dataset.num_files_train={}\n"
+          "  trainbench run {} dataset.num_files_train={} --accelerators {}\n",
+          args.workload, size.files, args.workload, size.files, accelerators);
+      return 0;
+    };
+  });
+}
+
+}  // namespace trainbench::cli

@@ -1,0 +1,21 @@
+// The CLI's commands: each file registers one subcommand on the CLI11 app and runs it.
+// A command returns the process exit code; errors are thrown as trainbench::Error and
+// turned into "trainbench: error: ..." with exit 2 or 1 by main.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace trainbench::cli {
+
+// Set by the subcommand that was chosen; main runs it after parsing.
+using Action = std::function<int()>;
+
+void AddDatagenCommand(CLI::App& app, Action& action);
+void AddWorkloadsCommand(CLI::App& app, Action& action);
+void AddConfigCommand(CLI::App& app, Action& action);
+void AddDatasizeCommand(CLI::App& app, Action& action);
+
+}  // namespace trainbench::cli

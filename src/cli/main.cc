@@ -1,0 +1,60 @@
+// trainbench: storage and training benchmark for deep learning. Parses the command
+// line with CLI11, runs the chosen command, and maps errors to exit codes
+// (0 ok, 1 runtime failure, 2 usage or config error).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "cli/command.h"
+#include "common/error.h"
+
+namespace {
+
+int Fail(int code, const std::string& message) {
+  std::fprintf(stderr, "trainbench: error: %s\n", message.c_str());
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace trainbench;
+  CLI::App app{
+      "trainbench: can this storage feed these accelerators, and how fast does training run?\n"
+      "Generates DLIO-compatible datasets, emulates training I/O, and runs ResNet-50 with "
+      "LibTorch.",
+      "trainbench"};
+  app.set_version_flag("--version", std::string("trainbench ") + TRAINBENCH_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  cli::Action action;
+  cli::AddDatagenCommand(app, action);
+  cli::AddWorkloadsCommand(app, action);
+  cli::AddConfigCommand(app, action);
+  cli::AddDatasizeCommand(app, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    std::printf("%s\n", e.what());
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    // Subcommand help is raised from inside the subcommand; print that one's help.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    return Fail(static_cast<int>(ExitCode::kUsage),
+                std::string(e.what()) + "; run `trainbench --help` or `trainbench COMMAND --help`");
+  }
+  try {
+    return action ? action() : 0;
+  } catch (const Error& e) {
+    return Fail(static_cast<int>(e.code()), e.what());
+  } catch (const std::exception& e) {
+    return Fail(static_cast<int>(ExitCode::kRuntime), e.what());
+  }
+}

@@ -1,0 +1,33 @@
+#include "common/interrupt.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+
+namespace trainbench {
+namespace {
+std::atomic<int> signal_count{0};
+
+extern "C" void OnSignal(int) {
+  if (signal_count.fetch_add(1) >= 1) {
+    static const char kMessage[] = "trainbench: second interrupt, exiting now\n";
+    [[maybe_unused]] auto n = ::write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
+    ::_exit(130);
+  }
+}
+}  // namespace
+
+void InstallInterruptHandler() {
+  struct sigaction action {};
+  action.sa_handler = OnSignal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+bool InterruptRequested() { return signal_count.load(std::memory_order_relaxed) > 0; }
+
+void RequestInterrupt() { signal_count.fetch_add(1); }
+
+}  // namespace trainbench

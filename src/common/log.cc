@@ -1,0 +1,36 @@
+#include "common/log.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <string>
+
+namespace trainbench {
+namespace {
+std::atomic<bool> quiet{false};
+
+void WriteLine(std::string line) {
+  line.push_back('\n');
+  // One write(2) per line so lines from threads never interleave.
+  const char* p = line.data();
+  size_t left = line.size();
+  while (left > 0) {
+    const ssize_t n = ::write(STDERR_FILENO, p, left);
+    if (n <= 0) return;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+}
+}  // namespace
+
+void LogWarning(std::string_view message) {
+  WriteLine("trainbench: warning: " + std::string(message));
+}
+
+void LogInfo(std::string_view message) {
+  if (!quiet.load(std::memory_order_relaxed)) WriteLine("trainbench: " + std::string(message));
+}
+
+void SetQuiet(bool value) { quiet.store(value); }
+
+}  // namespace trainbench

@@ -1,0 +1,20 @@
+// Small string helpers shared by config parsing and the CLI.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace trainbench {
+
+// Levenshtein distance; used to suggest the nearest known key or name.
+size_t EditDistance(std::string_view a, std::string_view b);
+
+// The candidate closest to `word`, or "" when none is close enough to be a likely typo.
+std::string NearestMatch(std::string_view word, const std::vector<std::string>& candidates);
+
+std::vector<std::string> Split(std::string_view text, char separator);
+std::string ToLower(std::string_view text);
+bool StartsWith(std::string_view text, std::string_view prefix);
+
+}  // namespace trainbench

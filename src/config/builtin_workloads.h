@@ -1,0 +1,17 @@
+// The workloads shipped under workloads/*.yaml, embedded into the binary at build time
+// (cmake/EmbedWorkloads.cmake writes the definition).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace trainbench::config {
+
+struct BuiltinWorkload {
+  std::string name;
+  std::string yaml;
+};
+
+const std::vector<BuiltinWorkload>& BuiltinWorkloads();
+
+}  // namespace trainbench::config

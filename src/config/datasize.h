@@ -1,0 +1,21 @@
+// MLPerf Storage's dataset sizing rule: the dataset must be at least 5x the hosts'
+// memory (so the page cache cannot serve it) and at least 500 steps of every
+// accelerator's batches.
+#pragma once
+
+#include <cstdint>
+
+#include "config/workload.h"
+
+namespace trainbench::config {
+
+struct DataSize {
+  uint64_t samples = 0;
+  uint64_t files = 0;
+  double bytes = 0;  // samples x record_length_bytes
+};
+
+DataSize ComputeDataSize(const WorkloadConfig& config, uint64_t accelerators, uint64_t hosts,
+                         double host_memory_gib);
+
+}  // namespace trainbench::config

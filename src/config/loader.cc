@@ -1,0 +1,213 @@
+#include "config/loader.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/error.h"
+#include "common/strings.h"
+#include "config/builtin_workloads.h"
+#include "config/schema.h"
+
+namespace trainbench::config {
+namespace {
+
+using Where = std::function<std::string(const YAML::Node&)>;
+
+bool IsSection(const std::string& path) {
+  for (const auto& key : Schema())
+    if (StartsWith(key.path, path + ".")) return true;
+  return false;
+}
+
+std::vector<std::string> AllPaths() {
+  std::vector<std::string> paths;
+  for (const auto& key : Schema()) paths.push_back(key.path);
+  return paths;
+}
+
+[[noreturn]] void UnknownKey(const std::string& path, const std::string& where) {
+  std::string message = fmt::format("{}: unknown key '{}'", where, path);
+  const std::string nearest = NearestMatch(path, AllPaths());
+  if (!nearest.empty()) message += fmt::format(" (did you mean '{}'?)", nearest);
+  message += "; `trainbench config --keys` lists every key";
+  throw UsageError(message);
+}
+
+void Walk(const YAML::Node& map, const std::string& prefix, const Where& where,
+          WorkloadConfig& config, std::vector<std::string>& warnings) {
+  for (const auto& entry : map) {
+    const std::string name = entry.first.Scalar();
+    const YAML::Node& value = entry.second;
+    const std::string path = CanonicalKey(prefix.empty() ? name : prefix + "." + name);
+    if (const KeySpec* spec = FindKey(path)) {
+      if (!spec->acted_on) {
+        warnings.push_back(
+            fmt::format("{}: '{}' is a DLIO key trainbench accepts but does not act on",
+                        where(entry.first), path));
+        continue;
+      }
+      if (value.IsNull()) continue;  // "key:" with no value keeps the default
+      try {
+        spec->parse(config, value);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(
+            fmt::format("{}: {}: expected {}; {}", where(value), path, spec->expected, e.what()));
+      }
+      continue;
+    }
+    if (path == "model" && value.IsScalar()) {  // older DLIO form: "model: unet3d"
+      config.model.name = value.Scalar();
+      continue;
+    }
+    if (IsSection(path)) {
+      if (value.IsNull()) continue;
+      if (!value.IsMap())
+        throw UsageError(fmt::format("{}: '{}' is a group of keys; expected a map under it",
+                                     where(value), path));
+      Walk(value, path, where, config, warnings);
+      continue;
+    }
+    // A subkey of a free-form map (storage.storage_options.endpoint_url) set on its own.
+    const size_t dot = path.rfind('.');
+    if (dot != std::string::npos) {
+      const KeySpec* parent = FindKey(path.substr(0, dot));
+      if (parent && parent->any_map) {
+        YAML::Node wrapped;
+        wrapped[path.substr(dot + 1)] = value;
+        try {
+          parent->parse(config, wrapped);
+        } catch (const std::invalid_argument& e) {
+          throw UsageError(
+              fmt::format("{}: {}: expected a scalar; {}", where(value), path, e.what()));
+        }
+        continue;
+      }
+    }
+    UnknownKey(path, where(entry.first));
+  }
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("cannot read workload file '{}'", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void Validate(const WorkloadConfig& c) {
+  if (c.dataset.record_length_bytes_stdev > 0 && c.dataset.record_length_bytes < 1)
+    throw UsageError("dataset.record_length_bytes must be >= 1");
+  if (c.dataset.enable_chunking && c.dataset.chunk_size == 0 && c.dataset.format == Format::kHdf5)
+    throw UsageError(
+        "dataset.enable_chunking is true but dataset.chunk_size is 0; set "
+        "dataset.chunk_size=BYTES");
+}
+
+}  // namespace
+
+void ApplyYaml(const std::string& yaml_text, const std::string& source, WorkloadConfig& config,
+               std::vector<std::string>& warnings) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw UsageError(fmt::format("{}:{}: invalid YAML: {}", source, e.mark.line + 1, e.msg));
+  }
+  if (root.IsNull()) return;
+  if (!root.IsMap())
+    throw UsageError(fmt::format("{}: expected a map of DLIO key groups at the top", source));
+  const Where where = [&source](const YAML::Node& node) {
+    return fmt::format("{}:{}", source, node.Mark().line + 1);
+  };
+  Walk(root, "", where, config, warnings);
+}
+
+void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
+                   std::vector<std::string>& warnings) {
+  const size_t eq = override_text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw UsageError(fmt::format(
+        "override '{}' is not key=value (example: dataset.num_files_train=16)", override_text));
+  std::string key = override_text.substr(0, eq);
+  while (!key.empty() && key.front() == '+') key.erase(0, 1);
+  if (StartsWith(key, "workload.")) key = key.substr(9);
+  const std::string value_text = override_text.substr(eq + 1);
+  YAML::Node value;
+  try {
+    value = YAML::Load(value_text);
+  } catch (const YAML::Exception& e) {
+    throw UsageError(
+        fmt::format("override '{}': value is not valid YAML: {}", override_text, e.msg));
+  }
+  if (value.IsNull())
+    throw UsageError(
+        fmt::format("override '{}' has no value (example: {}=16)", override_text, key));
+  // Nest the dotted key into a map and walk it like file content.
+  YAML::Node root = value;
+  const auto parts = Split(key, '.');
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    YAML::Node parent;
+    parent[*it] = root;
+    root = parent;
+  }
+  const Where where = [&override_text](const YAML::Node&) {
+    return fmt::format("command-line override '{}'", override_text);
+  };
+  Walk(root, "", where, config, warnings);
+}
+
+LoadedWorkload LoadWorkload(const std::string& workload,
+                            const std::vector<std::string>& overrides) {
+  LoadedWorkload loaded;
+  WorkloadConfig& config = loaded.config;
+  const BuiltinWorkload* builtin = nullptr;
+  for (const auto& b : BuiltinWorkloads())
+    if (b.name == workload) builtin = &b;
+  if (builtin != nullptr) {
+    config.workload_name = builtin->name;
+    config.source = "built-in " + builtin->name;
+    ApplyYaml(builtin->yaml, "workloads/" + builtin->name + ".yaml", config, loaded.warnings);
+  } else if (std::filesystem::is_regular_file(workload)) {
+    config.workload_name = std::filesystem::path(workload).stem().string();
+    config.source = workload;
+    ApplyYaml(ReadFile(workload), workload, config, loaded.warnings);
+  } else {
+    std::vector<std::string> names;
+    for (const auto& b : BuiltinWorkloads()) names.push_back(b.name);
+    std::string message =
+        fmt::format("unknown workload '{}': not a built-in and not a file", workload);
+    const std::string nearest = NearestMatch(workload, names);
+    if (!nearest.empty()) message += fmt::format(" (did you mean '{}'?)", nearest);
+    message += "; `trainbench workloads` lists the built-ins";
+    throw UsageError(message);
+  }
+  for (const auto& o : overrides) ApplyOverride(o, config, loaded.warnings);
+  Validate(config);
+  return loaded;
+}
+
+std::string ToYaml(const WorkloadConfig& config) {
+  YAML::Node root;
+  for (const auto& key : Schema()) {
+    if (!key.emit) continue;
+    const auto parts = Split(key.path, '.');
+    if (parts.size() == 1) {
+      root[parts[0]] = key.emit(config);
+    } else {
+      root[parts[0]][parts[1]] = key.emit(config);
+    }
+  }
+  YAML::Emitter out;
+  out << root;
+  return fmt::format("# trainbench resolved workload '{}' (from {})\n{}\n", config.workload_name,
+                     config.source, out.c_str());
+}
+
+}  // namespace trainbench::config

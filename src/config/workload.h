@@ -1,0 +1,161 @@
+// The resolved workload: DLIO's key groups as plain structs, filled from defaults,
+// then the workload YAML, then command-line overrides. Passed down by const reference;
+// nothing below the CLI reads flags or globals. Field names are DLIO's key names.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace trainbench::config {
+
+enum class Format {
+  kTfrecord,
+  kNpz,
+  kNpy,
+  kHdf5,
+  kJpeg,
+  kPng,
+  kCsv,
+  kIndexedBinary,
+  kMmapIndexedBinary
+};
+enum class Compression { kNone, kGzip, kLzf, kBz2, kZip, kXz };
+enum class Shuffle { kOff, kSeed, kRandom };
+enum class ReadType { kOnDemand, kMemory };
+enum class FileAccess { kMulti, kShared };
+enum class StorageType { kLocalFs, kS3 };
+
+// A time in seconds drawn per step: a constant, or a seeded distribution.
+struct TimeDistribution {
+  enum class Kind { kConstant, kNormal, kUniform, kGamma, kExponential, kPoisson };
+  Kind kind = Kind::kConstant;
+  double mean = 0;   // constant value, normal mean, exponential mean, poisson lambda
+  double stdev = 0;  // normal
+  double min = 0;    // uniform
+  double max = 0;    // uniform
+  double shape = 0;  // gamma
+  double scale = 0;  // gamma
+  double Mean() const;
+};
+
+struct ModelConfig {
+  std::string name = "default";
+  std::string type = "default";
+  uint64_t model_size_bytes = 10240;
+};
+
+struct WorkflowConfig {
+  bool generate_data = false;
+  bool train = true;
+  bool evaluation = false;
+  bool checkpoint = false;
+};
+
+struct DatasetConfig {
+  double record_length_bytes = 65536;
+  double record_length_bytes_stdev = 0;
+  uint64_t record_length_bytes_resize = 0;
+  uint64_t num_files_train = 8;
+  uint64_t num_files_eval = 0;
+  uint64_t num_samples_per_file = 1;
+  uint64_t num_subfolders_train = 0;
+  uint64_t num_subfolders_eval = 0;
+  std::string data_folder = "./data/";
+  std::string file_prefix = "img";
+  Format format = Format::kTfrecord;
+  Compression compression = Compression::kNone;
+  int64_t compression_level = 4;
+  uint64_t chunk_size = 0;
+  bool enable_chunking = false;
+};
+
+struct ReaderConfig {
+  std::string data_loader = "tensorflow";
+  uint64_t batch_size = 1;
+  uint64_t batch_size_eval = 1;
+  uint64_t read_threads = 1;
+  uint64_t computation_threads = 1;
+  uint64_t prefetch_size = 2;
+  Shuffle file_shuffle = Shuffle::kOff;
+  Shuffle sample_shuffle = Shuffle::kOff;
+  uint64_t shuffle_size = 1024;
+  uint64_t transfer_size = 262144;
+  ReadType read_type = ReadType::kOnDemand;
+  FileAccess file_access = FileAccess::kMulti;
+  bool odirect = false;
+  bool dont_use_mmap = false;
+};
+
+struct TrainConfig {
+  uint64_t epochs = 1;
+  TimeDistribution computation_time;
+  int64_t total_training_steps = -1;
+  uint64_t seed = 123;
+  bool seed_change_epoch = true;
+};
+
+struct EvaluationConfig {
+  TimeDistribution eval_time;
+  uint64_t eval_after_epoch = 1;
+  uint64_t epochs_between_evals = 1;
+};
+
+struct CheckpointConfig {
+  std::string checkpoint_folder = "./checkpoints/";
+  uint64_t checkpoint_after_epoch = 1;
+  uint64_t epochs_between_checkpoints = 1;
+  int64_t steps_between_checkpoints = -1;
+  bool fsync = false;
+  int64_t num_checkpoints_write = -1;
+  int64_t num_checkpoints_read = -1;
+};
+
+struct MetricConfig {
+  double au = 0.90;
+  uint64_t exclude_start_steps = 1;
+};
+
+struct OutputConfig {
+  std::string folder = "output";
+  std::string log_file = "trainbench.log";
+};
+
+struct StorageConfig {
+  StorageType storage_type = StorageType::kLocalFs;
+  std::string storage_root = "./";
+  std::map<std::string, std::string> storage_options;
+};
+
+struct WorkloadConfig {
+  std::string workload_name = "default";  // built-in name or the YAML file's stem
+  std::string source = "defaults";        // where the workload came from
+  ModelConfig model;
+  std::string framework = "tensorflow";
+  WorkflowConfig workflow;
+  DatasetConfig dataset;
+  ReaderConfig reader;
+  TrainConfig train;
+  EvaluationConfig evaluation;
+  CheckpointConfig checkpoint;
+  MetricConfig metric;
+  OutputConfig output;
+  StorageConfig storage;
+};
+
+// Names as they appear in YAML ("tfrecord", "on_demand", ...).
+std::string ToString(Format format);
+std::string ToString(Compression compression);
+std::string ToString(Shuffle shuffle);
+std::string ToString(ReadType read_type);
+std::string ToString(FileAccess file_access);
+std::string ToString(StorageType storage_type);
+// The file-name extension DLIO uses for a format ("tfrecord", "npz", "h5", "jpg", ...).
+std::string FileExtension(Format format);
+
+// Where the dataset lives, as a URI or local path: data_folder, resolved against
+// storage_root (and the s3:// bucket when storage_type is s3).
+std::string DatasetUri(const WorkloadConfig& config);
+
+}  // namespace trainbench::config

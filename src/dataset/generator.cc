@@ -1,0 +1,131 @@
+#include "dataset/generator.h"
+
+#include <fmt/format.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "dataset/parallel.h"
+#include "dataset/progress.h"
+#include "formats/format.h"
+
+namespace trainbench::dataset {
+namespace {
+
+// A finished file is one the manifest or journal knows and whose bytes are all there.
+bool IsComplete(const formats::WrittenFile& known, storage::Storage& storage) {
+  const auto size = storage.FileSize(known.path);
+  if (!size || *size != known.size_bytes) return false;
+  for (const auto& companion : known.companions)
+    if (!storage.FileSize(companion)) return false;
+  return true;
+}
+
+void CheckCompatible(const std::optional<Manifest>& existing, const nlohmann::json& key,
+                     storage::Storage& storage) {
+  if (!existing || existing->key == key) return;
+  std::string differs;
+  for (const auto& [name, value] : key.items()) {
+    if (!existing->key.contains(name) || existing->key.at(name) != value)
+      differs += fmt::format("{}{} ({} there, {} now)", differs.empty() ? "" : ", ", name,
+                             existing->key.contains(name) ? existing->key.at(name).dump() : "unset",
+                             value.dump());
+  }
+  throw UsageError(
+      fmt::format("the dataset at '{}' was generated with other settings: {}; choose another "
+                  "dataset.data_folder or delete it",
+                  storage.Describe(""), differs));
+}
+
+}  // namespace
+
+GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& storage,
+                        const GenerateOptions& options) {
+  const DatasetPlan plan = PlanDataset(config);
+  const auto format = formats::MakeFormat(config);
+  const nlohmann::json key = GenerationKey(config);
+  const auto existing = ReadManifest(storage);
+  CheckCompatible(existing, key, storage);
+
+  GenerateResult result;
+  const double start = NowSeconds();
+  storage.RemoveLeftovers("train");
+  storage.RemoveLeftovers("valid");
+  Journal journal(storage.LocalPath(kJournalName), key);
+
+  // What is already done: the manifest's files, then the journal's (newer).
+  std::map<std::string, formats::WrittenFile> known;
+  if (existing)
+    for (const auto& f : existing->files) known[f.path] = f;
+  for (const auto& [path, f] : journal.Entries()) known[path] = f;
+
+  std::vector<formats::WrittenFile> written(plan.files.size());
+  std::vector<uint64_t> todo;
+  for (uint64_t i = 0; i < plan.files.size(); ++i) {
+    const auto it = known.find(plan.files[i].path);
+    if (it != known.end() && it->second.num_samples == plan.files[i].sample_sizes.size() &&
+        IsComplete(it->second, storage)) {
+      written[i] = it->second;
+      ++result.files_skipped;
+    } else {
+      todo.push_back(i);
+    }
+  }
+  if (result.files_skipped > 0)
+    LogInfo(fmt::format("{} of {} files already complete; writing the other {}",
+                        result.files_skipped, plan.files.size(), todo.size()));
+
+  uint64_t todo_bytes = 0;
+  for (const auto i : todo) todo_bytes += plan.files[i].PayloadBytes();
+  std::atomic<uint64_t> bytes_written{0};
+  {
+    std::optional<Progress> progress;
+    if (options.progress && !todo.empty()) progress.emplace("datagen", todo.size(), todo_bytes);
+    ParallelFor(todo.size(), options.threads, [&](uint64_t t) {
+      const PlannedFile& planned = plan.files[todo[t]];
+      formats::FileSpec spec{planned.path, planned.seed, planned.sample_sizes};
+      formats::WrittenFile file = format->Write(spec, storage);
+      journal.Record(file);
+      uint64_t total = file.size_bytes;
+      for (const auto& companion : file.companions)
+        total += storage.FileSize(companion).value_or(0);
+      bytes_written.fetch_add(total);
+      if (progress) progress->Add(1, total);
+      written[todo[t]] = std::move(file);
+    });
+  }
+  result.files_written = todo.size();
+  result.bytes_written = bytes_written.load();
+  result.seconds = NowSeconds() - start;
+
+  result.manifest.workload = config.workload_name;
+  result.manifest.key = key;
+  result.manifest.files = std::move(written);
+  result.dataset_bytes = result.manifest.TotalBytes();
+  WriteManifest(result.manifest, storage);
+  journal.Remove();
+
+  if (options.verify) {
+    const double verify_start = NowSeconds();
+    VerifyDataset(config, result.manifest, storage, options.threads, options.progress);
+    result.verify_seconds = NowSeconds() - verify_start;
+  }
+  return result;
+}
+
+void VerifyDataset(const config::WorkloadConfig& config, const Manifest& manifest,
+                   storage::Storage& storage, unsigned threads, bool show_progress) {
+  const auto format = formats::MakeFormat(config);
+  std::optional<Progress> progress;
+  if (show_progress) progress.emplace("verify", manifest.files.size(), manifest.TotalBytes());
+  ParallelFor(manifest.files.size(), threads, [&](uint64_t i) {
+    const auto& file = manifest.files[i];
+    if (!storage.FileSize(file.path))
+      throw RuntimeError(
+          fmt::format("verify: {} is missing; re-run datagen", storage.Describe(file.path)));
+    format->Verify(file, storage);
+    if (progress) progress->Add(1, file.size_bytes);
+  });
+}
+
+}  // namespace trainbench::dataset

@@ -1,0 +1,40 @@
+// datagen: writes a dataset plan through a FileFormat onto Storage, in parallel over
+// files. Resumable (finished files are journaled and skipped on re-run), atomic per
+// file (nothing partial under a final name), interruptible (Ctrl-C stops within one
+// block write), and finishes with the manifest.
+#pragma once
+
+#include <cstdint>
+
+#include "config/workload.h"
+#include "dataset/manifest.h"
+#include "dataset/plan.h"
+#include "storage/storage.h"
+
+namespace trainbench::dataset {
+
+struct GenerateOptions {
+  unsigned threads = 0;  // 0: all cores
+  bool verify = false;   // re-read and check every file afterwards
+  bool progress = true;
+};
+
+struct GenerateResult {
+  uint64_t files_written = 0;
+  uint64_t files_skipped = 0;
+  uint64_t bytes_written = 0;
+  uint64_t dataset_bytes = 0;
+  double seconds = 0;
+  double verify_seconds = 0;
+  Manifest manifest;
+};
+
+GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& storage,
+                        const GenerateOptions& options);
+
+// Re-reads every file of a manifest and checks it; throws RuntimeError at the first bad
+// file (named, with the offset).
+void VerifyDataset(const config::WorkloadConfig& config, const Manifest& manifest,
+                   storage::Storage& storage, unsigned threads, bool progress);
+
+}  // namespace trainbench::dataset

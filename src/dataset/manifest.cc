@@ -1,0 +1,179 @@
+#include "dataset/manifest.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <string_view>
+
+#include "common/error.h"
+
+namespace trainbench::dataset {
+namespace {
+std::mutex journal_mutex;
+}  // namespace
+
+nlohmann::json GenerationKey(const config::WorkloadConfig& c) {
+  const auto& d = c.dataset;
+  return {{"format", config::ToString(d.format)},
+          {"seed", c.train.seed},
+          {"record_length_bytes", d.record_length_bytes},
+          {"record_length_bytes_stdev", d.record_length_bytes_stdev},
+          {"record_length_bytes_resize", d.record_length_bytes_resize},
+          {"num_samples_per_file", d.num_samples_per_file},
+          {"file_prefix", d.file_prefix},
+          {"compression", config::ToString(d.compression)},
+          {"compression_level", d.compression_level},
+          {"chunk_size", d.chunk_size},
+          {"enable_chunking", d.enable_chunking},
+          {"num_subfolders_train", d.num_subfolders_train},
+          {"num_subfolders_eval", d.num_subfolders_eval}};
+}
+
+uint64_t Manifest::TotalBytes() const {
+  uint64_t total = 0;
+  for (const auto& f : files) total += f.size_bytes;
+  return total;
+}
+
+nlohmann::json ToJson(const formats::WrittenFile& f) {
+  nlohmann::json j = {
+      {"path", f.path}, {"size_bytes", f.size_bytes}, {"num_samples", f.num_samples}};
+  if (!f.samples.empty()) {
+    std::vector<uint64_t> offsets, lengths;
+    offsets.reserve(f.samples.size());
+    lengths.reserve(f.samples.size());
+    for (const auto& s : f.samples) {
+      offsets.push_back(s.offset);
+      lengths.push_back(s.length);
+    }
+    j["sample_offsets"] = offsets;
+    j["sample_lengths"] = lengths;
+  }
+  if (!f.companions.empty()) j["companions"] = f.companions;
+  return j;
+}
+
+formats::WrittenFile FileFromJson(const nlohmann::json& j) {
+  formats::WrittenFile f;
+  f.path = j.at("path").get<std::string>();
+  f.size_bytes = j.at("size_bytes").get<uint64_t>();
+  f.num_samples = j.at("num_samples").get<uint64_t>();
+  if (j.contains("sample_offsets")) {
+    const auto& offsets = j.at("sample_offsets");
+    const auto& lengths = j.at("sample_lengths");
+    if (offsets.size() != lengths.size())
+      throw std::runtime_error("sample_offsets and sample_lengths differ in size");
+    f.samples.resize(offsets.size());
+    for (size_t i = 0; i < offsets.size(); ++i)
+      f.samples[i] = {offsets[i].get<uint64_t>(), lengths[i].get<uint64_t>()};
+  }
+  if (j.contains("companions")) f.companions = j.at("companions").get<std::vector<std::string>>();
+  return f;
+}
+
+void WriteManifest(const Manifest& manifest, storage::Storage& storage) {
+  // One file per line: readable with grep and head, and a fraction of pretty JSON's size.
+  const nlohmann::json header = {{"trainbench_manifest_version", 1},
+                                 {"workload", manifest.workload},
+                                 {"generation", manifest.key},
+                                 {"num_files", manifest.files.size()},
+                                 {"total_bytes", manifest.TotalBytes()}};
+  std::string text = header.dump();
+  text.pop_back();  // reopen the object to append "files"
+  text += ",\n\"files\": [\n";
+  for (size_t i = 0; i < manifest.files.size(); ++i) {
+    text += ToJson(manifest.files[i]).dump();
+    text += i + 1 < manifest.files.size() ? ",\n" : "\n";
+  }
+  text += "]}\n";
+  auto out = storage.Create(kManifestName);
+  out->Append(text.data(), text.size());
+  out->Commit();
+}
+
+std::optional<Manifest> ReadManifest(storage::Storage& storage) {
+  if (!storage.FileSize(kManifestName)) return std::nullopt;
+  const auto bytes = storage::ReadAll(storage, kManifestName);
+  try {
+    const auto j = nlohmann::json::parse(bytes.begin(), bytes.end());
+    Manifest m;
+    m.workload = j.at("workload").get<std::string>();
+    m.key = j.at("generation");
+    for (const auto& f : j.at("files")) m.files.push_back(FileFromJson(f));
+    return m;
+  } catch (const std::exception& e) {
+    throw RuntimeError(fmt::format("manifest '{}' is damaged ({}); delete it and re-run datagen",
+                                   storage.Describe(kManifestName), e.what()));
+  }
+}
+
+Journal::Journal(std::optional<std::string> local_path, const nlohmann::json& key)
+    : path_(std::move(local_path)) {
+  if (!path_) return;
+  bool key_matches = false;
+  {
+    std::ifstream in(*path_);
+    std::string line;
+    if (in && std::getline(in, line)) {
+      try {
+        key_matches = nlohmann::json::parse(line) == key;
+      } catch (...) {
+      }
+      // A killed datagen may leave a torn last line: stop at the first bad one.
+      while (key_matches && std::getline(in, line)) {
+        if (line.empty()) continue;
+        try {
+          auto f = FileFromJson(nlohmann::json::parse(line));
+          entries_[f.path] = std::move(f);
+        } catch (...) {
+          break;
+        }
+      }
+    }
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(*path_).parent_path(), ec);
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (key_matches ? O_APPEND : O_TRUNC);
+  fd_ = ::open(path_->c_str(), flags, 0644);
+  if (fd_ < 0)
+    throw IoError(fmt::format("cannot write journal '{}': {}", *path_, std::strerror(errno)),
+                  errno);
+  if (!key_matches) {
+    entries_.clear();
+    const std::string line = key.dump() + "\n";
+    if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+      throw IoError(fmt::format("cannot write journal '{}': {}", *path_, std::strerror(errno)),
+                    errno);
+  } else {
+    // Re-align after a torn line so the next record starts on its own line.
+    const std::string nl = "\n";
+    [[maybe_unused]] auto n = ::write(fd_, nl.data(), 1);
+  }
+}
+
+Journal::~Journal() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void Journal::Record(const formats::WrittenFile& file) {
+  const std::string line = ToJson(file).dump() + "\n";
+  std::lock_guard<std::mutex> lock(journal_mutex);
+  entries_[file.path] = file;
+  if (fd_ < 0) return;
+  if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+    throw IoError(fmt::format("cannot append to journal '{}': {}", *path_, std::strerror(errno)),
+                  errno);
+}
+
+void Journal::Remove() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (path_) ::unlink(path_->c_str());
+}
+
+}  // namespace trainbench::dataset

@@ -1,0 +1,57 @@
+// The dataset manifest (trainbench_manifest.json at the dataset root): what datagen
+// wrote, so a run knows every file, size and sample extent without a rescan. While
+// datagen runs, finished files are appended to a journal beside it (JSON lines), so an
+// interrupted datagen resumes where it stopped.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/workload.h"
+#include "formats/format.h"
+#include "storage/storage.h"
+
+namespace trainbench::dataset {
+
+inline constexpr const char* kManifestName = "trainbench_manifest.json";
+inline constexpr const char* kJournalName = ".trainbench_manifest.journal";
+
+// The settings that decide a dataset's bytes: two runs with the same key write the same files.
+nlohmann::json GenerationKey(const config::WorkloadConfig& config);
+
+struct Manifest {
+  std::string workload;
+  nlohmann::json key;
+  std::vector<formats::WrittenFile> files;  // in plan order
+  uint64_t TotalBytes() const;
+};
+
+nlohmann::json ToJson(const formats::WrittenFile& file);
+formats::WrittenFile FileFromJson(const nlohmann::json& j);
+
+void WriteManifest(const Manifest& manifest, storage::Storage& storage);
+// nullopt when there is none; RuntimeError when it exists but cannot be parsed.
+std::optional<Manifest> ReadManifest(storage::Storage& storage);
+
+// Append-only record of finished files. Thread-safe.
+class Journal {
+ public:
+  // Opens (creating) the journal at a local path; entries already there are returned
+  // by Entries() if their key matches `key`, and the journal is restarted otherwise.
+  Journal(std::optional<std::string> local_path, const nlohmann::json& key);
+  ~Journal();
+  void Record(const formats::WrittenFile& file);
+  const std::map<std::string, formats::WrittenFile>& Entries() const { return entries_; }
+  // The dataset is complete and the manifest written: the journal goes.
+  void Remove();
+
+ private:
+  std::optional<std::string> path_;
+  std::map<std::string, formats::WrittenFile> entries_;
+  int fd_ = -1;
+};
+
+}  // namespace trainbench::dataset

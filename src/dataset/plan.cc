@@ -1,0 +1,81 @@
+#include "dataset/plan.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "common/random.h"
+#include "formats/format.h"
+
+namespace trainbench::dataset {
+
+uint64_t PlannedFile::PayloadBytes() const {
+  uint64_t total = 0;
+  for (const auto s : sample_sizes) total += s;
+  return total;
+}
+
+uint64_t DatasetPlan::PayloadBytes() const {
+  uint64_t total = 0;
+  for (const auto& f : files) total += f.PayloadBytes();
+  return total;
+}
+
+uint64_t DatasetPlan::NumSamples() const {
+  uint64_t total = 0;
+  for (const auto& f : files) total += f.sample_sizes.size();
+  return total;
+}
+
+std::string DatasetFileName(const std::string& prefix, uint64_t index, uint64_t count,
+                            const std::string& ext) {
+  const size_t digits = std::to_string(count).size();
+  return fmt::format("{}_{:0{}}_of_{}.{}", prefix, index, digits, count, ext);
+}
+
+std::string SplitFolder(Split split, uint64_t index, uint64_t num_subfolders) {
+  std::string folder = split == Split::kTrain ? "train" : "valid";
+  if (num_subfolders > 0) folder += "/" + std::to_string(index % num_subfolders);
+  return folder;
+}
+
+uint64_t DrawSampleSize(double mean, double stdev, uint64_t seed) {
+  double size = mean;
+  if (stdev > 0) {
+    Random random(seed);
+    size = mean + stdev * random.Normal();
+  }
+  const double rounded = std::llround(size);
+  return rounded < 1 ? 1 : static_cast<uint64_t>(rounded);
+}
+
+DatasetPlan PlanDataset(const config::WorkloadConfig& config) {
+  const auto& d = config.dataset;
+  const auto traits = formats::TraitsOf(d.format);
+  DatasetPlan plan;
+  plan.samples_per_file = traits.one_sample_per_file ? 1 : d.num_samples_per_file;
+  const std::string ext = config::FileExtension(d.format);
+  const uint64_t seed = config.train.seed;
+  auto add_split = [&](Split split, uint64_t count, uint64_t subfolders) {
+    for (uint64_t i = 0; i < count; ++i) {
+      PlannedFile f;
+      f.split = split;
+      f.index = i;
+      f.path =
+          SplitFolder(split, i, subfolders) + "/" + DatasetFileName(d.file_prefix, i, count, ext);
+      f.seed = Mix(Mix(seed, split == Split::kTrain ? 1 : 2), i);
+      f.sample_sizes.resize(plan.samples_per_file);
+      for (uint64_t s = 0; s < plan.samples_per_file; ++s) {
+        const uint64_t draw = traits.uniform_sample_size ? 0 : s;
+        f.sample_sizes[s] =
+            DrawSampleSize(d.record_length_bytes, d.record_length_bytes_stdev, Mix(f.seed, draw));
+      }
+      plan.files.push_back(std::move(f));
+    }
+  };
+  add_split(Split::kTrain, d.num_files_train, d.num_subfolders_train);
+  add_split(Split::kEval, d.num_files_eval, d.num_subfolders_eval);
+  return plan;
+}
+
+}  // namespace trainbench::dataset

@@ -1,0 +1,60 @@
+#include "dataset/progress.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "common/clock.h"
+#include "common/units.h"
+
+namespace trainbench::dataset {
+
+Progress::Progress(std::string what, uint64_t total_files, uint64_t total_bytes)
+    : what_(std::move(what)),
+      total_files_(total_files),
+      total_bytes_(total_bytes),
+      start_(NowSeconds()),
+      tty_(::isatty(STDERR_FILENO) != 0) {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+Progress::~Progress() { Stop(); }
+
+void Progress::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopped_) return;
+    stopped_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+  if (tty_) std::fputs("\r\033[K", stderr);
+}
+
+void Progress::Loop() {
+  // A terminal gets a live line twice a second; a log gets a line every 10 s.
+  const auto period = std::chrono::milliseconds(tty_ ? 500 : 10000);
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!wake_.wait_for(lock, period, [this] { return stopped_; })) Print(false);
+}
+
+void Progress::Print(bool) {
+  const double elapsed = NowSeconds() - start_;
+  const double bytes = static_cast<double>(bytes_.load());
+  const double rate = elapsed > 0 ? bytes / elapsed : 0;
+  const double eta =
+      rate > 0 && total_bytes_ > bytes ? (static_cast<double>(total_bytes_) - bytes) / rate : 0;
+  const std::string line =
+      fmt::format("{}: {}/{} files, {} of ~{}, {:.2f} GB/s, ETA {}", what_, files_.load(),
+                  total_files_, FormatBytes(bytes), FormatBytes(static_cast<double>(total_bytes_)),
+                  rate / 1e9, FormatDuration(eta));
+  if (tty_) {
+    std::fprintf(stderr, "\r\033[K%s", line.c_str());
+  } else {
+    std::fprintf(stderr, "trainbench: %s\n", line.c_str());
+  }
+  std::fflush(stderr);
+}
+
+}  // namespace trainbench::dataset

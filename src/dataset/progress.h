@@ -1,0 +1,44 @@
+// Progress of a long job (datagen, verify) on stderr: a live line on a terminal, plain
+// periodic lines otherwise (CI logs, pipes). Counters are updated from worker threads;
+// a reporter thread prints. The final summary line is the caller's to print.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace trainbench::dataset {
+
+class Progress {
+ public:
+  // `total_files` and `total_bytes` are the expected totals, for the ETA.
+  Progress(std::string what, uint64_t total_files, uint64_t total_bytes);
+  ~Progress();
+
+  void Add(uint64_t files, uint64_t bytes) {
+    files_.fetch_add(files, std::memory_order_relaxed);
+    bytes_.fetch_add(bytes, std::memory_order_relaxed);
+  }
+  void Stop();
+
+ private:
+  void Loop();
+  void Print(bool final_line);
+
+  std::string what_;
+  uint64_t total_files_;
+  uint64_t total_bytes_;
+  std::atomic<uint64_t> files_{0};
+  std::atomic<uint64_t> bytes_{0};
+  double start_;
+  bool tty_;
+  bool stopped_ = false;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
+};
+
+}  // namespace trainbench::dataset

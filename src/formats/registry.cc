@@ -1,0 +1,35 @@
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "formats/format.h"
+#include "formats/tfrecord.h"
+
+namespace trainbench::formats {
+
+FormatTraits TraitsOf(config::Format format) {
+  using config::Format;
+  switch (format) {
+    case Format::kNpz:
+    case Format::kNpy:
+    case Format::kHdf5:
+      return {true, false};
+    case Format::kJpeg:
+    case Format::kPng:
+      return {false, true};
+    default:
+      return {false, false};
+  }
+}
+
+std::unique_ptr<FileFormat> MakeFormat(const config::WorkloadConfig& config) {
+  using config::Format;
+  switch (config.dataset.format) {
+    case Format::kTfrecord:
+      return std::make_unique<TfrecordFormat>();
+    default:
+      throw UsageError(fmt::format("dataset.format {} is not supported by this build",
+                                   config::ToString(config.dataset.format)));
+  }
+}
+
+}  // namespace trainbench::formats

@@ -1,0 +1,107 @@
+#include "formats/tfrecord.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "common/error.h"
+#include "common/random.h"
+#include "formats/block_writer.h"
+#include "formats/crc32c.h"
+#include "formats/protobuf_wire.h"
+
+namespace trainbench::formats {
+namespace {
+constexpr size_t kHeaderBytes = 12;
+constexpr size_t kFooterBytes = 4;
+
+void PutU32(unsigned char* p, uint32_t v) { std::memcpy(p, &v, 4); }  // little-endian hosts only
+uint32_t GetU32(const unsigned char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+uint64_t GetU64(const unsigned char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+[[noreturn]] void Bad(const std::string& file, uint64_t offset, const std::string& what) {
+  throw RuntimeError(fmt::format("verify: {}: bad TFRecord at offset {}: {}", file, offset, what));
+}
+}  // namespace
+
+WrittenFile TfrecordFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
+  auto out = storage.Create(spec.path);
+  BlockWriter writer(*out);
+  WrittenFile written{spec.path, 0, spec.sample_sizes.size(), {}, {}};
+  written.samples.reserve(spec.sample_sizes.size());
+  uint64_t stream = 0;  // position in the file's random stream
+  for (const uint64_t payload : spec.sample_sizes) {
+    const std::string prefix = ExamplePrefix(payload);
+    const uint64_t data_length = prefix.size() + payload;
+    const uint64_t record_offset = writer.Offset();
+
+    unsigned char header[kHeaderBytes];
+    std::memcpy(header, &data_length, 8);
+    PutU32(header + 8, MaskCrc(Crc32c(header, 8)));
+    writer.Append(header, sizeof(header));
+    writer.Append(prefix.data(), prefix.size());
+    uint32_t crc = Crc32c(prefix.data(), prefix.size());
+    for (uint64_t left = payload; left > 0;) {
+      size_t n = 0;
+      unsigned char* dst = writer.Space(left, &n);
+      FillRandom(spec.seed, stream, dst, n);
+      crc = Crc32c(dst, n, crc);
+      writer.Advance(n);
+      stream += n;
+      left -= n;
+    }
+    unsigned char footer[kFooterBytes];
+    PutU32(footer, MaskCrc(crc));
+    writer.Append(footer, sizeof(footer));
+    written.samples.push_back({record_offset, kHeaderBytes + data_length + kFooterBytes});
+  }
+  writer.Flush();
+  written.size_bytes = writer.Offset();
+  out->Commit();
+  return written;
+}
+
+void TfrecordFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
+  const std::string name = storage.Describe(expected.path);
+  const auto data = storage::ReadAll(storage, expected.path);
+  if (data.size() != expected.size_bytes)
+    Bad(name, data.size(),
+        fmt::format("file is {} bytes, manifest says {}", data.size(), expected.size_bytes));
+  uint64_t pos = 0;
+  size_t index = 0;
+  while (pos < data.size()) {
+    if (data.size() - pos < kHeaderBytes) Bad(name, pos, "truncated record header");
+    const uint64_t length = GetU64(&data[pos]);
+    if (GetU32(&data[pos + 8]) != MaskCrc(Crc32c(&data[pos], 8)))
+      Bad(name, pos, "length CRC mismatch");
+    if (length > data.size() - pos - kHeaderBytes - kFooterBytes)
+      Bad(name, pos, "record runs past end of file");
+    const unsigned char* record = &data[pos + kHeaderBytes];
+    if (GetU32(record + length) != MaskCrc(Crc32c(record, length)))
+      Bad(name, pos + kHeaderBytes, "data CRC mismatch");
+    ParsedExample example;
+    if (!ParseExample(record, length, &example))
+      Bad(name, pos + kHeaderBytes, "not a tf.train.Example with image and size");
+    if (example.size_feature != static_cast<int64_t>(example.image_length))
+      Bad(name, pos + kHeaderBytes, "size feature does not match the image length");
+    if (index < expected.samples.size()) {
+      const auto& e = expected.samples[index];
+      if (e.offset != pos || e.length != kHeaderBytes + length + kFooterBytes)
+        Bad(name, pos, fmt::format("record {} is not where the manifest puts it", index));
+    }
+    pos += kHeaderBytes + length + kFooterBytes;
+    ++index;
+  }
+  if (index != expected.num_samples)
+    Bad(name, pos, fmt::format("{} records, manifest says {}", index, expected.num_samples));
+}
+
+}  // namespace trainbench::formats

@@ -1,0 +1,18 @@
+// TFRecord: records framed as [u64 length][u32 masked crc32c(length)][data]
+// [u32 masked crc32c(data)], each data a tf.train.Example with features "image"
+// (bytes) and "size" (int64), as DLIO writes them. A sample's extent is its whole
+// record, framing included: that is what TensorFlow's reader reads.
+#pragma once
+
+#include "formats/format.h"
+
+namespace trainbench::formats {
+
+class TfrecordFormat : public FileFormat {
+ public:
+  config::Format format() const override { return config::Format::kTfrecord; }
+  WrittenFile Write(const FileSpec& spec, storage::Storage& storage) const override;
+  void Verify(const WrittenFile& expected, storage::Storage& storage) const override;
+};
+
+}  // namespace trainbench::formats

@@ -1,0 +1,28 @@
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "common/strings.h"
+#include "storage/posix_storage.h"
+#include "storage/storage.h"
+
+namespace trainbench::storage {
+
+std::unique_ptr<Storage> OpenStorage(const std::string& uri) {
+  if (StartsWith(uri, "file://")) return std::make_unique<PosixStorage>(uri.substr(7));
+  const size_t scheme = uri.find("://");
+  if (scheme != std::string::npos)
+    throw UsageError(
+        fmt::format("storage URI '{}': scheme '{}' is not supported (use a path or file:///path)",
+                    uri, uri.substr(0, scheme)));
+  return std::make_unique<PosixStorage>(uri);
+}
+
+std::vector<unsigned char> ReadAll(Storage& storage, const std::string& path) {
+  auto file = storage.Open(path);
+  std::vector<unsigned char> data(file->Size());
+  const size_t n = file->ReadAt(0, data.data(), data.size());
+  data.resize(n);
+  return data;
+}
+
+}  // namespace trainbench::storage

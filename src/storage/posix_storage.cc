@@ -1,0 +1,196 @@
+#include "storage/posix_storage.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "common/error.h"
+
+namespace trainbench::storage {
+namespace fs = std::filesystem;
+namespace {
+
+[[noreturn]] void Fail(const std::string& what, const std::string& path, int error_number) {
+  std::string hint;
+  if (error_number == ENOSPC) hint = "; free space or choose another dataset.data_folder";
+  if (error_number == EACCES || error_number == EPERM || error_number == EROFS)
+    hint = "; choose a writable dataset.data_folder or fix the permissions";
+  throw IoError(fmt::format("{} '{}': {}{}", what, path, std::strerror(error_number), hint),
+                error_number);
+}
+
+void MakeParents(const std::string& file) {
+  const fs::path parent = fs::path(file).parent_path();
+  if (parent.empty()) return;
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  if (ec) Fail("cannot create folder", parent.string(), ec.value());
+}
+
+std::string TempName(const std::string& full) {
+  const fs::path p(full);
+  return (p.parent_path() / ("." + p.filename().string() + PosixStorage::kTempSuffix)).string();
+}
+
+class PosixWriter : public AtomicWriter {
+ public:
+  PosixWriter(std::string final_path) : final_(std::move(final_path)), temp_(TempName(final_)) {
+    MakeParents(final_);
+    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) Fail("cannot create", final_, errno);
+  }
+  ~PosixWriter() override {
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_) ::unlink(temp_.c_str());
+  }
+
+  void Append(const void* data, size_t size) override {
+    const auto* p = static_cast<const char*>(data);
+    while (size > 0) {
+      const ssize_t n = ::write(fd_, p, size);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        Fail(fmt::format("write failed at offset {} of", written_), final_, errno);
+      }
+      p += n;
+      size -= static_cast<size_t>(n);
+      written_ += static_cast<uint64_t>(n);
+    }
+  }
+
+  void Sync() override {
+    if (::fsync(fd_) != 0) Fail("fsync failed for", final_, errno);
+  }
+
+  void Commit() override {
+    // close() can report a deferred write error (NFS, full disk): check it.
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) Fail("close failed for", final_, errno);
+    if (::rename(temp_.c_str(), final_.c_str()) != 0)
+      Fail("cannot rename into place", final_, errno);
+    committed_ = true;
+  }
+
+  uint64_t BytesWritten() const override { return written_; }
+
+ private:
+  std::string final_;
+  std::string temp_;
+  int fd_ = -1;
+  uint64_t written_ = 0;
+  bool committed_ = false;
+};
+
+class PosixFile : public RandomAccessFile {
+ public:
+  PosixFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  ~PosixFile() override { ::close(fd_); }
+
+  size_t ReadAt(uint64_t offset, void* buffer, size_t size) override {
+    size_t done = 0;
+    auto* p = static_cast<char*>(buffer);
+    while (done < size) {
+      const ssize_t n = ::pread(fd_, p + done, size - done, static_cast<off_t>(offset + done));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        Fail(fmt::format("read failed at offset {} of", offset + done), path_, errno);
+      }
+      if (n == 0) break;
+      done += static_cast<size_t>(n);
+    }
+    return done;
+  }
+
+  uint64_t Size() override {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) Fail("cannot stat", path_, errno);
+    return static_cast<uint64_t>(st.st_size);
+  }
+
+ private:
+  std::string path_;
+  int fd_;
+};
+
+}  // namespace
+
+PosixStorage::PosixStorage(std::string root) : root_(std::move(root)) {
+  if (root_.empty()) root_ = ".";
+  while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+}
+
+std::string PosixStorage::Full(const std::string& path) const {
+  if (path.empty()) return root_;
+  return root_ + "/" + path;
+}
+
+std::unique_ptr<AtomicWriter> PosixStorage::Create(const std::string& path) {
+  return std::make_unique<PosixWriter>(Full(path));
+}
+
+std::unique_ptr<RandomAccessFile> PosixStorage::Open(const std::string& path,
+                                                     const OpenOptions& options) {
+  const std::string full = Full(path);
+  int flags = O_RDONLY | O_CLOEXEC;
+  if (options.direct) flags |= O_DIRECT;
+  const int fd = ::open(full.c_str(), flags);
+  if (fd < 0) Fail("cannot open", full, errno);
+  return std::make_unique<PosixFile>(full, fd);
+}
+
+std::optional<uint64_t> PosixStorage::FileSize(const std::string& path) {
+  struct stat st {};
+  if (::stat(Full(path).c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return static_cast<uint64_t>(st.st_size);
+}
+
+void PosixStorage::Remove(const std::string& path) {
+  if (::unlink(Full(path).c_str()) != 0 && errno != ENOENT)
+    Fail("cannot remove", Full(path), errno);
+}
+
+std::vector<ListEntry> PosixStorage::List(const std::string& prefix) {
+  std::vector<ListEntry> entries;
+  const fs::path base(root_);
+  std::error_code ec;
+  const fs::path start = prefix.empty() ? base : base / prefix;
+  if (!fs::is_directory(start, ec)) return entries;
+  for (auto it = fs::recursive_directory_iterator(start, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    entries.push_back({fs::relative(it->path(), base, ec).generic_string(), it->file_size(ec)});
+  }
+  if (ec) Fail("cannot list", start.string(), ec.value());
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.path < b.path; });
+  return entries;
+}
+
+size_t PosixStorage::RemoveLeftovers(const std::string& prefix) {
+  size_t removed = 0;
+  for (const auto& entry : List(prefix)) {
+    const std::string name = fs::path(entry.path).filename().string();
+    const std::string suffix = kTempSuffix;
+    if (name.size() > suffix.size() && name.front() == '.' &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      Remove(entry.path);
+      ++removed;
+    }
+  }
+  return removed;
+}
+
+std::string PosixStorage::Describe(const std::string& path) const { return Full(path); }
+
+std::optional<std::string> PosixStorage::LocalPath(const std::string& path) const {
+  return Full(path);
+}
+
+}  // namespace trainbench::storage

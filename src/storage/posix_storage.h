@@ -1,0 +1,31 @@
+// Storage on a local (or mounted network) file system. Writes go to a temporary name
+// beside the target (".name.tbtmp") and are renamed into place on Commit, so an
+// interrupted write leaves no partial file under a final name.
+#pragma once
+
+#include "storage/storage.h"
+
+namespace trainbench::storage {
+
+class PosixStorage : public Storage {
+ public:
+  explicit PosixStorage(std::string root);
+
+  std::unique_ptr<AtomicWriter> Create(const std::string& path) override;
+  std::unique_ptr<RandomAccessFile> Open(const std::string& path,
+                                         const OpenOptions& options) override;
+  std::optional<uint64_t> FileSize(const std::string& path) override;
+  void Remove(const std::string& path) override;
+  std::vector<ListEntry> List(const std::string& prefix) override;
+  size_t RemoveLeftovers(const std::string& prefix) override;
+  std::string Describe(const std::string& path) const override;
+  std::optional<std::string> LocalPath(const std::string& path) const override;
+
+  static constexpr const char* kTempSuffix = ".tbtmp";
+
+ private:
+  std::string Full(const std::string& path) const;
+  std::string root_;
+};
+
+}  // namespace trainbench::storage

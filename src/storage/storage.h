@@ -1,0 +1,73 @@
+// Storage: where datasets and checkpoints live, behind one interface so everything
+// above storage/ is the same for a file system and for S3 (principle 3). Modelled on
+// leveldb's Env: methods throw IoError naming the object, reads go into caller-owned
+// buffers, and writes publish atomically (a reader never sees a half-written object).
+// Implementations are thread-safe; file objects are used by one thread at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace trainbench::storage {
+
+// An object being written. Nothing is visible under its final name until Commit();
+// destroying it uncommitted discards what was written.
+class AtomicWriter {
+ public:
+  virtual ~AtomicWriter() = default;
+  virtual void Append(const void* data, size_t size) = 0;
+  // Flushes to stable storage before publishing (fsync on a file system).
+  virtual void Sync() = 0;
+  // Publishes the object under its final name.
+  virtual void Commit() = 0;
+  virtual uint64_t BytesWritten() const = 0;
+};
+
+class RandomAccessFile {
+ public:
+  virtual ~RandomAccessFile() = default;
+  // Reads up to `size` bytes at `offset`; returns the count (short only at end of object).
+  virtual size_t ReadAt(uint64_t offset, void* buffer, size_t size) = 0;
+  virtual uint64_t Size() = 0;
+};
+
+struct OpenOptions {
+  bool direct = false;  // O_DIRECT on a file system: callers pass aligned buffers and offsets
+};
+
+struct ListEntry {
+  std::string path;  // relative to the storage root
+  uint64_t size_bytes = 0;
+};
+
+class Storage {
+ public:
+  virtual ~Storage() = default;
+
+  // Paths are relative to the storage root and use '/' separators.
+  virtual std::unique_ptr<AtomicWriter> Create(const std::string& path) = 0;
+  virtual std::unique_ptr<RandomAccessFile> Open(const std::string& path,
+                                                 const OpenOptions& options = {}) = 0;
+  virtual std::optional<uint64_t> FileSize(const std::string& path) = 0;
+  virtual void Remove(const std::string& path) = 0;
+  // Every object under `prefix` (a folder), recursively, sorted by path.
+  virtual std::vector<ListEntry> List(const std::string& prefix) = 0;
+  // Removes temporary objects that an interrupted Create left behind under `prefix`.
+  virtual size_t RemoveLeftovers(const std::string& prefix) = 0;
+  // The full name of `path` for messages ("/data/train/x.tfrecord", "s3://b/k").
+  virtual std::string Describe(const std::string& path) const = 0;
+  // Local file-system path when there is one (libraries that need a path use it).
+  virtual std::optional<std::string> LocalPath(const std::string& path) const = 0;
+};
+
+// Opens the storage a URI names: a local path, file:///path, (s3://bucket/prefix later).
+std::unique_ptr<Storage> OpenStorage(const std::string& uri);
+
+// Reads a whole object into memory.
+std::vector<unsigned char> ReadAll(Storage& storage, const std::string& path);
+
+}  // namespace trainbench::storage

@@ -1,0 +1,44 @@
+#include "formats/crc32c.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+namespace trainbench::formats {
+namespace {
+
+// RFC 3720 (iSCSI), appendix B.4: CRC32C test vectors.
+TEST(Crc32cTest, Rfc3720Vectors) {
+  std::vector<unsigned char> zeros(32, 0x00), ones(32, 0xff), up(32), down(32);
+  std::iota(up.begin(), up.end(), 0);
+  for (int i = 0; i < 32; ++i) down[i] = static_cast<unsigned char>(31 - i);
+  EXPECT_EQ(Crc32c(zeros.data(), zeros.size()), 0x8a9136aau);
+  EXPECT_EQ(Crc32c(ones.data(), ones.size()), 0x62a8ab43u);
+  EXPECT_EQ(Crc32c(up.data(), up.size()), 0x46dd794eu);
+  EXPECT_EQ(Crc32c(down.data(), down.size()), 0x113fdb5cu);
+  // An iSCSI SCSI Read (10) command PDU.
+  const unsigned char pdu[48] = {0x01, 0xc0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00,
+                                 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x14, 0x00, 0x00,
+                                 0x00, 0x18, 0x28, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+  EXPECT_EQ(Crc32c(pdu, sizeof(pdu)), 0xd9963a56u);
+}
+
+TEST(Crc32cTest, IncrementalEqualsWhole) {
+  const char* text = "123456789";
+  EXPECT_EQ(Crc32c(text, 9), 0xe3069283u);  // the standard check value
+  EXPECT_EQ(Crc32c(text + 4, 5, Crc32c(text, 4)), 0xe3069283u);
+}
+
+TEST(Crc32cTest, MaskMatchesTensorFlow) {
+  // TensorFlow's masked CRC of an empty buffer's CRC (0).
+  EXPECT_EQ(MaskCrc(0), 0xa282ead8u);
+  const uint32_t crc = 0x12345678u;
+  EXPECT_EQ(MaskCrc(crc), ((crc >> 15) | (crc << 17)) + 0xa282ead8u);
+}
+
+}  // namespace
+}  // namespace trainbench::formats
