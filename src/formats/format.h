@@ -45,6 +45,9 @@ class FileFormat {
   // Re-reads a file and checks its structure against what was written. Throws
   // RuntimeError naming the file and the first bad offset.
   virtual void Verify(const WrittenFile& expected, storage::Storage& storage) const = 0;
+  // Finds the sample extents of an existing file (one written by DLIO has no
+  // manifest): reads only what it must (TFRecord headers, zip directory, HDF5 metadata).
+  virtual WrittenFile Scan(const std::string& path, storage::Storage& storage) const = 0;
 };
 
 struct FormatTraits {

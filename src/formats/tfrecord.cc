@@ -28,7 +28,7 @@ uint64_t GetU64(const unsigned char* p) {
 }
 
 [[noreturn]] void Bad(const std::string& file, uint64_t offset, const std::string& what) {
-  throw RuntimeError(fmt::format("verify: {}: bad TFRecord at offset {}: {}", file, offset, what));
+  throw RuntimeError(fmt::format("{}: bad TFRecord at offset {}: {}", file, offset, what));
 }
 }  // namespace
 
@@ -102,6 +102,26 @@ void TfrecordFormat::Verify(const WrittenFile& expected, storage::Storage& stora
   }
   if (index != expected.num_samples)
     Bad(name, pos, fmt::format("{} records, manifest says {}", index, expected.num_samples));
+}
+
+WrittenFile TfrecordFormat::Scan(const std::string& path, storage::Storage& storage) const {
+  auto file = storage.Open(path);
+  WrittenFile scanned{path, file->Size(), 0, {}, {}};
+  uint64_t pos = 0;
+  while (pos < scanned.size_bytes) {
+    unsigned char header[kHeaderBytes];
+    if (file->ReadAt(pos, header, sizeof(header)) != sizeof(header))
+      Bad(storage.Describe(path), pos, "truncated record header");
+    if (GetU32(header + 8) != MaskCrc(Crc32c(header, 8)))
+      Bad(storage.Describe(path), pos, "length CRC mismatch");
+    const uint64_t record = kHeaderBytes + GetU64(header) + kFooterBytes;
+    if (record > scanned.size_bytes - pos)
+      Bad(storage.Describe(path), pos, "record runs past end of file");
+    scanned.samples.push_back({pos, record});
+    pos += record;
+  }
+  scanned.num_samples = scanned.samples.size();
+  return scanned;
 }
 
 }  // namespace trainbench::formats

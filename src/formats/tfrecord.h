@@ -13,6 +13,7 @@ class TfrecordFormat : public FileFormat {
   config::Format format() const override { return config::Format::kTfrecord; }
   WrittenFile Write(const FileSpec& spec, storage::Storage& storage) const override;
   void Verify(const WrittenFile& expected, storage::Storage& storage) const override;
+  WrittenFile Scan(const std::string& path, storage::Storage& storage) const override;
 };
 
 }  // namespace trainbench::formats
