@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "common/error.h"
+#include "storage/io_error.h"
 
 namespace trainbench::dataset {
 namespace {
@@ -137,18 +138,17 @@ Journal::Journal(std::optional<std::string> local_path, const nlohmann::json& ke
     }
   }
   std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(*path_).parent_path(), ec);
+  const auto folder = std::filesystem::path(*path_).parent_path();
+  std::filesystem::create_directories(folder, ec);
+  if (ec) storage::ThrowIoError("cannot create folder", folder.string(), ec.value());
   const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (key_matches ? O_APPEND : O_TRUNC);
   fd_ = ::open(path_->c_str(), flags, 0644);
-  if (fd_ < 0)
-    throw IoError(fmt::format("cannot write journal '{}': {}", *path_, std::strerror(errno)),
-                  errno);
+  if (fd_ < 0) storage::ThrowIoError("cannot write journal", *path_, errno);
   if (!key_matches) {
     entries_.clear();
     const std::string line = key.dump() + "\n";
     if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
-      throw IoError(fmt::format("cannot write journal '{}': {}", *path_, std::strerror(errno)),
-                    errno);
+      storage::ThrowIoError("cannot write journal", *path_, errno);
   } else {
     // Re-align after a torn line so the next record starts on its own line.
     const std::string nl = "\n";
@@ -166,8 +166,7 @@ void Journal::Record(const formats::WrittenFile& file) {
   entries_[file.path] = file;
   if (fd_ < 0) return;
   if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
-    throw IoError(fmt::format("cannot append to journal '{}': {}", *path_, std::strerror(errno)),
-                  errno);
+    storage::ThrowIoError("cannot append to journal", *path_, errno);
 }
 
 void Journal::Remove() {

@@ -10,19 +10,14 @@
 #include <cstring>
 #include <filesystem>
 
-#include "common/error.h"
+#include "storage/io_error.h"
 
 namespace trainbench::storage {
 namespace fs = std::filesystem;
 namespace {
 
 [[noreturn]] void Fail(const std::string& what, const std::string& path, int error_number) {
-  std::string hint;
-  if (error_number == ENOSPC) hint = "; free space or choose another dataset.data_folder";
-  if (error_number == EACCES || error_number == EPERM || error_number == EROFS)
-    hint = "; choose a writable dataset.data_folder or fix the permissions";
-  throw IoError(fmt::format("{} '{}': {}{}", what, path, std::strerror(error_number), hint),
-                error_number);
+  ThrowIoError(what, path, error_number);
 }
 
 void MakeParents(const std::string& file) {

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Every command has --help; --version works; usage and config errors exit 2 with
+# "trainbench: error: ..."; `workloads`, `config` and `datasize` print what they should.
+source "$(dirname "$0")/../lib/common.sh"
+
+expect_exit 0 "$WORK/out" "$TRAINBENCH" --version
+contains "$WORK/out" "trainbench 0."
+expect_exit 0 "$WORK/out" "$TRAINBENCH" --help
+for cmd in datagen workloads config datasize; do
+  contains "$WORK/out" "$cmd"
+  expect_exit 0 "$WORK/help_$cmd" "$TRAINBENCH" "$cmd" --help
+  contains "$WORK/help_$cmd" "Usage"
+done
+contains "$WORK/help_datagen" "--verify"
+contains "$WORK/help_datasize" "--host-memory-gib"
+
+# Usage errors: exit 2 and a message that says what to do.
+expect_exit 2 "$WORK/out" "$TRAINBENCH"
+contains "$WORK/out" "trainbench: error:"
+expect_exit 2 "$WORK/out" "$TRAINBENCH" nosuchcommand
+contains "$WORK/out" "trainbench: error:"
+expect_exit 2 "$WORK/out" "$TRAINBENCH" datagen resnet50_h10
+contains "$WORK/out" "did you mean 'resnet50_h100'"
+expect_exit 2 "$WORK/out" "$TRAINBENCH" config resnet50_h100 dataset.num_file_train=3
+contains "$WORK/out" "did you mean 'dataset.num_files_train'"
+expect_exit 2 "$WORK/out" "$TRAINBENCH" config resnet50_h100 reader.batch_size=-4
+contains "$WORK/out" "reader.batch_size: expected an integer >= 1"
+
+cat >"$WORK/bad.yaml" <<'YAML'
+dataset:
+  format: tfrecord
+  num_files_train: lots
+YAML
+expect_exit 2 "$WORK/out" "$TRAINBENCH" config "$WORK/bad.yaml"
+contains "$WORK/out" "bad.yaml:3: dataset.num_files_train: expected an integer >= 0"
+
+# workloads lists every built-in with MLPerf figures.
+expect_exit 0 "$WORK/out" "$TRAINBENCH" workloads
+for w in resnet50_h100 resnet50_a100 resnet50_v100 unet3d_h100 unet3d_a100 cosmoflow_h100 cosmoflow_a100; do
+  contains "$WORK/out" "$w"
+done
+
+# config prints the resolved YAML, overrides in both forms applied.
+expect_exit 0 "$WORK/out" "$TRAINBENCH" config resnet50_h100 dataset.num_files_train=16 ++workload.reader.batch_size=32
+contains "$WORK/out" "num_files_train: 16"
+contains "$WORK/out" "batch_size: 32"
+contains "$WORK/out" "computation_time: 0.224"
+# The printed YAML is itself a valid workload that resolves to the same config.
+sed -n '2,$p' "$WORK/out" >"$WORK/resolved.yaml"
+expect_exit 0 "$WORK/out2" "$TRAINBENCH" config "$WORK/resolved.yaml"
+check "resolved config round-trips" diff <(sed -n '2,$p' "$WORK/out") <(sed -n '2,$p' "$WORK/out2")
+
+# DLIO keys trainbench accepts but does not act on are warnings, not errors.
+expect_exit 0 "$WORK/out" "$TRAINBENCH" config "$SRC/../shared/dlio-workloads/llama_7b_zero3.yaml"
+contains "$WORK/out" "model.parallelism.zero_stage' is a DLIO key trainbench accepts but does not act on"
+expect_exit 0 "$WORK/out" "$TRAINBENCH" config --keys
+contains "$WORK/out" "reader.transfer_size"
+
+# datasize applies MLPerf Storage's rule.
+expect_exit 0 "$WORK/out" "$TRAINBENCH" datasize resnet50_h100 --accelerators 8 --hosts 1 --host-memory-gib 64
+want=$($PY -c "import math; s=max(500*400*8, math.ceil(5*1*64*2**30/114660.07)); print(s, math.ceil(s/1251))")
+contains "$WORK/out" "samples          ${want% *}"
+contains "$WORK/out" "files            ${want#* }"
+contains "$WORK/out" "dataset.num_files_train=${want#* }"
+expect_exit 2 "$WORK/out" "$TRAINBENCH" datasize resnet50_h100 --accelerators 8
+done_ok

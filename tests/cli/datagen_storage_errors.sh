@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# A full file system and a read-only target give a clean error (exit 1, the path and
+# the cause, what to do), and no partial file under a final name. Uses a private
+# mount namespace with a small tmpfs; skipped where mounts are not allowed.
+source "$(dirname "$0")/../lib/common.sh"
+
+if ! unshare -m true 2>/dev/null; then
+  echo "SKIP: needs mount namespaces (root or user namespaces)"
+  exit 77
+fi
+
+cat >"$WORK/inner.sh" <<INNER
+set -u
+mnt=$WORK/mnt
+mkdir -p \$mnt/full \$mnt/ro
+mount -t tmpfs -o size=6m tmpfs \$mnt/full || exit 77
+mount -t tmpfs -o size=1m tmpfs \$mnt/ro || exit 77
+mount -o remount,ro \$mnt/ro || exit 77
+code=0
+"$TRAINBENCH" datagen resnet50_h100 dataset.num_files_train=8 dataset.num_samples_per_file=20 \
+  dataset.data_folder=\$mnt/full/d >$WORK/full.out 2>&1 || code=\$?
+echo \$code >$WORK/full.code
+find \$mnt/full -type f | sort >$WORK/full.files
+for f in \$mnt/full/d/train/*.tfrecord; do
+  [ -e "\$f" ] && stat -c '%s %n' "\$f"
+done >$WORK/full.sizes
+code=0
+"$TRAINBENCH" datagen resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=2 \
+  dataset.data_folder=\$mnt/ro/d >$WORK/ro.out 2>&1 || code=\$?
+echo \$code >$WORK/ro.code
+umount \$mnt/full \$mnt/ro
+INNER
+rc=0
+unshare -m bash "$WORK/inner.sh" || rc=$?
+[ "$rc" -eq 77 ] && { echo "SKIP: cannot mount tmpfs here"; exit 77; }
+
+check "full disk exits 1" test "$(cat "$WORK/full.code")" -eq 1
+contains "$WORK/full.out" "trainbench: error:"
+contains "$WORK/full.out" "No space left on device"
+contains "$WORK/full.out" "free space or choose another dataset.data_folder"
+check "no temporary files on the full disk" bash -c "! grep -q tbtmp '$WORK/full.files'"
+# Each file that made it under a final name is whole: 20 records of the planned size.
+while read -r size name; do
+  check "$name is whole" test "$size" -gt 2000000
+done <"$WORK/full.sizes"
+check "read-only target exits 1" test "$(cat "$WORK/ro.code")" -eq 1
+contains "$WORK/ro.out" "Read-only file system"
+contains "$WORK/ro.out" "choose a writable dataset.data_folder"
+done_ok

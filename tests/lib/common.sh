@@ -1,0 +1,50 @@
+# Shared helpers for the shell tests: sourced, not run. Each test gets a scratch
+# folder that is removed on exit, and `check`/`fail` helpers that print what failed.
+set -euo pipefail
+TRAINBENCH=${TRAINBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/trainbench}
+SRC=${TRAINBENCH_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+PY=/usr/bin/python3
+WORK=$(mktemp -d /tmp/trainbench-test.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+checks=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# check DESCRIPTION COMMAND...: runs the command, fails the test if it fails.
+check() {
+  local what=$1
+  shift
+  if ! "$@"; then fail "$what"; fi
+  checks=$((checks + 1))
+}
+
+# expect_exit CODE OUTFILE COMMAND...: runs the command (stdout+stderr to OUTFILE) and
+# fails unless it exits with CODE.
+expect_exit() {
+  local want=$1 out=$2
+  shift 2
+  local got=0
+  "$@" >"$out" 2>&1 || got=$?
+  if [ "$got" -ne "$want" ]; then
+    cat "$out" >&2
+    fail "expected exit $want, got $got: $*"
+  fi
+  checks=$((checks + 1))
+}
+
+# contains FILE TEXT: the file has the text.
+contains() {
+  grep -qF -- "$2" "$1" || {
+    cat "$1" >&2
+    fail "'$1' does not contain: $2"
+  }
+  checks=$((checks + 1))
+}
+
+# Files under a dataset folder whose names mark them as partial.
+partial_files() { find "$1" -name '*.tbtmp' 2>/dev/null; }
+
+done_ok() { echo "PASS: $(basename "$0") ($checks checks)"; }
