@@ -36,6 +36,7 @@ void Progress::Loop() {
   // A terminal gets a live line twice a second; a log gets a line every 10 s.
   const auto period = std::chrono::milliseconds(tty_ ? 500 : 10000);
   std::unique_lock<std::mutex> lock(mutex_);
+  if (tty_) Print(false);  // show the job has started, however short it is
   while (!wake_.wait_for(lock, period, [this] { return stopped_; })) Print(false);
 }
 

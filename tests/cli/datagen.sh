@@ -51,4 +51,14 @@ expect_exit 1 "$WORK/out" "$TRAINBENCH" datagen resnet50_h100 dataset.num_files_
   dataset.num_subfolders_train=3 "${small[@]}" dataset.data_folder="$WORK/a" --verify
 contains "$WORK/out" "img_05_of_12.tfrecord: bad TFRecord at offset"
 contains "$WORK/out" "CRC mismatch"
+
+# Progress: plain periodic lines when not a terminal (none for a short run), a live
+# line with files, bytes, GB/s and ETA on a terminal (emulated with script(1)).
+check "no progress noise in a short non-terminal run" bash -c "! grep -q ETA '$WORK/out'"
+if command -v script >/dev/null; then
+  script -qec "$TRAINBENCH datagen resnet50_h100 dataset.num_files_train=16 dataset.num_samples_per_file=300 \
+    dataset.data_folder=$WORK/tty --threads 1" "$WORK/tty.log" >/dev/null
+  contains "$WORK/tty.log" "datagen: "
+  contains "$WORK/tty.log" "GB/s, ETA"
+fi
 done_ok

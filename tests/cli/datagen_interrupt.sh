@@ -4,7 +4,7 @@
 # an uninterrupted run.
 source "$(dirname "$0")/../lib/common.sh"
 
-args=(resnet50_h100 dataset.num_files_train=24 dataset.num_samples_per_file=100 --threads 2)
+args=(resnet50_h100 dataset.num_files_train=24 dataset.num_samples_per_file=200 --threads 2)
 expect_exit 0 "$WORK/out" "$TRAINBENCH" datagen "${args[@]}" dataset.data_folder="$WORK/ref"
 
 # Ctrl-C (SIGINT) part-way.
@@ -15,7 +15,7 @@ for _ in $(seq 200); do
   [ "$n" -ge 2 ] && break
   sleep 0.02
 done
-kill -INT "$pid"
+kill -INT "$pid" 2>/dev/null || true
 code=0
 wait "$pid" || code=$?
 if [ "$code" -eq 0 ]; then
@@ -43,7 +43,7 @@ for _ in $(seq 200); do
   [ "$n" -ge 3 ] && break
   sleep 0.02
 done
-kill -9 "$pid"
+kill -9 "$pid" 2>/dev/null || true
 wait "$pid" || true
 for f in "$WORK"/kill/train/*.tfrecord; do
   [ -e "$f" ] || continue
