@@ -14,10 +14,6 @@
 #include "storage/io_error.h"
 
 namespace trainbench::dataset {
-namespace {
-std::mutex journal_mutex;
-}  // namespace
-
 nlohmann::json GenerationKey(const config::WorkloadConfig& c) {
   const auto& d = c.dataset;
   return {{"format", config::ToString(d.format)},
@@ -162,7 +158,7 @@ Journal::~Journal() {
 
 void Journal::Record(const formats::WrittenFile& file) {
   const std::string line = ToJson(file).dump() + "\n";
-  std::lock_guard<std::mutex> lock(journal_mutex);
+  std::lock_guard<std::mutex> lock(mutex_);
   entries_[file.path] = file;
   if (fd_ < 0) return;
   if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -50,6 +51,7 @@ class Journal {
 
  private:
   std::optional<std::string> path_;
+  std::mutex mutex_;  // Record() is called from datagen's writer threads
   std::map<std::string, formats::WrittenFile> entries_;
   int fd_ = -1;
 };
