@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "common/strings.h"
 
 namespace trainbench::config {
@@ -82,6 +84,13 @@ std::string EnumExpected(const std::vector<std::pair<std::string, E>>& names) {
 template <typename T>
 YAML::Node Node(const T& value) {
   return YAML::Node(value);
+}
+
+// yaml-cpp prints doubles with 17 digits (0.32300000000000001); fmt gives the shortest
+// text that reads back to the same double.
+template <>
+YAML::Node Node(const double& value) {
+  return YAML::Node(fmt::format("{}", value));
 }
 
 // Key builders. `access` is a generic lambda returning a reference to the field, so
@@ -212,31 +221,31 @@ TimeDistribution ParseTime(const YAML::Node& node) {
 
 YAML::Node EmitTime(const TimeDistribution& t) {
   using Kind = TimeDistribution::Kind;
-  if (t.kind == Kind::kConstant) return YAML::Node(t.mean);
+  if (t.kind == Kind::kConstant) return Node(t.mean);
   YAML::Node node;
   switch (t.kind) {
     case Kind::kNormal:
       node["type"] = "normal";
-      node["mean"] = t.mean;
-      node["stdev"] = t.stdev;
+      node["mean"] = Node(t.mean);
+      node["stdev"] = Node(t.stdev);
       break;
     case Kind::kUniform:
       node["type"] = "uniform";
-      node["min"] = t.min;
-      node["max"] = t.max;
+      node["min"] = Node(t.min);
+      node["max"] = Node(t.max);
       break;
     case Kind::kGamma:
       node["type"] = "gamma";
-      node["shape"] = t.shape;
-      node["scale"] = t.scale;
+      node["shape"] = Node(t.shape);
+      node["scale"] = Node(t.scale);
       break;
     case Kind::kExponential:
       node["type"] = "exponential";
-      node["scale"] = t.mean;
+      node["scale"] = Node(t.mean);
       break;
     case Kind::kPoisson:
       node["type"] = "poisson";
-      node["lam"] = t.mean;
+      node["lam"] = Node(t.mean);
       break;
     case Kind::kConstant:
       break;
