@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "formats/format.h"
+#include "formats/npy.h"
 #include "formats/tfrecord.h"
 
 namespace trainbench::formats {
@@ -26,6 +27,8 @@ std::unique_ptr<FileFormat> MakeFormat(const config::WorkloadConfig& config) {
   switch (config.dataset.format) {
     case Format::kTfrecord:
       return std::make_unique<TfrecordFormat>();
+    case Format::kNpy:
+      return std::make_unique<NpyFormat>();
     default:
       throw UsageError(fmt::format("dataset.format {} is not supported by this build",
                                    config::ToString(config.dataset.format)));

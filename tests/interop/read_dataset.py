@@ -1,0 +1,66 @@
+"""Reads a trainbench dataset with the Python libraries frameworks use (numpy, h5py,
+PIL) and checks it against trainbench's manifest: shapes, dtypes, and that the bytes
+at each manifest extent are the sample the library returns. Exits non-zero on the
+first mismatch."""
+import json
+import os
+import sys
+
+import numpy as np
+
+
+def fail(msg):
+    print(f"FAIL: {msg}")
+    sys.exit(1)
+
+
+def read_extent(path, offset, length):
+    with open(path, "rb") as f:
+        f.seek(offset)
+        data = f.read(length)
+    if len(data) != length:
+        fail(f"{path}: extent {offset}+{length} runs past the end")
+    return data
+
+
+def check_rows(path, entry, rows):
+    """Each manifest extent holds exactly row i of the array."""
+    if rows.shape[0] != entry["num_samples"]:
+        fail(f"{path}: {rows.shape[0]} rows, manifest says {entry['num_samples']}")
+    offsets = entry.get("sample_offsets", [])
+    lengths = entry.get("sample_lengths", [])
+    if len(offsets) != entry["num_samples"]:
+        fail(f"{path}: manifest has {len(offsets)} extents for {entry['num_samples']} samples")
+    for i, (off, length) in enumerate(zip(offsets, lengths)):
+        if length != rows[i].nbytes:
+            fail(f"{path}: sample {i} is {rows[i].nbytes} bytes, manifest says {length}")
+        if read_extent(path, off, length) != rows[i].tobytes():
+            fail(f"{path}: bytes at offset {off} are not sample {i}")
+
+
+def check_npy(path, entry, args):
+    a = np.load(path)
+    if a.dtype != np.uint8 or a.ndim != 2:
+        fail(f"{path}: dtype {a.dtype} shape {a.shape}, expected uint8 (samples, bytes)")
+    check_rows(path, entry, a)
+
+
+def main():
+    folder, fmt = sys.argv[1], sys.argv[2]
+    args = sys.argv[3:]
+    with open(os.path.join(folder, "trainbench_manifest.json")) as f:
+        manifest = json.load(f)
+    files = manifest["files"]
+    if not files:
+        fail("manifest lists no files")
+    check = globals()[f"check_{fmt}"]
+    for entry in files:
+        path = os.path.join(folder, entry["path"])
+        if os.path.getsize(path) != entry["size_bytes"]:
+            fail(f"{path}: size {os.path.getsize(path)}, manifest says {entry['size_bytes']}")
+        check(path, entry, args)
+    print(f"OK: {len(files)} {fmt} files read")
+
+
+if __name__ == "__main__":
+    main()
