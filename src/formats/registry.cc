@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "formats/format.h"
 #include "formats/npy.h"
+#include "formats/npz.h"
 #include "formats/tfrecord.h"
 
 namespace trainbench::formats {
@@ -29,6 +30,12 @@ std::unique_ptr<FileFormat> MakeFormat(const config::WorkloadConfig& config) {
       return std::make_unique<TfrecordFormat>();
     case Format::kNpy:
       return std::make_unique<NpyFormat>();
+    case Format::kNpz: {
+      // Any compression deflates: zip members know no other method numpy reads.
+      const auto& d = config.dataset;
+      return std::make_unique<NpzFormat>(
+          d.compression == config::Compression::kNone ? -1 : static_cast<int>(d.compression_level));
+    }
     default:
       throw UsageError(fmt::format("dataset.format {} is not supported by this build",
                                    config::ToString(config.dataset.format)));

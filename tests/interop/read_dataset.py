@@ -45,6 +45,25 @@ def check_npy(path, entry, args):
     check_rows(path, entry, a)
 
 
+def check_npz(path, entry, args):
+    import zipfile
+    want = zipfile.ZIP_STORED if args[0] == "stored" else zipfile.ZIP_DEFLATED
+    with zipfile.ZipFile(path) as z:
+        if z.testzip() is not None:
+            fail(f"{path}: member {z.testzip()} fails its CRC")
+        methods = {i.filename: i.compress_type for i in z.infolist()}
+    if methods != {"x.npy": want, "y.npy": want}:
+        fail(f"{path}: members {methods}, expected x.npy and y.npy with method {want}")
+    with np.load(path) as npz:
+        x, y = npz["x"], npz["y"]
+    if x.dtype != np.uint8 or x.ndim != 2 or y.dtype != np.int64 or y.shape != (x.shape[0],):
+        fail(f"{path}: x {x.dtype} {x.shape}, y {y.dtype} {y.shape}")
+    if args[0] == "stored":
+        check_rows(path, entry, x)
+    elif "sample_offsets" in entry or x.shape[0] != entry["num_samples"]:
+        fail(f"{path}: a deflated npz has no sample extents and {entry['num_samples']} samples")
+
+
 def main():
     folder, fmt = sys.argv[1], sys.argv[2]
     args = sys.argv[3:]
