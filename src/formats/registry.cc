@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "formats/format.h"
+#include "formats/hdf5.h"
 #include "formats/npy.h"
 #include "formats/npz.h"
 #include "formats/tfrecord.h"
@@ -35,6 +36,19 @@ std::unique_ptr<FileFormat> MakeFormat(const config::WorkloadConfig& config) {
       const auto& d = config.dataset;
       return std::make_unique<NpzFormat>(
           d.compression == config::Compression::kNone ? -1 : static_cast<int>(d.compression_level));
+    }
+    case Format::kHdf5: {
+      const auto& d = config.dataset;
+      if (d.compression != config::Compression::kNone &&
+          d.compression != config::Compression::kGzip)
+        throw UsageError(fmt::format(
+            "dataset.compression {} is not available for hdf5 (HDF5's C library has gzip built "
+            "in, not h5py's other filters); use gzip or none",
+            config::ToString(d.compression)));
+      return std::make_unique<Hdf5Format>(Hdf5Layout{d.enable_chunking, d.chunk_size,
+                                                     d.compression == config::Compression::kGzip
+                                                         ? static_cast<int>(d.compression_level)
+                                                         : -1});
     }
     default:
       throw UsageError(fmt::format("dataset.format {} is not supported by this build",

@@ -64,6 +64,29 @@ def check_npz(path, entry, args):
         fail(f"{path}: a deflated npz has no sample extents and {entry['num_samples']} samples")
 
 
+def check_hdf5(path, entry, args):
+    import h5py
+    with h5py.File(path, "r") as h:
+        records, labels = h["records_0"], h["labels"]
+        if records.dtype != np.uint8 or records.ndim != 2 or labels.dtype != np.int64:
+            fail(f"{path}: records_0 {records.dtype} {records.shape}, labels {labels.dtype}")
+        if labels.shape != (records.shape[0],):
+            fail(f"{path}: labels {labels.shape} for {records.shape[0]} records")
+        layout = args[0]
+        if layout == "none" and (records.chunks is not None or records.compression is not None):
+            fail(f"{path}: records_0 is chunked {records.chunks} / {records.compression}")
+        if layout == "rows" and (records.chunks is None or records.chunks[1] != records.shape[1]):
+            fail(f"{path}: records_0 chunks {records.chunks}, expected whole rows")
+        if layout == "gzip" and records.compression != "gzip":
+            fail(f"{path}: records_0 compression {records.compression}, expected gzip")
+        rows = records[()]
+    if layout == "gzip":
+        if "sample_offsets" in entry or rows.shape[0] != entry["num_samples"]:
+            fail(f"{path}: compressed records have no extents; {entry['num_samples']} samples")
+    else:
+        check_rows(path, entry, rows)
+
+
 def main():
     folder, fmt = sys.argv[1], sys.argv[2]
     args = sys.argv[3:]
