@@ -4,6 +4,7 @@
 #include <hdf5_hl.h>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 #include "common/error.h"
@@ -127,6 +128,40 @@ bool IsInteger(hid_t dataset, size_t bytes, H5T_sign_t sign) {
          H5Tget_size(type.get()) == bytes && H5Tget_sign(type.get()) == sign;
 }
 
+// Visits records_0 in pieces of at most kBatchBytes: runs of whole rows, or parts of one
+// row when a row is larger, so the buffer stays small and cache-warm whatever the size.
+struct Piece {
+  hsize_t start[2];
+  hsize_t count[2];
+  uint64_t Bytes() const { return count[0] * count[1]; }
+};
+template <typename Visit>
+void ForEachPiece(uint64_t rows, uint64_t row_bytes, Visit visit) {
+  if (row_bytes == 0) return;
+  if (row_bytes <= kBatchBytes) {
+    const uint64_t batch_rows = kBatchBytes / row_bytes;
+    for (uint64_t first = 0; first < rows; first += batch_rows)
+      visit(Piece{{first, 0}, {std::min(batch_rows, rows - first), row_bytes}});
+    return;
+  }
+  for (uint64_t row = 0; row < rows; ++row)
+    for (uint64_t col = 0; col < row_bytes; col += kBatchBytes)
+      visit(Piece{{row, col}, {1, std::min<uint64_t>(kBatchBytes, row_bytes - col)}});
+}
+
+// Selects `piece` of `dataset` and transfers it to or from `buffer`.
+herr_t Transfer(hid_t dataset, const Piece& piece, unsigned char* buffer, bool write) {
+  const Hdf5Handle fspace(H5Dget_space(dataset), H5Sclose);
+  const Hdf5Handle mspace(H5Screate_simple(2, piece.count, nullptr), H5Sclose);
+  if (!fspace.valid() || !mspace.valid() ||
+      H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, piece.start, nullptr, piece.count,
+                          nullptr) < 0)
+    return -1;
+  return write
+             ? H5Dwrite(dataset, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, buffer)
+             : H5Dread(dataset, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, buffer);
+}
+
 // Which row of a failed batch read fails, and where its bytes (or its chunk) start.
 std::pair<uint64_t, uint64_t> FirstBadRow(hid_t records, uint64_t first, uint64_t count,
                                           uint64_t row_bytes, uint64_t contiguous_offset) {
@@ -165,11 +200,10 @@ WrittenFile Hdf5Format::Write(const FileSpec& spec, storage::Storage& storage) c
   const std::string& name = spec.path;
   const bool chunked = layout_.chunked || layout_.gzip_level >= 0;
   WrittenFile written{spec.path, 0, rows, {}, {}};
-  std::vector<unsigned char> image;
-  std::vector<unsigned char> batch;
-  const uint64_t batch_rows = std::clamp<uint64_t>(kBatchBytes / std::max<uint64_t>(row_bytes, 1),
-                                                   1, std::max<uint64_t>(rows, 1));
-  batch.resize(batch_rows * row_bytes);
+  // Not a vector: its zero-fill would touch every page once more before HDF5 copies in.
+  std::unique_ptr<unsigned char[]> image;
+  size_t image_bytes = 0;
+  std::vector<unsigned char> batch(std::min<uint64_t>(rows * row_bytes, kBatchBytes));
 
   Hdf5Handle file, records;
   {
@@ -201,21 +235,12 @@ WrittenFile Hdf5Format::Write(const FileSpec& spec, storage::Storage& storage) c
                                dcpl.get(), H5P_DEFAULT),
                     H5Dclose, name, "creating records_0");
   }
-  for (uint64_t first = 0; first < rows; first += batch_rows) {
+  ForEachPiece(rows, row_bytes, [&](const Piece& piece) {
     if (InterruptRequested()) throw Interrupted();
-    const uint64_t count = std::min(batch_rows, rows - first);
-    FillRandom(spec.seed, first * row_bytes, batch.data(), count * row_bytes);
+    FillRandom(spec.seed, piece.start[0] * row_bytes + piece.start[1], batch.data(), piece.Bytes());
     Hdf5Lock lock;
-    const hsize_t start[2] = {first, 0}, extent[2] = {count, row_bytes};
-    const Hdf5Handle fspace = Check(H5Dget_space(records.get()), H5Sclose, name, "H5Dget_space");
-    Check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), name,
-          "selecting rows");
-    const Hdf5Handle mspace =
-        Check(H5Screate_simple(2, extent, nullptr), H5Sclose, name, "memspace");
-    Check(H5Dwrite(records.get(), H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT,
-                   batch.data()),
-          name, "writing records_0");
-  }
+    if (Transfer(records.get(), piece, batch.data(), true) < 0) Fail(name, "writing records_0");
+  });
   batch = {};
   {
     Hdf5Lock lock;
@@ -235,15 +260,16 @@ WrittenFile Hdf5Format::Write(const FileSpec& spec, storage::Storage& storage) c
     if (const auto extents = RecordExtents(records.get(), name)) written.samples = *extents;
     const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
     if (size < 0) Fail(name, "H5Fget_file_image");
-    image.resize(static_cast<size_t>(size));
-    if (H5Fget_file_image(file.get(), image.data(), image.size()) != size)
+    image_bytes = static_cast<size_t>(size);
+    image.reset(new unsigned char[image_bytes]);
+    if (H5Fget_file_image(file.get(), image.get(), image_bytes) != size)
       Fail(name, "H5Fget_file_image");
     records.Reset();
     file.Reset();
   }
   auto out = storage.Create(spec.path);
-  out->Append(image.data(), image.size());
-  written.size_bytes = image.size();
+  out->Append(image.get(), image_bytes);
+  written.size_bytes = image_bytes;
   out->Commit();
   return written;
 }
@@ -298,24 +324,15 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
 
   // Reading every row decodes every chunk: a damaged compressed chunk fails here.
   const uint64_t row_bytes = dims[1];
-  const uint64_t batch_rows = std::clamp<uint64_t>(kBatchBytes / std::max<uint64_t>(row_bytes, 1),
-                                                   1, std::max<uint64_t>(dims[0], 1));
-  std::vector<unsigned char> batch(batch_rows * row_bytes);
-  for (uint64_t first = 0; first < dims[0]; first += batch_rows) {
-    const uint64_t count = std::min<uint64_t>(batch_rows, dims[0] - first);
-    const hsize_t start[2] = {first, 0}, extent[2] = {count, row_bytes};
-    const Hdf5Handle fspace = Check(H5Dget_space(records.get()), H5Sclose, name, "H5Dget_space");
-    Check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), name,
-          "selecting rows");
-    const Hdf5Handle mspace =
-        Check(H5Screate_simple(2, extent, nullptr), H5Sclose, name, "memspace");
-    if (H5Dread(records.get(), H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT,
-                batch.data()) < 0) {
+  std::vector<unsigned char> batch(std::min<uint64_t>(dims[0] * row_bytes, kBatchBytes));
+  ForEachPiece(dims[0], row_bytes, [&](const Piece& piece) {
+    if (Transfer(records.get(), piece, batch.data(), false) < 0) {
       const std::string error = Hdf5LastError();
-      const auto [row, at] = FirstBadRow(records.get(), first, count, row_bytes, offset);
+      const auto [row, at] =
+          FirstBadRow(records.get(), piece.start[0], piece.count[0], row_bytes, offset);
       Bad(name, at, fmt::format("row {} of records_0 does not read: {}", row, error));
     }
-  }
+  });
 }
 
 WrittenFile Hdf5Format::Scan(const std::string& path, storage::Storage& storage) const {
