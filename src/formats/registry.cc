@@ -3,8 +3,10 @@
 #include "common/error.h"
 #include "formats/format.h"
 #include "formats/hdf5.h"
+#include "formats/jpeg.h"
 #include "formats/npy.h"
 #include "formats/npz.h"
+#include "formats/png.h"
 #include "formats/tfrecord.h"
 
 namespace trainbench::formats {
@@ -50,6 +52,10 @@ std::unique_ptr<FileFormat> MakeFormat(const config::WorkloadConfig& config) {
                                                          ? static_cast<int>(d.compression_level)
                                                          : -1});
     }
+    case Format::kJpeg:
+      return std::make_unique<JpegFormat>();
+    case Format::kPng:
+      return std::make_unique<PngFormat>();
     default:
       throw UsageError(fmt::format("dataset.format {} is not supported by this build",
                                    config::ToString(config.dataset.format)));

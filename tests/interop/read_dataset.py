@@ -87,6 +87,20 @@ def check_hdf5(path, entry, args):
         check_rows(path, entry, rows)
 
 
+def check_image(path, entry, args):
+    from PIL import Image
+    with Image.open(path) as img:
+        img.load()  # decodes every pixel
+        width, height, mode = img.width, img.height, img.mode
+    if mode != "L" or width != height:
+        fail(f"{path}: {width}x{height} {mode}, expected a grayscale square")
+    if width < 100000 ** 0.5 * 0.3 or width > 100000 ** 0.5 * 1.7:
+        fail(f"{path}: side {width} far from sqrt of the ~100 kB sample size")
+    if entry["num_samples"] != 1 or entry.get("sample_offsets") != [0] or \
+            entry.get("sample_lengths") != [entry["size_bytes"]]:
+        fail(f"{path}: manifest does not give one whole-file sample: {entry}")
+
+
 def main():
     folder, fmt = sys.argv[1], sys.argv[2]
     args = sys.argv[3:]
