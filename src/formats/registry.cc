@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "formats/csv.h"
 #include "formats/format.h"
 #include "formats/hdf5.h"
 #include "formats/jpeg.h"
@@ -56,6 +57,12 @@ std::unique_ptr<FileFormat> MakeFormat(const config::WorkloadConfig& config) {
       return std::make_unique<JpegFormat>();
     case Format::kPng:
       return std::make_unique<PngFormat>();
+    case Format::kCsv:
+      if (config.dataset.compression != config::Compression::kNone)
+        throw UsageError(
+            fmt::format("dataset.compression {} is not supported for csv by trainbench; use none",
+                        config::ToString(config.dataset.compression)));
+      return std::make_unique<CsvFormat>();
     default:
       throw UsageError(fmt::format("dataset.format {} is not supported by this build",
                                    config::ToString(config.dataset.format)));
