@@ -4,6 +4,7 @@
 #include "formats/csv.h"
 #include "formats/format.h"
 #include "formats/hdf5.h"
+#include "formats/indexed_binary.h"
 #include "formats/jpeg.h"
 #include "formats/npy.h"
 #include "formats/npz.h"
@@ -63,6 +64,9 @@ std::unique_ptr<FileFormat> MakeFormat(const config::WorkloadConfig& config) {
             fmt::format("dataset.compression {} is not supported for csv by trainbench; use none",
                         config::ToString(config.dataset.compression)));
       return std::make_unique<CsvFormat>();
+    case Format::kIndexedBinary:
+    case Format::kMmapIndexedBinary:
+      return std::make_unique<IndexedBinaryFormat>(config.dataset.format);
     default:
       throw UsageError(fmt::format("dataset.format {} is not supported by this build",
                                    config::ToString(config.dataset.format)));

@@ -119,6 +119,19 @@ def check_csv(path, entry, args):
             fail(f"{path}: bytes at offset {off} are not row {i}")
 
 
+def check_indexed_binary(path, entry, args):
+    offsets = np.fromfile(path + ".off.idx", dtype=np.int64)  # DLIO reads them as int64
+    sizes = np.fromfile(path + ".sz.idx", dtype=np.int64)
+    if entry.get("companions") != [entry["path"] + ".off.idx", entry["path"] + ".sz.idx"]:
+        fail(f"{path}: manifest companions {entry.get('companions')}")
+    if list(offsets) != entry["sample_offsets"] or list(sizes) != entry["sample_lengths"]:
+        fail(f"{path}: index files disagree with the manifest")
+    data = np.memmap(path, dtype=np.uint8, mode="r")
+    if int(offsets[-1] + sizes[-1]) != data.size or list(offsets[1:]) != list(
+            np.cumsum(sizes)[:-1]):
+        fail(f"{path}: samples are not back to back over the whole file")
+
+
 def main():
     folder, fmt = sys.argv[1], sys.argv[2]
     args = sys.argv[3:]
