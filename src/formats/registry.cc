@@ -67,10 +67,10 @@ std::unique_ptr<FileFormat> MakeFormat(const config::WorkloadConfig& config) {
     case Format::kIndexedBinary:
     case Format::kMmapIndexedBinary:
       return std::make_unique<IndexedBinaryFormat>(config.dataset.format);
-    default:
-      throw UsageError(fmt::format("dataset.format {} is not supported by this build",
-                                   config::ToString(config.dataset.format)));
   }
+  // Every format has a case above (-Wswitch flags a new one); this is for corrupt values.
+  throw UsageError(fmt::format("dataset.format {} is not supported by this build",
+                               config::ToString(config.dataset.format)));
 }
 
 }  // namespace trainbench::formats

@@ -7,6 +7,7 @@
 #include "common/random.h"
 #include "format_test_support.h"
 #include "formats/hdf5.h"
+#include "formats/hdf5_handle.h"
 
 namespace trainbench::formats {
 namespace {
@@ -99,6 +100,30 @@ TEST_F(Hdf5Test, RejectsUnequalSampleSizes) {
   Hdf5Format format({});
   EXPECT_THROW(format.Write({"a.h5", 1, {500, 501}}, storage()), RuntimeError);
   EXPECT_FALSE(storage().FileSize("a.h5"));
+}
+
+TEST_F(Hdf5Test, ScanReadsDlioFilesWithTheirRecordsName) {
+  // DLIO's generator: dataset "records" of shape (num_samples, dim1, dim2), contiguous.
+  {
+    Hdf5Lock lock;
+    const Hdf5Handle file(
+        H5Fcreate(Full("dlio.h5").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    ASSERT_TRUE(file.valid());
+    const hsize_t dims[3] = {3, 4, 5};
+    const Hdf5Handle space(H5Screate_simple(3, dims, nullptr), H5Sclose);
+    const Hdf5Handle records(H5Dcreate2(file.get(), "records", H5T_NATIVE_UINT8, space.get(),
+                                        H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                             H5Dclose);
+    std::vector<unsigned char> data(60, 1);
+    ASSERT_GE(H5Dwrite(records.get(), H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
+              0);
+  }
+  const WrittenFile scanned = Hdf5Format({}).Scan("dlio.h5", storage());
+  EXPECT_EQ(scanned.num_samples, 3u);
+  ASSERT_EQ(scanned.samples.size(), 3u);
+  EXPECT_EQ(scanned.samples[1].offset, scanned.samples[0].offset + 20);
+  EXPECT_EQ(scanned.samples[2].length, 20u);
+  EXPECT_THROW(Hdf5Format({}).Scan("missing.h5", storage()), RuntimeError);
 }
 
 }  // namespace
