@@ -19,4 +19,9 @@ uint32_t Crc32c(const void* data, size_t size, uint32_t crc) {
   return ~state;
 }
 
+uint32_t Crc32(const void* data, size_t size, uint32_t crc) {
+  // Unlike crc32_iscsi, crc32_gzip_refl takes and returns the finished (inverted) value.
+  return crc32_gzip_refl(crc, static_cast<const unsigned char*>(data), size);
+}
+
 }  // namespace trainbench::formats

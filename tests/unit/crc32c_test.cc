@@ -1,6 +1,7 @@
 #include "formats/crc32c.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cstring>
 #include <numeric>
@@ -38,6 +39,15 @@ TEST(Crc32cTest, MaskMatchesTensorFlow) {
   EXPECT_EQ(MaskCrc(0), 0xa282ead8u);
   const uint32_t crc = 0x12345678u;
   EXPECT_EQ(MaskCrc(crc), ((crc >> 15) | (crc << 17)) + 0xa282ead8u);
+}
+
+TEST(Crc32Test, MatchesZlib) {
+  EXPECT_EQ(Crc32("123456789", 9), 0xcbf43926u);  // the standard check value
+  std::vector<unsigned char> data(100000);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned char>(i * 7 + i / 13);
+  const uint32_t whole = Crc32(data.data(), data.size());
+  EXPECT_EQ(whole, crc32(0, data.data(), static_cast<uInt>(data.size())));
+  EXPECT_EQ(Crc32(data.data() + 500, data.size() - 500, Crc32(data.data(), 500)), whole);
 }
 
 }  // namespace

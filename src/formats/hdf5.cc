@@ -1,0 +1,357 @@
+#include "formats/hdf5.h"
+
+#include <fmt/format.h>
+#include <hdf5_hl.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+#include "common/error.h"
+#include "common/interrupt.h"
+#include "common/random.h"
+#include "formats/array_samples.h"
+#include "formats/hdf5_handle.h"
+
+namespace trainbench::formats {
+namespace {
+constexpr size_t kBatchBytes = 8 << 20;  // rows generated and written per H5Dwrite
+constexpr const char* kRecords = "records_0";
+constexpr const char* kDlioRecords = "records";
+constexpr const char* kLabels = "labels";
+
+[[noreturn]] void Bad(const std::string& file, uint64_t offset, const std::string& what) {
+  throw RuntimeError(fmt::format("{}: bad HDF5 file at offset {}: {}", file, offset, what));
+}
+
+[[noreturn]] void Fail(const std::string& file, const std::string& what) {
+  throw RuntimeError(fmt::format("{}: HDF5 {} failed: {}", file, what, Hdf5LastError()));
+}
+
+Hdf5Handle Check(hid_t id, Hdf5Handle::Closer closer, const std::string& file,
+                 const std::string& what) {
+  if (id < 0) Fail(file, what);
+  return {id, closer};
+}
+
+void Check(herr_t status, const std::string& file, const std::string& what) {
+  if (status < 0) Fail(file, what);
+}
+
+// Chunk dimensions for rows of `row_bytes`: whole rows when a chunk holds at least one,
+// else a part of one row.
+std::vector<hsize_t> ChunkDims(const Hdf5Layout& layout, uint64_t rows, uint64_t row_bytes) {
+  const uint64_t bytes = layout.chunk_bytes == 0 ? row_bytes : layout.chunk_bytes;
+  if (bytes >= row_bytes)
+    return {std::clamp<hsize_t>(bytes / std::max<uint64_t>(row_bytes, 1), 1,
+                                std::max<uint64_t>(rows, 1)),
+            std::max<uint64_t>(row_bytes, 1)};
+  return {1, std::max<uint64_t>(bytes, 1)};
+}
+
+// Where each sample (first-axis slice) of a records dataset lies, when it lies in one
+// range: contiguous storage, or uncompressed chunks that hold whole samples.
+std::optional<std::vector<SampleExtent>> RecordExtents(hid_t dataset, const std::string& file) {
+  const Hdf5Handle space = Check(H5Dget_space(dataset), H5Sclose, file, "H5Dget_space");
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 1) return std::nullopt;
+  std::vector<hsize_t> dims(static_cast<size_t>(rank));
+  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  const Hdf5Handle type = Check(H5Dget_type(dataset), H5Tclose, file, "H5Dget_type");
+  uint64_t sample_bytes = H5Tget_size(type.get());
+  for (int i = 1; i < rank; ++i) sample_bytes *= dims[static_cast<size_t>(i)];
+  const uint64_t samples = dims[0];
+
+  const Hdf5Handle dcpl = Check(H5Dget_create_plist(dataset), H5Pclose, file, "create plist");
+  const H5D_layout_t layout = H5Pget_layout(dcpl.get());
+  if (layout == H5D_CONTIGUOUS) {
+    const haddr_t offset = H5Dget_offset(dataset);
+    if (offset == HADDR_UNDEF)
+      return samples == 0 ? std::optional(std::vector<SampleExtent>{}) : std::nullopt;
+    return RowExtents(offset, samples, sample_bytes);
+  }
+  if (layout != H5D_CHUNKED || H5Pget_nfilters(dcpl.get()) != 0) return std::nullopt;
+  std::vector<hsize_t> chunk(static_cast<size_t>(rank));
+  if (H5Pget_chunk(dcpl.get(), rank, chunk.data()) != rank) return std::nullopt;
+  for (int i = 1; i < rank; ++i)
+    if (chunk[static_cast<size_t>(i)] != dims[static_cast<size_t>(i)]) return std::nullopt;
+  std::vector<SampleExtent> extents(samples);
+  std::vector<hsize_t> coord(static_cast<size_t>(rank), 0);
+  for (uint64_t first = 0; first < samples; first += chunk[0]) {
+    coord[0] = first;
+    unsigned filter_mask = 0;
+    haddr_t address = HADDR_UNDEF;
+    hsize_t size = 0;
+    if (H5Dget_chunk_info_by_coord(dataset, coord.data(), &filter_mask, &address, &size) < 0 ||
+        address == HADDR_UNDEF)
+      return std::nullopt;
+    for (uint64_t i = first; i < std::min<uint64_t>(samples, first + chunk[0]); ++i)
+      extents[i] = {address + (i - first) * sample_bytes, sample_bytes};
+  }
+  return extents;
+}
+
+// An open file: through its local path when there is one (only what is read is
+// read), else from its whole image in memory.
+struct OpenFile {
+  std::vector<unsigned char> image;
+  Hdf5Handle file;
+};
+
+void Open(const std::string& path, storage::Storage& storage, const std::string& name,
+          OpenFile* out) {
+  hid_t id = H5I_INVALID_HID;
+  if (const auto local = storage.LocalPath(path)) {
+    id = H5Fopen(local->c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  } else {
+    out->image = storage::ReadAll(storage, path);
+    id = H5LTopen_file_image(out->image.data(), out->image.size(),
+                             H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
+  }
+  // The superblock (at 0) is what HDF5 reads first and all else hangs from.
+  if (id < 0) Bad(name, 0, fmt::format("HDF5 cannot open it: {}", Hdf5LastError()));
+  out->file = Hdf5Handle(id, H5Fclose);
+}
+
+std::vector<hsize_t> Dims(hid_t dataset, const std::string& name) {
+  const Hdf5Handle space = Check(H5Dget_space(dataset), H5Sclose, name, "H5Dget_space");
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0) Fail(name, "H5Sget_simple_extent_ndims");
+  std::vector<hsize_t> dims(static_cast<size_t>(rank));
+  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  return dims;
+}
+
+bool IsInteger(hid_t dataset, size_t bytes, H5T_sign_t sign) {
+  const Hdf5Handle type(H5Dget_type(dataset), H5Tclose);
+  return type.valid() && H5Tget_class(type.get()) == H5T_INTEGER &&
+         H5Tget_size(type.get()) == bytes && H5Tget_sign(type.get()) == sign;
+}
+
+// Visits records_0 in pieces of at most kBatchBytes: runs of whole rows, or parts of one
+// row when a row is larger, so the buffer stays small and cache-warm whatever the size.
+struct Piece {
+  hsize_t start[2];
+  hsize_t count[2];
+  uint64_t Bytes() const { return count[0] * count[1]; }
+};
+template <typename Visit>
+void ForEachPiece(uint64_t rows, uint64_t row_bytes, Visit visit) {
+  if (row_bytes == 0) return;
+  if (row_bytes <= kBatchBytes) {
+    const uint64_t batch_rows = kBatchBytes / row_bytes;
+    for (uint64_t first = 0; first < rows; first += batch_rows)
+      visit(Piece{{first, 0}, {std::min(batch_rows, rows - first), row_bytes}});
+    return;
+  }
+  for (uint64_t row = 0; row < rows; ++row)
+    for (uint64_t col = 0; col < row_bytes; col += kBatchBytes)
+      visit(Piece{{row, col}, {1, std::min<uint64_t>(kBatchBytes, row_bytes - col)}});
+}
+
+// Selects `piece` of `dataset` and transfers it to or from `buffer`.
+herr_t Transfer(hid_t dataset, const Piece& piece, unsigned char* buffer, bool write) {
+  const Hdf5Handle fspace(H5Dget_space(dataset), H5Sclose);
+  const Hdf5Handle mspace(H5Screate_simple(2, piece.count, nullptr), H5Sclose);
+  if (!fspace.valid() || !mspace.valid() ||
+      H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, piece.start, nullptr, piece.count,
+                          nullptr) < 0)
+    return -1;
+  return write
+             ? H5Dwrite(dataset, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, buffer)
+             : H5Dread(dataset, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, buffer);
+}
+
+// Which row of a failed batch read fails, and where its bytes (or its chunk) start.
+std::pair<uint64_t, uint64_t> FirstBadRow(hid_t records, uint64_t first, uint64_t count,
+                                          uint64_t row_bytes, uint64_t contiguous_offset) {
+  std::vector<unsigned char> row(row_bytes);
+  const hsize_t extent[2] = {1, row_bytes};
+  const Hdf5Handle mspace(H5Screate_simple(2, extent, nullptr), H5Sclose);
+  for (uint64_t r = first; r < first + count; ++r) {
+    const hsize_t start[2] = {r, 0};
+    const Hdf5Handle fspace(H5Dget_space(records), H5Sclose);
+    H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr);
+    if (H5Dread(records, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, row.data()) >=
+        0)
+      continue;
+    // Chunked: the chunk that holds the row's first bytes.
+    const Hdf5Handle dcpl(H5Dget_create_plist(records), H5Pclose);
+    hsize_t chunk_dims[2] = {0, 0};
+    if (H5Pget_layout(dcpl.get()) == H5D_CHUNKED && H5Pget_chunk(dcpl.get(), 2, chunk_dims) == 2) {
+      const hsize_t coord[2] = {r - r % chunk_dims[0], 0};
+      unsigned filter_mask = 0;
+      haddr_t chunk = HADDR_UNDEF;
+      hsize_t size = 0;
+      if (H5Dget_chunk_info_by_coord(records, coord, &filter_mask, &chunk, &size) >= 0 &&
+          chunk != HADDR_UNDEF)
+        return {r, chunk};
+    }
+    return {r, contiguous_offset + r * row_bytes};
+  }
+  return {first, contiguous_offset + first * row_bytes};
+}
+
+}  // namespace
+
+WrittenFile Hdf5Format::Write(const FileSpec& spec, storage::Storage& storage) const {
+  const uint64_t rows = spec.sample_sizes.size();
+  const uint64_t row_bytes = UniformSampleBytes(spec);
+  const std::string& name = spec.path;
+  const bool chunked = layout_.chunked || layout_.gzip_level >= 0;
+  WrittenFile written{spec.path, 0, rows, {}, {}};
+  // Not a vector: its zero-fill would touch every page once more before HDF5 copies in.
+  std::unique_ptr<unsigned char[]> image;
+  size_t image_bytes = 0;
+  std::vector<unsigned char> batch(std::min<uint64_t>(rows * row_bytes, kBatchBytes));
+
+  Hdf5Handle file, records;
+  {
+    Hdf5Lock lock;
+    const Hdf5Handle fapl = Check(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, name, "H5Pcreate");
+    // Grow the in-memory image in one step when the size is known (uncompressed).
+    const size_t increment = static_cast<size_t>(
+        std::clamp<uint64_t>(rows * row_bytes + (1 << 20), 1 << 20, uint64_t{1} << 32));
+    Check(H5Pset_fapl_core(fapl.get(), increment, 0), name, "H5Pset_fapl_core");
+    // The name only identifies the open file to HDF5 (nothing is written under it).
+    // No modification times in object headers: same seed, same bytes.
+    const Hdf5Handle fcpl = Check(H5Pcreate(H5P_FILE_CREATE), H5Pclose, name, "H5Pcreate");
+    Check(H5Pset_obj_track_times(fcpl.get(), 0), name, "H5Pset_obj_track_times");
+    file = Check(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose, name,
+                 "creating the in-memory file");
+    const hsize_t dims[2] = {rows, row_bytes};
+    const Hdf5Handle space = Check(H5Screate_simple(2, dims, nullptr), H5Sclose, name, "dataspace");
+    const Hdf5Handle dcpl = Check(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, name, "H5Pcreate");
+    Check(H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER), name, "H5Pset_fill_time");
+    Check(H5Pset_obj_track_times(dcpl.get(), 0), name, "H5Pset_obj_track_times");
+    if (chunked && rows > 0 && row_bytes > 0) {
+      const auto chunk = ChunkDims(layout_, rows, row_bytes);
+      Check(H5Pset_chunk(dcpl.get(), 2, chunk.data()), name, "H5Pset_chunk");
+      if (layout_.gzip_level >= 0)
+        Check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(std::min(layout_.gzip_level, 9))),
+              name, "H5Pset_deflate");
+    }
+    records = Check(H5Dcreate2(file.get(), kRecords, H5T_NATIVE_UINT8, space.get(), H5P_DEFAULT,
+                               dcpl.get(), H5P_DEFAULT),
+                    H5Dclose, name, "creating records_0");
+  }
+  ForEachPiece(rows, row_bytes, [&](const Piece& piece) {
+    if (InterruptRequested()) throw Interrupted();
+    FillRandom(spec.seed, piece.start[0] * row_bytes + piece.start[1], batch.data(), piece.Bytes());
+    Hdf5Lock lock;
+    if (Transfer(records.get(), piece, batch.data(), true) < 0) Fail(name, "writing records_0");
+  });
+  batch = {};
+  {
+    Hdf5Lock lock;
+    const std::vector<int64_t> labels(rows, 0);
+    const hsize_t label_dims[1] = {rows};
+    const Hdf5Handle space =
+        Check(H5Screate_simple(1, label_dims, nullptr), H5Sclose, name, "dataspace");
+    const Hdf5Handle dcpl = Check(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, name, "H5Pcreate");
+    Check(H5Pset_obj_track_times(dcpl.get(), 0), name, "H5Pset_obj_track_times");
+    const Hdf5Handle dataset = Check(H5Dcreate2(file.get(), kLabels, H5T_STD_I64LE, space.get(),
+                                                H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                                     H5Dclose, name, "creating labels");
+    if (rows > 0)
+      Check(H5Dwrite(dataset.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, labels.data()),
+            name, "writing labels");
+    Check(H5Fflush(file.get(), H5F_SCOPE_LOCAL), name, "H5Fflush");
+    if (const auto extents = RecordExtents(records.get(), name)) written.samples = *extents;
+    const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
+    if (size < 0) Fail(name, "H5Fget_file_image");
+    image_bytes = static_cast<size_t>(size);
+    image.reset(new unsigned char[image_bytes]);
+    if (H5Fget_file_image(file.get(), image.get(), image_bytes) != size)
+      Fail(name, "H5Fget_file_image");
+    records.Reset();
+    file.Reset();
+  }
+  auto out = storage.Create(spec.path);
+  out->Append(image.get(), image_bytes);
+  written.size_bytes = image_bytes;
+  out->Commit();
+  return written;
+}
+
+void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) const {
+  const std::string name = storage.Describe(expected.path);
+  const auto size = storage.FileSize(expected.path).value_or(0);
+  if (size != expected.size_bytes)
+    Bad(name, size, fmt::format("file is {} bytes, manifest says {}", size, expected.size_bytes));
+  Hdf5Lock lock;
+  OpenFile open;
+  Open(expected.path, storage, name, &open);
+  const Hdf5Handle records =
+      Check(H5Dopen2(open.file.get(), kRecords, H5P_DEFAULT), H5Dclose, name, "opening records_0");
+  const auto dims = Dims(records.get(), name);
+  const uint64_t offset =
+      H5Dget_offset(records.get()) == HADDR_UNDEF ? 0 : H5Dget_offset(records.get());
+  if (dims.size() != 2 || dims[0] != expected.num_samples ||
+      !IsInteger(records.get(), 1, H5T_SGN_NONE))
+    Bad(name, offset,
+        fmt::format("records_0 is not uint8 ({}, sample_bytes)", expected.num_samples));
+  const Hdf5Handle labels =
+      Check(H5Dopen2(open.file.get(), kLabels, H5P_DEFAULT), H5Dclose, name, "opening labels");
+  if (Dims(labels.get(), name) != std::vector<hsize_t>{expected.num_samples} ||
+      !IsInteger(labels.get(), 8, H5T_SGN_2))
+    Bad(name, 0, fmt::format("labels is not int64 ({},)", expected.num_samples));
+
+  const Hdf5Handle dcpl = Check(H5Dget_create_plist(records.get()), H5Pclose, name, "plist");
+  const bool chunked = H5Pget_layout(dcpl.get()) == H5D_CHUNKED;
+  const bool want_chunked =
+      (layout_.chunked || layout_.gzip_level >= 0) && dims[0] > 0 && dims[1] > 0;
+  if (chunked != want_chunked)
+    Bad(name, offset,
+        fmt::format("records_0 is {}, the config asks for {}", chunked ? "chunked" : "contiguous",
+                    want_chunked ? "chunks" : "contiguous storage"));
+  const bool deflated = chunked && H5Pget_nfilters(dcpl.get()) > 0;
+  if (deflated != (want_chunked && layout_.gzip_level >= 0))
+    Bad(name, offset,
+        deflated ? "records_0 is compressed, the config says not"
+                 : "records_0 is not compressed, the config says gzip");
+
+  const auto extents = RecordExtents(records.get(), name);
+  if (extents.has_value() != !expected.samples.empty() && expected.num_samples > 0)
+    Bad(name, offset, "sample extents are not what the manifest records");
+  for (size_t i = 0; extents && i < extents->size() && i < expected.samples.size(); ++i)
+    if ((*extents)[i].offset != expected.samples[i].offset ||
+        (*extents)[i].length != expected.samples[i].length)
+      Bad(name, (*extents)[i].offset,
+          fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
+                      (*extents)[i].length, (*extents)[i].offset, expected.samples[i].length,
+                      expected.samples[i].offset));
+
+  // Reading every row decodes every chunk: a damaged compressed chunk fails here.
+  const uint64_t row_bytes = dims[1];
+  std::vector<unsigned char> batch(std::min<uint64_t>(dims[0] * row_bytes, kBatchBytes));
+  ForEachPiece(dims[0], row_bytes, [&](const Piece& piece) {
+    if (Transfer(records.get(), piece, batch.data(), false) < 0) {
+      const std::string error = Hdf5LastError();
+      const auto [row, at] =
+          FirstBadRow(records.get(), piece.start[0], piece.count[0], row_bytes, offset);
+      Bad(name, at, fmt::format("row {} of records_0 does not read: {}", row, error));
+    }
+  });
+}
+
+WrittenFile Hdf5Format::Scan(const std::string& path, storage::Storage& storage) const {
+  const std::string name = storage.Describe(path);
+  WrittenFile scanned{path, storage.FileSize(path).value_or(0), 0, {}, {}};
+  Hdf5Lock lock;
+  OpenFile open;
+  Open(path, storage, name, &open);
+  const char* dataset_name = H5Lexists(open.file.get(), kRecords, H5P_DEFAULT) > 0 ? kRecords
+                             : H5Lexists(open.file.get(), kDlioRecords, H5P_DEFAULT) > 0
+                                 ? kDlioRecords
+                                 : nullptr;
+  if (!dataset_name) Bad(name, 0, "no records_0 or records dataset");
+  const Hdf5Handle records = Check(H5Dopen2(open.file.get(), dataset_name, H5P_DEFAULT), H5Dclose,
+                                   name, fmt::format("opening {}", dataset_name));
+  const auto dims = Dims(records.get(), name);
+  scanned.num_samples = dims.empty() ? 1 : dims[0];
+  if (auto extents = RecordExtents(records.get(), name)) scanned.samples = std::move(*extents);
+  return scanned;
+}
+
+}  // namespace trainbench::formats

@@ -1,0 +1,131 @@
+#include "formats/indexed_binary.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <vector>
+
+#include "common/error.h"
+#include "common/random.h"
+#include "formats/block_writer.h"
+
+namespace trainbench::formats {
+namespace {
+
+[[noreturn]] void Bad(const std::string& file, uint64_t offset, const std::string& what) {
+  throw RuntimeError(
+      fmt::format("{}: bad indexed binary file at offset {}: {}", file, offset, what));
+}
+
+void WriteIndex(storage::Storage& storage, const std::string& path,
+                const std::vector<uint64_t>& values) {
+  auto out = storage.Create(path);
+  out->Append(values.data(), values.size() * sizeof(uint64_t));  // little-endian hosts only
+  out->Commit();
+}
+
+std::vector<uint64_t> ReadIndex(storage::Storage& storage, const std::string& path) {
+  const std::string name = storage.Describe(path);
+  if (!storage.FileSize(path)) Bad(name, 0, "index file is missing");
+  const auto bytes = storage::ReadAll(storage, path);
+  if (bytes.size() % sizeof(uint64_t) != 0)
+    Bad(name, bytes.size() - bytes.size() % sizeof(uint64_t),
+        fmt::format("{} bytes is not a whole number of uint64 entries", bytes.size()));
+  std::vector<uint64_t> values(bytes.size() / sizeof(uint64_t));
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  return values;
+}
+
+// Reads both indexes of `path` and checks them against each other and the data size.
+std::vector<SampleExtent> ReadExtents(storage::Storage& storage, const std::string& path,
+                                      uint64_t data_bytes) {
+  const std::string off_path = IndexedBinaryFormat::OffsetIndexPath(path);
+  const std::string sz_path = IndexedBinaryFormat::SizeIndexPath(path);
+  const auto offsets = ReadIndex(storage, off_path);
+  const auto sizes = ReadIndex(storage, sz_path);
+  if (offsets.size() != sizes.size())
+    Bad(storage.Describe(sz_path), 8 * std::min(offsets.size(), sizes.size()),
+        fmt::format("{} sizes for {} offsets", sizes.size(), offsets.size()));
+  std::vector<SampleExtent> extents(offsets.size());
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    if (offsets[i] > data_bytes || sizes[i] > data_bytes - offsets[i])
+      Bad(storage.Describe(off_path), 8 * i,
+          fmt::format("sample {} ({} bytes at {}) runs past the data file's {} bytes", i, sizes[i],
+                      offsets[i], data_bytes));
+    extents[i] = {offsets[i], sizes[i]};
+  }
+  return extents;
+}
+
+}  // namespace
+
+WrittenFile IndexedBinaryFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
+  const uint64_t n = spec.sample_sizes.size();
+  std::vector<uint64_t> offsets(n);
+  uint64_t total = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    offsets[i] = total;
+    total += spec.sample_sizes[i];
+  }
+  WrittenFile written{
+      spec.path, total, n, {}, {OffsetIndexPath(spec.path), SizeIndexPath(spec.path)}};
+  written.samples.resize(n);
+  for (uint64_t i = 0; i < n; ++i) written.samples[i] = {offsets[i], spec.sample_sizes[i]};
+
+  auto out = storage.Create(spec.path);
+  BlockWriter writer(*out);
+  for (uint64_t done = 0; done < total;) {
+    size_t got = 0;
+    unsigned char* dst = writer.Space(total - done, &got);
+    FillRandom(spec.seed, done, dst, got);
+    writer.Advance(got);
+    done += got;
+  }
+  writer.Flush();
+  WriteIndex(storage, written.companions[0], offsets);
+  WriteIndex(storage, written.companions[1], spec.sample_sizes);
+  out->Commit();
+  return written;
+}
+
+void IndexedBinaryFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
+  const std::string name = storage.Describe(expected.path);
+  const uint64_t size = storage.FileSize(expected.path).value_or(0);
+  if (size != expected.size_bytes)
+    Bad(name, size, fmt::format("file is {} bytes, manifest says {}", size, expected.size_bytes));
+  const auto extents = ReadExtents(storage, expected.path, size);
+  if (extents.size() != expected.num_samples)
+    Bad(storage.Describe(OffsetIndexPath(expected.path)),
+        8 * std::min<uint64_t>(extents.size(), expected.num_samples),
+        fmt::format("index has {} samples, manifest says {}", extents.size(),
+                    expected.num_samples));
+  uint64_t next = 0;
+  for (size_t i = 0; i < extents.size(); ++i) {
+    if (extents[i].offset != next)
+      Bad(storage.Describe(OffsetIndexPath(expected.path)), 8 * i,
+          fmt::format("sample {} starts at {}, not right after the one before ({})", i,
+                      extents[i].offset, next));
+    if (i < expected.samples.size() && (expected.samples[i].offset != extents[i].offset ||
+                                        expected.samples[i].length != extents[i].length))
+      Bad(storage.Describe(SizeIndexPath(expected.path)), 8 * i,
+          fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
+                      extents[i].length, extents[i].offset, expected.samples[i].length,
+                      expected.samples[i].offset));
+    next += extents[i].length;
+  }
+  if (next != size) Bad(name, next, fmt::format("samples end at {}, the file at {}", next, size));
+}
+
+WrittenFile IndexedBinaryFormat::Scan(const std::string& path, storage::Storage& storage) const {
+  const auto size = storage.FileSize(path);
+  if (!size) Bad(storage.Describe(path), 0, "data file is missing");
+  WrittenFile scanned{path,
+                      *size,
+                      0,
+                      ReadExtents(storage, path, *size),
+                      {OffsetIndexPath(path), SizeIndexPath(path)}};
+  scanned.num_samples = scanned.samples.size();
+  return scanned;
+}
+
+}  // namespace trainbench::formats

@@ -1,0 +1,86 @@
+#include "formats/npy.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "common/random.h"
+#include "formats/array_samples.h"
+#include "formats/block_writer.h"
+#include "formats/npy_header.h"
+
+namespace trainbench::formats {
+namespace {
+[[noreturn]] void Bad(const std::string& file, uint64_t offset, const std::string& what) {
+  throw RuntimeError(fmt::format("{}: bad npy file at offset {}: {}", file, offset, what));
+}
+}  // namespace
+
+WrittenFile NpyFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
+  const uint64_t num_samples = spec.sample_sizes.size();
+  const uint64_t sample_bytes = UniformSampleBytes(spec);
+  const std::string header = EncodeNpyHeader("|u1", {num_samples, sample_bytes});
+  auto out = storage.Create(spec.path);
+  BlockWriter writer(*out);
+  writer.Append(header.data(), header.size());
+  const uint64_t payload = num_samples * sample_bytes;
+  for (uint64_t done = 0; done < payload;) {
+    size_t n = 0;
+    unsigned char* dst = writer.Space(payload - done, &n);
+    FillRandom(spec.seed, done, dst, n);
+    writer.Advance(n);
+    done += n;
+  }
+  writer.Flush();
+  WrittenFile written{spec.path,
+                      writer.Offset(),
+                      num_samples,
+                      RowExtents(header.size(), num_samples, sample_bytes),
+                      {}};
+  out->Commit();
+  return written;
+}
+
+void NpyFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
+  const std::string name = storage.Describe(expected.path);
+  auto file = storage.Open(expected.path);
+  const uint64_t size = file->Size();
+  if (size != expected.size_bytes)
+    Bad(name, size, fmt::format("file is {} bytes, manifest says {}", size, expected.size_bytes));
+  const NpyHeader header = ReadNpyHeader(*file, 0, name);
+  if (header.descr != "|u1") Bad(name, 0, fmt::format("dtype '{}', expected '|u1'", header.descr));
+  if (header.fortran_order) Bad(name, 0, "array is in Fortran order");
+  if (header.shape.size() != 2 || header.shape[0] != expected.num_samples)
+    Bad(name, 0,
+        fmt::format("shape has not {} rows of samples ({} dimensions, first {})",
+                    expected.num_samples, header.shape.size(),
+                    header.shape.empty() ? 0 : header.shape[0]));
+  const uint64_t end = header.header_bytes + header.Elements();
+  if (end != size)
+    Bad(name, std::min(end, size),
+        fmt::format("header says the data ends at {}, the file at {}", end, size));
+  const auto extents = RowExtents(header.header_bytes, header.shape[0], header.shape[1]);
+  for (size_t i = 0; i < expected.samples.size() && i < extents.size(); ++i)
+    if (expected.samples[i].offset != extents[i].offset ||
+        expected.samples[i].length != extents[i].length)
+      Bad(name, extents[i].offset,
+          fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
+                      extents[i].length, extents[i].offset, expected.samples[i].length,
+                      expected.samples[i].offset));
+}
+
+WrittenFile NpyFormat::Scan(const std::string& path, storage::Storage& storage) const {
+  const std::string name = storage.Describe(path);
+  auto file = storage.Open(path);
+  WrittenFile scanned{path, file->Size(), 0, {}, {}};
+  const NpyHeader header = ReadNpyHeader(*file, 0, name);
+  const uint64_t item_bytes = NpyItemBytes(header.descr);
+  if (item_bytes == 0) Bad(name, 0, fmt::format("unsupported dtype '{}'", header.descr));
+  const uint64_t end = header.header_bytes + header.Elements() * item_bytes;
+  if (end > scanned.size_bytes)
+    Bad(name, scanned.size_bytes, fmt::format("data runs to {}, past the end", end));
+  scanned.samples = ArraySampleExtents(header.shape, item_bytes, header.header_bytes);
+  scanned.num_samples = scanned.samples.size();
+  return scanned;
+}
+
+}  // namespace trainbench::formats

@@ -1,0 +1,7 @@
+# numpy reads trainbench's indexed binary datasets as DLIO's reader does: uint64 offsets
+# and sizes from "<file>.off.idx" and "<file>.sz.idx", then the bytes they point at.
+source "$(dirname "$0")/common.bash"
+for format in indexed_binary mmap_indexed_binary; do
+  datagen "$TMP/$format" dataset.format=$format dataset.num_samples_per_file=5
+  read_dataset "$TMP/$format" indexed_binary
+done

@@ -1,0 +1,153 @@
+"""Reads a trainbench dataset with the Python libraries frameworks use (numpy, h5py,
+PIL) and checks it against trainbench's manifest: shapes, dtypes, and that the bytes
+at each manifest extent are the sample the library returns. Exits non-zero on the
+first mismatch."""
+import json
+import os
+import sys
+
+import numpy as np
+
+
+def fail(msg):
+    print(f"FAIL: {msg}")
+    sys.exit(1)
+
+
+def read_extent(path, offset, length):
+    with open(path, "rb") as f:
+        f.seek(offset)
+        data = f.read(length)
+    if len(data) != length:
+        fail(f"{path}: extent {offset}+{length} runs past the end")
+    return data
+
+
+def check_rows(path, entry, rows):
+    """Each manifest extent holds exactly row i of the array."""
+    if rows.shape[0] != entry["num_samples"]:
+        fail(f"{path}: {rows.shape[0]} rows, manifest says {entry['num_samples']}")
+    offsets = entry.get("sample_offsets", [])
+    lengths = entry.get("sample_lengths", [])
+    if len(offsets) != entry["num_samples"]:
+        fail(f"{path}: manifest has {len(offsets)} extents for {entry['num_samples']} samples")
+    for i, (off, length) in enumerate(zip(offsets, lengths)):
+        if length != rows[i].nbytes:
+            fail(f"{path}: sample {i} is {rows[i].nbytes} bytes, manifest says {length}")
+        if read_extent(path, off, length) != rows[i].tobytes():
+            fail(f"{path}: bytes at offset {off} are not sample {i}")
+
+
+def check_npy(path, entry, args):
+    a = np.load(path)
+    if a.dtype != np.uint8 or a.ndim != 2:
+        fail(f"{path}: dtype {a.dtype} shape {a.shape}, expected uint8 (samples, bytes)")
+    check_rows(path, entry, a)
+
+
+def check_npz(path, entry, args):
+    import zipfile
+    want = zipfile.ZIP_STORED if args[0] == "stored" else zipfile.ZIP_DEFLATED
+    with zipfile.ZipFile(path) as z:
+        if z.testzip() is not None:
+            fail(f"{path}: member {z.testzip()} fails its CRC")
+        methods = {i.filename: i.compress_type for i in z.infolist()}
+    if methods != {"x.npy": want, "y.npy": want}:
+        fail(f"{path}: members {methods}, expected x.npy and y.npy with method {want}")
+    with np.load(path) as npz:
+        x, y = npz["x"], npz["y"]
+    if x.dtype != np.uint8 or x.ndim != 2 or y.dtype != np.int64 or y.shape != (x.shape[0],):
+        fail(f"{path}: x {x.dtype} {x.shape}, y {y.dtype} {y.shape}")
+    if args[0] == "stored":
+        check_rows(path, entry, x)
+    elif "sample_offsets" in entry or x.shape[0] != entry["num_samples"]:
+        fail(f"{path}: a deflated npz has no sample extents and {entry['num_samples']} samples")
+
+
+def check_hdf5(path, entry, args):
+    import h5py
+    with h5py.File(path, "r") as h:
+        records, labels = h["records_0"], h["labels"]
+        if records.dtype != np.uint8 or records.ndim != 2 or labels.dtype != np.int64:
+            fail(f"{path}: records_0 {records.dtype} {records.shape}, labels {labels.dtype}")
+        if labels.shape != (records.shape[0],):
+            fail(f"{path}: labels {labels.shape} for {records.shape[0]} records")
+        layout = args[0]
+        if layout == "none" and (records.chunks is not None or records.compression is not None):
+            fail(f"{path}: records_0 is chunked {records.chunks} / {records.compression}")
+        if layout == "rows" and (records.chunks is None or records.chunks[1] != records.shape[1]):
+            fail(f"{path}: records_0 chunks {records.chunks}, expected whole rows")
+        if layout == "gzip" and records.compression != "gzip":
+            fail(f"{path}: records_0 compression {records.compression}, expected gzip")
+        rows = records[()]
+    if layout == "gzip":
+        if "sample_offsets" in entry or rows.shape[0] != entry["num_samples"]:
+            fail(f"{path}: compressed records have no extents; {entry['num_samples']} samples")
+    else:
+        check_rows(path, entry, rows)
+
+
+def check_image(path, entry, args):
+    from PIL import Image
+    with Image.open(path) as img:
+        img.load()  # decodes every pixel
+        width, height, mode = img.width, img.height, img.mode
+    if mode != "L" or width != height:
+        fail(f"{path}: {width}x{height} {mode}, expected a grayscale square")
+    if width < 100000 ** 0.5 * 0.3 or width > 100000 ** 0.5 * 1.7:
+        fail(f"{path}: side {width} far from sqrt of the ~100 kB sample size")
+    if entry["num_samples"] != 1 or entry.get("sample_offsets") != [0] or \
+            entry.get("sample_lengths") != [entry["size_bytes"]]:
+        fail(f"{path}: manifest does not give one whole-file sample: {entry}")
+
+
+def check_csv(path, entry, args):
+    import csv
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    header, body = rows[0], rows[1:]
+    if header[0] != "" or header[1:] != [str(i) for i in range(len(header) - 1)]:
+        fail(f"{path}: header is not pandas' ',0,1,...'")
+    if len(body) != entry["num_samples"]:
+        fail(f"{path}: {len(body)} rows, manifest says {entry['num_samples']}")
+    for i, (row, off, length) in enumerate(
+            zip(body, entry["sample_offsets"], entry["sample_lengths"])):
+        values = np.array([int(v) for v in row[1:]])
+        if int(row[0]) != i or len(row) > len(header) or values.min() < 0 or values.max() > 254:
+            fail(f"{path}: row {i} is not 'index,values 0..254' within the header's columns")
+        if read_extent(path, off, length).decode() != ",".join(row) + "\n":
+            fail(f"{path}: bytes at offset {off} are not row {i}")
+
+
+def check_indexed_binary(path, entry, args):
+    offsets = np.fromfile(path + ".off.idx", dtype=np.int64)  # DLIO reads them as int64
+    sizes = np.fromfile(path + ".sz.idx", dtype=np.int64)
+    if entry.get("companions") != [entry["path"] + ".off.idx", entry["path"] + ".sz.idx"]:
+        fail(f"{path}: manifest companions {entry.get('companions')}")
+    if list(offsets) != entry["sample_offsets"] or list(sizes) != entry["sample_lengths"]:
+        fail(f"{path}: index files disagree with the manifest")
+    data = np.memmap(path, dtype=np.uint8, mode="r")
+    if int(offsets[-1] + sizes[-1]) != data.size or list(offsets[1:]) != list(
+            np.cumsum(sizes)[:-1]):
+        fail(f"{path}: samples are not back to back over the whole file")
+
+
+def main():
+    folder, fmt = sys.argv[1], sys.argv[2]
+    args = sys.argv[3:]
+    with open(os.path.join(folder, "trainbench_manifest.json")) as f:
+        manifest = json.load(f)
+    files = manifest["files"]
+    if not files:
+        fail("manifest lists no files")
+    check = globals()[f"check_{fmt}"]
+    for entry in files:
+        path = os.path.join(folder, entry["path"])
+        if os.path.getsize(path) != entry["size_bytes"]:
+            fail(f"{path}: size {os.path.getsize(path)}, manifest says {entry['size_bytes']}")
+        check(path, entry, args)
+    print(f"OK: {len(files)} {fmt} files read")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "common/random.h"
+#include "format_test_support.h"
+#include "formats/npy.h"
+#include "formats/npy_header.h"
+
+namespace trainbench::formats {
+namespace {
+
+using NpyTest = FormatTest;
+
+TEST(NpyHeaderTest, MatchesNumpyLayout) {
+  const std::string header = EncodeNpyHeader("|u1", {3, 100000});
+  EXPECT_EQ(header.size() % 64, 0u);
+  EXPECT_EQ(header.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
+  EXPECT_EQ(header.back(), '\n');
+  EXPECT_NE(header.find("{'descr': '|u1', 'fortran_order': False, 'shape': (3, 100000), }"),
+            std::string::npos);
+  EXPECT_NE(EncodeNpyHeader("<i8", {5}).find("'shape': (5,)"), std::string::npos);
+}
+
+TEST(NpyHeaderTest, ParsesWhatItEncodesAndRejectsDamage) {
+  const std::string text = EncodeNpyHeader("<i8", {7, 2, 9});
+  const auto* data = reinterpret_cast<const unsigned char*>(text.data());
+  NpyHeader header;
+  size_t needed = 0;
+  ASSERT_EQ(ParseNpyHeader(data, text.size(), &header, &needed), "");
+  EXPECT_EQ(header.descr, "<i8");
+  EXPECT_EQ(header.shape, (std::vector<uint64_t>{7, 2, 9}));
+  EXPECT_EQ(header.header_bytes, text.size());
+  EXPECT_EQ(NpyItemBytes(header.descr), 8u);
+  EXPECT_NE(ParseNpyHeader(data, 20, &header, &needed), "");
+  EXPECT_EQ(needed, text.size());
+  std::string bad = text;
+  bad[1] = 'X';
+  EXPECT_NE(ParseNpyHeader(reinterpret_cast<const unsigned char*>(bad.data()), bad.size(), &header,
+                           &needed),
+            "");
+}
+
+TEST_F(NpyTest, RoundTripsAndScanFindsTheSameExtents) {
+  NpyFormat format;
+  const FileSpec spec{"train/a.npy", 42, {1000, 1000, 1000, 1000}};
+  const WrittenFile written = format.Write(spec, storage());
+  ASSERT_EQ(written.samples.size(), 4u);
+  EXPECT_EQ(written.samples[0].offset % 64, 0u);
+  EXPECT_EQ(written.samples[1].offset, written.samples[0].offset + 1000);
+  EXPECT_EQ(written.size_bytes, written.samples[0].offset + 4000);
+  EXPECT_EQ(VerifyError(format, written, storage()), "");
+  ExpectSameExtents(written, format.Scan(spec.path, storage()));
+  // Sample 2's bytes are the random stream from byte 2000 on.
+  const auto bytes = Bytes(spec.path);
+  std::vector<unsigned char> want(1000);
+  FillRandom(spec.seed, 2000, want.data(), want.size());
+  EXPECT_EQ(std::memcmp(&bytes[written.samples[2].offset], want.data(), 1000), 0);
+}
+
+TEST_F(NpyTest, SameSeedSameBytes) {
+  NpyFormat format;
+  format.Write({"a.npy", 7, {333, 333}}, storage());
+  format.Write({"b.npy", 7, {333, 333}}, storage());
+  format.Write({"c.npy", 8, {333, 333}}, storage());
+  EXPECT_EQ(Bytes("a.npy"), Bytes("b.npy"));
+  EXPECT_NE(Bytes("a.npy"), Bytes("c.npy"));
+}
+
+TEST_F(NpyTest, VerifyNamesTheDamage) {
+  NpyFormat format;
+  const WrittenFile written = format.Write({"a.npy", 1, {500, 500}}, storage());
+  FlipByte("a.npy", 0);
+  EXPECT_NE(VerifyError(format, written, storage()).find("offset 0"), std::string::npos);
+  format.Write({"a.npy", 1, {500, 500}}, storage());
+  Truncate("a.npy", written.size_bytes - 10);
+  EXPECT_NE(VerifyError(format, written, storage()).find(std::to_string(written.size_bytes - 10)),
+            std::string::npos);
+  // A header that promises another shape, with the file size unchanged.
+  format.Write({"a.npy", 1, {500, 500}}, storage());
+  auto bytes = Bytes("a.npy");
+  const std::string header(bytes.begin(), bytes.begin() + written.samples[0].offset);
+  const size_t at = header.find("(2, 500)");
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 1] = '3';
+  Put("a.npy", bytes);
+  EXPECT_NE(VerifyError(format, written, storage()), "");
+}
+
+TEST_F(NpyTest, RejectsUnequalSampleSizes) {
+  NpyFormat format;
+  EXPECT_THROW(format.Write({"a.npy", 1, {500, 501}}, storage()), RuntimeError);
+  EXPECT_FALSE(storage().FileSize("a.npy"));
+}
+
+}  // namespace
+}  // namespace trainbench::formats

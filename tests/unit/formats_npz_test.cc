@@ -1,0 +1,165 @@
+#include <gtest/gtest.h>
+#include <zip.h>
+
+#include <cstring>
+
+#include "common/random.h"
+#include "format_test_support.h"
+#include "formats/block_writer.h"
+#include "formats/crc32c.h"
+#include "formats/npy_header.h"
+#include "formats/npz.h"
+#include "formats/zip_directory.h"
+#include "formats/zip_writer.h"
+
+namespace trainbench::formats {
+namespace {
+
+using NpzTest = FormatTest;
+
+TEST_F(NpzTest, StoredRoundTripsWithExactExtents) {
+  NpzFormat format(-1);
+  const FileSpec spec{"train/a.npz", 42, {5000, 5000, 5000}};
+  const WrittenFile written = format.Write(spec, storage());
+  ASSERT_EQ(written.samples.size(), 3u);
+  EXPECT_EQ(VerifyError(format, written, storage()), "");
+  ExpectSameExtents(written, format.Scan(spec.path, storage()));
+  // Each extent holds the sample's random bytes, right after x.npy's npy header.
+  const auto bytes = Bytes(spec.path);
+  for (uint64_t i = 0; i < 3; ++i) {
+    std::vector<unsigned char> want(5000);
+    FillRandom(spec.seed, i * 5000, want.data(), want.size());
+    EXPECT_EQ(std::memcmp(&bytes[written.samples[i].offset], want.data(), want.size()), 0) << i;
+  }
+  // The local header of x.npy starts the file: 30 bytes, the name, a 20-byte ZIP64 extra.
+  EXPECT_EQ(written.samples[0].offset, 30u + 5 + 20 + EncodeNpyHeader("|u1", {3, 5000}).size());
+}
+
+TEST_F(NpzTest, DeflatedRoundTripsWithoutExtents) {
+  NpzFormat format(4);
+  const FileSpec spec{"a.npz", 9, {20000, 20000}};
+  const WrittenFile written = format.Write(spec, storage());
+  EXPECT_TRUE(written.samples.empty());
+  EXPECT_EQ(written.num_samples, 2u);
+  EXPECT_EQ(VerifyError(format, written, storage()), "");
+  const WrittenFile scanned = format.Scan(spec.path, storage());
+  EXPECT_EQ(scanned.num_samples, 2u);
+  EXPECT_TRUE(scanned.samples.empty());
+  auto file = storage().Open(spec.path);
+  const auto members = ReadZipDirectory(*file, spec.path);
+  EXPECT_EQ(FindZipMember(members, "x.npy", spec.path).method, 8);
+}
+
+TEST_F(NpzTest, SameSeedSameBytes) {
+  for (const int level : {-1, 1}) {
+    NpzFormat format(level);
+    format.Write({"a.npz", 3, {777, 777}}, storage());
+    format.Write({"b.npz", 3, {777, 777}}, storage());
+    format.Write({"c.npz", 4, {777, 777}}, storage());
+    EXPECT_EQ(Bytes("a.npz"), Bytes("b.npz")) << level;
+    EXPECT_NE(Bytes("a.npz"), Bytes("c.npz")) << level;
+  }
+}
+
+TEST_F(NpzTest, VerifyCatchesDamagedPayloadAndNamesWhere) {
+  for (const int level : {-1, 6}) {
+    NpzFormat format(level);
+    const WrittenFile written = format.Write({"a.npz", 5, {4000, 4000}}, storage());
+    auto file = storage().Open("a.npz");
+    const ZipMember x = FindZipMember(ReadZipDirectory(*file, "a.npz"), "x.npy", "a.npz");
+    file.reset();
+    FlipByte("a.npz", x.data_offset + 3000);  // inside x's payload: only the CRC tells
+    const std::string error = VerifyError(format, written, storage());
+    EXPECT_NE(error.find(std::to_string(x.data_offset)), std::string::npos) << error;
+  }
+}
+
+TEST_F(NpzTest, VerifyCatchesTruncationAndBrokenDirectory) {
+  NpzFormat format(-1);
+  const WrittenFile written = format.Write({"a.npz", 5, {4000, 4000}}, storage());
+  Truncate("a.npz", written.size_bytes - 1);
+  EXPECT_NE(VerifyError(format, written, storage()).find(std::to_string(written.size_bytes - 1)),
+            std::string::npos);
+  format.Write({"a.npz", 5, {4000, 4000}}, storage());
+  // The last central header's signature: the directory then no longer parses.
+  auto bytes = Bytes("a.npz");
+  const uint64_t end = written.size_bytes - 22 - 20 - 56;  // classic, locator, ZIP64 end
+  const uint64_t y_header = end - (46 + 5 + 28);
+  ASSERT_EQ(bytes[y_header], 0x50);
+  FlipByte("a.npz", y_header);
+  EXPECT_NE(VerifyError(format, written, storage()).find(std::to_string(y_header)),
+            std::string::npos);
+}
+
+TEST_F(NpzTest, ScanReadsDlioLayoutWithSamplesOnTheLastAxis) {
+  // DLIO's np.savez writes x as (dim1, dim2, num_samples).
+  const std::string header = EncodeNpyHeader("|u1", {4, 5, 3});
+  {
+    auto out = storage().Create("dlio.npz");
+    BlockWriter writer(*out);
+    ZipWriter zip(writer);
+    std::vector<unsigned char> payload(60, 7);
+    const uint32_t crc = Crc32(payload.data(), payload.size(), Crc32(header.data(), header.size()));
+    zip.BeginStored("x.npy", header.size() + payload.size(), crc);
+    writer.Append(header.data(), header.size());
+    writer.Append(payload.data(), payload.size());
+    zip.EndStored();
+    zip.Finish();
+    writer.Flush();
+    out->Commit();
+  }
+  NpzFormat format(-1);
+  const WrittenFile scanned = format.Scan("dlio.npz", storage());
+  ASSERT_EQ(scanned.num_samples, 3u);
+  ASSERT_EQ(scanned.samples.size(), 3u);
+  EXPECT_EQ(scanned.samples[0].offset, 30u + 5 + 20 + header.size());
+  EXPECT_EQ(scanned.samples[2].offset, scanned.samples[0].offset + 40);
+  EXPECT_EQ(scanned.samples[2].length, 20u);
+}
+
+TEST_F(NpzTest, ZipWriterOutputIsReadByLibzip) {
+  {
+    auto out = storage().Create("z.zip");
+    BlockWriter writer(*out, 4096);  // small blocks: deflate output spans many of them
+    ZipWriter zip(writer);
+    std::vector<unsigned char> data(100000);
+    FillRandom(1, 0, data.data(), data.size());
+    zip.BeginStored("stored.bin", data.size(), Crc32(data.data(), data.size()));
+    writer.Append(data.data(), data.size());
+    zip.EndStored();
+    zip.BeginDeflated("deflated.bin", 9);
+    const std::string text(300000, 'a');
+    zip.Deflate(text.data(), text.size());
+    zip.EndDeflated();
+    zip.Finish();
+    writer.Flush();
+    out->Commit();
+  }
+  int error = 0;
+  zip_t* archive = zip_open(Full("z.zip").c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &error);
+  ASSERT_NE(archive, nullptr) << "libzip error " << error;
+  ASSERT_EQ(zip_get_num_entries(archive, 0), 2);
+  zip_stat_t st;
+  ASSERT_EQ(zip_stat(archive, "deflated.bin", 0, &st), 0);
+  EXPECT_EQ(st.size, 300000u);
+  EXPECT_LT(st.comp_size, 10000u);
+  std::vector<char> back(300000);
+  zip_file_t* f = zip_fopen(archive, "deflated.bin", 0);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(zip_fread(f, back.data(), back.size()), 300000);
+  EXPECT_EQ(std::string(back.begin(), back.end()), std::string(300000, 'a'));
+  zip_fclose(f);
+  zip_discard(archive);
+}
+
+TEST_F(NpzTest, ZipWriterRefusesAShortStoredMember) {
+  auto out = storage().Create("z.zip");
+  BlockWriter writer(*out);
+  ZipWriter zip(writer);
+  zip.BeginStored("x", 10, 0);
+  writer.Append("abc", 3);
+  EXPECT_THROW(zip.EndStored(), RuntimeError);
+}
+
+}  // namespace
+}  // namespace trainbench::formats
