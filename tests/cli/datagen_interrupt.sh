@@ -11,7 +11,7 @@ expect_exit 0 "$WORK/out" "$TRAINBENCH" datagen "${args[@]}" dataset.data_folder
 "$TRAINBENCH" datagen "${args[@]}" dataset.data_folder="$WORK/int" >"$WORK/int.out" 2>&1 &
 pid=$!
 for _ in $(seq 200); do
-  n=$(find "$WORK/int/train" -name '*.tfrecord' 2>/dev/null | wc -l)
+  n=$(find "$WORK/int/train" -name '*.tfrecord' 2>/dev/null | wc -l) || true
   [ "$n" -ge 2 ] && break
   sleep 0.02
 done
@@ -39,7 +39,7 @@ check "re-run after Ctrl-C gives identical files" diff -r "$WORK/ref/train" "$WO
 "$TRAINBENCH" datagen "${args[@]}" dataset.data_folder="$WORK/kill" >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 200); do
-  n=$(find "$WORK/kill/train" -name '*.tfrecord' 2>/dev/null | wc -l)
+  n=$(find "$WORK/kill/train" -name '*.tfrecord' 2>/dev/null | wc -l) || true
   [ "$n" -ge 3 ] && break
   sleep 0.02
 done

@@ -5,7 +5,16 @@ TRAINBENCH=${TRAINBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/bui
 SRC=${TRAINBENCH_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 PY=/usr/bin/python3
 WORK=$(mktemp -d /tmp/trainbench-test.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+cleanup() {
+  local code=$?
+  local pids
+  pids=$(jobs -p)
+  [ -n "$pids" ] && kill $pids 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$WORK"
+  exit "$code"
+}
+trap cleanup EXIT
 checks=0
 
 fail() {
