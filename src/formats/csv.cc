@@ -8,14 +8,13 @@
 #include "common/error.h"
 #include "common/random.h"
 #include "formats/block_writer.h"
+#include "formats/format.h"
 
 namespace trainbench::formats {
 namespace {
 constexpr uint64_t kMaxValue = 254;  // DLIO: np.random.randint(255)
 
-[[noreturn]] void Bad(const std::string& file, uint64_t offset, const std::string& what) {
-  throw RuntimeError(fmt::format("{}: bad CSV file at offset {}: {}", file, offset, what));
-}
+constexpr std::string_view kKind = "CSV file";
 
 size_t Digits(uint64_t v) { return v < 10 ? 1 : v < 100 ? 2 : 3; }
 
@@ -75,23 +74,24 @@ uint64_t ParseRow(const std::string& name, const unsigned char* data, uint64_t s
   uint64_t index = 0;
   const auto first = std::from_chars(text + pos, text + size, index);
   if (first.ec != std::errc() || index != row)
-    Bad(name, pos, fmt::format("row {} does not start with its index", row));
+    ThrowBadFile(kKind, name, pos, fmt::format("row {} does not start with its index", row));
   uint64_t values = 0;
   const char* p = first.ptr;
   while (p < text + size && *p == ',') {
     uint64_t v = 0;
     const auto [end, ec] = std::from_chars(p + 1, text + size, v);
     if (ec != std::errc() || v > kMaxValue)
-      Bad(name, static_cast<uint64_t>(p + 1 - text),
-          fmt::format("row {} has a value that is not an integer 0..{}", row, kMaxValue));
+      ThrowBadFile(kKind, name, static_cast<uint64_t>(p + 1 - text),
+                   fmt::format("row {} has a value that is not an integer 0..{}", row, kMaxValue));
     p = end;
     ++values;
   }
   if (p >= text + size || *p != '\n')
-    Bad(name, static_cast<uint64_t>(p - text),
-        fmt::format("row {} does not end in a newline", row));
+    ThrowBadFile(kKind, name, static_cast<uint64_t>(p - text),
+                 fmt::format("row {} does not end in a newline", row));
   if (values > columns)
-    Bad(name, pos, fmt::format("row {} has {} values, the header {}", row, values, columns));
+    ThrowBadFile(kKind, name, pos,
+                 fmt::format("row {} has {} values, the header {}", row, values, columns));
   return static_cast<uint64_t>(p - text) + 1;
 }
 
@@ -99,13 +99,14 @@ uint64_t ParseRow(const std::string& name, const unsigned char* data, uint64_t s
 uint64_t ParseHeader(const std::string& name, const std::vector<unsigned char>& data,
                      uint64_t* end) {
   const auto newline = std::find(data.begin(), data.end(), '\n');
-  if (newline == data.end()) Bad(name, data.size(), "no header line");
+  if (newline == data.end()) ThrowBadFile(kKind, name, data.size(), "no header line");
   const std::string header(data.begin(), newline + 1);
   uint64_t columns = 0;
   for (size_t pos = 0; pos + 1 < header.size(); ++columns) {
     const std::string want = fmt::format(",{}", columns);
     if (header.compare(pos, want.size(), want) != 0)
-      Bad(name, pos, fmt::format("header is not ',0,1,...': column {} missing", columns));
+      ThrowBadFile(kKind, name, pos,
+                   fmt::format("header is not ',0,1,...': column {} missing", columns));
     pos += want.size();
   }
   *end = header.size();
@@ -142,9 +143,7 @@ WrittenFile CsvFormat::Write(const FileSpec& spec, storage::Storage& storage) co
 void CsvFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
   const std::string name = storage.Describe(expected.path);
   const auto data = storage::ReadAll(storage, expected.path);
-  if (data.size() != expected.size_bytes)
-    Bad(name, data.size(),
-        fmt::format("file is {} bytes, manifest says {}", data.size(), expected.size_bytes));
+  CheckSize(kKind, name, data.size(), expected);
   uint64_t pos = 0;
   const uint64_t columns = ParseHeader(name, data, &pos);
   uint64_t row = 0;
@@ -152,11 +151,12 @@ void CsvFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
     const uint64_t next = ParseRow(name, data.data(), data.size(), pos, row, columns);
     if (row < expected.samples.size() &&
         (expected.samples[row].offset != pos || expected.samples[row].length != next - pos))
-      Bad(name, pos, fmt::format("row {} is not where the manifest puts it", row));
+      ThrowBadFile(kKind, name, pos, fmt::format("row {} is not where the manifest puts it", row));
     pos = next;
   }
   if (row != expected.num_samples)
-    Bad(name, pos, fmt::format("{} rows, manifest says {}", row, expected.num_samples));
+    ThrowBadFile(kKind, name, pos,
+                 fmt::format("{} rows, manifest says {}", row, expected.num_samples));
 }
 
 WrittenFile CsvFormat::Scan(const std::string& path, storage::Storage& storage) const {
@@ -166,7 +166,7 @@ WrittenFile CsvFormat::Scan(const std::string& path, storage::Storage& storage) 
   WrittenFile scanned{path, data.size(), 0, {}, {}};
   uint64_t pos = 0;
   const auto header_end = std::find(data.begin(), data.end(), '\n');
-  if (header_end == data.end()) Bad(name, data.size(), "no header line");
+  if (header_end == data.end()) ThrowBadFile(kKind, name, data.size(), "no header line");
   pos = static_cast<uint64_t>(header_end - data.begin()) + 1;
   while (pos < data.size()) {
     const auto newline =

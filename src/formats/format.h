@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/workload.h"
@@ -59,6 +60,14 @@ struct FormatTraits {
 };
 
 FormatTraits TraitsOf(config::Format format);
+
+// "<file>: bad <kind> at offset N: <what>": the one shape of a Verify or Scan failure
+// (a RuntimeError, exit 1).
+[[noreturn]] void ThrowBadFile(std::string_view kind, const std::string& file, uint64_t offset,
+                               const std::string& what);
+// Throws unless `size` is the size the manifest recorded for the file.
+void CheckSize(std::string_view kind, const std::string& file, uint64_t size,
+               const WrittenFile& expected);
 std::unique_ptr<FileFormat> MakeFormat(const config::WorkloadConfig& config);
 
 }  // namespace trainbench::formats

@@ -11,6 +11,7 @@
 #include "common/interrupt.h"
 #include "common/random.h"
 #include "formats/array_samples.h"
+#include "formats/format.h"
 #include "formats/hdf5_handle.h"
 
 namespace trainbench::formats {
@@ -20,9 +21,7 @@ constexpr const char* kRecords = "records_0";
 constexpr const char* kDlioRecords = "records";
 constexpr const char* kLabels = "labels";
 
-[[noreturn]] void Bad(const std::string& file, uint64_t offset, const std::string& what) {
-  throw RuntimeError(fmt::format("{}: bad HDF5 file at offset {}: {}", file, offset, what));
-}
+constexpr std::string_view kKind = "HDF5 file";
 
 [[noreturn]] void Fail(const std::string& file, const std::string& what) {
   throw RuntimeError(fmt::format("{}: HDF5 {} failed: {}", file, what, Hdf5LastError()));
@@ -109,7 +108,7 @@ void Open(const std::string& path, storage::Storage& storage, const std::string&
                              H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
   }
   // The superblock (at 0) is what HDF5 reads first and all else hangs from.
-  if (id < 0) Bad(name, 0, fmt::format("HDF5 cannot open it: {}", Hdf5LastError()));
+  if (id < 0) ThrowBadFile(kKind, name, 0, fmt::format("HDF5 cannot open it: {}", Hdf5LastError()));
   out->file = Hdf5Handle(id, H5Fclose);
 }
 
@@ -277,8 +276,7 @@ WrittenFile Hdf5Format::Write(const FileSpec& spec, storage::Storage& storage) c
 void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) const {
   const std::string name = storage.Describe(expected.path);
   const auto size = storage.FileSize(expected.path).value_or(0);
-  if (size != expected.size_bytes)
-    Bad(name, size, fmt::format("file is {} bytes, manifest says {}", size, expected.size_bytes));
+  CheckSize(kKind, name, size, expected);
   Hdf5Lock lock;
   OpenFile open;
   Open(expected.path, storage, name, &open);
@@ -289,38 +287,39 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
       H5Dget_offset(records.get()) == HADDR_UNDEF ? 0 : H5Dget_offset(records.get());
   if (dims.size() != 2 || dims[0] != expected.num_samples ||
       !IsInteger(records.get(), 1, H5T_SGN_NONE))
-    Bad(name, offset,
-        fmt::format("records_0 is not uint8 ({}, sample_bytes)", expected.num_samples));
+    ThrowBadFile(kKind, name, offset,
+                 fmt::format("records_0 is not uint8 ({}, sample_bytes)", expected.num_samples));
   const Hdf5Handle labels =
       Check(H5Dopen2(open.file.get(), kLabels, H5P_DEFAULT), H5Dclose, name, "opening labels");
   if (Dims(labels.get(), name) != std::vector<hsize_t>{expected.num_samples} ||
       !IsInteger(labels.get(), 8, H5T_SGN_2))
-    Bad(name, 0, fmt::format("labels is not int64 ({},)", expected.num_samples));
+    ThrowBadFile(kKind, name, 0, fmt::format("labels is not int64 ({},)", expected.num_samples));
 
   const Hdf5Handle dcpl = Check(H5Dget_create_plist(records.get()), H5Pclose, name, "plist");
   const bool chunked = H5Pget_layout(dcpl.get()) == H5D_CHUNKED;
   const bool want_chunked =
       (layout_.chunked || layout_.gzip_level >= 0) && dims[0] > 0 && dims[1] > 0;
   if (chunked != want_chunked)
-    Bad(name, offset,
+    ThrowBadFile(
+        kKind, name, offset,
         fmt::format("records_0 is {}, the config asks for {}", chunked ? "chunked" : "contiguous",
                     want_chunked ? "chunks" : "contiguous storage"));
   const bool deflated = chunked && H5Pget_nfilters(dcpl.get()) > 0;
   if (deflated != (want_chunked && layout_.gzip_level >= 0))
-    Bad(name, offset,
-        deflated ? "records_0 is compressed, the config says not"
-                 : "records_0 is not compressed, the config says gzip");
+    ThrowBadFile(kKind, name, offset,
+                 deflated ? "records_0 is compressed, the config says not"
+                          : "records_0 is not compressed, the config says gzip");
 
   const auto extents = RecordExtents(records.get(), name);
   if (extents.has_value() != !expected.samples.empty() && expected.num_samples > 0)
-    Bad(name, offset, "sample extents are not what the manifest records");
+    ThrowBadFile(kKind, name, offset, "sample extents are not what the manifest records");
   for (size_t i = 0; extents && i < extents->size() && i < expected.samples.size(); ++i)
     if ((*extents)[i].offset != expected.samples[i].offset ||
         (*extents)[i].length != expected.samples[i].length)
-      Bad(name, (*extents)[i].offset,
-          fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
-                      (*extents)[i].length, (*extents)[i].offset, expected.samples[i].length,
-                      expected.samples[i].offset));
+      ThrowBadFile(kKind, name, (*extents)[i].offset,
+                   fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
+                               (*extents)[i].length, (*extents)[i].offset,
+                               expected.samples[i].length, expected.samples[i].offset));
 
   // Reading every row decodes every chunk: a damaged compressed chunk fails here.
   const uint64_t row_bytes = dims[1];
@@ -330,7 +329,8 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
       const std::string error = Hdf5LastError();
       const auto [row, at] =
           FirstBadRow(records.get(), piece.start[0], piece.count[0], row_bytes, offset);
-      Bad(name, at, fmt::format("row {} of records_0 does not read: {}", row, error));
+      ThrowBadFile(kKind, name, at,
+                   fmt::format("row {} of records_0 does not read: {}", row, error));
     }
   });
 }
@@ -345,7 +345,7 @@ WrittenFile Hdf5Format::Scan(const std::string& path, storage::Storage& storage)
                              : H5Lexists(open.file.get(), kDlioRecords, H5P_DEFAULT) > 0
                                  ? kDlioRecords
                                  : nullptr;
-  if (!dataset_name) Bad(name, 0, "no records_0 or records dataset");
+  if (!dataset_name) ThrowBadFile(kKind, name, 0, "no records_0 or records dataset");
   const Hdf5Handle records = Check(H5Dopen2(open.file.get(), dataset_name, H5P_DEFAULT), H5Dclose,
                                    name, fmt::format("opening {}", dataset_name));
   const auto dims = Dims(records.get(), name);

@@ -32,18 +32,13 @@ WrittenFile WholeFileSample(const std::string& path, uint64_t size_bytes) {
 }
 
 void CheckWholeFileSample(const WrittenFile& expected, uint64_t size, const std::string& name,
-                          const char* format) {
-  if (size != expected.size_bytes)
-    throw RuntimeError(
-        fmt::format("{}: bad {} file at offset {}: file is {} bytes, manifest says {}", name,
-                    format, size, size, expected.size_bytes));
+                          std::string_view kind) {
+  CheckSize(kind, name, size, expected);
   if (expected.num_samples != 1 ||
       (!expected.samples.empty() &&
        (expected.samples.size() != 1 || expected.samples[0].offset != 0 ||
         expected.samples[0].length != size)))
-    throw RuntimeError(fmt::format(
-        "{}: bad {} file at offset 0: the manifest does not give it one whole-file sample", name,
-        format));
+    ThrowBadFile(kind, name, 0, "the manifest does not give it one whole-file sample");
 }
 
 }  // namespace trainbench::formats

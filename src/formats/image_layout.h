@@ -32,6 +32,6 @@ WrittenFile WholeFileSample(const std::string& path, uint64_t size_bytes);
 // Checks what Verify checks for every image: the size and the one whole-file extent.
 // Throws RuntimeError naming `name`.
 void CheckWholeFileSample(const WrittenFile& expected, uint64_t size, const std::string& name,
-                          const char* format);
+                          std::string_view kind);
 
 }  // namespace trainbench::formats

@@ -6,15 +6,14 @@
 #include <memory>
 
 #include "common/error.h"
+#include "formats/format.h"
 #include "formats/image_layout.h"
 
 namespace trainbench::formats {
 namespace {
 constexpr int kQuality = 75;
 
-[[noreturn]] void Bad(const std::string& file, uint64_t offset, const std::string& what) {
-  throw RuntimeError(fmt::format("{}: bad JPEG file at offset {}: {}", file, offset, what));
-}
+constexpr std::string_view kKind = "JPEG file";
 
 struct TjCloser {
   void operator()(void* handle) const { tjDestroy(handle); }
@@ -77,32 +76,34 @@ WrittenFile JpegFormat::Write(const FileSpec& spec, storage::Storage& storage) c
 void JpegFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
   const std::string name = storage.Describe(expected.path);
   const auto data = storage::ReadAll(storage, expected.path);
-  CheckWholeFileSample(expected, data.size(), name, "JPEG");
+  CheckWholeFileSample(expected, data.size(), name, kKind);
   uint64_t offset = 0;
   if (const std::string error = CheckJpegMarkers(data.data(), data.size(), &offset); !error.empty())
-    Bad(name, offset, error);
+    ThrowBadFile(kKind, name, offset, error);
   TjHandle tj(tjInitDecompress());
   if (!tj) throw RuntimeError(fmt::format("{}: TurboJPEG: {}", name, tjGetErrorStr2(nullptr)));
   int width = 0, height = 0, subsampling = 0, colorspace = 0;
   if (tjDecompressHeader3(tj.get(), data.data(), data.size(), &width, &height, &subsampling,
                           &colorspace) != 0)
-    Bad(name, 0, fmt::format("header does not decode: {}", tjGetErrorStr2(tj.get())));
+    ThrowBadFile(kKind, name, 0,
+                 fmt::format("header does not decode: {}", tjGetErrorStr2(tj.get())));
   if (width != height || colorspace != TJCS_GRAY)
-    Bad(name, 0,
-        fmt::format("image is {}x{} in colorspace {}, expected a grayscale square", width, height,
-                    colorspace));
+    ThrowBadFile(kKind, name, 0,
+                 fmt::format("image is {}x{} in colorspace {}, expected a grayscale square", width,
+                             height, colorspace));
   std::vector<unsigned char> pixels(static_cast<size_t>(width) * static_cast<size_t>(height));
   // Warnings (corrupt data the decoder skipped) count as errors.
   if (tjDecompress2(tj.get(), data.data(), data.size(), pixels.data(), width, 0, height, TJPF_GRAY,
                     TJFLAG_STOPONWARNING) != 0)
-    Bad(name, 0, fmt::format("image does not decode: {}", tjGetErrorStr2(tj.get())));
+    ThrowBadFile(kKind, name, 0,
+                 fmt::format("image does not decode: {}", tjGetErrorStr2(tj.get())));
 }
 
 WrittenFile JpegFormat::Scan(const std::string& path, storage::Storage& storage) const {
   auto file = storage.Open(path);
   unsigned char magic[2] = {0, 0};
   if (file->ReadAt(0, magic, 2) != 2 || magic[0] != 0xff || magic[1] != 0xd8)
-    Bad(storage.Describe(path), 0, "no SOI marker");
+    ThrowBadFile(kKind, storage.Describe(path), 0, "no SOI marker");
   return WholeFileSample(path, file->Size());
 }
 

@@ -6,13 +6,12 @@
 #include "common/random.h"
 #include "formats/array_samples.h"
 #include "formats/block_writer.h"
+#include "formats/format.h"
 #include "formats/npy_header.h"
 
 namespace trainbench::formats {
 namespace {
-[[noreturn]] void Bad(const std::string& file, uint64_t offset, const std::string& what) {
-  throw RuntimeError(fmt::format("{}: bad npy file at offset {}: {}", file, offset, what));
-}
+constexpr std::string_view kKind = "npy file";
 }  // namespace
 
 WrittenFile NpyFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
@@ -44,28 +43,28 @@ void NpyFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
   const std::string name = storage.Describe(expected.path);
   auto file = storage.Open(expected.path);
   const uint64_t size = file->Size();
-  if (size != expected.size_bytes)
-    Bad(name, size, fmt::format("file is {} bytes, manifest says {}", size, expected.size_bytes));
+  CheckSize(kKind, name, size, expected);
   const NpyHeader header = ReadNpyHeader(*file, 0, name);
-  if (header.descr != "|u1") Bad(name, 0, fmt::format("dtype '{}', expected '|u1'", header.descr));
-  if (header.fortran_order) Bad(name, 0, "array is in Fortran order");
+  if (header.descr != "|u1")
+    ThrowBadFile(kKind, name, 0, fmt::format("dtype '{}', expected '|u1'", header.descr));
+  if (header.fortran_order) ThrowBadFile(kKind, name, 0, "array is in Fortran order");
   if (header.shape.size() != 2 || header.shape[0] != expected.num_samples)
-    Bad(name, 0,
-        fmt::format("shape has not {} rows of samples ({} dimensions, first {})",
-                    expected.num_samples, header.shape.size(),
-                    header.shape.empty() ? 0 : header.shape[0]));
+    ThrowBadFile(kKind, name, 0,
+                 fmt::format("shape has not {} rows of samples ({} dimensions, first {})",
+                             expected.num_samples, header.shape.size(),
+                             header.shape.empty() ? 0 : header.shape[0]));
   const uint64_t end = header.header_bytes + header.Elements();
   if (end != size)
-    Bad(name, std::min(end, size),
-        fmt::format("header says the data ends at {}, the file at {}", end, size));
+    ThrowBadFile(kKind, name, std::min(end, size),
+                 fmt::format("header says the data ends at {}, the file at {}", end, size));
   const auto extents = RowExtents(header.header_bytes, header.shape[0], header.shape[1]);
   for (size_t i = 0; i < expected.samples.size() && i < extents.size(); ++i)
     if (expected.samples[i].offset != extents[i].offset ||
         expected.samples[i].length != extents[i].length)
-      Bad(name, extents[i].offset,
-          fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
-                      extents[i].length, extents[i].offset, expected.samples[i].length,
-                      expected.samples[i].offset));
+      ThrowBadFile(kKind, name, extents[i].offset,
+                   fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
+                               extents[i].length, extents[i].offset, expected.samples[i].length,
+                               expected.samples[i].offset));
 }
 
 WrittenFile NpyFormat::Scan(const std::string& path, storage::Storage& storage) const {
@@ -74,10 +73,12 @@ WrittenFile NpyFormat::Scan(const std::string& path, storage::Storage& storage) 
   WrittenFile scanned{path, file->Size(), 0, {}, {}};
   const NpyHeader header = ReadNpyHeader(*file, 0, name);
   const uint64_t item_bytes = NpyItemBytes(header.descr);
-  if (item_bytes == 0) Bad(name, 0, fmt::format("unsupported dtype '{}'", header.descr));
+  if (item_bytes == 0)
+    ThrowBadFile(kKind, name, 0, fmt::format("unsupported dtype '{}'", header.descr));
   const uint64_t end = header.header_bytes + header.Elements() * item_bytes;
   if (end > scanned.size_bytes)
-    Bad(name, scanned.size_bytes, fmt::format("data runs to {}, past the end", end));
+    ThrowBadFile(kKind, name, scanned.size_bytes,
+                 fmt::format("data runs to {}, past the end", end));
   scanned.samples = ArraySampleExtents(header.shape, item_bytes, header.header_bytes);
   scanned.num_samples = scanned.samples.size();
   return scanned;

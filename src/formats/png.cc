@@ -7,15 +7,14 @@
 
 #include "common/error.h"
 #include "formats/crc32c.h"
+#include "formats/format.h"
 #include "formats/image_layout.h"
 
 namespace trainbench::formats {
 namespace {
 constexpr unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
-[[noreturn]] void Bad(const std::string& file, uint64_t offset, const std::string& what) {
-  throw RuntimeError(fmt::format("{}: bad PNG file at offset {}: {}", file, offset, what));
-}
+constexpr std::string_view kKind = "PNG file";
 
 uint32_t GetBig32(const unsigned char* p) {
   return (static_cast<uint32_t>(p[0]) << 24) | (static_cast<uint32_t>(p[1]) << 16) |
@@ -78,20 +77,20 @@ WrittenFile PngFormat::Write(const FileSpec& spec, storage::Storage& storage) co
 void PngFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
   const std::string name = storage.Describe(expected.path);
   const auto data = storage::ReadAll(storage, expected.path);
-  CheckWholeFileSample(expected, data.size(), name, "PNG");
+  CheckWholeFileSample(expected, data.size(), name, kKind);
   uint64_t offset = 0;
   if (const std::string error = CheckPngChunks(data.data(), data.size(), &offset); !error.empty())
-    Bad(name, offset, error);
+    ThrowBadFile(kKind, name, offset, error);
   PngImage png;
   if (!png_image_begin_read_from_memory(&png.image, data.data(), data.size()))
-    Bad(name, 0, fmt::format("header does not decode: {}", png.image.message));
+    ThrowBadFile(kKind, name, 0, fmt::format("header does not decode: {}", png.image.message));
   if (png.image.width != png.image.height || png.image.format != PNG_FORMAT_GRAY)
-    Bad(name, 0,
-        fmt::format("image is {}x{} with format {}, expected a grayscale square", png.image.width,
-                    png.image.height, png.image.format));
+    ThrowBadFile(kKind, name, 0,
+                 fmt::format("image is {}x{} with format {}, expected a grayscale square",
+                             png.image.width, png.image.height, png.image.format));
   std::vector<unsigned char> pixels(PNG_IMAGE_SIZE(png.image));
   if (!png_image_finish_read(&png.image, nullptr, pixels.data(), 0, nullptr))
-    Bad(name, 0, fmt::format("image does not decode: {}", png.image.message));
+    ThrowBadFile(kKind, name, 0, fmt::format("image does not decode: {}", png.image.message));
 }
 
 WrittenFile PngFormat::Scan(const std::string& path, storage::Storage& storage) const {
@@ -99,7 +98,7 @@ WrittenFile PngFormat::Scan(const std::string& path, storage::Storage& storage) 
   unsigned char magic[sizeof(kSignature)] = {};
   if (file->ReadAt(0, magic, sizeof(magic)) != sizeof(magic) ||
       std::memcmp(magic, kSignature, sizeof(kSignature)) != 0)
-    Bad(storage.Describe(path), 0, "no PNG signature");
+    ThrowBadFile(kKind, storage.Describe(path), 0, "no PNG signature");
   return WholeFileSample(path, file->Size());
 }
 

@@ -8,6 +8,7 @@
 #include "common/random.h"
 #include "formats/block_writer.h"
 #include "formats/crc32c.h"
+#include "formats/format.h"
 #include "formats/protobuf_wire.h"
 
 namespace trainbench::formats {
@@ -27,9 +28,7 @@ uint64_t GetU64(const unsigned char* p) {
   return v;
 }
 
-[[noreturn]] void Bad(const std::string& file, uint64_t offset, const std::string& what) {
-  throw RuntimeError(fmt::format("{}: bad TFRecord at offset {}: {}", file, offset, what));
-}
+constexpr std::string_view kKind = "TFRecord";
 }  // namespace
 
 WrittenFile TfrecordFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
@@ -72,36 +71,36 @@ WrittenFile TfrecordFormat::Write(const FileSpec& spec, storage::Storage& storag
 void TfrecordFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
   const std::string name = storage.Describe(expected.path);
   const auto data = storage::ReadAll(storage, expected.path);
-  if (data.size() != expected.size_bytes)
-    Bad(name, data.size(),
-        fmt::format("file is {} bytes, manifest says {}", data.size(), expected.size_bytes));
+  CheckSize(kKind, name, data.size(), expected);
   uint64_t pos = 0;
   size_t index = 0;
   while (pos < data.size()) {
-    if (data.size() - pos < kHeaderBytes) Bad(name, pos, "truncated record header");
+    if (data.size() - pos < kHeaderBytes) ThrowBadFile(kKind, name, pos, "truncated record header");
     const uint64_t length = GetU64(&data[pos]);
     if (GetU32(&data[pos + 8]) != MaskCrc(Crc32c(&data[pos], 8)))
-      Bad(name, pos, "length CRC mismatch");
+      ThrowBadFile(kKind, name, pos, "length CRC mismatch");
     if (length > data.size() - pos - kHeaderBytes - kFooterBytes)
-      Bad(name, pos, "record runs past end of file");
+      ThrowBadFile(kKind, name, pos, "record runs past end of file");
     const unsigned char* record = &data[pos + kHeaderBytes];
     if (GetU32(record + length) != MaskCrc(Crc32c(record, length)))
-      Bad(name, pos + kHeaderBytes, "data CRC mismatch");
+      ThrowBadFile(kKind, name, pos + kHeaderBytes, "data CRC mismatch");
     ParsedExample example;
     if (!ParseExample(record, length, &example))
-      Bad(name, pos + kHeaderBytes, "not a tf.train.Example with image and size");
+      ThrowBadFile(kKind, name, pos + kHeaderBytes, "not a tf.train.Example with image and size");
     if (example.size_feature != static_cast<int64_t>(example.image_length))
-      Bad(name, pos + kHeaderBytes, "size feature does not match the image length");
+      ThrowBadFile(kKind, name, pos + kHeaderBytes, "size feature does not match the image length");
     if (index < expected.samples.size()) {
       const auto& e = expected.samples[index];
       if (e.offset != pos || e.length != kHeaderBytes + length + kFooterBytes)
-        Bad(name, pos, fmt::format("record {} is not where the manifest puts it", index));
+        ThrowBadFile(kKind, name, pos,
+                     fmt::format("record {} is not where the manifest puts it", index));
     }
     pos += kHeaderBytes + length + kFooterBytes;
     ++index;
   }
   if (index != expected.num_samples)
-    Bad(name, pos, fmt::format("{} records, manifest says {}", index, expected.num_samples));
+    ThrowBadFile(kKind, name, pos,
+                 fmt::format("{} records, manifest says {}", index, expected.num_samples));
 }
 
 WrittenFile TfrecordFormat::Scan(const std::string& path, storage::Storage& storage) const {
@@ -111,12 +110,12 @@ WrittenFile TfrecordFormat::Scan(const std::string& path, storage::Storage& stor
   while (pos < scanned.size_bytes) {
     unsigned char header[kHeaderBytes];
     if (file->ReadAt(pos, header, sizeof(header)) != sizeof(header))
-      Bad(storage.Describe(path), pos, "truncated record header");
+      ThrowBadFile(kKind, storage.Describe(path), pos, "truncated record header");
     if (GetU32(header + 8) != MaskCrc(Crc32c(header, 8)))
-      Bad(storage.Describe(path), pos, "length CRC mismatch");
+      ThrowBadFile(kKind, storage.Describe(path), pos, "length CRC mismatch");
     const uint64_t record = kHeaderBytes + GetU64(header) + kFooterBytes;
     if (record > scanned.size_bytes - pos)
-      Bad(storage.Describe(path), pos, "record runs past end of file");
+      ThrowBadFile(kKind, storage.Describe(path), pos, "record runs past end of file");
     scanned.samples.push_back({pos, record});
     pos += record;
   }
