@@ -38,6 +38,9 @@ void Validate(const TrainOptions& o) {
   if (o.image_size < 32) throw UsageError("--image-size must be at least 32");
   if (o.lr <= 0) throw UsageError("--lr must be positive");
   if (o.log_interval < 1) throw UsageError("--log-interval must be at least 1");
+  const auto names = ResNetNames();
+  if (std::find(names.begin(), names.end(), o.model) == names.end())
+    MakeResNet(o.model, o.num_classes, false);  // throws the UsageError listing the names
 }
 
 c10::Device ChooseDevice(const TrainOptions& o) {
