@@ -58,7 +58,7 @@ class TrainTransform {
   std::vector<uint8_t> rgb_;
 };
 
-// The smallest n in 1..8 with the box at n/8 still at least `size` on both sides.
+// The smallest n of 1, 2, 4 (or else 8) with the box at n/8 still at least `size` on both sides.
 int ChooseDctScale(const CropBox& box, int size);
 
 }  // namespace trainbench::image
