@@ -1,0 +1,139 @@
+// `trainbench train`: real ResNet training with LibTorch (src/train/), the flags and output
+// of the PyTorch scripts users compare against, and `--calibrate WORKLOAD` to turn a measured
+// step time into the computation_time override for `trainbench run`. Without LibTorch the
+// command still parses its flags and says how to get it.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "cli/command.h"
+#include "common/error.h"
+#include "config/loader.h"
+#include "train/trainer.h"
+
+#if defined(TRAINBENCH_HAVE_TORCH)
+#include "train/train_report.h"
+#endif
+
+namespace trainbench::cli {
+
+namespace {
+
+struct TrainArgs {
+  train::TrainOptions options;
+  std::string calibrate;
+};
+
+#if defined(TRAINBENCH_HAVE_TORCH)
+
+int RunCalibration(TrainArgs& args, const CLI::App& command) {
+  if (command.count("--batch-size") > 0)
+    throw UsageError(
+        "--calibrate times the workload's own batch size (reader.batch_size); drop --batch-size");
+  if (args.options.data != "synthetic")
+    throw UsageError("--calibrate measures compute alone: use --data synthetic");
+  const auto loaded = config::LoadWorkload(args.calibrate, {});
+  const auto& workload = loaded.config;
+  args.options.batch_size = static_cast<int64_t>(workload.reader.batch_size);
+  args.options.epochs = 1;
+  if (command.count("--steps-per-epoch") == 0) args.options.steps_per_epoch = 20;
+  if (workload.model.name.find("resnet") == std::string::npos)
+    std::fprintf(stderr,
+                 "trainbench: warning: workload %s models '%s'; timing %s at its batch size "
+                 "instead\n",
+                 workload.workload_name.c_str(), workload.model.name.c_str(),
+                 args.options.model.c_str());
+  const train::TrainResult result = train::Train(args.options);
+  const double p50 = train::Percentile(result.step_seconds, 50);
+  fmt::print(
+      "Calibration: {} at batch {} on {}: compute time per step p50 {:.4f} s, p99 {:.4f} s "
+      "({:.1f} images/s)\n",
+      workload.workload_name, args.options.batch_size, result.device_description, p50,
+      train::Percentile(result.step_seconds, 99),
+      static_cast<double>(args.options.batch_size) / p50);
+  fmt::print("Emulate this accelerator with:\n  trainbench run {} train.computation_time={:.6f}\n",
+             args.calibrate, p50);
+  fmt::print("train.computation_time={:.6f}\n", p50);
+  return 0;
+}
+
+int Run(TrainArgs& args, const CLI::App& command) {
+  try {
+    if (!args.calibrate.empty()) return RunCalibration(args, command);
+    const train::TrainResult result = train::Train(args.options);
+    fmt::print("{}\n", train::MetricsLine(args.options, result));
+    std::fflush(stdout);
+    return 0;
+  } catch (const train::CudaUnavailableError&) {
+    // The exact line PyTorch training scripts print, which harnesses look for.
+    std::fflush(stdout);
+    std::fputs("[ERROR] CUDA not available and --allow-cpu not specified\n", stdout);
+    return static_cast<int>(ExitCode::kRuntime);
+  }
+}
+
+#else
+
+int Run(TrainArgs&, const CLI::App&) {
+  throw RuntimeError(
+      "`trainbench train` needs LibTorch, and this binary was built without it. Install it "
+      "(Debian: `apt-get install libtorch-dev`, or `bash scripts/setup.sh`), or on a GPU machine "
+      "use the LibTorch inside PyTorch: `cmake -S . -B build -DCMAKE_PREFIX_PATH=$(python3 -c "
+      "'import torch; print(torch.utils.cmake_prefix_path)')`; then rebuild");
+}
+
+#endif
+
+}  // namespace
+
+void AddTrainCommand(CLI::App& app, Action& action) {
+  auto* command = app.add_subcommand(
+      "train",
+      "Real training: a torchvision ResNet (default ResNet-50) with LibTorch on synthetic or "
+      "JPEG data; progress lines, then a final JSON line {\"radix_metrics\": {...}}");
+  static TrainArgs args;
+  auto& o = args.options;
+  command->add_option("--lr", o.lr, "Learning rate (SGD, momentum 0.9)")->capture_default_str();
+  command->add_option("--batch-size", o.batch_size, "Images per step")->capture_default_str();
+  command->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
+  command->add_option("--steps-per-epoch", o.steps_per_epoch, "Timed steps per epoch")
+      ->capture_default_str();
+  command
+      ->add_option("--warmup-steps", o.warmup_steps,
+                   "Untimed steps before the first epoch (cuDNN autotuning, allocator)")
+      ->capture_default_str();
+  command->add_flag("--allow-cpu", o.allow_cpu, "Run on the CPU when CUDA is not available");
+  command->add_option("--model", o.model, "resnet18, resnet34, resnet50, resnet101, resnet152")
+      ->capture_default_str();
+  command
+      ->add_option("--precision", o.precision,
+                   "fp32, tf32 (CUDA), bf16 (autocast) or fp16 (autocast + loss scaling, CUDA)")
+      ->capture_default_str();
+  command->add_flag("--channels-last", o.channels_last, "NHWC memory format for weights and data");
+  command->add_flag("--zero-init-residual", o.zero_init_residual,
+                    "Zero the last BatchNorm of each residual block (torchvision's option)");
+  command->add_option("--device", o.device, "cuda, cuda:N or cpu")->capture_default_str();
+  command->add_option("--threads", o.threads, "CPU threads for LibTorch (default: every core)");
+  command
+      ->add_option("--data", o.data,
+                   "synthetic, or a folder of class folders of JPEGs, a tar of them (ImageNet's "
+                   "too), or a trainbench jpeg dataset")
+      ->capture_default_str();
+  command->add_option("--workers", o.workers, "JPEG decoding threads (default: min(8, cores))");
+  command->add_option("--image-size", o.image_size, "Training crop size in pixels")
+      ->capture_default_str();
+  command->add_option("--seed", o.seed, "Seed for weights, synthetic data, order, augmentation")
+      ->capture_default_str();
+  command->add_option("--weight-decay", o.weight_decay, "SGD weight decay")->capture_default_str();
+  command->add_option("--momentum", o.momentum, "SGD momentum")->capture_default_str();
+  command->add_option("--log-interval", o.log_interval, "Steps between progress lines")
+      ->capture_default_str();
+  command->add_option("--save", o.save_path,
+                      "Write the trained state dict here (PyTorch format: torch.load reads it)");
+  command->add_option("--calibrate", args.calibrate,
+                      "Time WORKLOAD's batch size on this device and print the "
+                      "train.computation_time override for `trainbench run`");
+  command->callback([&action, command] { action = [command] { return Run(args, *command); }; });
+}
+
+}  // namespace trainbench::cli

@@ -1,0 +1,64 @@
+// Batches of real images for training: `workers` threads each build whole batches (read the
+// JPEG from its file or tar, decode the crop's region, RandomResizedCrop, flip, normalise)
+// straight into a pinned host tensor when training on CUDA, a few batches ahead of the
+// training loop, so decoding overlaps the device's compute and the copy to the device can be
+// asynchronous. Sample order is a seeded shuffle per epoch; each sample's augmentation is
+// drawn from (seed, position), so a seed gives the same batches whatever the worker count.
+// Thread-safe in the sense BatchSource needs: Next() from one thread; workers are internal.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "image/image_folder.h"
+#include "train/batch_source.h"
+
+namespace trainbench::train {
+
+struct ImageLoaderOptions {
+  int64_t batch_size = 128;
+  int image_size = 224;
+  bool channels_last = false;
+  bool pin_memory = false;  // true when the batches go to a CUDA device
+  int workers = 4;
+  int prefetch_batches = 0;  // 0: two per worker
+  uint64_t seed = 123;
+};
+
+class ImageLoader : public BatchSource {
+ public:
+  ImageLoader(image::ImageIndex index, const ImageLoaderOptions& options);
+  ~ImageLoader() override;
+
+  Batch Next() override;
+  const image::ImageIndex& index() const { return index_; }
+
+ private:
+  void Work(int worker);
+  void Build(int64_t batch_number, class WorkerState& state, Batch& batch);
+  // The sample at `position` of the endless shuffled sequence (epoch = position / size).
+  size_t SampleAt(uint64_t position);
+
+  image::ImageIndex index_;
+  ImageLoaderOptions options_;
+  image::SampleReader reader_;
+
+  std::mutex mutex_;
+  std::condition_variable ready_;                     // a batch was finished (or a worker failed)
+  std::condition_variable room_;                      // the consumer took a batch
+  int64_t next_to_build_ = 0;                         // guarded by mutex_
+  int64_t next_to_return_ = 0;                        // guarded by mutex_
+  std::map<int64_t, Batch> done_;                     // guarded by mutex_
+  std::exception_ptr failure_;                        // guarded by mutex_
+  bool stop_ = false;                                 // guarded by mutex_
+  std::map<uint64_t, std::vector<uint32_t>> orders_;  // epoch -> shuffled order; mutex_
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace trainbench::train

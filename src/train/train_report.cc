@@ -1,0 +1,58 @@
+#include "train/train_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+namespace trainbench::train {
+
+double Percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double rank = std::ceil(p / 100.0 * static_cast<double>(values.size()));
+  const size_t index =
+      static_cast<size_t>(std::clamp(rank, 1.0, static_cast<double>(values.size())));
+  return values[index - 1];
+}
+
+std::string ProgressLine(int64_t epoch, int64_t epochs, int64_t step, int64_t steps, double loss,
+                         double images_per_second) {
+  return fmt::format("Epoch [{}/{}] Step [{}/{}] Loss: {:.4f} Images/sec: {:.2f}", epoch, epochs,
+                     step, steps, loss, images_per_second);
+}
+
+std::string MetricsLine(const TrainOptions& options, const TrainResult& result) {
+  // Field order as the scripts print it (nlohmann's ordered_json keeps insertion order).
+  nlohmann::ordered_json radix;
+  radix["images_per_second"] = result.images_per_second;
+  radix["total_images"] = result.total_images;
+  radix["elapsed_seconds"] = result.elapsed_seconds;
+  radix["lr"] = options.lr;
+  radix["batch_size"] = options.batch_size;
+  radix["epochs"] = options.epochs;
+  radix["steps_per_epoch"] = options.steps_per_epoch;
+  const double step_total =
+      std::accumulate(result.step_seconds.begin(), result.step_seconds.end(), 0.0);
+  nlohmann::ordered_json ours;
+  ours["precision"] = options.precision;
+  ours["channels_last"] = options.channels_last;
+  ours["device"] = result.device;
+  ours["device_name"] = result.device_description;
+  ours["model"] = options.model;
+  ours["data"] = result.data;
+  ours["image_size"] = options.image_size;
+  ours["warmup_steps"] = options.warmup_steps;
+  ours["step_time_p50_ms"] = Percentile(result.step_seconds, 50) * 1e3;
+  ours["step_time_p99_ms"] = Percentile(result.step_seconds, 99) * 1e3;
+  ours["data_wait_share"] = step_total > 0 ? result.data_wait_seconds / step_total : 0.0;
+  if (options.precision == "fp16") ours["skipped_steps"] = result.skipped_steps;
+  nlohmann::ordered_json line;
+  line["radix_metrics"] = radix;
+  line["trainbench"] = ours;
+  return line.dump();
+}
+
+}  // namespace trainbench::train

@@ -1,0 +1,206 @@
+#include "train/trainer.h"
+
+#include <ATen/ATen.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <thread>
+
+#include "common/clock.h"
+#include "common/interrupt.h"
+#include "image/image_folder.h"
+#include "train/batch_source.h"
+#include "train/device.h"
+#include "train/grad_scaler.h"
+#include "train/image_loader.h"
+#include "train/resnet.h"
+#include "train/sgd.h"
+#include "train/state_dict.h"
+#include "train/train_report.h"
+
+namespace trainbench::train {
+
+namespace {
+
+void Print(const TrainOptions& options, const std::string& line) {
+  if (options.quiet) return;
+  std::fputs((line + "\n").c_str(), stdout);
+  std::fflush(stdout);
+}
+
+void Validate(const TrainOptions& o) {
+  if (o.batch_size < 1) throw UsageError("--batch-size must be at least 1");
+  if (o.epochs < 1) throw UsageError("--epochs must be at least 1");
+  if (o.steps_per_epoch < 1) throw UsageError("--steps-per-epoch must be at least 1");
+  if (o.warmup_steps < 0) throw UsageError("--warmup-steps must be 0 or more");
+  // The stem's stride 32 overall still leaves a 1x1 map at 32 pixels.
+  if (o.image_size < 32) throw UsageError("--image-size must be at least 32");
+  if (o.lr <= 0) throw UsageError("--lr must be positive");
+  if (o.log_interval < 1) throw UsageError("--log-interval must be at least 1");
+  const auto names = ResNetNames();
+  if (std::find(names.begin(), names.end(), o.model) == names.end())
+    MakeResNet(o.model, o.num_classes, false);  // throws the UsageError listing the names
+}
+
+c10::Device ChooseDevice(const TrainOptions& o) {
+  if (o.device == "cpu") return c10::Device(c10::DeviceType::CPU);
+  if (o.device.rfind("cuda", 0) != 0)
+    throw UsageError(fmt::format("--device {}: use cuda, cuda:N or cpu", o.device));
+  if (!CudaAvailable()) {
+    if (!o.allow_cpu) throw CudaUnavailableError();
+    return c10::Device(c10::DeviceType::CPU);
+  }
+  return c10::Device(o.device);
+}
+
+std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device& device,
+                                        std::string& description) {
+  if (o.data == "synthetic") {
+    description = "synthetic";
+    return MakeSyntheticSource({o.batch_size, o.image_size, o.num_classes, o.channels_last, o.seed},
+                               device);
+  }
+  image::ImageIndex index = image::IndexImages(o.data);
+  if (static_cast<int64_t>(index.classes.size()) > o.num_classes)
+    throw UsageError(fmt::format("--data {}: {} classes, but the model has {} outputs", o.data,
+                                 index.classes.size(), o.num_classes));
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  ImageLoaderOptions lo;
+  lo.batch_size = o.batch_size;
+  lo.image_size = o.image_size;
+  lo.channels_last = o.channels_last;
+  lo.pin_memory = device.is_cuda();
+  lo.workers = o.workers > 0 ? o.workers : std::min(8, cores);
+  lo.seed = o.seed;
+  description = o.data;
+  Print(o, fmt::format("Data: {} ({} JPEG images, {} classes), {} decode workers", o.data,
+                       index.samples.size(), index.classes.size(), lo.workers));
+  return std::make_unique<ImageLoader>(std::move(index), lo);
+}
+
+// Channels-last weights let cuDNN and oneDNN pick NHWC kernels without layout conversions.
+void ToChannelsLast(torch::nn::Module& model) {
+  at::NoGradGuard no_grad;
+  for (auto& p : model.parameters())
+    if (p.dim() == 4) p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
+}
+
+}  // namespace
+
+TrainResult Train(const TrainOptions& o) {
+  Validate(o);
+  const Precision precision = ParsePrecision(o.precision);
+  const c10::Device device = ChooseDevice(o);
+  if (!device.is_cuda() && precision == Precision::kFp16)
+    throw UsageError("--precision fp16 needs a CUDA device (CPU autocast runs bf16; use bf16)");
+  if (!device.is_cuda() && precision == Precision::kTf32)
+    throw UsageError("--precision tf32 is a CUDA tensor-core mode; on the CPU use fp32 or bf16");
+  ConfigureBackends(device, precision, o.threads);
+
+  TrainResult result;
+  result.device = device.is_cuda() ? "cuda" : "cpu";
+  result.device_description = DescribeDevice(device);
+  if (o.device.rfind("cuda", 0) == 0 && !device.is_cuda())
+    Print(o, "CUDA not available; running on the CPU (--allow-cpu)");
+  Print(o, fmt::format("Using device: {} ({})", result.device, result.device_description));
+
+  at::manual_seed(o.seed);
+  ResNet model = MakeResNet(o.model, o.num_classes, o.zero_init_residual);
+  for (const auto& p : model->parameters()) result.parameters += p.numel();
+  model->to(device);
+  if (o.channels_last) ToChannelsLast(*model);
+  model->train();
+  Sgd optimizer(model->parameters(), {o.lr, o.momentum, o.weight_decay});
+  GradScaler scaler;
+  Print(o, fmt::format("Model: {} ({} parameters), precision {}, channels-last {}, batch {}, "
+                       "image {}x{}, lr {}",
+                       o.model, result.parameters, o.precision, o.channels_last ? "on" : "off",
+                       o.batch_size, o.image_size, o.image_size, o.lr));
+  auto source = MakeSource(o, device, result.data);
+
+  const auto memory_format =
+      o.channels_last ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::Contiguous;
+  // One training step; returns the loss and how long it waited for its batch.
+  auto step = [&](double& wait_seconds) {
+    const double t0 = NowSeconds();
+    Batch batch = source->Next();
+    wait_seconds = NowSeconds() - t0;
+    // From pinned memory this copy is asynchronous: the host goes on queueing the step.
+    at::Tensor x = batch.images.to(device, /*non_blocking=*/true).contiguous(memory_format);
+    at::Tensor y = batch.labels.to(device, /*non_blocking=*/true);
+    at::Tensor loss;
+    {
+      AutocastScope autocast(device, precision);
+      loss = at::cross_entropy_loss(model->forward(x), y);
+    }
+    optimizer.ZeroGrad();
+    if (precision == Precision::kFp16) {
+      scaler.Scale(loss).backward();
+      const bool finite = scaler.Unscale(optimizer.parameters());
+      if (finite) optimizer.Step();
+      scaler.Update(finite);
+    } else {
+      loss.backward();
+      optimizer.Step();
+    }
+    // Reading the loss waits for the step to finish, so step times are device times.
+    const double value = loss.detach().to(at::kFloat).item<double>();
+    Synchronize(device);
+    return value;
+  };
+
+  InstallInterruptHandler();
+  const int64_t steps = o.epochs * o.steps_per_epoch;
+  try {
+    double wait = 0;
+    for (int64_t i = 0; i < o.warmup_steps; ++i) {
+      const double loss = step(wait);
+      if (i == 0 || (i + 1) % o.log_interval == 0 || i + 1 == o.warmup_steps)
+        Print(o, fmt::format("Warmup step [{}/{}] Loss: {:.4f}", i + 1, o.warmup_steps, loss));
+      if (InterruptRequested()) throw Interrupted();
+    }
+    result.step_seconds.reserve(static_cast<size_t>(steps));
+    const double start = NowSeconds();
+    double window_start = start;
+    int64_t window_images = 0;
+    for (int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
+      for (int64_t s = 1; s <= o.steps_per_epoch; ++s) {
+        const double t0 = NowSeconds();
+        const double loss = step(wait);
+        const double t1 = NowSeconds();
+        result.step_seconds.push_back(t1 - t0);
+        result.data_wait_seconds += wait;
+        result.losses.push_back(loss);
+        window_images += o.batch_size;
+        if (s % o.log_interval == 0 || s == o.steps_per_epoch) {
+          Print(o, ProgressLine(epoch, o.epochs, s, o.steps_per_epoch, loss,
+                                window_images / std::max(t1 - window_start, 1e-9)));
+          window_start = t1;
+          window_images = 0;
+        }
+        if (InterruptRequested()) throw Interrupted();
+      }
+    }
+    result.elapsed_seconds = NowSeconds() - start;
+  } catch (const c10::Error& e) {
+    if (IsOutOfMemory(e.what_without_backtrace()))
+      throw RuntimeError(fmt::format(
+          "{} ran out of memory at --batch-size {} ({}, image {}): lower --batch-size, e.g. {}",
+          result.device_description, o.batch_size, o.model, o.image_size,
+          std::max<int64_t>(1, o.batch_size / 2)));
+    throw RuntimeError(fmt::format("training failed: {}", e.what_without_backtrace()));
+  }
+  result.total_images = o.batch_size * steps;
+  result.images_per_second = result.total_images / std::max(result.elapsed_seconds, 1e-9);
+  result.skipped_steps = scaler.skipped_steps();
+  if (!o.save_path.empty()) {
+    SaveStateDict(*model, o.save_path);
+    Print(o, fmt::format("Saved state dict ({} tensors) to {}",
+                         model->named_parameters().size() + model->named_buffers().size(),
+                         o.save_path));
+  }
+  return result;
+}
+
+}  // namespace trainbench::train

@@ -1,0 +1,67 @@
+// `trainbench train` below the CLI: real training of a torchvision-style ResNet with LibTorch,
+// on synthetic batches made once on the device or on decoded JPEGs, timing every step.
+// This header has no LibTorch includes, so the CLI (and builds without LibTorch) stay light;
+// its functions exist only when TRAINBENCH_HAVE_TORCH is defined.
+// Thread-safety: Train() owns the process's LibTorch settings while it runs; call it from
+// one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+
+namespace trainbench::train {
+
+struct TrainOptions {
+  std::string model = "resnet50";
+  double lr = 0.1;
+  double momentum = 0.9;
+  double weight_decay = 1e-4;
+  int64_t batch_size = 128;
+  int64_t epochs = 1;
+  int64_t steps_per_epoch = 200;
+  int64_t warmup_steps = 5;  // run before timing starts; not counted in the metrics
+  std::string precision = "fp32";
+  bool channels_last = false;
+  bool zero_init_residual = false;
+  std::string device = "cuda";  // cuda, cuda:N or cpu
+  bool allow_cpu = false;       // fall back to the CPU when CUDA is not available
+  int threads = 0;              // CPU intra-op threads; 0: every core
+  std::string data = "synthetic";
+  int workers = 0;  // decoding threads for --data PATH; 0: min(8, cores)
+  int image_size = 224;
+  int64_t num_classes = 1000;
+  uint64_t seed = 123;
+  std::string save_path;  // state dict (torchvision names) written after training
+  int64_t log_interval = 10;
+  bool quiet = false;  // no start-up or progress lines
+};
+
+struct TrainResult {
+  std::string device;              // "cuda" or "cpu"
+  std::string device_description;  // GPU name and memory, or CPU model and threads
+  std::string data;                // "synthetic" or the dataset location
+  int64_t parameters = 0;
+  int64_t total_images = 0;  // batch x steps x epochs (warm-up excluded)
+  double elapsed_seconds = 0;
+  double images_per_second = 0;
+  std::vector<double> step_seconds;  // every timed step
+  double data_wait_seconds = 0;      // of those, blocked waiting for the next batch
+  std::vector<double> losses;        // every timed step
+  int64_t skipped_steps = 0;         // fp16 steps skipped for inf/NaN gradients
+};
+
+// No GPU and no --allow-cpu: the CLI prints the exact line PyTorch scripts print.
+class CudaUnavailableError : public RuntimeError {
+ public:
+  CudaUnavailableError() : RuntimeError("CUDA not available and --allow-cpu not specified") {}
+};
+
+// Runs warm-up then epochs x steps_per_epoch timed steps, printing start-up and progress lines
+// on stdout unless quiet. Throws UsageError for bad options, CudaUnavailableError, and
+// RuntimeError (a CUDA out-of-memory names the batch size to lower).
+TrainResult Train(const TrainOptions& options);
+
+}  // namespace trainbench::train

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# `trainbench train --data PATH` on real JPEGs: an ImageNet-style folder of class folders,
+# the same as a tar, and a flat trainbench-style dataset; the summary reports the data and
+# the share of step time spent waiting for it. Also `--calibrate WORKLOAD`.
+source "$(dirname "$0")/train_common.inc"
+$PY -c "import PIL, numpy" 2>/dev/null || { echo "skipped: no Pillow for $PY"; exit 77; }
+$PY - "$work" <<'PYEOF'
+import os, sys, tarfile
+import numpy as np
+from PIL import Image
+root = sys.argv[1]
+rng = np.random.default_rng(0)
+for split in ["imagenet/train", "flat/train"]:
+    for c in range(3):
+        folder = os.path.join(root, split, f"n0{c}" if split.startswith("imagenet") else "")
+        os.makedirs(folder, exist_ok=True)
+        for i in range(4):
+            w, h = rng.integers(40, 120, size=2)
+            pixels = rng.integers(0, 255, size=(h, w, 3), dtype=np.uint8)
+            name = f"img_{c * 4 + i}_of_12.jpg" if split.startswith("flat") else f"{i}.JPEG"
+            Image.fromarray(pixels).save(os.path.join(folder, name), quality=90)
+with tarfile.open(os.path.join(root, "imagenet.tar"), "w") as tar:
+    tar.add(os.path.join(root, "imagenet/train"), arcname=".")
+PYEOF
+
+run() {
+  "$TRAINBENCH" train "${tiny[@]}" --steps-per-epoch 4 --workers 2 --data "$@" >"$work/out" \
+    2>"$work/err" || { cat "$work/out" "$work/err"; fail "train --data $1 exited"; }
+  cat "$work/out"
+}
+check_json() {
+  tail -n 1 "$work/out" | $PY -c '
+import json, sys
+line = json.load(sys.stdin)
+m, t = line["radix_metrics"], line["trainbench"]
+assert m["total_images"] == 16, m
+assert t["data"] == sys.argv[1], t
+assert 0 <= t["data_wait_share"] <= 1, t
+print("ok:", t["data"], "data wait share", round(t["data_wait_share"], 3))
+' "$1"
+}
+
+run "$work/imagenet"
+grep -q "Data: $work/imagenet (12 JPEG images, 3 classes), 2 decode workers" "$work/out" ||
+  fail "folder data line"
+check_json "$work/imagenet"
+run "$work/imagenet.tar" --channels-last
+grep -q "(12 JPEG images, 3 classes)" "$work/out" || fail "tar data line"
+check_json "$work/imagenet.tar"
+run "$work/flat"
+grep -q "(12 JPEG images, 1 classes)" "$work/out" || fail "flat data line"
+
+set +e
+"$TRAINBENCH" train "${tiny[@]}" --data "$work/nothing-here" 2>"$work/err"; rc=$?
+set -e
+[ $rc = 2 ] && grep -q "nothing-here" "$work/err" || fail "missing data: rc $rc"
+
+# Calibration times the workload's batch size and prints the override for `trainbench run`.
+cat >"$work/tiny.yaml" <<'YAML'
+model:
+  name: resnet50
+reader:
+  batch_size: 2
+YAML
+"$TRAINBENCH" train --calibrate "$work/tiny.yaml" --device cpu --threads 2 --model resnet18 \
+  --image-size 32 --warmup-steps 1 --steps-per-epoch 3 >"$work/out"
+cat "$work/out"
+grep -q "at batch 2 on" "$work/out" || fail "calibration batch"
+tail -n 1 "$work/out" | grep -Eq '^train\.computation_time=[0-9]+\.[0-9]{6}$' ||
+  fail "calibration override line"
+echo "train_data: ok"

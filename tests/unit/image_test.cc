@@ -1,0 +1,266 @@
+// Training-image pipeline against Pillow: JPEG decode, crop + bilinear resize (the pixels
+// torchvision's RandomResizedCrop produces), DCT-scaled decoding, normalisation, and the
+// folder / tar indexing of ImageNet-style datasets. Fixtures and Pillow's reference pixels
+// come from tests/fixtures/make_images.py run with /usr/bin/python3.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "common/error.h"
+#include "common/random.h"
+#include "image/image_folder.h"
+#include "image/random_resized_crop.h"
+#include "image/train_transform.h"
+
+namespace trainbench::image {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ImageTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("trainbench_image_test_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    const std::string command = std::string("/usr/bin/python3 ") + TRAINBENCH_SOURCE_DIR +
+                                "/tests/fixtures/make_images.py " + dir_.string();
+    status_ = std::system(command.c_str());
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+  void SetUp() override {
+    if (status_ != 0) GTEST_SKIP() << "Pillow fixtures unavailable (/usr/bin/python3 with PIL)";
+  }
+
+  static std::vector<uint8_t> Read(const std::string& name) {
+    std::ifstream in(dir_ / name, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+
+  static fs::path dir_;
+  static int status_;
+};
+
+fs::path ImageTest::dir_;
+int ImageTest::status_ = -1;
+
+struct Difference {
+  int max = 0;
+  double mean = 0;
+};
+
+Difference Compare(const uint8_t* a, const uint8_t* b, size_t n) {
+  Difference d;
+  double total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int diff = std::abs(int{a[i]} - int{b[i]});
+    d.max = std::max(d.max, diff);
+    total += diff;
+  }
+  d.mean = total / static_cast<double>(n);
+  return d;
+}
+
+TEST_F(ImageTest, FullDecodeMatchesPillow) {
+  for (const std::string name : {"photo", "gray"}) {
+    const auto jpeg = Read(name + ".jpg");
+    const auto expected = Read(name + "_full.rgb");
+    JpegDecoder decoder;
+    const JpegHeader header = decoder.ReadHeader(jpeg.data(), jpeg.size(), name);
+    ASSERT_EQ(static_cast<size_t>(header.width) * header.height * 3, expected.size());
+    DecodedRegion region;
+    decoder.Decode(8, 0, 0, header.width, header.height, region);
+    ASSERT_EQ(region.width, header.width);
+    ASSERT_EQ(region.height, header.height);
+    const Difference d = Compare(region.rgb.data(), expected.data(), expected.size());
+    EXPECT_EQ(d.max, 0) << name;  // same library, same IDCT: identical pixels
+  }
+}
+
+TEST_F(ImageTest, RegionDecodeEqualsTheSameRegionOfAFullDecode) {
+  const auto jpeg = Read("photo.jpg");
+  const auto full = Read("photo_full.rgb");
+  JpegDecoder decoder;
+  decoder.ReadHeader(jpeg.data(), jpeg.size(), "photo");
+  DecodedRegion region;
+  decoder.Decode(8, 123, 77, 300, 200, region);
+  EXPECT_LE(region.x, 123);
+  EXPECT_GE(region.x + region.width, 300);
+  EXPECT_EQ(region.y, 77);
+  EXPECT_EQ(region.height, 123);
+  int max_diff = 0;
+  // The region asked for (the decoder may return a few columns more, which need not match).
+  for (int y = 0; y < region.height; ++y)
+    for (int x = (123 - region.x) * 3; x < (300 - region.x) * 3; ++x) {
+      const int ours = region.rgb[static_cast<size_t>(y * region.width * 3 + x)];
+      const int theirs = full[static_cast<size_t>((region.y + y) * 500 * 3 + region.x * 3 + x)];
+      max_diff = std::max(max_diff, std::abs(ours - theirs));
+    }
+  EXPECT_EQ(max_diff, 0);
+}
+
+TEST_F(ImageTest, CropResizeMatchesPillowWithinRounding) {
+  const auto jpeg = Read("photo.jpg");
+  std::ifstream boxes(dir_ / "boxes.txt");
+  int x, y, w, h, s, k = 0;
+  while (boxes >> x >> y >> w >> h >> s) {
+    const auto expected = Read("box" + std::to_string(k++) + ".rgb");
+    for (const bool dct : {false, true}) {
+      TrainTransform transform({s, dct, false});
+      std::vector<uint8_t> rgb(static_cast<size_t>(s * s * 3));
+      const int scale =
+          transform.DecodeCropResize(jpeg.data(), jpeg.size(), "photo", {x, y, w, h}, rgb.data());
+      const Difference d = Compare(rgb.data(), expected.data(), rgb.size());
+      if (!dct) {
+        EXPECT_EQ(scale, 8);
+        EXPECT_LE(d.max, 2) << "box " << k;
+        EXPECT_LT(d.mean, 0.1) << "box " << k;
+      } else {
+        // DCT scaling low-passes differently from Pillow's triangle filter: close, not equal.
+        EXPECT_EQ(scale, ChooseDctScale({x, y, w, h}, s));
+        EXPECT_LT(d.mean, 3.0) << "box " << k << " scale " << scale;
+      }
+    }
+  }
+  EXPECT_EQ(k, 6);
+  EXPECT_EQ(ChooseDctScale({0, 0, 500, 375}, 64), 2);  // 125x94 still covers 64x64
+  EXPECT_EQ(ChooseDctScale({0, 0, 250, 250}, 224), 8);
+}
+
+TEST_F(ImageTest, NormalizeFlipsAndUsesImageNetStatistics) {
+  TrainTransform planar({2, true, false}), interleaved({2, true, true});
+  // Two rows of two pixels: (0,0,0) (255,255,255) / (10,20,30) (40,50,60).
+  const uint8_t rgb[] = {0, 0, 0, 255, 255, 255, 10, 20, 30, 40, 50, 60};
+  float chw[12], hwc[12];
+  planar.Normalize(rgb, true, chw);
+  interleaved.Normalize(rgb, false, hwc);
+  // Flipped: first output pixel is the white one.
+  EXPECT_NEAR(chw[0], (1.0 - 0.485) / 0.229, 1e-5);
+  EXPECT_NEAR(chw[1], (0.0 - 0.485) / 0.229, 1e-5);
+  EXPECT_NEAR(chw[4 + 2], (50 / 255.0 - 0.456) / 0.224, 1e-5);  // G plane, row 1, col 0
+  EXPECT_NEAR(hwc[3 * 3 + 2], (60 / 255.0 - 0.406) / 0.225, 1e-5);
+}
+
+TEST_F(ImageTest, ApplyIsDeterministicPerSeedAndFlipsHalfTheTime) {
+  const auto jpeg = Read("photo.jpg");
+  TrainTransform transform({32, true, false});
+  std::vector<float> a(32 * 32 * 3), b(a.size());
+  Random r1(7), r2(7);
+  transform.Apply(jpeg.data(), jpeg.size(), "photo", r1, a.data());
+  transform.Apply(jpeg.data(), jpeg.size(), "photo", r2, b.data());
+  EXPECT_EQ(a, b);
+  for (float v : a) ASSERT_TRUE(std::isfinite(v) && v > -2.2f && v < 2.7f);
+}
+
+TEST_F(ImageTest, CorruptJpegErrorNamesTheFile) {
+  const auto bytes = Read("corrupt.jpg");
+  TrainTransform transform({32, true, false});
+  std::vector<float> out(32 * 32 * 3);
+  Random random(1);
+  try {
+    transform.Apply(bytes.data(), bytes.size(), "/data/corrupt.jpg", random, out.data());
+    // A truncated JPEG may still decode (libjpeg pads it, as Pillow does with
+    // LOAD_TRUNCATED_IMAGES); what must not happen is a crash or a silent non-JPEG.
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("/data/corrupt.jpg"), std::string::npos);
+  }
+  const uint8_t text[] = "this is not a jpeg at all";
+  EXPECT_THROW(transform.Apply(text, sizeof text, "notes.txt", random, out.data()), RuntimeError);
+}
+
+TEST(RandomResizedCropTest, BoxesFollowTorchvisionsRanges) {
+  Random random(42);
+  int fallbacks = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const int w = 50 + static_cast<int>(random.Below(600)),
+              h = 50 + static_cast<int>(random.Below(600));
+    const CropBox b = RandomResizedCropBox(w, h, random);
+    ASSERT_GE(b.x, 0);
+    ASSERT_GE(b.y, 0);
+    ASSERT_LE(b.x + b.width, w);
+    ASSERT_LE(b.y + b.height, h);
+    const double area = static_cast<double>(b.width) * b.height / (static_cast<double>(w) * h);
+    const double ratio = static_cast<double>(b.width) / b.height;
+    if (area > 0.999 || ratio < 0.74 || ratio > 1.35) {
+      ++fallbacks;
+      continue;
+    }
+    EXPECT_GE(area, 0.07);
+    EXPECT_GE(ratio, 0.74);
+    EXPECT_LE(ratio, 1.35);
+  }
+  EXPECT_LT(fallbacks, 200);
+  // Fallback for a very wide image: full height, ratio clamped to 4/3, centred.
+  Random never(1);
+  const CropBox wide = RandomResizedCropBox(4000, 10, never);
+  EXPECT_LE(wide.width, 4000);
+}
+
+std::multiset<std::pair<std::string, std::string>> ClassesOf(const ImageIndex& index) {
+  std::multiset<std::pair<std::string, std::string>> out;
+  for (const auto& s : index.samples)
+    out.insert({index.classes[static_cast<size_t>(s.label)], s.member.empty() ? s.path : s.member});
+  return out;
+}
+
+TEST_F(ImageTest, IndexesClassFoldersFromTrain) {
+  const ImageIndex index = IndexImages((dir_ / "folder").string());
+  EXPECT_EQ(index.classes, (std::vector<std::string>{"cat", "dog"}));
+  const auto classes = ClassesOf(index);
+  EXPECT_EQ(
+      classes,
+      (std::multiset<std::pair<std::string, std::string>>{
+          {"cat", "train/cat/a.jpg"}, {"cat", "train/cat/b.JPEG"}, {"dog", "train/dog/c.jpeg"}}));
+  // Labels are sorted class indices, as torchvision's ImageFolder assigns them.
+  EXPECT_EQ(index.samples.front().label, 0);
+  EXPECT_EQ(index.samples.back().label, 1);
+}
+
+TEST_F(ImageTest, FlatFolderIsOneUnlabelledClass) {
+  const ImageIndex index = IndexImages((dir_ / "flat").string());
+  EXPECT_EQ(index.samples.size(), 2u);
+  EXPECT_EQ(index.classes, (std::vector<std::string>{""}));
+}
+
+TEST_F(ImageTest, IndexesTarsAndReadsMembersInPlace) {
+  const auto original = Read("small0.jpg");
+  const ImageIndex classes = IndexImages((dir_ / "classes.tar").string());
+  EXPECT_EQ(classes.classes, (std::vector<std::string>{"bird", "cat", "dog"}));
+  EXPECT_EQ(classes.samples.size(), 3u);
+  const ImageIndex gnu = IndexImages((dir_ / "gnu.tar").string());
+  ASSERT_EQ(gnu.samples.size(), 1u);
+  EXPECT_EQ(gnu.samples[0].member, "bird/" + std::string(120, 'x') + ".jpg");
+
+  const ImageIndex imagenet = IndexImages("file://" + (dir_ / "imagenet.tar").string());
+  EXPECT_EQ(imagenet.classes, (std::vector<std::string>{"n01", "n02"}));
+  ASSERT_EQ(imagenet.samples.size(), 3u);
+  SampleReader reader(imagenet);
+  std::vector<uint8_t> bytes;
+  reader.Read(imagenet.samples[0], bytes);
+  EXPECT_EQ(bytes, original);
+  EXPECT_NE(DescribeSample(imagenet, imagenet.samples[0]).find("imagenet.tar:n01_0.JPEG"),
+            std::string::npos);
+
+  const ImageIndex folder_of_tars = IndexImages((dir_ / "tars").string());
+  EXPECT_EQ(folder_of_tars.classes, (std::vector<std::string>{"n01", "n02"}));
+  EXPECT_EQ(folder_of_tars.samples.size(), 3u);
+}
+
+TEST_F(ImageTest, NoJpegsIsAUsageErrorNamingTheLocation) {
+  fs::create_directories(dir_ / "empty");
+  try {
+    IndexImages((dir_ / "empty").string());
+    FAIL() << "expected UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("empty"), std::string::npos);
+  }
+  std::ofstream(dir_ / "bad.tar") << std::string(1024, 'z');
+  EXPECT_THROW(IndexImages((dir_ / "bad.tar").string()), RuntimeError);
+}
+
+}  // namespace
+}  // namespace trainbench::image
