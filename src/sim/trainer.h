@@ -1,0 +1,35 @@
+// Emulated training over a resolved dataset: for each epoch, plan every accelerator's
+// samples (loader/sampler), run the step loop with the read scheduler feeding it, then
+// evaluate and checkpoint on schedule; finally read checkpoints back. Stops cleanly on
+// Ctrl-C or a failed read, keeping what was measured (the record says why it stopped).
+// Not thread-safe: one per process.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "config/workload.h"
+#include "dist/communicator.h"
+#include "loader/dataset_files.h"
+#include "metrics/run_record.h"
+#include "sim/step_loop.h"
+#include "storage/storage.h"
+
+namespace trainbench::sim {
+
+struct TrainerOptions {
+  uint64_t accelerators = 1;  // in this process
+  bool barrier = true;
+  unsigned io_threads = 0;  // 0: min(accelerators x read_threads, 4 x cores, 64)
+  std::function<void(const Progress&)> progress;
+  std::function<void(const std::string&)> log;  // one line per event (epoch end, checkpoint)
+};
+
+metrics::RunRecord RunTraining(const config::WorkloadConfig& config,
+                               const loader::DatasetFiles& dataset, storage::Storage& storage,
+                               dist::Communicator& communicator, const TrainerOptions& options);
+
+// The reader thread count a run uses.
+unsigned IoThreads(const config::WorkloadConfig& config, const TrainerOptions& options);
+
+}  // namespace trainbench::sim
