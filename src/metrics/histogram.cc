@@ -55,6 +55,8 @@ double Histogram::Percentile(double q) const {
   // The rank of the q-th value (1-based), as "nearest rank" defines it.
   const auto rank =
       std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_))));
+  if (rank >= count_) return static_cast<double>(max_);  // the extremes are known exactly
+  if (rank == 1) return static_cast<double>(min_);
   uint64_t seen = 0;
   for (size_t i = 0; i < kBuckets; ++i) {
     seen += buckets_[i];
