@@ -104,28 +104,42 @@ std::vector<formats::WrittenFile> FromManifest(const dataset::Manifest& manifest
                                                const dataset::DatasetPlan& plan, Split split,
                                                storage::Storage& storage,
                                                const std::string& datagen) {
+  const std::string folder = split == Split::kTrain ? "train/" : "valid/";
+  const std::string key = split == Split::kTrain ? "num_files_train" : "num_files_eval";
   std::map<std::string, const formats::WrittenFile*> by_path;
-  for (const auto& f : manifest.files) by_path[f.path] = &f;
+  std::vector<const formats::WrittenFile*> in_split;
+  for (const auto& f : manifest.files) {
+    by_path[f.path] = &f;
+    if (f.path.rfind(folder, 0) == 0) in_split.push_back(&f);
+  }
+  uint64_t wanted = 0;
+  for (const auto& p : plan.files) wanted += p.split == split ? 1 : 0;
+  if (in_split.size() < wanted)
+    throw RuntimeError(fmt::format(
+        "the dataset at {} has {} {} files but the config asks for {} (dataset.{}={}); write "
+        "a matching dataset with\n  {}",
+        storage.Describe(""), in_split.size(), folder.substr(0, folder.size() - 1), wanted, key,
+        wanted, datagen));
   std::vector<formats::WrittenFile> files;
-  uint64_t wanted = 0, missing = 0;
   std::string first_missing;
   for (const auto& p : plan.files) {
     if (p.split != split) continue;
-    ++wanted;
     auto it = by_path.find(p.path);
     if (it == by_path.end()) {
-      if (missing++ == 0) first_missing = p.path;
-      continue;
+      first_missing = p.path;
+      break;
     }
     files.push_back(*it->second);
   }
-  const std::string key = split == Split::kTrain ? "num_files_train" : "num_files_eval";
-  if (missing > 0)
-    throw RuntimeError(fmt::format(
-        "the dataset at {} has {} of the {} {} files the config asks for (dataset.{}={}); "
-        "first missing: {}; write them with\n  {}",
-        storage.Describe(""), wanted - missing, wanted, split == Split::kTrain ? "train" : "eval",
-        key, wanted, first_missing, datagen));
+  if (!first_missing.empty()) {
+    // More files than asked for (DLIO names carry the count): take the first ones, as
+    // DLIO does with a folder holding more files than num_files_*.
+    LogWarning(fmt::format("the dataset at {} has {} {} files; using the first {} (dataset.{})",
+                           storage.Describe(""), in_split.size(),
+                           folder.substr(0, folder.size() - 1), wanted, key));
+    files.clear();
+    for (uint64_t i = 0; i < wanted; ++i) files.push_back(*in_split[i]);
+  }
   for (const auto& f : files) {
     const auto size = storage.FileSize(f.path);
     if (!size)

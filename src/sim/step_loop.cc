@@ -90,7 +90,12 @@ class Loop {
         next_progress = now + 1;
       }
       if (!timers_.empty() && timers_.top().deadline <= now) continue;
-      if (!waiting_.empty() && !spec_.io) continue;  // in-memory batches: no wait at all
+      // A step that just ended has its next batch unchecked (it may be read already):
+      // look before sleeping, or a batch that is ready would wait for the timeout.
+      if (stepped_) {
+        stepped_ = false;
+        continue;
+      }
       double deadline = now + kMaxSleep;
       if (!timers_.empty()) deadline = std::min(deadline, timers_.top().deadline);
       if (!waiting_.empty() && scheduler_)
@@ -195,6 +200,7 @@ class Loop {
     acc.state = State::kWaiting;
     acc.step_start = when;
     waiting_.push_back(a);
+    stepped_ = true;
     if (scheduler_ && spec_.io) {
       scheduler_->Advance(a, acc.step);
       wake_readers_ = true;
@@ -233,6 +239,7 @@ class Loop {
   std::map<uint64_t, bool> sync_cache_;
   size_t done_ = 0;
   bool wake_readers_ = false;
+  bool stepped_ = false;  // an accelerator began waiting since the last check
   double data_wait_s_ = 0;
   double start_ = 0;
 };

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# A run over a missing or mismatched dataset fails (exit 1) naming what differs, and
+# names the datagen command to run; a damaged file fails mid-run naming file and offset.
+source "$(dirname "$0")/lib/run_common.bash"
+expect_error() {  # expect_error PATTERN args...: exit 1 and stderr matching PATTERN
+  local pattern=$1 rc=0
+  shift
+  "$TB" run resnet50_h100 "${TINY[@]}" train.computation_time=0 reader.batch_size=16 "$@" \
+    >out.txt 2>err.txt || rc=$?
+  [ "$rc" = 1 ] || { cat err.txt; fail "exit $rc (expected 1) for: $*"; }
+  grep -q -- "$pattern" err.txt || { cat err.txt; fail "stderr lacks '$pattern' for: $*"; }
+}
+expect_error "trainbench datagen resnet50_h100 dataset.num_files_train=4"
+make_tiny_dataset dataset.num_files_train=2
+expect_error "has 2 train files but the config asks for 4"
+expect_error "dataset.num_files_train=4"
+expect_error "format: dataset \"tfrecord\", config \"hdf5\"" dataset.num_files_train=2 dataset.format=hdf5
+expect_error "num_samples_per_file: dataset 100, config 50" dataset.num_files_train=2 \
+  dataset.num_samples_per_file=50
+# Without a manifest (as DLIO writes), the files are listed and scanned.
+rm "$WORK/data/trainbench_manifest.json"
+expect_error "found 2 .tfrecord files" dataset.num_files_train=2 dataset.format=hdf5
+"$TB" run resnet50_h100 "${TINY[@]}" dataset.num_files_train=2 train.computation_time=0 \
+  reader.batch_size=20 train.epochs=1 >out.txt 2>err.txt || { cat err.txt; fail "scan run failed"; }
+last_line_json out.txt line.json
+[ "$(json line.json 'd["trainbench_metrics"]["bytes_read"]')" = $((2 * $(stat -c %s "$WORK"/data/train/img_0_of_2.tfrecord))) ] ||
+  fail "scanned run read the wrong bytes"
+# A file that shrinks after datagen fails, naming it.
+make_tiny_dataset dataset.num_files_train=2
+truncate -s 1000000 "$WORK/data/train/img_1_of_2.tfrecord"
+expect_error "img_1_of_2.tfrecord is 1000000 bytes" dataset.num_files_train=2
+echo OK
