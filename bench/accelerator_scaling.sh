@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# resnet50_h100's compute demand with 1..128 emulated accelerators in one process over a
+# page-cached dataset: AU, samples/s, GB/s, CPU % (of one core), CPU us per sample, peak
+# RSS and RSS per accelerator.
+# resnet50_h100 computes 0.224 s per batch of 400 (1786 samples/s, 205 MB/s per
+# accelerator). 128 accelerators x 400 would need 51,200 samples for a single step, so
+# the bench keeps that demand with batch 400/SCALE and 0.224/SCALE s (SCALE=8: batch 50,
+# 0.028 s): the same bytes per second per accelerator over a 3.4 GB dataset.
+# Usage: bench/accelerator_scaling.sh [DATA_DIR] [COUNTS...]   (env: FILES, EPOCHS, SCALE)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TB=${TRAINBENCH:-./build/trainbench}
+data=${1:-/tmp/trainbench-bench/resnet50}
+shift || true
+counts=("$@")
+[ ${#counts[@]} -gt 0 ] || counts=(1 8 32 64 128)
+files=${FILES:-24}  # DLIO's resnet50 run: 24 files x 1251 samples
+epochs=${EPOCHS:-1}
+scale=${SCALE:-8}
+batch=$((400 / scale))
+compute=$(/usr/bin/python3 -c "print(0.224 / $scale)")
+common=(resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data")
+"$TB" datagen "${common[@]}" >/dev/null
+cat "$data"/train/* >/dev/null
+out=/tmp/trainbench-bench/out
+printf "%-6s %6s %7s %8s %12s %10s %8s %10s %12s %10s\n" accel steps "AU %" pass samples/s "GB/s" "CPU %" "us/sample" "peak RSS MiB" "MiB/accel"
+for n in "${counts[@]}"; do
+  "$TB" run "${common[@]}" "train.epochs=$epochs" --accelerators "$n" \
+    "reader.batch_size=$batch" "train.computation_time=$compute" \
+    "output.folder=$out" --no-progress >/dev/null 2>&1 || true
+  dir=$(ls -dt "$out"/*/ | head -n 1)
+  /usr/bin/python3 - "$dir/summary.json" "$n" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); n = int(sys.argv[2])
+m = d["metric"]
+rss = d["peak_rss_bytes"] / 2**20
+cpu = 100 * d["cpu_seconds"] / d["run_seconds"] if d["run_seconds"] else 0
+gbps = m["train_io_mean_MB_per_second"] / 1e3
+print(f"{n:<6} {d['steps_per_epoch']:6} {m['train_au_mean_percentage']:7.2f} {str(d['passed']):>8} "
+      f"{m['train_throughput_mean_samples_per_second']:12.1f} {gbps:10.2f} {cpu:8.1f} "
+      f"{d['cpu_us_per_sample']:10.2f} {rss:12.1f} {rss / n:10.3f}")
+PY
+done

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# trainbench run vs fio on the same files from page cache: computation_time 0, one
+# accelerator, the same transfer size and the same number of reader threads / jobs.
+# Prints read GB/s of fio (psync and io_uring) and trainbench, and their ratio.
+# Usage: bench/run_vs_fio.sh [DATA_DIR] [THREADS...]   (env: FILES, TRANSFER, EPOCHS)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TB=${TRAINBENCH:-./build/trainbench}
+data=${1:-/tmp/trainbench-bench/resnet50}
+shift || true
+threads=("$@")
+[ ${#threads[@]} -gt 0 ] || threads=(1 2)
+files=${FILES:-24}            # 24 x 1251 x 114.7 KB = 3.4 GB
+transfer=${TRANSFER:-262144}  # reader.transfer_size; larger than a sample: one read each
+epochs=${EPOCHS:-5}
+common=(resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data")
+"$TB" datagen "${common[@]}" >/dev/null
+cat "$data"/train/* >/dev/null  # into page cache (fio runs with invalidate=0 to keep it)
+list=$(ls "$data"/train/* | paste -sd:)
+# fio reads what trainbench reads: each file start to end in sample-sized pieces.
+sample=$(/usr/bin/python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; print(max(f["sample_lengths"]))' "$data/trainbench_manifest.json")
+bs=$((sample < transfer ? sample : transfer))
+fio_gbps() {  # fio_gbps ENGINE JOBS
+  fio --name=read --filename="$list" --rw=read --bs="$bs" --ioengine="$1" --iodepth=1 --invalidate=0 \
+    --numjobs="$2" --loops="$epochs" --group_reporting --output-format=json 2>/dev/null |
+    /usr/bin/python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0]["read"]; print(j["io_bytes"]/(j["runtime"]/1e3)/1e9 if j["runtime"] else 0)'
+}
+printf "%-8s %12s %12s %12s %10s %10s\n" threads "fio psync" "fio io_uring" trainbench "vs psync" "vs uring"
+for t in "${threads[@]}"; do
+  psync=$(fio_gbps psync "$t")
+  uring=$(fio_gbps io_uring "$t")
+  line=$("$TB" run "${common[@]}" train.computation_time=0 "train.epochs=$epochs" \
+    "reader.read_threads=$t" "reader.transfer_size=$transfer" --io-threads "$t" \
+    output.folder=/tmp/trainbench-bench/out --no-progress 2>/dev/null | tail -n 1)
+  tb=$(echo "$line" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["trainbench_metrics"]["io_mb_per_second"]/1e3)')
+  /usr/bin/python3 -c 'import sys; t,p,u,b=sys.argv[1:]; p,u,b=float(p),float(u),float(b); print(f"{t:<8} {p:12.2f} {u:12.2f} {b:12.2f} {b/p:10.2f} {b/u:10.2f}")' "$t" "$psync" "$uring" "$tb"
+done
+echo "(GB/s = 10^9 bytes/s; fio numjobs read the whole file list each, as one trainbench reader pool does once)"
