@@ -1,6 +1,7 @@
 #include "loader/read_scheduler.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/log.h"
 #include "loader/dataset_files.h"
 #include "loader/hdf5_reader.h"
 #include "loader/pieces.h"
@@ -19,6 +21,30 @@ uint64_t NowNanoseconds() {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                    std::chrono::steady_clock::now().time_since_epoch())
                                    .count());
+}
+
+// File handles stay open for the whole run (no open per read), so a dataset of
+// thousands of files needs more than the usual soft limit of 1024 descriptors.
+// Returns how many files may be kept open; beyond that, reads open and close the file
+// each time (slower, and said so).
+uint64_t RaiseOpenFileLimit(uint64_t files) {
+  constexpr uint64_t kReserve = 256;  // stdio, logs, checkpoints, libraries
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return files;
+  const rlim_t wanted = static_cast<rlim_t>(files + kReserve);
+  if (limit.rlim_cur < wanted) {
+    limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, limit.rlim_max);
+    setrlimit(RLIMIT_NOFILE, &limit);
+    getrlimit(RLIMIT_NOFILE, &limit);
+  }
+  if (limit.rlim_cur >= wanted) return files;
+  const uint64_t budget =
+      limit.rlim_cur > 2 * kReserve ? limit.rlim_cur - kReserve : limit.rlim_cur / 2;
+  LogWarning(
+      fmt::format("{} dataset files but at most {} open files (ulimit -n): {} stay open, "
+                  "the others are opened for every read; raise the hard limit",
+                  files, static_cast<uint64_t>(limit.rlim_cur), budget));
+  return budget;
 }
 
 struct FreeDeleter {
@@ -47,6 +73,7 @@ ReadScheduler::ReadScheduler(storage::Storage& storage,
       handles_(files->size()),
       handle_ready_(new std::atomic<bool>[files->size()]) {
   for (size_t i = 0; i < files->size(); ++i) handle_ready_[i].store(false);
+  open_budget_ = RaiseOpenFileLimit(files->size());
   if (options_.hdf5) {
     std::vector<std::string> paths;
     for (const auto& f : *files) {
@@ -133,7 +160,7 @@ void ReadScheduler::Drain() {
 }
 
 std::optional<std::string> ReadScheduler::Error() const {
-  std::lock_guard<std::mutex> lock(const_cast<std::mutex&>(loop_mutex_));
+  std::lock_guard<std::mutex> lock(loop_mutex_);
   return error_;
 }
 
@@ -220,16 +247,21 @@ void ReadScheduler::Run(Worker& worker) {
   }
 }
 
-storage::RandomAccessFile& ReadScheduler::File(uint32_t file) {
-  if (!handle_ready_[file].load(std::memory_order_acquire)) {
-    std::lock_guard<std::mutex> lock(open_mutex_);
-    if (!handles_[file]) {
-      storage::OpenOptions open_options;
-      open_options.direct = options_.direct;
-      handles_[file] = storage_.Open((*files_)[file].path, open_options);
+storage::RandomAccessFile& ReadScheduler::File(
+    uint32_t file, std::unique_ptr<storage::RandomAccessFile>& temporary) {
+  if (handle_ready_[file].load(std::memory_order_acquire)) return *handles_[file];
+  storage::OpenOptions open_options;
+  open_options.direct = options_.direct;
+  std::lock_guard<std::mutex> lock(open_mutex_);
+  if (!handles_[file]) {
+    if (open_count_ >= open_budget_) {
+      temporary = storage_.Open((*files_)[file].path, open_options);
+      return *temporary;
     }
-    handle_ready_[file].store(true, std::memory_order_release);
+    handles_[file] = storage_.Open((*files_)[file].path, open_options);
+    ++open_count_;
   }
+  handle_ready_[file].store(true, std::memory_order_release);
   return *handles_[file];
 }
 
@@ -243,7 +275,8 @@ uint64_t ReadScheduler::ReadOne(Worker& worker, uint32_t file, uint32_t sample) 
   }
   const formats::WrittenFile& f = (*files_)[file];
   const formats::SampleExtent extent = ExtentOf(f, sample);
-  storage::RandomAccessFile& handle = File(file);
+  std::unique_ptr<storage::RandomAccessFile> temporary;  // when over the open-file budget
+  storage::RandomAccessFile& handle = File(file, temporary);
   const uint64_t sample_end = extent.offset + extent.length;
   uint64_t total = 0;
   ForEachPiece(extent.offset, extent.length, piece_size_, options_.direct,

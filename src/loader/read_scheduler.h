@@ -83,7 +83,8 @@ class ReadScheduler {
   void Run(Worker& worker);
   bool Claim(Stream& s, uint64_t& index);
   uint64_t ReadOne(Worker& worker, uint32_t file, uint32_t sample);
-  storage::RandomAccessFile& File(uint32_t file);
+  storage::RandomAccessFile& File(uint32_t file,
+                                  std::unique_ptr<storage::RandomAccessFile>& temporary);
   void Fail(const std::string& message);
 
   storage::Storage& storage_;
@@ -98,6 +99,8 @@ class ReadScheduler {
   std::vector<std::unique_ptr<storage::RandomAccessFile>> handles_;
   std::unique_ptr<std::atomic<bool>[]> handle_ready_;
   std::mutex open_mutex_;
+  uint64_t open_budget_ = 0;  // files that may stay open (ulimit -n)
+  uint64_t open_count_ = 0;
   std::unique_ptr<Hdf5Reader> hdf5_;
 
   std::atomic<bool> draining_{true};
@@ -112,7 +115,7 @@ class ReadScheduler {
   unsigned idle_ = 0;
 
   // The event loop sleeps here; ready_events_ counts finished batches and failures.
-  std::mutex loop_mutex_;
+  mutable std::mutex loop_mutex_;
   std::condition_variable loop_cv_;
   uint64_t ready_events_ = 0;
   uint64_t seen_events_ = 0;
