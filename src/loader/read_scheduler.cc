@@ -116,7 +116,11 @@ void ReadScheduler::StartPhase(const std::vector<std::vector<SampleRef>>* plans,
     s.limit.store(0);
     const uint64_t batches = s.samples->size() / batch_size_ + 1;
     s.done.reset(new std::atomic<uint32_t>[batches]);
-    for (uint64_t b = 0; b < batches; ++b) s.done[b].store(0);
+    s.ready_at.reset(new std::atomic<double>[batches]);
+    for (uint64_t b = 0; b < batches; ++b) {
+      s.done[b].store(0);
+      s.ready_at[b].store(0);
+    }
   }
   draining_.store(false);
   for (size_t a = 0; a < streams_.size(); ++a) Advance(a, 0);
@@ -142,7 +146,12 @@ void ReadScheduler::WakeReaders() {
 }
 
 bool ReadScheduler::BatchReady(size_t a, uint64_t step) const {
-  return streams_[a].done[step].load(std::memory_order_acquire) >= batch_size_;
+  // ready_at is stored after the batch's last read, so it doubles as the flag.
+  return streams_[a].ready_at[step].load(std::memory_order_acquire) > 0;
+}
+
+double ReadScheduler::BatchReadyTime(size_t a, uint64_t step) const {
+  return streams_[a].ready_at[step].load(std::memory_order_acquire);
 }
 
 void ReadScheduler::Wait(double deadline) {
@@ -228,8 +237,9 @@ void ReadScheduler::Run(Worker& worker) {
           Fail(e.what());
         }
         s.in_flight.fetch_sub(1);
-        if (s.done[index / batch_size_].fetch_add(1, std::memory_order_acq_rel) + 1 ==
-            batch_size_) {
+        const uint64_t batch = index / batch_size_;
+        if (s.done[batch].fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size_) {
+          s.ready_at[batch].store(NowSeconds(), std::memory_order_release);
           {
             std::lock_guard<std::mutex> lock(loop_mutex_);
             ++ready_events_;

@@ -57,6 +57,10 @@ class ReadScheduler {
   // Wakes idle readers after Advance calls (one wake-up for many advances).
   void WakeReaders();
   bool BatchReady(size_t a, uint64_t step) const;
+  // When the batch's last read finished (NowSeconds clock); valid once BatchReady. The
+  // step loop starts a step from this, not from when it noticed, so its own lateness
+  // under CPU load is not charged to storage.
+  double BatchReadyTime(size_t a, uint64_t step) const;
   // Sleeps until a batch becomes ready, a read fails, or NowSeconds() reaches deadline.
   void Wait(double deadline);
   // Stops claiming new reads and waits for those in flight.
@@ -76,7 +80,8 @@ class ReadScheduler {
     std::atomic<uint64_t> next{0};   // next index to claim
     std::atomic<uint64_t> limit{0};  // indexes below it may be claimed
     std::atomic<uint32_t> in_flight{0};
-    std::unique_ptr<std::atomic<uint32_t>[]> done;  // finished reads per batch
+    std::unique_ptr<std::atomic<uint32_t>[]> done;    // finished reads per batch
+    std::unique_ptr<std::atomic<double>[]> ready_at;  // when each batch finished
   };
   struct Worker;
 

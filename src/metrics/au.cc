@@ -1,5 +1,6 @@
 #include "metrics/au.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace trainbench::metrics {
@@ -32,7 +33,8 @@ double AuPercentage(const std::vector<AuAccumulator>& accelerators) {
     compute += a.CountedCompute();
     elapsed += a.CountedElapsed();
   }
-  return elapsed > 0 ? 100.0 * compute / elapsed : 0;
+  // Compute can equal the elapsed time (data always ready); rounding must not make it more.
+  return elapsed > 0 ? std::min(100.0, 100.0 * compute / elapsed) : 0;
 }
 
 MeanStdev MeanAndStdev(const std::vector<double>& values) {

@@ -80,7 +80,7 @@ class Loop {
         timers_.pop();
         FinishCompute(t.accelerator, t.deadline);
       }
-      CheckWaiting(NowSeconds());
+      CheckWaiting();
       if (wake_readers_ && scheduler_ && spec_.io) scheduler_->WakeReaders();
       wake_readers_ = false;
       if (done_ == accelerators_.size()) break;
@@ -127,7 +127,7 @@ class Loop {
   }
 
  private:
-  void CheckWaiting(double now) {
+  void CheckWaiting() {
     // EndStep may append to waiting_ while this walks the previous list.
     scratch_.clear();
     std::swap(waiting_, scratch_);
@@ -138,7 +138,9 @@ class Loop {
         waiting_.push_back(a);
         continue;
       }
-      StartCompute(a, std::max(now, acc.step_start));
+      // The step starts when both the accelerator and its batch were ready.
+      const double ready = spec_.io ? scheduler_->BatchReadyTime(a, acc.step) : 0;
+      StartCompute(a, std::max({acc.step_start, ready, start_}));
     }
   }
 

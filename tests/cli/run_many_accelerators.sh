@@ -39,7 +39,7 @@ grep -q "AU" out.txt || fail "no table on stdout"
 "$TB" run resnet50_h100 "${TINY[@]}" reader.batch_size=4 train.computation_time=0.02 \
   train.epochs=1 --accelerators 16 --no-barrier >out2.txt 2>/dev/null || fail "no-barrier run"
 last_line_json out2.txt line2.json
-[ "$(json line2.json 'd["trainbench_metrics"]["passed"]')" = True ] || fail "no-barrier AU"
+[ "$(json line2.json 'd["trainbench_metrics"]["passed"]')" = True ] || fail "no-barrier AU: $(cat line2.json)"
 "$TB" run resnet50_h100 "${TINY[@]}" reader.batch_size=4 train.computation_time=0 \
   train.epochs=1 --accelerators 16 >out3.txt 2>/dev/null || fail "zero-compute run"
 last_line_json out3.txt line3.json
