@@ -54,6 +54,12 @@ formats::WrittenFile ScanFile(const config::WorkloadConfig& config, storage::Sto
     f.path = path;
     f.size_bytes = size;
     f.num_samples = shape.num_samples;
+    // Where libhdf5 will read each sample: exact for contiguous datasets; for chunked
+    // ones, the sample's place in the uncompressed dataset (the bytes are the same).
+    const uint64_t base = shape.data_offset.value_or(0);
+    f.samples.reserve(shape.num_samples);
+    for (uint64_t i = 0; i < shape.num_samples; ++i)
+      f.samples.push_back({base + i * shape.sample_bytes, shape.sample_bytes});
     return f;
   }
   auto f = format->Scan(path, storage);

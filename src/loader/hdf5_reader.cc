@@ -62,6 +62,8 @@ void OpenSamples(const std::string& path, Handles& h, Hdf5Shape& shape) {
   for (int i = 1; i < rank; ++i) elements *= dims[static_cast<size_t>(i)];
   shape.num_samples = dims[0];
   shape.sample_bytes = elements * H5Tget_size(h.mem_type);
+  const haddr_t offset = H5Dget_offset(h.dataset);
+  if (offset != HADDR_UNDEF) shape.data_offset = static_cast<uint64_t>(offset);
 }
 
 }  // namespace

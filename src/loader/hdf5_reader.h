@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct Hdf5Shape {
   std::string dataset;  // "records_0" or "records"
   uint64_t num_samples = 0;
   uint64_t sample_bytes = 0;
+  // Byte offset of sample 0 in the file when the dataset is stored contiguously
+  // (uncompressed, unchunked: sample i is at data_offset + i x sample_bytes).
+  std::optional<uint64_t> data_offset;
 };
 
 // Opens `local_path` and describes its sample dataset; throws RuntimeError naming the

@@ -28,6 +28,12 @@ last_line_json out.txt line.json
   fail "hdf5 bytes read: $(cat line.json)"
 dir=$(results_dir)
 [ "$(json "$dir/summary.json" 'd["read_latency_ms"]["count"]')" = 240 ] || fail "one read per sample"
+[ "$(json line.json 'd["trainbench_metrics"]["requested_bytes"]')" = $((120 * 3000 * 2)) ] ||
+  fail "hdf5 requested bytes: $(cat line.json)"
+# Contiguous datasets: the reads are counted at the samples' real offsets, one file
+# after another (consecutive within a file).
+[ "$(json "$dir/summary.json" 'd["io_characterization"]["POSIX_CONSEC_READS"] > 0')" = True ] ||
+  fail "hdf5 consecutive reads"
 [ "$(json "$dir/summary.json" 'd["format"]')" = hdf5 ] || fail "format"
 # A file without the sample dataset is named.
 /usr/bin/python3 -c 'import h5py,sys; h5py.File(sys.argv[1],"w").create_dataset("x", data=[1])' \
