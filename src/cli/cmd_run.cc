@@ -89,6 +89,9 @@ class LiveProgress {
 int Execute(const RunFlags& flags) {
   if (flags.accelerators == 0) throw UsageError("--accelerators must be at least 1");
   const auto config = LoadWorkloadOrThrow(flags.workload);
+  if (!config.workflow.train)
+    throw UsageError(
+        "workflow.train is false: `trainbench run` emulates training; set workflow.train=true");
   const std::string uri = config::DatasetUri(config);
   auto storage = storage::OpenStorage(uri);
   const auto dataset = loader::ResolveDataset(config, *storage, DatagenCommand(flags.workload));

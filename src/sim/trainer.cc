@@ -98,8 +98,15 @@ class Run {
     scheduler_ = std::make_unique<loader::ReadScheduler>(storage_, &all_files_, ro, local);
     if (c_.workflow.checkpoint) checkpointer_ = std::make_unique<Checkpointer>(c_);
 
-    Train(steps);
-    if (r_.complete && checkpointer_ && c_.checkpoint.num_checkpoints_read > 0) ReadBack();
+    try {
+      Train(steps);
+      if (r_.complete && checkpointer_ && c_.checkpoint.num_checkpoints_read > 0) ReadBack();
+    } catch (const RuntimeError& e) {
+      // A checkpoint that cannot be written or read back: keep what was measured.
+      scheduler_->Drain();
+      r_.complete = false;
+      r_.stop_reason = e.what();
+    }
 
     r_.read_latency_ns = scheduler_->Latencies();
     scheduler_.reset();
