@@ -34,17 +34,18 @@ best() {  # best CMD...: the largest of $repeat runs of CMD (one number each)
   done
   echo "$b"
 }
-tb_gbps() {  # tb_gbps THREADS
+tb_gbps() {  # tb_gbps THREADS ENGINE
   "$TB" run "${common[@]}" train.computation_time=0 "train.epochs=$epochs" \
-    "reader.read_threads=$1" "reader.transfer_size=$transfer" --io-threads "$1" \
+    "reader.read_threads=$1" "reader.transfer_size=$transfer" --io-threads "$1" --io-engine "$2" \
     output.folder=/tmp/trainbench-bench/out --no-progress 2>/dev/null | tail -n 1 |
     /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["trainbench_metrics"]["io_mb_per_second"]/1e3)'
 }
-printf "%-8s %12s %12s %12s %10s %10s\n" threads "fio psync" "fio io_uring" trainbench "vs psync" "vs uring"
+printf "%-8s %10s %10s %10s %10s %12s %12s\n" threads "fio psync" "fio uring" "tb pread" "tb uring" "pread/psync" "uring/uring"
 for t in "${threads[@]}"; do
   psync=$(best fio_gbps psync "$t")
   uring=$(best fio_gbps io_uring "$t")
-  tb=$(best tb_gbps "$t")
-  /usr/bin/python3 -c 'import sys; t,p,u,b=sys.argv[1:]; p,u,b=float(p),float(u),float(b); print(f"{t:<8} {p:12.2f} {u:12.2f} {b:12.2f} {b/p:10.2f} {b/u:10.2f}")' "$t" "$psync" "$uring" "$tb"
+  tb=$(best tb_gbps "$t" pread)
+  tbu=$(best tb_gbps "$t" uring)
+  /usr/bin/python3 -c 'import sys; t,p,u,b,c=sys.argv[1:]; p,u,b,c=map(float,(p,u,b,c)); print(f"{t:<8} {p:10.2f} {u:10.2f} {b:10.2f} {c:10.2f} {b/p:12.2f} {c/u:12.2f}")' "$t" "$psync" "$uring" "$tb" "$tbu"
 done
 echo "(GB/s = 10^9 bytes/s, best of $repeat; fio: numjobs jobs each reading the files in sample-sized blocks; trainbench: one accelerator, read_threads = io threads = jobs)"

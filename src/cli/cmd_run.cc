@@ -17,6 +17,7 @@
 #include "config/loader.h"
 #include "dist/communicator.h"
 #include "loader/dataset_files.h"
+#include "loader/read_scheduler.h"
 #include "metrics/process_stats.h"
 #include "report/results_folder.h"
 #include "report/summary.h"
@@ -32,6 +33,7 @@ struct RunFlags {
   uint64_t accelerators = 1;
   bool no_barrier = false;
   unsigned io_threads = 0;
+  std::string io_engine = "pread";
   bool no_progress = false;
 };
 
@@ -116,6 +118,8 @@ int Execute(const RunFlags& flags) {
   options.accelerators = flags.accelerators;
   options.barrier = !flags.no_barrier;
   options.io_threads = flags.io_threads;
+  options.engine =
+      flags.io_engine == "uring" ? loader::ReadEngine::kUring : loader::ReadEngine::kPread;
   LiveProgress progress(!flags.no_progress);
   options.progress = [&](const sim::Progress& p) { progress.Show(p); };
   options.log = [&](const std::string& line) {
@@ -181,6 +185,11 @@ void AddRunCommand(CLI::App& app, Action& action) {
                     "Let accelerators run their steps independently (no all-reduce barrier)");
   command->add_option("--io-threads", flags.io_threads,
                       "Reader threads (default: accelerators x read_threads, at most 4 per core)");
+  command
+      ->add_option("--io-engine", flags.io_engine,
+                   "pread (reader threads, one read each) or uring (io_uring: each reader "
+                   "thread keeps accelerators x read_threads / threads reads in flight)")
+      ->check(CLI::IsMember({"pread", "uring"}));
   command->add_flag("--no-progress", flags.no_progress, "No live progress line on a terminal");
   command->callback([&action] { action = [] { return Execute(flags); }; });
 }

@@ -13,15 +13,10 @@
 #include "loader/dataset_files.h"
 #include "loader/hdf5_reader.h"
 #include "loader/pieces.h"
+#include "loader/read_worker.h"
 
 namespace trainbench::loader {
 namespace {
-
-uint64_t NowNanoseconds() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
 
 // File handles stay open for the whole run (no open per read), so a dataset of
 // thousands of files needs more than the usual soft limit of 1024 descriptors.
@@ -47,20 +42,7 @@ uint64_t RaiseOpenFileLimit(uint64_t files) {
   return budget;
 }
 
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
-};
-
 }  // namespace
-
-struct ReadScheduler::Worker {
-  std::thread thread;
-  std::unique_ptr<unsigned char, FreeDeleter> buffer;  // one piece, aligned for O_DIRECT
-  std::vector<unsigned char> sample_buffer;            // hdf5: one whole sample
-  metrics::Histogram latency_ns;
-  std::atomic<uint64_t> bytes{0};
-  std::atomic<uint64_t> reads{0};
-};
 
 ReadScheduler::ReadScheduler(storage::Storage& storage,
                              const std::vector<formats::WrittenFile>* files, ReaderOptions options,
@@ -211,7 +193,22 @@ bool ReadScheduler::Claim(Stream& s, uint64_t& index) {
   return true;
 }
 
+void ReadScheduler::SampleDone(Stream& s, uint64_t index, uint64_t bytes, Worker& worker) {
+  worker.bytes.fetch_add(bytes, std::memory_order_relaxed);
+  s.in_flight.fetch_sub(1);
+  const uint64_t batch = index / batch_size_;
+  if (s.done[batch].fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size_) {
+    s.ready_at[batch].store(NowSeconds(), std::memory_order_release);
+    {
+      std::lock_guard<std::mutex> lock(loop_mutex_);
+      ++ready_events_;
+    }
+    loop_cv_.notify_one();
+  }
+}
+
 void ReadScheduler::Run(Worker& worker) {
+  if (options_.engine == ReadEngine::kUring && !hdf5_) return RunUring(worker);
   const size_t n = streams_.size();
   while (!stop_.load()) {
     uint64_t generation;
@@ -230,22 +227,13 @@ void ReadScheduler::Run(Worker& worker) {
         if (!Claim(s, index)) continue;
         found = true;
         const SampleRef ref = (*s.samples)[index];
+        uint64_t bytes = 0;
         try {
-          const uint64_t bytes = ReadOne(worker, ref.file + file_offset_, ref.sample);
-          worker.bytes.fetch_add(bytes, std::memory_order_relaxed);
+          bytes = ReadOne(worker, ref.file + file_offset_, ref.sample);
         } catch (const std::exception& e) {
           Fail(e.what());
         }
-        s.in_flight.fetch_sub(1);
-        const uint64_t batch = index / batch_size_;
-        if (s.done[batch].fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size_) {
-          s.ready_at[batch].store(NowSeconds(), std::memory_order_release);
-          {
-            std::lock_guard<std::mutex> lock(loop_mutex_);
-            ++ready_events_;
-          }
-          loop_cv_.notify_one();
-        }
+        SampleDone(s, index, bytes, worker);
       }
       in_flight_.fetch_sub(1);
     }

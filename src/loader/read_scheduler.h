@@ -5,6 +5,8 @@
 // (reader.prefetch_size) batches ahead of the batch the accelerator works on.
 // A sample is read as the format says: its extent in transfer_size pieces through
 // Storage (file handles opened once and kept), or one hyperslab through libhdf5.
+// Engines: pread (one piece at a time per thread) or io_uring (up to `depth` pieces in
+// flight per thread: deep queues for remote or flash storage with few threads).
 // Each thread owns one reused buffer; the bytes are dropped once read (a batch's
 // bytes need not be kept to measure how fast storage delivers them).
 // Thread safety: StartPhase/Advance/WakeReaders/Wait/Drain are called by one thread
@@ -30,8 +32,15 @@ namespace trainbench::loader {
 
 class Hdf5Reader;
 
+enum class ReadEngine {
+  kPread,  // each reader thread reads one piece at a time with pread
+  kUring,  // each reader thread keeps up to `depth` pieces in flight through io_uring
+};
+
 struct ReaderOptions {
+  ReadEngine engine = ReadEngine::kPread;
   unsigned threads = 1;
+  unsigned depth = 1;  // io_uring: pieces in flight per reader thread
   uint64_t transfer_size = 262144;
   bool direct = false;  // O_DIRECT with aligned buffers
   bool hdf5 = false;    // read samples through libhdf5
@@ -86,6 +95,8 @@ class ReadScheduler {
   struct Worker;
 
   void Run(Worker& worker);
+  void RunUring(Worker& worker);  // uring_reader.cc
+  void SampleDone(Stream& s, uint64_t index, uint64_t bytes, Worker& worker);
   bool Claim(Stream& s, uint64_t& index);
   uint64_t ReadOne(Worker& worker, uint32_t file, uint32_t sample);
   storage::RandomAccessFile& File(uint32_t file,

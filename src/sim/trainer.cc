@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -85,7 +86,9 @@ class Run {
     const double t0 = NowSeconds();
 
     loader::ReaderOptions ro;
+    ro.engine = options_.engine;
     ro.threads = IoThreads(c_, options_);
+    ro.depth = IoDepth(c_, options_);
     ro.transfer_size = c_.reader.transfer_size;
     ro.direct = c_.reader.odirect;
     ro.hdf5 = c_.dataset.format == config::Format::kHdf5;
@@ -331,8 +334,18 @@ unsigned IoThreads(const config::WorkloadConfig& config, const TrainerOptions& o
   if (options.io_threads > 0) return options.io_threads;
   const uint64_t in_flight =
       options.accelerators * std::max<uint64_t>(1, config.reader.read_threads);
-  const uint64_t cap = std::min<uint64_t>(64, 4ull * metrics::HostCpuCount());
+  const uint64_t cap = options.engine == loader::ReadEngine::kUring
+                           ? metrics::HostCpuCount()
+                           : std::min<uint64_t>(64, 4ull * metrics::HostCpuCount());
   return static_cast<unsigned>(std::max<uint64_t>(1, std::min(in_flight, cap)));
+}
+
+unsigned IoDepth(const config::WorkloadConfig& config, const TrainerOptions& options) {
+  if (options.engine != loader::ReadEngine::kUring) return 1;
+  const uint64_t in_flight =
+      options.accelerators * std::max<uint64_t>(1, config.reader.read_threads);
+  const uint64_t threads = IoThreads(config, options);
+  return static_cast<unsigned>(std::clamp<uint64_t>((in_flight + threads - 1) / threads, 1, 256));
 }
 
 metrics::RunRecord RunTraining(const config::WorkloadConfig& config,

@@ -11,6 +11,7 @@
 #include "config/workload.h"
 #include "dist/communicator.h"
 #include "loader/dataset_files.h"
+#include "loader/read_scheduler.h"
 #include "metrics/run_record.h"
 #include "sim/step_loop.h"
 #include "storage/storage.h"
@@ -20,7 +21,9 @@ namespace trainbench::sim {
 struct TrainerOptions {
   uint64_t accelerators = 1;  // in this process
   bool barrier = true;
-  unsigned io_threads = 0;  // 0: min(accelerators x read_threads, 4 x cores, 64)
+  loader::ReadEngine engine = loader::ReadEngine::kPread;
+  // 0: pread: min(accelerators x read_threads, 4 x cores, 64); uring: min(that, cores)
+  unsigned io_threads = 0;
   std::function<void(const Progress&)> progress;
   std::function<void(const std::string&)> log;  // one line per event (epoch end, checkpoint)
 };
@@ -29,7 +32,9 @@ metrics::RunRecord RunTraining(const config::WorkloadConfig& config,
                                const loader::DatasetFiles& dataset, storage::Storage& storage,
                                dist::Communicator& communicator, const TrainerOptions& options);
 
-// The reader thread count a run uses.
+// The reader threads a run uses, and (io_uring) the pieces each keeps in flight: together
+// accelerators x read_threads, the depth the workload asks for.
 unsigned IoThreads(const config::WorkloadConfig& config, const TrainerOptions& options);
+unsigned IoDepth(const config::WorkloadConfig& config, const TrainerOptions& options);
 
 }  // namespace trainbench::sim

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # With computation_time 0, the bytes a run reads equal the dataset's bytes x epochs
 # (every sample once per epoch, its whole record), through every read path: plain,
-# small transfer_size pieces, O_DIRECT, shared file access, read_type memory.
+# small transfer_size pieces, O_DIRECT, shared file access, read_type memory, io_uring.
 source "$(dirname "$0")/lib/run_common.bash"
 make_tiny_dataset
 dataset_bytes=$(json "$WORK/data/trainbench_manifest.json" 'd["total_bytes"]')
@@ -39,4 +39,8 @@ assert io["access_sizes"]["POSIX_SIZE_READ_100K_1M"] == io["POSIX_READS"] == 800
 assert io["files_read"] == 4 and io["files_reread"] == 4, io
 assert d["cache"]["fits_in_page_cache"] is True
 PY
+# io_uring: several pieces per sample, many in flight per reader thread.
+check uring $((dataset_bytes * 2)) train.epochs=2 --io-engine uring reader.transfer_size=32768 \
+  reader.read_threads=4 --accelerators 5 --io-threads 1
+ALIGNED=1 check uring_direct $((dataset_bytes * 2)) train.epochs=2 --io-engine uring reader.odirect=True
 echo OK

@@ -31,19 +31,23 @@ truncate -s 1000000 "$WORK/data/train/img_1_of_2.tfrecord"
 expect_error "img_1_of_2.tfrecord is 1000000 bytes" dataset.num_files_train=2
 
 # A file that breaks mid-run: the run stops, names the file and offset, keeps the
-# epochs it measured (marked incomplete) and exits 1.
-make_tiny_dataset dataset.num_files_train=2
-rc=0
-"$TB" run resnet50_h100 "${TINY[@]}" dataset.num_files_train=2 train.computation_time=0.02 \
-  reader.batch_size=10 train.epochs=20 >out.txt 2>err.txt &
-pid=$!
-sleep 1
-truncate -s 100000 "$WORK/data/train/img_1_of_2.tfrecord"
-wait "$pid" || rc=$?
-[ "$rc" = 1 ] || { cat err.txt; fail "mid-run failure: exit $rc, expected 1"; }
-grep -q "short read at offset [0-9]* of '.*img_1_of_2.tfrecord'" err.txt || { cat err.txt; fail "file and offset not named"; }
-grep -q "partial results" err.txt || fail "partial results not mentioned"
-dir=$(results_dir)
-[ "$(json "$dir/summary.json" 'd["complete"]')" = False ] || fail "summary not marked incomplete"
-[ "$(json "$dir/summary.json" '"short read" in d["stop_reason"]')" = True ] || fail "stop_reason"
+# epochs it measured (marked incomplete) and exits 1 (both read engines).
+for engine in pread uring; do
+  make_tiny_dataset dataset.num_files_train=2
+  rc=0
+  "$TB" run resnet50_h100 "${TINY[@]}" dataset.num_files_train=2 train.computation_time=0.02 \
+    reader.batch_size=10 train.epochs=20 --io-engine "$engine" >out.txt 2>err.txt &
+  pid=$!
+  sleep 1
+  truncate -s 100000 "$WORK/data/train/img_1_of_2.tfrecord"
+  wait "$pid" || rc=$?
+  [ "$rc" = 1 ] || { cat err.txt; fail "$engine: mid-run failure: exit $rc, expected 1"; }
+  grep -q "short read at offset [0-9]* of '.*img_1_of_2.tfrecord'" err.txt ||
+    { cat err.txt; fail "$engine: file and offset not named"; }
+  grep -q "partial results" err.txt || fail "$engine: partial results not mentioned"
+  dir=$(results_dir)
+  [ "$(json "$dir/summary.json" 'd["complete"]')" = False ] || fail "summary not marked incomplete"
+  [ "$(json "$dir/summary.json" '"short read" in d["stop_reason"]')" = True ] || fail "stop_reason"
+  rm -rf "$WORK/data"
+done
 echo OK
