@@ -17,13 +17,23 @@ repeat=${REPEAT:-3}  # best of N for each tool: the host may be shared
 common=(resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data")
 "$TB" datagen "${common[@]}" >/dev/null
 cat "$data"/train/* >/dev/null  # into page cache (fio runs with invalidate=0 to keep it)
-list=$(ls "$data"/train/* | paste -sd:)
 # fio reads what trainbench reads: each file start to end in sample-sized pieces.
 sample=$(/usr/bin/python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; print(max(f["sample_lengths"]))' "$data/trainbench_manifest.json")
 bs=$((sample < transfer ? sample : transfer))
-fio_gbps() {  # fio_gbps ENGINE JOBS
-  fio --name=read --filename="$list" --rw=read --bs="$bs" --ioengine="$1" --iodepth=1 --invalidate=0 \
-    --numjobs="$2" --loops="$epochs" --group_reporting --output-format=json 2>/dev/null |
+fio_gbps() {  # fio_gbps ENGINE JOBS: JOBS jobs over disjoint shares of the files (as
+  # trainbench's readers share one pass); jobs reading the same files at once would
+  # find each other's bytes in CPU caches and flatter fio.
+  local jobfile=/tmp/trainbench-bench/fio.job files=("$data"/train/*)
+  {
+    printf "[global]\nrw=read\nbs=%s\nioengine=%s\niodepth=1\ninvalidate=0\nloops=%s\ngroup_reporting\n" \
+      "$bs" "$1" "$epochs"
+    for ((j = 0; j < $2; j++)); do
+      local mine=()
+      for ((i = j; i < ${#files[@]}; i += $2)); do mine+=("${files[i]}"); done
+      printf "[job%s]\nfilename=%s\n" "$j" "$(IFS=:; echo "${mine[*]}")"
+    done
+  } >"$jobfile"
+  fio --output-format=json "$jobfile" 2>/dev/null |
     /usr/bin/python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0]["read"]; print(j["io_bytes"]/(j["runtime"]/1e3)/1e9 if j["runtime"] else 0)'
 }
 best() {  # best CMD...: the largest of $repeat runs of CMD (one number each)
@@ -48,4 +58,4 @@ for t in "${threads[@]}"; do
   tbu=$(best tb_gbps "$t" uring)
   /usr/bin/python3 -c 'import sys; t,p,u,b,c=sys.argv[1:]; p,u,b,c=map(float,(p,u,b,c)); print(f"{t:<8} {p:10.2f} {u:10.2f} {b:10.2f} {c:10.2f} {b/p:12.2f} {c/u:12.2f}")' "$t" "$psync" "$uring" "$tb" "$tbu"
 done
-echo "(GB/s = 10^9 bytes/s, best of $repeat; fio: numjobs jobs each reading the files in sample-sized blocks; trainbench: one accelerator, read_threads = io threads = jobs)"
+echo "(GB/s = 10^9 bytes/s, best of $repeat; fio: JOBS jobs over disjoint shares of the files in sample-sized blocks; trainbench: one accelerator, read_threads = io threads = JOBS)"
