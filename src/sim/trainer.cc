@@ -94,9 +94,11 @@ class Run {
     ro.hdf5 = c_.dataset.format == config::Format::kHdf5;
     ro.reads_per_accelerator = std::max<uint64_t>(1, c_.reader.read_threads);
     ro.prefetch_batches = c_.reader.prefetch_size;
-    r_.read_engine =
-        ro.hdf5 ? "libhdf5 hyperslab (reader threads)"
-                : (ro.direct ? "pread O_DIRECT (reader threads)" : "pread (reader threads)");
+    const bool uring = ro.engine == loader::ReadEngine::kUring && !ro.hdf5;
+    r_.read_engine = ro.hdf5 ? std::string("libhdf5 hyperslab")
+                     : uring ? fmt::format("io_uring, depth {} per thread", ro.depth)
+                             : std::string("pread");
+    if (ro.direct) r_.read_engine += ", O_DIRECT";
     r_.io_threads = ro.threads;
     scheduler_ = std::make_unique<loader::ReadScheduler>(storage_, &all_files_, ro, local);
     if (c_.workflow.checkpoint) checkpointer_ = std::make_unique<Checkpointer>(c_);
