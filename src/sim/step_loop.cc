@@ -146,6 +146,7 @@ class Loop {
 
   void StartCompute(size_t a, double now) {
     Accelerator& acc = accelerators_[a];
+    if (spec_.io && spec_.on_batch) spec_.on_batch(a, acc.step);
     const double wait = now - acc.step_start;
     wait_ns_.Record(static_cast<uint64_t>(std::max(0.0, wait) * 1e9));
     data_wait_s_ += wait;

@@ -40,6 +40,10 @@ struct PhaseSpec {
   // with `at_barrier` set, so it can do the work while all accelerators wait.
   std::function<bool(uint64_t step, bool at_barrier)> sync_step;
   std::function<void(const Progress&)> progress;  // about once a second
+  // Called when accelerator `a` (local index) takes its batch `step` off the reader
+  // (io phases only): what was read for it can be counted then, so an interrupted phase
+  // counts only what it used.
+  std::function<void(size_t a, uint64_t step)> on_batch;
 };
 
 struct PhaseOutcome {

@@ -139,27 +139,28 @@ class Run {
     return !r_.complete;
   }
 
-  // Counts the reads a phase issues, in each accelerator's order (Darshan's view).
-  void Characterize(const std::vector<std::vector<loader::SampleRef>>& plans, uint32_t offset,
-                    uint64_t* requested) {
+  // Counts the reads of one batch (Darshan's view) and the bytes it asked for; called as
+  // each accelerator takes a batch, so the order is each accelerator's read order.
+  void CharacterizeBatch(const std::vector<loader::SampleRef>& plan, uint64_t step, uint64_t batch,
+                         uint32_t offset, uint64_t& requested) {
     const uint64_t piece = loader::PieceSize(c_.reader.transfer_size, c_.reader.odirect);
     const bool hdf5 = c_.dataset.format == config::Format::kHdf5;
-    for (const auto& plan : plans)
-      for (const auto& ref : plan) {
-        const uint32_t file = ref.file + offset;
-        if (!opened_[file]) {
-          opened_[file] = true;
-          io_->OnOpen();
-        }
-        const auto extent = loader::ExtentOf(all_files_[file], ref.sample);
-        *requested += extent.length;
-        if (hdf5) {
-          io_->OnRead(file, extent.offset, extent.length);
-          continue;
-        }
-        loader::ForEachPiece(extent.offset, extent.length, piece, c_.reader.odirect,
-                             [&](uint64_t o, uint64_t n) { io_->OnRead(file, o, n); });
+    const size_t end = std::min<size_t>(plan.size(), (step + 1) * batch);
+    for (size_t i = step * batch; i < end; ++i) {
+      const uint32_t file = plan[i].file + offset;
+      if (!opened_[file]) {
+        opened_[file] = true;
+        io_->OnOpen();
       }
+      const auto extent = loader::ExtentOf(all_files_[file], plan[i].sample);
+      requested += extent.length;
+      if (hdf5) {
+        io_->OnRead(file, extent.offset, extent.length);
+        continue;
+      }
+      loader::ForEachPiece(extent.offset, extent.length, piece, c_.reader.odirect,
+                           [&](uint64_t o, uint64_t n) { io_->OnRead(file, o, n); });
+    }
   }
 
   PhaseSpec Spec(const char* kind, uint64_t epoch, const auto& plans, uint32_t offset,
@@ -177,6 +178,10 @@ class Run {
     s.seed = Mix(Mix(c_.train.seed, epoch), kind[0]);
     s.exclude_start_steps = c_.metric.exclude_start_steps;
     s.progress = options_.progress;
+    s.on_batch = [this, &plans, batch, offset](size_t a, uint64_t step) {
+      CharacterizeBatch(plans[a], step, batch, offset, phase_requested_);
+    };
+    phase_requested_ = 0;
     return s;
   }
 
@@ -187,12 +192,10 @@ class Run {
       loader::SamplerOptions once = sampler_;
       once.file_shuffle = once.sample_shuffle = config::Shuffle::kOff;
       const auto plans = loader::PlanEpoch(train_counts_, once, 1, first_, options_.accelerators);
-      uint64_t requested = 0;
-      Characterize(plans, 0, &requested);
       auto spec = Spec("preload", 1, plans, 0, c_.reader.batch_size, steps, {});
       const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
       auto rec = out.record;
-      rec.requested_bytes = requested;
+      rec.requested_bytes = phase_requested_;
       rec.start_s = 0;
       r_.preloads.push_back(rec);
       Log(fmt::format("preload: {} samples, {} in {:.2f} s", rec.samples,
@@ -204,8 +207,6 @@ class Run {
     for (uint64_t epoch = 1; epoch <= c_.train.epochs; ++epoch) {
       const auto plans =
           loader::PlanEpoch(train_counts_, sampler_, epoch, first_, options_.accelerators);
-      uint64_t requested = 0;
-      if (!in_memory) Characterize(plans, 0, &requested);
       auto spec =
           Spec("train", epoch, plans, 0, c_.reader.batch_size, steps, c_.train.computation_time);
       spec.io = !in_memory;
@@ -223,11 +224,7 @@ class Run {
       const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
       auto rec = out.record;
       rec.start_s = start;
-      // An interrupted epoch asked for the samples of the steps it finished (about).
-      rec.requested_bytes = rec.complete
-                                ? requested
-                                : static_cast<uint64_t>(static_cast<double>(rec.samples) *
-                                                        AverageSampleBytes(requested, plans));
+      rec.requested_bytes = phase_requested_;
       global_step += rec.steps;
       r_.epochs.push_back(rec);
       Log(fmt::format("epoch {}/{}: {} steps, {:.1f} samples/s, {:.1f} MB/s, AU {:.2f}%{}", epoch,
@@ -240,13 +237,6 @@ class Run {
           checkpointer_->MayWrite())
         WriteCheckpoint(epoch, global_step);
     }
-  }
-
-  static double AverageSampleBytes(uint64_t requested,
-                                   const std::vector<std::vector<loader::SampleRef>>& plans) {
-    uint64_t n = 0;
-    for (const auto& p : plans) n += p.size();
-    return n ? static_cast<double>(requested) / static_cast<double>(n) : 0;
   }
 
   bool EvalDue(uint64_t epoch) const {
@@ -279,12 +269,10 @@ class Run {
     }
     const auto plans = loader::PlanEpoch(eval_counts_, o, epoch, first_, options_.accelerators);
     const auto offset = static_cast<uint32_t>(dataset_.train.size());
-    uint64_t requested = 0;
-    Characterize(plans, offset, &requested);
     auto spec = Spec("eval", epoch, plans, offset, o.batch_size, steps, c_.evaluation.eval_time);
     const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
     auto rec = out.record;
-    rec.requested_bytes = requested;
+    rec.requested_bytes = phase_requested_;
     r_.evals.push_back(rec);
     Log(fmt::format("eval after epoch {}: {} steps in {:.2f} s, {:.1f} samples/s, AU {:.2f}%",
                     epoch, rec.steps, rec.duration_s, rec.SamplesPerSecond(), rec.au_percentage));
@@ -322,6 +310,7 @@ class Run {
   std::vector<formats::WrittenFile> all_files_;
   std::unique_ptr<metrics::IoCharacterizer> io_;
   std::vector<bool> opened_;
+  uint64_t phase_requested_ = 0;  // bytes of the batches the current phase took
   loader::SamplerOptions sampler_;
   std::vector<uint64_t> train_counts_, eval_counts_;
   uint64_t first_ = 0;
