@@ -211,11 +211,7 @@ void ReadScheduler::Run(Worker& worker) {
   if (options_.engine == ReadEngine::kUring && !hdf5_) return RunUring(worker);
   const size_t n = streams_.size();
   while (!stop_.load()) {
-    uint64_t generation;
-    {
-      std::lock_guard<std::mutex> lock(work_mutex_);
-      generation = generation_;
-    }
+    const uint64_t generation = generation_.load(std::memory_order_acquire);
     bool found = false;
     if (!draining_.load()) {
       in_flight_.fetch_add(1);  // before claiming, so Drain never misses a read
@@ -240,7 +236,7 @@ void ReadScheduler::Run(Worker& worker) {
     if (found) continue;
     std::unique_lock<std::mutex> lock(work_mutex_);
     ++idle_;
-    work_cv_.wait(lock, [&] { return generation_ != generation || stop_.load(); });
+    work_cv_.wait(lock, [&] { return generation_.load() != generation || stop_.load(); });
     --idle_;
   }
 }

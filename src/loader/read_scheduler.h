@@ -121,13 +121,15 @@ class ReadScheduler {
 
   std::atomic<bool> draining_{true};
   std::atomic<bool> stop_{false};
-  std::atomic<uint64_t> in_flight_{0};
-  std::atomic<size_t> cursor_{0};
+  // Touched by every reader for every sample: one cache line each.
+  alignas(64) std::atomic<uint64_t> in_flight_{0};
+  alignas(64) std::atomic<size_t> cursor_{0};
 
   // Readers sleep here when nothing can be claimed; generation_ bumps on every wake.
   std::mutex work_mutex_;
   std::condition_variable work_cv_;
-  uint64_t generation_ = 0;
+  // Written under work_mutex_; read without it before a scan (no lock per sample).
+  alignas(64) std::atomic<uint64_t> generation_{0};
   unsigned idle_ = 0;
 
   // The event loop sleeps here; ready_events_ counts finished batches and failures.

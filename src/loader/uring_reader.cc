@@ -124,11 +124,7 @@ void ReadScheduler::RunUring(Worker& worker) {
   };
 
   for (;;) {
-    uint64_t generation;
-    {
-      std::lock_guard<std::mutex> lock(work_mutex_);
-      generation = generation_;
-    }
+    const uint64_t generation = generation_.load(std::memory_order_acquire);
     // Fill free slots.
     while (!free_slots.empty() && !stop_.load()) {
       InFlightSample* s = next_piece();
@@ -152,7 +148,7 @@ void ReadScheduler::RunUring(Worker& worker) {
       if (stop_.load()) break;
       std::unique_lock<std::mutex> lock(work_mutex_);
       ++idle_;
-      work_cv_.wait(lock, [&] { return generation_ != generation || stop_.load(); });
+      work_cv_.wait(lock, [&] { return generation_.load() != generation || stop_.load(); });
       --idle_;
       continue;
     }
