@@ -43,7 +43,8 @@ class Loop {
     const size_t n = spec.plans->size();
     accelerators_.reserve(n);
     for (size_t a = 0; a < n; ++a)
-      accelerators_.emplace_back(spec.compute, Mix(spec.seed, a), spec.exclude_start_steps);
+      accelerators_.emplace_back(spec.compute, Mix(spec.seed, spec.first_accelerator + a),
+                                 spec.exclude_start_steps);
     waiting_.reserve(n);
     scratch_.reserve(n);
   }
@@ -169,14 +170,17 @@ class Loop {
       return;
     }
     acc.state = State::kBarrier;
-    auto& count = at_barrier_[step];
-    if (++count < accelerators_.size()) return;
+    auto& barrier = at_barrier_[step];
+    barrier.latest = std::max(barrier.latest, when);
+    if (++barrier.count < accelerators_.size()) return;
+    // Every accelerator finished the step: it ends for all at once, when the last one
+    // finished (in emulated time: the loop may notice finishes out of order).
+    double release = barrier.latest;
     at_barrier_.erase(step);
-    // Every accelerator finished the step: it ends for all at once.
-    double release = when;
     if (spec_.sync_step && SyncWanted(step)) {
-      spec_.sync_step(step, true);
-      release = NowSeconds();
+      const double t0 = NowSeconds();
+      spec_.sync_step(step, true);  // a checkpoint, taken while all wait
+      release += NowSeconds() - t0;
     }
     for (size_t b = 0; b < accelerators_.size(); ++b)
       if (accelerators_[b].state == State::kBarrier && accelerators_[b].step == step)
@@ -238,7 +242,11 @@ class Loop {
   std::vector<Accelerator> accelerators_;
   std::vector<size_t> waiting_, scratch_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
-  std::map<uint64_t, size_t> at_barrier_;
+  struct Barrier {
+    size_t count = 0;
+    double latest = 0;
+  };
+  std::map<uint64_t, Barrier> at_barrier_;
   std::map<uint64_t, bool> sync_cache_;
   size_t done_ = 0;
   bool wake_readers_ = false;

@@ -33,7 +33,8 @@ struct PhaseSpec {
   bool io = true;  // false: batches are in memory already (read_type memory)
   bool barrier = true;
   config::TimeDistribution compute;
-  uint64_t seed = 0;  // for the compute-time draws
+  uint64_t seed = 0;               // for the compute-time draws
+  uint64_t first_accelerator = 0;  // global index of local accelerator 0 (seeds per accelerator)
   uint64_t exclude_start_steps = 0;
   // Called when every accelerator finished step `step` (0-based); returns true when the
   // step must end in a barrier (a checkpoint is taken there) and is then called again
@@ -52,8 +53,8 @@ struct PhaseOutcome {
   bool failed = false;  // a read failed: scheduler->Error() says which
 };
 
-// Runs one phase; `scheduler` may be null when spec.io is false. Waits on `data_wait`
-// for each step's wait for its batch.
+// Runs one phase; `scheduler` may be null when spec.io is false. Records each step's
+// wait for its batch in `data_wait_ns`.
 PhaseOutcome RunPhase(const PhaseSpec& spec, loader::ReadScheduler* scheduler,
                       metrics::Histogram& data_wait_ns);
 

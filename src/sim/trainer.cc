@@ -176,6 +176,7 @@ class Run {
     s.barrier = options_.barrier;
     s.compute = compute;
     s.seed = Mix(Mix(c_.train.seed, epoch), kind[0]);
+    s.first_accelerator = first_;
     s.exclude_start_steps = c_.metric.exclude_start_steps;
     s.progress = options_.progress;
     s.on_batch = [this, &plans, batch, offset](size_t a, uint64_t step) {
