@@ -182,6 +182,13 @@ DatasetFiles ResolveDataset(const config::WorkloadConfig& config, storage::Stora
     files.train = FromManifest(*manifest, plan, Split::kTrain, storage, datagen);
     if (want_eval) files.eval = FromManifest(*manifest, plan, Split::kEval, storage, datagen);
     files.from_manifest = true;
+    if (config.dataset.format == config::Format::kHdf5) {
+      // libhdf5 reads the samples; where they lie comes from the file itself when the
+      // manifest has no extents (chunked or compressed datasets).
+      for (auto* split : {&files.train, &files.eval})
+        for (auto& f : *split)
+          if (f.samples.empty()) f = ScanFile(config, storage, nullptr, f.path, f.size_bytes);
+    }
   } else {
     files.train =
         ListSplit(config, storage, Split::kTrain, config.dataset.num_files_train, datagen);
