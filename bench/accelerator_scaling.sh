@@ -6,7 +6,8 @@
 # accelerator). 128 accelerators x 400 would need 51,200 samples for a single step, so
 # the bench keeps that demand with batch 400/SCALE and 0.224/SCALE s (SCALE=8: batch 50,
 # 0.028 s): the same bytes per second per accelerator over a 3.4 GB dataset.
-# Usage: bench/accelerator_scaling.sh [DATA_DIR] [COUNTS...]   (env: FILES, EPOCHS, SCALE)
+# Usage: bench/accelerator_scaling.sh [DATA_DIR] [COUNTS...]
+#        (env: FILES, EPOCHS, SCALE, ENGINE=pread|uring)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TB=${TRAINBENCH:-./build/trainbench}
@@ -17,6 +18,7 @@ counts=("$@")
 files=${FILES:-24}  # DLIO's resnet50 run: 24 files x 1251 samples
 epochs=${EPOCHS:-1}
 scale=${SCALE:-8}
+engine=${ENGINE:-pread}
 batch=$((400 / scale))
 compute=$(/usr/bin/python3 -c "print(0.224 / $scale)")
 common=(resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data")
@@ -26,7 +28,7 @@ out=/tmp/trainbench-bench/out
 printf "%-6s %6s %7s %8s %12s %10s %8s %10s %12s %10s\n" accel steps "AU %" pass samples/s "GB/s" "CPU %" "us/sample" "peak RSS MiB" "MiB/accel"
 for n in "${counts[@]}"; do
   "$TB" run "${common[@]}" "train.epochs=$epochs" --accelerators "$n" \
-    "reader.batch_size=$batch" "train.computation_time=$compute" \
+    "reader.batch_size=$batch" "train.computation_time=$compute" --io-engine "$engine" \
     "output.folder=$out" --no-progress >/dev/null 2>&1 || true
   dir=$(ls -dt "$out"/*/ | head -n 1)
   /usr/bin/python3 - "$dir/summary.json" "$n" <<'PY'

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # trainbench run vs fio on the same files from page cache: computation_time 0, one
 # accelerator, the same transfer size and the same number of reader threads / jobs.
-# Prints read GB/s of fio (psync and io_uring) and trainbench, and their ratio.
+# Prints, per thread count and engine (fio psync vs trainbench pread, fio io_uring vs
+# trainbench --io-engine uring): read GB/s and GB per CPU-second of each, and the ratios.
+# GB per CPU-second is the fair figure on a shared host: fio's job processes call
+# setsid(), so with the kernel's autogroup scheduling each job gets a whole session's
+# CPU share, while trainbench's reader threads share one.
 # Usage: bench/run_vs_fio.sh [DATA_DIR] [THREADS...]   (env: FILES, TRANSFER, EPOCHS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,9 +24,9 @@ cat "$data"/train/* >/dev/null  # into page cache (fio runs with invalidate=0 to
 # fio reads what trainbench reads: each file start to end in sample-sized pieces.
 sample=$(/usr/bin/python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; print(max(f["sample_lengths"]))' "$data/trainbench_manifest.json")
 bs=$((sample < transfer ? sample : transfer))
-fio_gbps() {  # fio_gbps ENGINE JOBS: JOBS jobs over disjoint shares of the files (as
-  # trainbench's readers share one pass); jobs reading the same files at once would
-  # find each other's bytes in CPU caches and flatter fio.
+fio_run() {  # fio_run ENGINE JOBS -> "GB/s GB_per_cpu_s": JOBS jobs over disjoint shares
+  # of the files (as trainbench's readers share one pass); jobs reading the same files
+  # at once would find each other's bytes in CPU caches and flatter fio.
   local jobfile=/tmp/trainbench-bench/fio.job files=("$data"/train/*)
   {
     printf "[global]\nrw=read\nbs=%s\nioengine=%s\niodepth=1\ninvalidate=0\nloops=%s\ngroup_reporting\n" \
@@ -33,29 +37,47 @@ fio_gbps() {  # fio_gbps ENGINE JOBS: JOBS jobs over disjoint shares of the file
       printf "[job%s]\nfilename=%s\n" "$j" "$(IFS=:; echo "${mine[*]}")"
     done
   } >"$jobfile"
-  fio --output-format=json "$jobfile" 2>/dev/null |
-    /usr/bin/python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0]["read"]; print(j["io_bytes"]/(j["runtime"]/1e3)/1e9 if j["runtime"] else 0)'
+  /usr/bin/time -f "%U %S" -o /tmp/trainbench-bench/cpu fio --output-format=json "$jobfile" \
+    2>/dev/null >/tmp/trainbench-bench/fio.json
+  /usr/bin/python3 - <<'PY'
+import json
+r = json.load(open("/tmp/trainbench-bench/fio.json"))["jobs"][0]["read"]
+cpu = sum(map(float, open("/tmp/trainbench-bench/cpu").read().split()))
+print(r["io_bytes"] / (r["runtime"] / 1e3) / 1e9, r["io_bytes"] / cpu / 1e9)
+PY
 }
-best() {  # best CMD...: the largest of $repeat runs of CMD (one number each)
-  local b=0 v
-  for _ in $(seq "$repeat"); do
-    v=$("$@")
-    b=$(/usr/bin/python3 -c 'import sys; print(max(float(sys.argv[1]), float(sys.argv[2])))' "$b" "$v")
-  done
-  echo "$b"
+tb_run() {  # tb_run THREADS ENGINE -> "GB/s GB_per_cpu_s"
+  /usr/bin/time -f "%U %S" -o /tmp/trainbench-bench/cpu "$TB" run "${common[@]}" \
+    train.computation_time=0 "train.epochs=$epochs" "reader.read_threads=$1" \
+    "reader.transfer_size=$transfer" --io-threads "$1" --io-engine "$2" \
+    output.folder=/tmp/trainbench-bench/out --no-progress 2>/dev/null | tail -n 1 \
+    >/tmp/trainbench-bench/tb.json
+  /usr/bin/python3 - <<'PY'
+import json
+m = json.load(open("/tmp/trainbench-bench/tb.json"))["trainbench_metrics"]
+cpu = sum(map(float, open("/tmp/trainbench-bench/cpu").read().split()))
+print(m["io_mb_per_second"] / 1e3, m["bytes_read"] / cpu / 1e9)
+PY
 }
-tb_gbps() {  # tb_gbps THREADS ENGINE
-  "$TB" run "${common[@]}" train.computation_time=0 "train.epochs=$epochs" \
-    "reader.read_threads=$1" "reader.transfer_size=$transfer" --io-threads "$1" --io-engine "$2" \
-    output.folder=/tmp/trainbench-bench/out --no-progress 2>/dev/null | tail -n 1 |
-    /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["trainbench_metrics"]["io_mb_per_second"]/1e3)'
+best() {  # best "a b" "c d": element-wise maximum
+  /usr/bin/python3 -c 'import sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; print(*[max(x, y) for x, y in zip(a, b)])' "$1" "$2"
 }
-printf "%-8s %10s %10s %10s %10s %12s %12s\n" threads "fio psync" "fio uring" "tb pread" "tb uring" "pread/psync" "uring/uring"
+printf "%-8s %-15s %9s %9s %7s %13s %13s %7s\n" threads engine "fio GB/s" "tb GB/s" ratio \
+  "fio GB/CPU-s" "tb GB/CPU-s" ratio
 for t in "${threads[@]}"; do
-  psync=$(best fio_gbps psync "$t")
-  uring=$(best fio_gbps io_uring "$t")
-  tb=$(best tb_gbps "$t" pread)
-  tbu=$(best tb_gbps "$t" uring)
-  /usr/bin/python3 -c 'import sys; t,p,u,b,c=sys.argv[1:]; p,u,b,c=map(float,(p,u,b,c)); print(f"{t:<8} {p:10.2f} {u:10.2f} {b:10.2f} {c:10.2f} {b/p:12.2f} {c/u:12.2f}")' "$t" "$psync" "$uring" "$tb" "$tbu"
+  for pair in "psync pread" "io_uring uring"; do
+    set -- $pair
+    f="0 0" b="0 0"
+    for _ in $(seq "$repeat"); do  # rounds alternate the tools, so load hits both alike
+      f=$(best "$f" "$(fio_run "$1" "$t")")
+      b=$(best "$b" "$(tb_run "$t" "$2")")
+    done
+    /usr/bin/python3 -c 'import sys
+t, e, f, b = sys.argv[1:]
+f = [float(x) for x in f.split()]; b = [float(x) for x in b.split()]
+print(f"{t:<8} {e:<15} {f[0]:9.2f} {b[0]:9.2f} {b[0]/f[0]:7.2f} {f[1]:13.2f} {b[1]:13.2f} {b[1]/f[1]:7.2f}")' \
+      "$t" "$1/$2" "$f" "$b"
+  done
 done
-echo "(GB/s = 10^9 bytes/s, best of $repeat; fio: JOBS jobs over disjoint shares of the files in sample-sized blocks; trainbench: one accelerator, read_threads = io threads = JOBS)"
+echo "(GB = 10^9 bytes; best of $repeat; fio: JOBS jobs over disjoint shares of the files in"
+echo " sample-sized blocks; trainbench: one accelerator, read_threads = io threads = JOBS)"
