@@ -27,10 +27,11 @@ cat "$data"/train/* >/dev/null
 out=/tmp/trainbench-bench/out
 printf "%-6s %6s %7s %8s %12s %10s %8s %10s %12s %10s\n" accel steps "AU %" pass samples/s "GB/s" "CPU %" "us/sample" "peak RSS MiB" "MiB/accel"
 for n in "${counts[@]}"; do
+  rm -rf "${out:?}/$n"
   "$TB" run "${common[@]}" "train.epochs=$epochs" --accelerators "$n" \
     "reader.batch_size=$batch" "train.computation_time=$compute" --io-engine "$engine" \
-    "output.folder=$out" --no-progress >/dev/null 2>&1 || true
-  dir=$(ls -dt "$out"/*/ | head -n 1)
+    "output.folder=$out/$n" --no-progress >/dev/null 2>&1 || true
+  dir=$(echo "$out/$n"/*/)
   /usr/bin/python3 - "$dir/summary.json" "$n" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); n = int(sys.argv[2])
