@@ -134,12 +134,12 @@ int Execute(const RunFlags& flags) {
         "this measures memory, not storage (MLPerf Storage asks for 5x memory)",
         FormatBytesBinary(static_cast<double>(dataset.TotalBytes())),
         FormatBytesBinary(static_cast<double>(memory))));
+  InstallInterruptHandler();  // before the line that tells a watcher the run has begun
   info(fmt::format("run {}: {} accelerator(s), {} train files ({}) at {}, {} epochs, results in {}",
                    config.workload_name, flags.accelerators * communicator->Size(),
                    dataset.train.size(), FormatBytes(static_cast<double>(dataset.TrainBytes())),
                    uri, config.train.epochs, folder));
 
-  InstallInterruptHandler();
   const auto record = sim::RunTraining(config, dataset, *storage, *communicator, options);
   progress.End();
 

@@ -38,7 +38,8 @@ for engine in pread uring; do
   "$TB" run resnet50_h100 "${TINY[@]}" dataset.num_files_train=2 train.computation_time=0.02 \
     reader.batch_size=10 train.epochs=20 --io-engine "$engine" >out.txt 2>err.txt &
   pid=$!
-  sleep 1
+  wait_for_start err.txt
+  sleep 0.5
   truncate -s 100000 "$WORK/data/train/img_1_of_2.tfrecord"
   wait "$pid" || rc=$?
   [ "$rc" = 1 ] || { cat err.txt; fail "$engine: mid-run failure: exit $rc, expected 1"; }

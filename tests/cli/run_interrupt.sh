@@ -7,7 +7,8 @@ for engine in pread uring; do
   "$TB" run resnet50_h100 "${TINY[@]}" reader.batch_size=16 train.computation_time=0.1 \
     train.epochs=50 --accelerators 2 --io-engine "$engine" >out.txt 2>err.txt &
   pid=$!
-  sleep 1.5
+  wait_for_start err.txt
+  sleep 1
   kill -INT "$pid"
   rc=0
   wait "$pid" || rc=$?

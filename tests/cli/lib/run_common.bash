@@ -36,3 +36,12 @@ results_dir() {
   [ -n "$dir" ] || fail "no results folder under $WORK/out"
   echo "${dir%/}"
 }
+
+# wait_for_start FILE: waits (at most 30 s) until a run's stderr says it has begun.
+wait_for_start() {
+  for _ in $(seq 300); do
+    grep -q "trainbench: run " "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  fail "the run did not start: $(cat "$1")"
+}
