@@ -98,6 +98,9 @@ int Execute(const RunFlags& flags) {
   auto storage = storage::OpenStorage(uri);
   const auto dataset = loader::ResolveDataset(config, *storage, DatagenCommand(flags.workload));
 
+  auto communicator = dist::MakeSingleProcessCommunicator();
+  sim::TrainStepsPerEpoch(config, dataset, flags.accelerators * communicator->Size());
+
   const std::string started = UtcStamp();
   const std::string folder =
       report::CreateResultsFolder(config.output.folder, config.workload_name, started);
@@ -113,7 +116,6 @@ int Execute(const RunFlags& flags) {
   };
   report::WriteResultFile(folder, "config.yaml", config::ToYaml(config));
 
-  auto communicator = dist::MakeSingleProcessCommunicator();
   sim::TrainerOptions options;
   options.accelerators = flags.accelerators;
   options.barrier = !flags.no_barrier;

@@ -61,12 +61,7 @@ class Run {
     eval_counts_ = SamplesPerFile(dataset_.eval);
     uint64_t train_samples = 0;
     for (auto n : train_counts_) train_samples += n;
-    const uint64_t steps = loader::StepsPerEpoch(train_samples, sampler_);
-    if (steps == 0)
-      throw UsageError(fmt::format(
-          "the dataset has {} train samples, fewer than reader.batch_size ({}) x accelerators "
-          "({}): no step can run; lower the batch size or accelerators, or add files",
-          train_samples, c_.reader.batch_size, total));
+    const uint64_t steps = TrainStepsPerEpoch(c_, dataset_, total);
 
     r_.workload = c_.workload_name;
     r_.accelerators = total;
@@ -321,6 +316,23 @@ class Run {
 };
 
 }  // namespace
+
+uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
+                            const loader::DatasetFiles& dataset, uint64_t accelerators) {
+  uint64_t samples = 0;
+  for (const auto& f : dataset.train) samples += f.num_samples;
+  loader::SamplerOptions o;
+  o.accelerators = accelerators;
+  o.batch_size = config.reader.batch_size;
+  o.max_steps = config.train.total_training_steps;
+  const uint64_t steps = loader::StepsPerEpoch(samples, o);
+  if (steps == 0)
+    throw UsageError(fmt::format(
+        "the dataset has {} train samples, fewer than reader.batch_size ({}) x accelerators "
+        "({}): no step can run; lower the batch size or accelerators, or add files",
+        samples, config.reader.batch_size, accelerators));
+  return steps;
+}
 
 unsigned IoThreads(const config::WorkloadConfig& config, const TrainerOptions& options) {
   if (options.io_threads > 0) return options.io_threads;

@@ -32,6 +32,11 @@ metrics::RunRecord RunTraining(const config::WorkloadConfig& config,
                                const loader::DatasetFiles& dataset, storage::Storage& storage,
                                dist::Communicator& communicator, const TrainerOptions& options);
 
+// Steps per epoch for `accelerators` in all; throws UsageError (naming the keys) when
+// not even one step fits, so a run can refuse before it creates its results folder.
+uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
+                            const loader::DatasetFiles& dataset, uint64_t accelerators);
+
 // The reader threads a run uses, and (io_uring) the pieces each keeps in flight: together
 // accelerators x read_threads, the depth the workload asks for.
 unsigned IoThreads(const config::WorkloadConfig& config, const TrainerOptions& options);

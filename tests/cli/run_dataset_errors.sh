@@ -25,6 +25,13 @@ expect_error "found 2 .tfrecord files" dataset.num_files_train=2 dataset.format=
 last_line_json out.txt line.json
 [ "$(json line.json 'd["trainbench_metrics"]["bytes_read"]')" = $((2 * $(stat -c %s "$WORK"/data/train/img_0_of_2.tfrecord))) ] ||
   fail "scanned run read the wrong bytes"
+# More accelerators x batch than samples: a usage error (exit 2) and no results folder.
+rc=0
+before=$(ls "$WORK/out" 2>/dev/null | wc -l)
+"$TB" run resnet50_h100 "${TINY[@]}" dataset.num_files_train=2 reader.batch_size=300 \
+  >out.txt 2>err.txt || rc=$?
+[ "$rc" = 2 ] && grep -q "fewer than reader.batch_size (300)" err.txt || { cat err.txt; fail "batch too large"; }
+[ "$(ls "$WORK/out" 2>/dev/null | wc -l)" = "$before" ] || fail "a refused run left a results folder"
 # A file that shrinks after datagen fails, naming it.
 make_tiny_dataset dataset.num_files_train=2
 truncate -s 1000000 "$WORK/data/train/img_1_of_2.tfrecord"
