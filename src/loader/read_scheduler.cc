@@ -213,8 +213,10 @@ void ReadScheduler::Run(Worker& worker) {
   while (!stop_.load()) {
     const uint64_t generation = generation_.load(std::memory_order_acquire);
     bool found = false;
+    // Counted in flight before looking at draining_: Drain stores draining_ and then
+    // waits for in_flight_ to reach 0, so a reader either sees draining_ or is waited for.
+    in_flight_.fetch_add(1);
     if (!draining_.load()) {
-      in_flight_.fetch_add(1);  // before claiming, so Drain never misses a read
       const size_t start = cursor_.fetch_add(1, std::memory_order_relaxed);
       for (size_t j = 0; j < n && !found; ++j) {
         const size_t a = (start + j) % n;
@@ -231,8 +233,8 @@ void ReadScheduler::Run(Worker& worker) {
         }
         SampleDone(s, index, bytes, worker);
       }
-      in_flight_.fetch_sub(1);
     }
+    in_flight_.fetch_sub(1);
     if (found) continue;
     std::unique_lock<std::mutex> lock(work_mutex_);
     ++idle_;

@@ -65,7 +65,6 @@ void ReadScheduler::RunUring(Worker& worker) {
   auto next_piece = [&]() -> InFlightSample* {
     for (auto& s : samples)
       if (s.active && s.next < s.end) return &s;
-    if (draining_.load()) return nullptr;
     InFlightSample* spare = nullptr;
     for (auto& s : samples)
       if (!s.active) {
@@ -73,9 +72,14 @@ void ReadScheduler::RunUring(Worker& worker) {
         break;
       }
     if (!spare) return nullptr;
+    // Counted in flight before looking at draining_ (see Run in read_scheduler.cc).
+    in_flight_.fetch_add(1);
+    if (draining_.load()) {
+      in_flight_.fetch_sub(1);
+      return nullptr;
+    }
     const size_t n = streams_.size();
     const size_t start = cursor_.fetch_add(1, std::memory_order_relaxed);
-    in_flight_.fetch_add(1);  // before claiming, so Drain never misses a read
     for (size_t j = 0; j < n; ++j) {
       const size_t a = (start + j) % n;
       uint64_t index;
