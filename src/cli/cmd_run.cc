@@ -145,7 +145,7 @@ int Execute(const RunFlags& flags) {
   const auto record = sim::RunTraining(config, dataset, *storage, *communicator, options);
   progress.End();
 
-  const auto summary = report::Summary(record, config, started);
+  const auto summary = report::Summary(record, config, started, UtcStamp());
   report::WriteResultFile(folder, "summary.json", summary.dump(2) + "\n");
   report::WriteResultFile(folder, "epochs.csv", report::EpochsCsv(record));
   fmt::print("{}", report::ConsoleTable(record, config));

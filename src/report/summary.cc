@@ -88,7 +88,7 @@ bool DatasetFitsInCache(const metrics::RunRecord& r) {
 }
 
 json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
-             const std::string& started_utc) {
+             const std::string& started_utc, const std::string& ended_utc) {
   const auto au = metrics::MeanAndStdev(Field(r.epochs, Au));
   const auto sps = metrics::MeanAndStdev(Field(r.epochs, Sps));
   const auto mbps = metrics::MeanAndStdev(Field(r.epochs, Mbps));
@@ -185,6 +185,7 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"framework", c.framework},
       {"format", config::ToString(c.dataset.format)},
       {"start", started_utc},
+      {"end", ended_utc},
       {"complete", r.complete},
       {"stop_reason", r.stop_reason},
       {"num_accelerators", r.accelerators},

@@ -15,7 +15,7 @@ namespace trainbench::report {
 
 // Everything: run facts, DLIO's metric block, ours, I/O characterization, checkpoints.
 nlohmann::json Summary(const metrics::RunRecord& record, const config::WorkloadConfig& config,
-                       const std::string& started_utc);
+                       const std::string& started_utc, const std::string& ended_utc);
 
 // The object printed as the last stdout line: {"trainbench_metrics": {...}}.
 nlohmann::json MetricsLine(const metrics::RunRecord& record, const config::WorkloadConfig& config);
