@@ -104,7 +104,11 @@ TEST_P(ReadSchedulerTest, ShortFileFailsNamingFileAndOffset) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, ReadSchedulerTest,
-                         ::testing::Values(ReadEngine::kPread, ReadEngine::kUring));
+                         ::testing::Values(ReadEngine::kPread, ReadEngine::kUring),
+                         [](const ::testing::TestParamInfo<ReadEngine>& engine) {
+                           return std::string(engine.param == ReadEngine::kPread ? "pread"
+                                                                                 : "uring");
+                         });
 
 }  // namespace
 }  // namespace trainbench::loader
