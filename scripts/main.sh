@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's main job: set up, build, and generate the ResNet-50 (resnet50_h100)
-# dataset scaled down to a few GB in a local folder.
+# The README's main job: set up, build, generate the ResNet-50 (resnet50_h100) dataset
+# scaled down to a few GB in a local folder, and run emulated training over it, printing
+# the AU / samples/s table and the final {"trainbench_metrics": ...} JSON line.
 # Usage: scripts/main.sh [DATA_DIR] (default: ./data/resnet50_h100)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,4 +9,7 @@ bash scripts/setup.sh
 bash scripts/build.sh
 data_dir=${1:-$PWD/data/resnet50_h100}
 files=${TRAINBENCH_MAIN_FILES:-32}  # 32 files x 1251 samples x 114.7 KB = 4.6 GB
+accelerators=${TRAINBENCH_MAIN_ACCELERATORS:-8}
 ./build/trainbench datagen resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data_dir" --verify
+./build/trainbench run resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data_dir" \
+  --accelerators "$accelerators" "output.folder=$PWD/results"

@@ -17,6 +17,7 @@ void AddDatagenCommand(CLI::App& app, Action& action);
 void AddWorkloadsCommand(CLI::App& app, Action& action);
 void AddConfigCommand(CLI::App& app, Action& action);
 void AddDatasizeCommand(CLI::App& app, Action& action);
+void AddRunCommand(CLI::App& app, Action& action);
 void AddTrainCommand(CLI::App& app, Action& action);
 
 }  // namespace trainbench::cli

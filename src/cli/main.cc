@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   cli::AddWorkloadsCommand(app, action);
   cli::AddConfigCommand(app, action);
   cli::AddDatasizeCommand(app, action);
+  cli::AddRunCommand(app, action);
   cli::AddTrainCommand(app, action);
 
   try {

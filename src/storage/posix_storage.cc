@@ -87,6 +87,7 @@ class PosixFile : public RandomAccessFile {
  public:
   PosixFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
   ~PosixFile() override { ::close(fd_); }
+  int NativeHandle() const override { return fd_; }
 
   size_t ReadAt(uint64_t offset, void* buffer, size_t size) override {
     size_t done = 0;

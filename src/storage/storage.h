@@ -33,6 +33,9 @@ class RandomAccessFile {
   // Reads up to `size` bytes at `offset`; returns the count (short only at end of object).
   virtual size_t ReadAt(uint64_t offset, void* buffer, size_t size) = 0;
   virtual uint64_t Size() = 0;
+  // The OS file descriptor when there is one (posix), for asynchronous engines
+  // (io_uring) that submit reads themselves; -1 otherwise.
+  virtual int NativeHandle() const { return -1; }
 };
 
 struct OpenOptions {

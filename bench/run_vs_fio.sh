@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# trainbench run vs fio on the same files from page cache: computation_time 0, one
+# accelerator, the same transfer size and the same number of reader threads / jobs.
+# Prints, per thread count and engine (fio psync vs trainbench pread, fio io_uring vs
+# trainbench --io-engine uring): read GB/s and GB per CPU-second of each, and the ratios.
+# GB per CPU-second is the fair figure on a shared host: fio's job processes call
+# setsid(), so with the kernel's autogroup scheduling each job gets a whole session's
+# CPU share, while trainbench's reader threads share one.
+# Usage: bench/run_vs_fio.sh [DATA_DIR] [THREADS...]   (env: FILES, TRANSFER, EPOCHS)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TB=${TRAINBENCH:-./build/trainbench}
+data=${1:-/tmp/trainbench-bench/resnet50}
+shift || true
+threads=("$@")
+[ ${#threads[@]} -gt 0 ] || threads=(1 2)
+files=${FILES:-24}            # 24 x 1251 x 114.7 KB = 3.4 GB
+transfer=${TRANSFER:-262144}  # reader.transfer_size; larger than a sample: one read each
+epochs=${EPOCHS:-5}
+repeat=${REPEAT:-3}  # best of N for each tool: the host may be shared
+common=(resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data")
+"$TB" datagen "${common[@]}" >/dev/null
+cat "$data"/train/* >/dev/null  # into page cache (fio runs with invalidate=0 to keep it)
+# fio reads what trainbench reads: each file start to end in sample-sized pieces.
+sample=$(/usr/bin/python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; print(max(f["sample_lengths"]))' "$data/trainbench_manifest.json")
+bs=$((sample < transfer ? sample : transfer))
+fio_run() {  # fio_run ENGINE JOBS -> "GB/s GB_per_cpu_s": JOBS jobs over disjoint shares
+  # of the files (as trainbench's readers share one pass); jobs reading the same files
+  # at once would find each other's bytes in CPU caches and flatter fio.
+  local jobfile=/tmp/trainbench-bench/fio.job files=("$data"/train/*)
+  {
+    printf "[global]\nrw=read\nbs=%s\nioengine=%s\niodepth=1\ninvalidate=0\nloops=%s\ngroup_reporting\n" \
+      "$bs" "$1" "$epochs"
+    for ((j = 0; j < $2; j++)); do
+      local mine=()
+      for ((i = j; i < ${#files[@]}; i += $2)); do mine+=("${files[i]}"); done
+      printf "[job%s]\nfilename=%s\n" "$j" "$(IFS=:; echo "${mine[*]}")"
+    done
+  } >"$jobfile"
+  /usr/bin/time -f "%U %S" -o /tmp/trainbench-bench/cpu fio --output-format=json "$jobfile" \
+    2>/dev/null >/tmp/trainbench-bench/fio.json
+  /usr/bin/python3 - <<'PY'
+import json
+r = json.load(open("/tmp/trainbench-bench/fio.json"))["jobs"][0]["read"]
+cpu = sum(map(float, open("/tmp/trainbench-bench/cpu").read().split()))
+print(r["io_bytes"] / (r["runtime"] / 1e3) / 1e9, r["io_bytes"] / cpu / 1e9)
+PY
+}
+tb_run() {  # tb_run THREADS ENGINE -> "GB/s GB_per_cpu_s"
+  /usr/bin/time -f "%U %S" -o /tmp/trainbench-bench/cpu "$TB" run "${common[@]}" \
+    train.computation_time=0 "train.epochs=$epochs" "reader.read_threads=$1" \
+    "reader.transfer_size=$transfer" --io-threads "$1" --io-engine "$2" \
+    output.folder=/tmp/trainbench-bench/out --no-progress 2>/dev/null | tail -n 1 \
+    >/tmp/trainbench-bench/tb.json
+  /usr/bin/python3 - <<'PY'
+import json
+m = json.load(open("/tmp/trainbench-bench/tb.json"))["trainbench_metrics"]
+cpu = sum(map(float, open("/tmp/trainbench-bench/cpu").read().split()))
+print(m["io_mb_per_second"] / 1e3, m["bytes_read"] / cpu / 1e9)
+PY
+}
+best() {  # best "a b" "c d": element-wise maximum
+  /usr/bin/python3 -c 'import sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; print(*[max(x, y) for x, y in zip(a, b)])' "$1" "$2"
+}
+printf "%-8s %-15s %9s %9s %7s %13s %13s %7s\n" threads engine "fio GB/s" "tb GB/s" ratio \
+  "fio GB/CPU-s" "tb GB/CPU-s" ratio
+for t in "${threads[@]}"; do
+  for pair in "psync pread" "io_uring uring"; do
+    set -- $pair
+    f="0 0" b="0 0"
+    for _ in $(seq "$repeat"); do  # rounds alternate the tools, so load hits both alike
+      f=$(best "$f" "$(fio_run "$1" "$t")")
+      b=$(best "$b" "$(tb_run "$t" "$2")")
+    done
+    /usr/bin/python3 -c 'import sys
+t, e, f, b = sys.argv[1:]
+f = [float(x) for x in f.split()]; b = [float(x) for x in b.split()]
+print(f"{t:<8} {e:<15} {f[0]:9.2f} {b[0]:9.2f} {b[0]/f[0]:7.2f} {f[1]:13.2f} {b[1]:13.2f} {b[1]/f[1]:7.2f}")' \
+      "$t" "$1/$2" "$f" "$b"
+  done
+done
+echo "(GB = 10^9 bytes; best of $repeat; fio: JOBS jobs over disjoint shares of the files in"
+echo " sample-sized blocks; trainbench: one accelerator, read_threads = io threads = JOBS)"

@@ -1,0 +1,199 @@
+// `trainbench run WORKLOAD [overrides]`: emulated training over the workload's dataset
+// (MLPerf-Storage style): AU, samples/s, MB/s, latencies, I/O characterization, into a
+// results folder, a table, and a final JSON line on stdout.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <mutex>
+
+#include "cli/command.h"
+#include "cli/workload_args.h"
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/interrupt.h"
+#include "common/log.h"
+#include "common/units.h"
+#include "config/loader.h"
+#include "dist/communicator.h"
+#include "loader/dataset_files.h"
+#include "loader/read_scheduler.h"
+#include "metrics/process_stats.h"
+#include "report/results_folder.h"
+#include "report/summary.h"
+#include "report/tables.h"
+#include "sim/trainer.h"
+#include "storage/storage.h"
+
+namespace trainbench::cli {
+namespace {
+
+struct RunFlags {
+  WorkloadArgs workload;
+  uint64_t accelerators = 1;
+  bool no_barrier = false;
+  unsigned io_threads = 0;
+  std::string io_engine = "pread";
+  bool no_progress = false;
+};
+
+std::string ShellQuote(const std::string& s) {
+  if (s.find_first_of(" '\"$`\\*?&;|<>()") == std::string::npos) return s;
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+std::string DatagenCommand(const WorkloadArgs& args) {
+  std::string cmd = "trainbench datagen " + ShellQuote(args.workload);
+  for (const auto& o : args.overrides) cmd += " " + ShellQuote(o);
+  return cmd;
+}
+
+// The run's log: every event line goes to stderr and to the results folder.
+class RunLog {
+ public:
+  void Open(const std::string& path) { file_.open(path, std::ios::app); }
+  void Line(const std::string& line) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (file_) file_ << UtcStamp() << " " << line << "\n" << std::flush;
+  }
+
+ private:
+  std::ofstream file_;
+  std::mutex mutex_;
+};
+
+// One line, redrawn in place, when stderr is a terminal.
+class LiveProgress {
+ public:
+  explicit LiveProgress(bool enabled) : enabled_(enabled && ::isatty(STDERR_FILENO)) {}
+  void Show(const sim::Progress& p) {
+    if (!enabled_) return;
+    const std::string line =
+        fmt::format("\r{} epoch {}/{} step {}/{} | {:.0f} samples/s | {:.1f} MB/s | AU {:.1f}%   ",
+                    p.kind, p.epoch, p.epochs, p.step, p.steps, p.samples_per_second,
+                    p.bytes_per_second / kMB, p.au_percentage);
+    [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+    shown_ = true;
+  }
+  void End() {
+    if (shown_) [[maybe_unused]]
+      auto n = ::write(STDERR_FILENO, "\n", 1);
+    shown_ = false;
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+};
+
+int Execute(const RunFlags& flags) {
+  if (flags.accelerators == 0) throw UsageError("--accelerators must be at least 1");
+  const auto config = LoadWorkloadOrThrow(flags.workload);
+  if (!config.workflow.train)
+    throw UsageError(
+        "workflow.train is false: `trainbench run` emulates training; set workflow.train=true");
+  const std::string uri = config::DatasetUri(config);
+  auto storage = storage::OpenStorage(uri);
+  const auto dataset = loader::ResolveDataset(config, *storage, DatagenCommand(flags.workload));
+
+  auto communicator = dist::MakeSingleProcessCommunicator();
+  sim::TrainStepsPerEpoch(config, dataset, flags.accelerators * communicator->Size());
+
+  const std::string started = UtcStamp();
+  const std::string folder =
+      report::CreateResultsFolder(config.output.folder, config.workload_name, started);
+  RunLog log;
+  log.Open(folder + "/" + config.output.log_file);
+  auto info = [&](const std::string& line) {
+    LogInfo(line);
+    log.Line(line);
+  };
+  auto warn = [&](const std::string& line) {
+    LogWarning(line);
+    log.Line("warning: " + line);
+  };
+  report::WriteResultFile(folder, "config.yaml", config::ToYaml(config));
+
+  sim::TrainerOptions options;
+  options.accelerators = flags.accelerators;
+  options.barrier = !flags.no_barrier;
+  options.io_threads = flags.io_threads;
+  options.engine =
+      flags.io_engine == "uring" ? loader::ReadEngine::kUring : loader::ReadEngine::kPread;
+  LiveProgress progress(!flags.no_progress);
+  options.progress = [&](const sim::Progress& p) { progress.Show(p); };
+  options.log = [&](const std::string& line) {
+    progress.End();
+    info(line);
+  };
+
+  const uint64_t memory = metrics::HostMemoryBytes();
+  if (memory > 0 && static_cast<double>(dataset.TotalBytes()) < 5.0 * static_cast<double>(memory))
+    warn(fmt::format(
+        "the dataset ({}) is smaller than 5x host memory ({}): the page cache can serve it, so "
+        "this measures memory, not storage (MLPerf Storage asks for 5x memory)",
+        FormatBytesBinary(static_cast<double>(dataset.TotalBytes())),
+        FormatBytesBinary(static_cast<double>(memory))));
+  InstallInterruptHandler();  // before the line that tells a watcher the run has begun
+  info(fmt::format("run {}: {} accelerator(s), {} train files ({}) at {}, {} epochs, results in {}",
+                   config.workload_name, flags.accelerators * communicator->Size(),
+                   dataset.train.size(), FormatBytes(static_cast<double>(dataset.TrainBytes())),
+                   uri, config.train.epochs, folder));
+
+  const auto record = sim::RunTraining(config, dataset, *storage, *communicator, options);
+  progress.End();
+
+  const auto summary = report::Summary(record, config, started, UtcStamp());
+  report::WriteResultFile(folder, "summary.json", summary.dump(2) + "\n");
+  report::WriteResultFile(folder, "epochs.csv", report::EpochsCsv(record));
+  fmt::print("{}", report::ConsoleTable(record, config));
+  fmt::print("results: {}\n", folder);
+  fmt::print("{}\n", report::MetricsLine(record, config).dump());
+  std::fflush(stdout);
+  if (record.complete) {
+    info(fmt::format("run complete: AU {:.2f}%, {}",
+                     summary["metric"]["train_au_mean_percentage"].get<double>(),
+                     summary["passed"].get<bool>() ? "passed" : "failed"));
+    return 0;
+  }
+  if (record.stop_reason == "interrupted") {
+    warn("interrupted: partial results (marked incomplete) in " + folder);
+    return 130;
+  }
+  log.Line("error: " + record.stop_reason);
+  throw RuntimeError(record.stop_reason + "; partial results (marked incomplete) in " + folder);
+}
+
+}  // namespace
+
+void AddRunCommand(CLI::App& app, Action& action) {
+  auto* command = app.add_subcommand(
+      "run",
+      "Emulate training over a workload's dataset (MLPerf Storage style): AU, samples/s, MB/s");
+  command->footer(
+      "Examples:\n"
+      "  trainbench run resnet50_h100 --accelerators 8 dataset.data_folder=/mnt/fs/resnet50\n"
+      "  trainbench run my_workload.yaml train.computation_time=0 reader.read_threads=4\n"
+      "Results: <output.folder>/<workload>-<UTC time>/ (config.yaml, summary.json, epochs.csv, "
+      "log);\nthe last stdout line is {\"trainbench_metrics\": {...}}. Ctrl-C stops and keeps "
+      "partial results.");
+  static RunFlags flags;
+  AddWorkloadArgs(*command, flags.workload);
+  command->add_option("--accelerators,-a", flags.accelerators,
+                      "Emulated accelerators in this process (default 1)");
+  command->add_flag("--no-barrier", flags.no_barrier,
+                    "Let accelerators run their steps independently (no all-reduce barrier)");
+  command->add_option("--io-threads", flags.io_threads,
+                      "Reader threads (default: accelerators x read_threads, at most 4 per core)");
+  command
+      ->add_option("--io-engine", flags.io_engine,
+                   "pread (reader threads, one read each) or uring (io_uring: each reader "
+                   "thread keeps accelerators x read_threads / threads reads in flight)")
+      ->check(CLI::IsMember({"pread", "uring"}));
+  command->add_flag("--no-progress", flags.no_progress, "No live progress line on a terminal");
+  command->callback([&action] { action = [] { return Execute(flags); }; });
+}
+
+}  // namespace trainbench::cli

@@ -1,0 +1,25 @@
+// The seam for runs over many processes (MPI, a later issue): ranks, a barrier, and
+// sum/max reductions of a few numbers. The single-process implementation is what runs
+// today; everything above dist/ uses only this interface.
+// Thread safety: called by one thread per process (the event loop).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+namespace trainbench::dist {
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  virtual int Rank() const = 0;
+  virtual int Size() const = 0;
+  virtual void Barrier() = 0;
+  // Element-wise over ranks; every rank gets the result.
+  virtual void SumInPlace(std::vector<double>& values) = 0;
+  virtual void MaxInPlace(std::vector<double>& values) = 0;
+};
+
+std::unique_ptr<Communicator> MakeSingleProcessCommunicator();
+
+}  // namespace trainbench::dist

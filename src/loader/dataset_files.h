@@ -1,0 +1,33 @@
+// Finds the dataset a run reads and checks it against the config: from datagen's
+// manifest when there is one (no rescan), else by listing train/ and valid/ and scanning
+// each file through its format (a dataset written by DLIO). Errors say what differs
+// (format, file count, sizes) and, when there is no dataset, the datagen command to run.
+// Not thread-safe (runs once, before the event loop).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config/workload.h"
+#include "formats/format.h"
+#include "storage/storage.h"
+
+namespace trainbench::loader {
+
+struct DatasetFiles {
+  std::vector<formats::WrittenFile> train;
+  std::vector<formats::WrittenFile> eval;
+  bool from_manifest = false;
+  uint64_t TrainBytes() const;
+  uint64_t TotalBytes() const;
+};
+
+// `datagen_command`: the command that would write this dataset, quoted in errors.
+DatasetFiles ResolveDataset(const config::WorkloadConfig& config, storage::Storage& storage,
+                            const std::string& datagen_command);
+
+// Where sample `index` of `file` lies: its recorded extent, or, for formats that record
+// none (compressed files), an equal share of the file so that an epoch reads every byte.
+formats::SampleExtent ExtentOf(const formats::WrittenFile& file, uint64_t index);
+
+}  // namespace trainbench::loader

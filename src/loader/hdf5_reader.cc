@@ -1,0 +1,134 @@
+#include "loader/hdf5_reader.h"
+
+#include <fmt/format.h>
+#include <hdf5.h>
+
+#include "common/error.h"
+
+namespace trainbench::loader {
+namespace {
+
+// libhdf5 keeps global state; one lock for all of it (also guards ProbeHdf5).
+std::mutex& Hdf5Mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+void SilenceHdf5() {
+  // Our messages name the file; libhdf5's own error stack on stderr would only confuse.
+  static const bool once = [] {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    return true;
+  }();
+  (void)once;
+}
+
+struct Handles {
+  hid_t file = -1, dataset = -1, space = -1, mem_type = -1;
+  ~Handles() {
+    if (mem_type >= 0) H5Tclose(mem_type);
+    if (space >= 0) H5Sclose(space);
+    if (dataset >= 0) H5Dclose(dataset);
+    if (file >= 0) H5Fclose(file);
+  }
+};
+
+// Opens the file and its sample dataset; fills shape. Caller holds the lock.
+void OpenSamples(const std::string& path, Handles& h, Hdf5Shape& shape) {
+  SilenceHdf5();
+  h.file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (h.file < 0) throw RuntimeError(fmt::format("'{}' is not a readable HDF5 file", path));
+  for (const char* name : {"records_0", "records"}) {
+    if (H5Lexists(h.file, name, H5P_DEFAULT) > 0) {
+      shape.dataset = name;
+      break;
+    }
+  }
+  if (shape.dataset.empty())
+    throw RuntimeError(fmt::format(
+        "HDF5 file '{}' has no dataset 'records_0' (or 'records'): not a DLIO-layout file", path));
+  h.dataset = H5Dopen2(h.file, shape.dataset.c_str(), H5P_DEFAULT);
+  h.space = h.dataset >= 0 ? H5Dget_space(h.dataset) : -1;
+  const int rank = h.space >= 0 ? H5Sget_simple_extent_ndims(h.space) : -1;
+  if (rank < 1)
+    throw RuntimeError(
+        fmt::format("HDF5 file '{}': cannot read dataset '{}'", path, shape.dataset));
+  std::vector<hsize_t> dims(static_cast<size_t>(rank));
+  H5Sget_simple_extent_dims(h.space, dims.data(), nullptr);
+  const hid_t type = H5Dget_type(h.dataset);
+  h.mem_type = H5Tget_native_type(type, H5T_DIR_ASCEND);
+  H5Tclose(type);
+  uint64_t elements = 1;
+  for (int i = 1; i < rank; ++i) elements *= dims[static_cast<size_t>(i)];
+  shape.num_samples = dims[0];
+  shape.sample_bytes = elements * H5Tget_size(h.mem_type);
+  const haddr_t offset = H5Dget_offset(h.dataset);
+  if (offset != HADDR_UNDEF) shape.data_offset = static_cast<uint64_t>(offset);
+}
+
+}  // namespace
+
+Hdf5Shape ProbeHdf5(const std::string& local_path) {
+  std::lock_guard<std::mutex> lock(Hdf5Mutex());
+  Handles h;
+  Hdf5Shape shape;
+  OpenSamples(local_path, h, shape);
+  return shape;
+}
+
+struct Hdf5Reader::OpenFile {
+  Handles handles;
+  Hdf5Shape shape;
+  std::vector<hsize_t> start, count;
+  hid_t mem_space = -1;
+  ~OpenFile() {
+    if (mem_space >= 0) H5Sclose(mem_space);
+  }
+};
+
+Hdf5Reader::Hdf5Reader(std::vector<std::string> local_paths)
+    : paths_(std::move(local_paths)), open_(paths_.size()) {}
+
+Hdf5Reader::~Hdf5Reader() {
+  std::lock_guard<std::mutex> lock(Hdf5Mutex());
+  open_.clear();
+}
+
+Hdf5Reader::OpenFile& Hdf5Reader::Get(size_t file) {
+  auto& slot = open_[file];
+  if (!slot) {
+    auto f = std::make_unique<OpenFile>();
+    OpenSamples(paths_[file], f->handles, f->shape);
+    const int rank = H5Sget_simple_extent_ndims(f->handles.space);
+    f->start.assign(static_cast<size_t>(rank), 0);
+    f->count.resize(static_cast<size_t>(rank));
+    H5Sget_simple_extent_dims(f->handles.space, f->count.data(), nullptr);
+    f->count[0] = 1;
+    const hsize_t elements = f->shape.sample_bytes / H5Tget_size(f->handles.mem_type);
+    f->mem_space = H5Screate_simple(1, &elements, nullptr);
+    slot = std::move(f);
+  }
+  return *slot;
+}
+
+uint64_t Hdf5Reader::ReadSample(size_t file, uint64_t index, std::vector<unsigned char>& buffer) {
+  std::lock_guard<std::mutex> lock(Hdf5Mutex());
+  OpenFile& f = Get(file);
+  if (index >= f.shape.num_samples)
+    throw IoError(fmt::format("HDF5 file '{}' has {} samples; sample {} does not exist",
+                              paths_[file], f.shape.num_samples, index),
+                  0);
+  if (buffer.size() < f.shape.sample_bytes) buffer.resize(f.shape.sample_bytes);
+  f.start[0] = index;
+  const hid_t space = f.handles.space;
+  if (H5Sselect_hyperslab(space, H5S_SELECT_SET, f.start.data(), nullptr, f.count.data(), nullptr) <
+          0 ||
+      H5Dread(f.handles.dataset, f.handles.mem_type, f.mem_space, space, H5P_DEFAULT,
+              buffer.data()) < 0)
+    throw IoError(fmt::format("HDF5 read of sample {} (dataset '{}') failed in '{}'", index,
+                              f.shape.dataset, paths_[file]),
+                  0);
+  return f.shape.sample_bytes;
+}
+
+}  // namespace trainbench::loader

@@ -1,0 +1,116 @@
+#include "loader/sampler.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "common/random.h"
+
+namespace trainbench::loader {
+namespace {
+
+uint64_t ShuffleSeed(const SamplerOptions& o, config::Shuffle mode, uint64_t epoch, uint64_t salt) {
+  const uint64_t base = mode == config::Shuffle::kRandom ? o.random_seed : o.seed;
+  const uint64_t e = (mode == config::Shuffle::kRandom || o.seed_change_epoch) ? epoch : 0;
+  return Mix(Mix(base, e), salt);
+}
+
+void FisherYates(std::vector<uint32_t>& items, Random& random) {
+  for (size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[random.Below(i)]);
+}
+
+// tf.data's shuffle(buffer_size): fill a buffer, emit a random element, refill its slot.
+void BufferShuffle(std::vector<SampleRef>& items, uint64_t buffer_size, Random& random) {
+  if (buffer_size <= 1 || items.size() <= 1) return;
+  if (buffer_size >= items.size()) {
+    for (size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[random.Below(i)]);
+    return;
+  }
+  std::vector<SampleRef> buffer(items.begin(), items.begin() + static_cast<long>(buffer_size));
+  std::vector<SampleRef> out;
+  out.reserve(items.size());
+  size_t next = buffer.size();
+  while (!buffer.empty()) {
+    const size_t pick = random.Below(buffer.size());
+    out.push_back(buffer[pick]);
+    if (next < items.size()) {
+      buffer[pick] = items[next++];
+    } else {
+      buffer[pick] = buffer.back();
+      buffer.pop_back();
+    }
+  }
+  items = std::move(out);
+}
+
+}  // namespace
+
+uint64_t StepsPerEpoch(uint64_t total_samples, const SamplerOptions& o) {
+  const uint64_t per_step =
+      std::max<uint64_t>(1, o.batch_size) * std::max<uint64_t>(1, o.accelerators);
+  uint64_t steps = total_samples / per_step;
+  if (o.max_steps > 0) steps = std::min(steps, static_cast<uint64_t>(o.max_steps));
+  return steps;
+}
+
+std::vector<std::vector<SampleRef>> PlanEpoch(const std::vector<uint64_t>& samples_per_file,
+                                              const SamplerOptions& o, uint64_t epoch,
+                                              uint64_t first_accelerator, uint64_t count) {
+  const uint64_t total =
+      std::accumulate(samples_per_file.begin(), samples_per_file.end(), uint64_t{0});
+  const uint64_t per_accelerator = StepsPerEpoch(total, o) * o.batch_size;
+
+  std::vector<uint32_t> files(samples_per_file.size());
+  std::iota(files.begin(), files.end(), 0u);
+  if (o.file_shuffle != config::Shuffle::kOff) {
+    Random random(ShuffleSeed(o, o.file_shuffle, epoch, 0xF11E));
+    FisherYates(files, random);
+  }
+
+  std::vector<std::vector<SampleRef>> plan(count);
+  for (uint64_t k = 0; k < count; ++k) {
+    const uint64_t a = first_accelerator + k;
+    auto& mine = plan[k];
+    mine.reserve(per_accelerator);
+    if (o.file_access == config::FileAccess::kMulti) {
+      // The a-th slice of the file-ordered sample sequence.
+      uint64_t skip = a * per_accelerator;
+      for (uint32_t f : files) {
+        const uint64_t n = samples_per_file[f];
+        if (skip >= n) {
+          skip -= n;
+          continue;
+        }
+        for (uint64_t s = skip; s < n && mine.size() < per_accelerator; ++s)
+          mine.push_back({f, static_cast<uint32_t>(s)});
+        skip = 0;
+        if (mine.size() == per_accelerator) break;
+      }
+    } else {
+      // The a-th slice of a sequence ordered by (range r, file, sample), where range r
+      // of a file is its r-th of `accelerators` near-equal parts: slices stay exact in
+      // size and disjoint, and slice a is (about) range a of every file.
+      uint64_t skip = a * per_accelerator;
+      for (uint64_t r = 0; r < o.accelerators && mine.size() < per_accelerator; ++r) {
+        for (uint32_t f : files) {
+          const uint64_t n = samples_per_file[f];
+          const uint64_t begin = n * r / o.accelerators, end = n * (r + 1) / o.accelerators;
+          if (skip >= end - begin) {
+            skip -= end - begin;
+            continue;
+          }
+          for (uint64_t s = begin + skip; s < end && mine.size() < per_accelerator; ++s)
+            mine.push_back({f, static_cast<uint32_t>(s)});
+          skip = 0;
+          if (mine.size() == per_accelerator) break;
+        }
+      }
+    }
+    if (o.sample_shuffle != config::Shuffle::kOff) {
+      Random random(ShuffleSeed(o, o.sample_shuffle, epoch, Mix(0x5A3B1E, a)));
+      BufferShuffle(mine, o.shuffle_size, random);
+    }
+  }
+  return plan;
+}
+
+}  // namespace trainbench::loader

@@ -1,0 +1,80 @@
+// Everything one `trainbench run` measured, as plain data: filled by sim/ while the run
+// goes, reduced across ranks by dist/, and turned into files and tables by report/.
+// Not thread-safe (built by the event loop, read after it stops).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "metrics/histogram.h"
+#include "metrics/io_characterization.h"
+#include "metrics/process_stats.h"
+
+namespace trainbench::metrics {
+
+// One training epoch, one evaluation pass, or the preload of read_type memory.
+struct PhaseRecord {
+  std::string kind;    // "train", "eval", "preload"
+  uint64_t epoch = 0;  // 1-based
+  double start_s = 0;  // seconds since the run started
+  double duration_s = 0;
+  uint64_t steps = 0;            // steps per accelerator
+  uint64_t samples = 0;          // over all accelerators
+  uint64_t bytes_read = 0;       // bytes the reads returned (aligned bytes under O_DIRECT)
+  uint64_t requested_bytes = 0;  // the samples' bytes
+  double au_percentage = 0;
+  double compute_s = 0;    // summed over accelerators
+  double data_wait_s = 0;  // summed over accelerators: time steps waited for their batch
+  bool complete = true;
+  double SamplesPerSecond() const;
+  double BytesPerSecond() const;
+};
+
+struct CheckpointRecord {
+  std::string operation;  // "write" or "read"
+  uint64_t epoch = 0;
+  uint64_t step = 0;  // global step count when it was taken
+  std::string path;   // the checkpoint's folder
+  uint64_t bytes = 0;
+  uint64_t files = 0;
+  double seconds = 0;
+};
+
+struct RunRecord {
+  std::string workload;
+  uint64_t accelerators = 0;  // over all ranks
+  uint64_t ranks = 1;
+  uint64_t epochs_planned = 0;
+  uint64_t steps_per_epoch = 0;
+  uint64_t batch_size = 0;
+  uint64_t train_files = 0;
+  uint64_t train_samples = 0;
+  uint64_t dataset_bytes = 0;  // train + eval files on storage
+  uint64_t train_bytes = 0;
+  double nominal_sample_bytes = 0;  // dataset.record_length_bytes
+  bool barrier = true;
+  std::string read_engine;
+  uint64_t io_threads = 0;
+
+  std::vector<PhaseRecord> epochs;
+  std::vector<PhaseRecord> evals;
+  std::vector<PhaseRecord> preloads;
+  std::vector<CheckpointRecord> checkpoints;
+
+  Histogram read_latency_ns;  // every read (one transfer_size piece, or one hdf5 sample)
+  Histogram data_wait_ns;     // every step's wait for its batch
+  IoCounters io;
+
+  double run_seconds = 0;
+  double cpu_seconds = 0;
+  uint64_t peak_rss_bytes = 0;
+  uint64_t host_memory_bytes = 0;
+  ProcessIo io_before;
+  ProcessIo io_after;
+
+  bool complete = true;
+  std::string stop_reason;  // "" when complete: "interrupted", or the error's message
+};
+
+}  // namespace trainbench::metrics

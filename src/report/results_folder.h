@@ -1,0 +1,17 @@
+// The results folder of one run, <output.folder>/<workload>-<UTC stamp>/, holding
+// config.yaml (the resolved config), summary.json, epochs.csv and the run's log.
+// Files are written whole (temporary name, then rename). Not thread-safe.
+#pragma once
+
+#include <string>
+
+namespace trainbench::report {
+
+// Creates the folder (a numbered suffix if the stamp is taken) and returns its path.
+std::string CreateResultsFolder(const std::string& output_folder, const std::string& workload,
+                                const std::string& utc_stamp);
+
+// Writes `text` to folder/name atomically; throws IoError naming the file.
+void WriteResultFile(const std::string& folder, const std::string& name, const std::string& text);
+
+}  // namespace trainbench::report

@@ -1,0 +1,251 @@
+#include "report/summary.h"
+
+#include <unistd.h>
+
+#include "common/units.h"
+#include "metrics/au.h"
+
+namespace trainbench::report {
+namespace {
+
+using nlohmann::json;
+
+std::vector<double> Field(const std::vector<metrics::PhaseRecord>& phases,
+                          double (*get)(const metrics::PhaseRecord&)) {
+  std::vector<double> values;
+  for (const auto& p : phases)
+    if (p.complete) values.push_back(get(p));
+  return values;
+}
+
+double Au(const metrics::PhaseRecord& p) { return p.au_percentage; }
+double Sps(const metrics::PhaseRecord& p) { return p.SamplesPerSecond(); }
+double Mbps(const metrics::PhaseRecord& p) { return p.BytesPerSecond() / kMB; }
+double Mibps(const metrics::PhaseRecord& p) { return p.BytesPerSecond() / kMiB; }
+
+struct Totals {
+  uint64_t samples = 0, bytes = 0, requested = 0;
+  double seconds = 0, compute = 0, wait = 0;
+};
+
+Totals Sum(const std::vector<metrics::PhaseRecord>& phases) {
+  Totals t;
+  for (const auto& p : phases) {
+    t.samples += p.samples;
+    t.bytes += p.bytes_read;
+    t.requested += p.requested_bytes;
+    t.seconds += p.duration_s;
+    t.compute += p.compute_s;
+    t.wait += p.data_wait_s;
+  }
+  return t;
+}
+
+json Latency(const metrics::Histogram& h, double scale) {
+  return {{"count", h.Count()},
+          {"mean", h.Mean() * scale},
+          {"p50", h.Percentile(0.50) * scale},
+          {"p90", h.Percentile(0.90) * scale},
+          {"p99", h.Percentile(0.99) * scale},
+          {"p999", h.Percentile(0.999) * scale},
+          {"max", static_cast<double>(h.Max()) * scale}};
+}
+
+json PhaseJson(const metrics::PhaseRecord& p) {
+  return {{"kind", p.kind},
+          {"epoch", p.epoch},
+          {"start_s", p.start_s},
+          {"duration_s", p.duration_s},
+          {"steps", p.steps},
+          {"samples", p.samples},
+          {"bytes_read", p.bytes_read},
+          {"requested_bytes", p.requested_bytes},
+          {"au_percentage", p.au_percentage},
+          {"samples_per_second", p.SamplesPerSecond()},
+          {"io_MB_per_second", p.BytesPerSecond() / kMB},
+          {"io_MiB_per_second", p.BytesPerSecond() / kMiB},
+          {"compute_s", p.compute_s},
+          {"data_wait_s", p.data_wait_s},
+          {"complete", p.complete}};
+}
+
+std::string Hostname() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
+}
+
+}  // namespace
+
+bool Passed(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
+  const auto au = metrics::MeanAndStdev(Field(r.epochs, Au));
+  return r.complete && !r.epochs.empty() && au.mean >= 100.0 * c.metric.au;
+}
+
+bool DatasetFitsInCache(const metrics::RunRecord& r) {
+  return r.host_memory_bytes > 0 &&
+         static_cast<double>(r.dataset_bytes) < 5.0 * static_cast<double>(r.host_memory_bytes);
+}
+
+json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
+             const std::string& started_utc, const std::string& ended_utc) {
+  const auto au = metrics::MeanAndStdev(Field(r.epochs, Au));
+  const auto sps = metrics::MeanAndStdev(Field(r.epochs, Sps));
+  const auto mbps = metrics::MeanAndStdev(Field(r.epochs, Mbps));
+  const auto mibps = metrics::MeanAndStdev(Field(r.epochs, Mibps));
+  const Totals train = Sum(r.epochs);
+  const Totals eval = Sum(r.evals);
+  const double nominal_rate = train.seconds > 0 ? static_cast<double>(train.samples) *
+                                                      r.nominal_sample_bytes / train.seconds
+                                                : 0;
+
+  json metric = {
+      {"train_au_percentage", Field(r.epochs, Au)},
+      {"train_au_mean_percentage", au.mean},
+      {"train_au_stdev_percentage", au.stdev},
+      {"train_au_meet_expectation", Passed(r, c) ? "success" : "fail"},
+      {"train_throughput_samples_per_second", Field(r.epochs, Sps)},
+      {"train_throughput_mean_samples_per_second", sps.mean},
+      {"train_throughput_stdev_samples_per_second", sps.stdev},
+      {"train_io_MB_per_second", Field(r.epochs, Mbps)},
+      {"train_io_mean_MB_per_second", mbps.mean},
+      {"train_io_stdev_MB_per_second", mbps.stdev},
+      {"train_io_mean_MiB_per_second", mibps.mean},
+      {"train_io_stdev_MiB_per_second", mibps.stdev},
+      {"train_nominal_io_mean_MB_per_second", nominal_rate / kMB},
+  };
+  if (!r.evals.empty()) {
+    const auto eau = metrics::MeanAndStdev(Field(r.evals, Au));
+    const auto esps = metrics::MeanAndStdev(Field(r.evals, Sps));
+    const auto embps = metrics::MeanAndStdev(Field(r.evals, Mbps));
+    metric["eval_au_percentage"] = Field(r.evals, Au);
+    metric["eval_au_mean_percentage"] = eau.mean;
+    metric["eval_au_stdev_percentage"] = eau.stdev;
+    metric["eval_throughput_samples_per_second"] = Field(r.evals, Sps);
+    metric["eval_throughput_mean_samples_per_second"] = esps.mean;
+    metric["eval_throughput_stdev_samples_per_second"] = esps.stdev;
+    metric["eval_io_mean_MB_per_second"] = embps.mean;
+    metric["eval_io_stdev_MB_per_second"] = embps.stdev;
+  }
+
+  json checkpoints = json::array();
+  for (const auto& k : r.checkpoints)
+    checkpoints.push_back(
+        {{"operation", k.operation},
+         {"epoch", k.epoch},
+         {"step", k.step},
+         {"path", k.path},
+         {"bytes", k.bytes},
+         {"files", k.files},
+         {"seconds", k.seconds},
+         {"GB_per_second", k.seconds > 0 ? static_cast<double>(k.bytes) / k.seconds / kGB : 0}});
+
+  json buckets = json::object();
+  for (size_t i = 0; i < metrics::kAccessSizeBuckets; ++i)
+    buckets["POSIX_SIZE_READ_" + metrics::AccessSizeBucketNames()[i]] = r.io.size_buckets[i];
+  const double accelerator_seconds =
+      static_cast<double>(r.accelerators) * (train.seconds + eval.seconds);
+  json io = {{"POSIX_OPENS", r.io.opens},
+             {"POSIX_READS", r.io.reads},
+             {"POSIX_BYTES_READ", r.io.bytes_read},
+             {"POSIX_SEQ_READS", r.io.sequential_reads},
+             {"POSIX_CONSEC_READS", r.io.consecutive_reads},
+             {"POSIX_MAX_BYTE_READ_SIZE", r.io.max_read_bytes},
+             {"access_sizes", buckets},
+             {"files_read", r.io.files_read},
+             {"files_reread", r.io.files_reread},
+             {"data_wait_fraction",
+              accelerator_seconds > 0 ? (train.wait + eval.wait) / accelerator_seconds : 0}};
+
+  const uint64_t device_read = r.io_after.read_bytes - r.io_before.read_bytes;
+  const uint64_t requested = train.requested + eval.requested + Sum(r.preloads).requested;
+  const uint64_t bytes_read = train.bytes + eval.bytes + Sum(r.preloads).bytes;
+  json cache = {
+      {"requested_bytes", requested},
+      {"bytes_read", bytes_read},
+      {"device_read_bytes", device_read},
+      {"device_read_available", r.io_after.available},
+      {"device_read_fraction",
+       bytes_read > 0 ? static_cast<double>(device_read) / static_cast<double>(bytes_read) : 0},
+      {"dataset_bytes", r.dataset_bytes},
+      {"host_memory_bytes", r.host_memory_bytes},
+      {"dataset_to_memory_ratio", r.host_memory_bytes ? static_cast<double>(r.dataset_bytes) /
+                                                            static_cast<double>(r.host_memory_bytes)
+                                                      : 0},
+      {"fits_in_page_cache", DatasetFitsInCache(r)}};
+
+  json phases = json::array();
+  for (const auto* list : {&r.preloads, &r.epochs, &r.evals})
+    for (const auto& p : *list) phases.push_back(PhaseJson(p));
+
+  return {
+      {"trainbench_version", TRAINBENCH_VERSION},
+      {"workload", r.workload},
+      {"model", c.model.name},
+      {"framework", c.framework},
+      {"format", config::ToString(c.dataset.format)},
+      {"start", started_utc},
+      {"end", ended_utc},
+      {"complete", r.complete},
+      {"stop_reason", r.stop_reason},
+      {"num_accelerators", r.accelerators},
+      {"num_hosts", r.ranks},
+      {"hostname", Hostname()},
+      {"epochs", r.epochs_planned},
+      {"epochs_completed", Field(r.epochs, Au).size()},
+      {"steps_per_epoch", r.steps_per_epoch},
+      {"batch_size", r.batch_size},
+      {"train_files", r.train_files},
+      {"train_samples", r.train_samples},
+      {"train_bytes", r.train_bytes},
+      {"barrier", r.barrier},
+      {"read_engine", r.read_engine},
+      {"io_threads", r.io_threads},
+      {"au_target_percentage", 100.0 * c.metric.au},
+      {"passed", Passed(r, c)},
+      {"metric", metric},
+      {"phases", phases},
+      {"read_latency_ms", Latency(r.read_latency_ns, 1e-6)},
+      {"data_wait_ms", Latency(r.data_wait_ns, 1e-6)},
+      {"cache", cache},
+      {"io_characterization", io},
+      {"checkpoints", checkpoints},
+      {"run_seconds", r.run_seconds},
+      {"cpu_seconds", r.cpu_seconds},
+      {"cpu_us_per_sample",
+       train.samples + eval.samples > 0
+           ? 1e6 * r.cpu_seconds / static_cast<double>(train.samples + eval.samples)
+           : 0},
+      {"peak_rss_bytes", r.peak_rss_bytes},
+  };
+}
+
+json MetricsLine(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
+  const auto au = metrics::MeanAndStdev(Field(r.epochs, Au));
+  const Totals train = Sum(r.epochs);
+  const double rate = train.seconds > 0 ? static_cast<double>(train.bytes) / train.seconds : 0;
+  const auto lat = Latency(r.read_latency_ns, 1e-6);
+  const uint64_t requested = train.requested + Sum(r.evals).requested + Sum(r.preloads).requested;
+  return {{"trainbench_metrics",
+           {{"workload", r.workload},
+            {"accelerators", r.accelerators},
+            {"epochs", Field(r.epochs, Au).size()},
+            {"complete", r.complete},
+            {"au_percentage", au.mean},
+            {"passed", Passed(r, c)},
+            {"samples_per_second",
+             train.seconds > 0 ? static_cast<double>(train.samples) / train.seconds : 0},
+            {"io_mb_per_second", rate / kMB},
+            {"io_mib_per_second", rate / kMiB},
+            {"read_latency_ms",
+             {{"p50", lat["p50"]},
+              {"p90", lat["p90"]},
+              {"p99", lat["p99"]},
+              {"p999", lat["p999"]},
+              {"max", lat["max"]}}},
+            {"bytes_read", train.bytes + Sum(r.evals).bytes + Sum(r.preloads).bytes},
+            {"device_read_bytes", r.io_after.read_bytes - r.io_before.read_bytes},
+            {"requested_bytes", requested}}}};
+}
+
+}  // namespace trainbench::report

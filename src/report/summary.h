@@ -1,0 +1,30 @@
+// summary.json and the final JSON line from one RunRecord, in the manner of
+// google/benchmark's reporters: pure functions from the record to text. The field
+// names follow DLIO's summary.json (train_au_percentage, ...) where DLIO has one, and
+// carry their unit otherwise (_bytes, _s, _MB_per_second, _MiB_per_second, _ms).
+// Thread-compatible.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config/workload.h"
+#include "metrics/run_record.h"
+
+namespace trainbench::report {
+
+// Everything: run facts, DLIO's metric block, ours, I/O characterization, checkpoints.
+nlohmann::json Summary(const metrics::RunRecord& record, const config::WorkloadConfig& config,
+                       const std::string& started_utc, const std::string& ended_utc);
+
+// The object printed as the last stdout line: {"trainbench_metrics": {...}}.
+nlohmann::json MetricsLine(const metrics::RunRecord& record, const config::WorkloadConfig& config);
+
+// Whether the run passed: complete, and mean train AU >= metric.au.
+bool Passed(const metrics::RunRecord& record, const config::WorkloadConfig& config);
+
+// The dataset fits in page cache (less than 5x host memory, MLPerf's rule): the run
+// measures memory, not storage.
+bool DatasetFitsInCache(const metrics::RunRecord& record);
+
+}  // namespace trainbench::report

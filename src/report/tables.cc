@@ -1,0 +1,60 @@
+#include "report/tables.h"
+
+#include <fmt/format.h>
+
+#include "common/units.h"
+#include "metrics/au.h"
+#include "report/summary.h"
+
+namespace trainbench::report {
+
+std::string EpochsCsv(const metrics::RunRecord& r) {
+  std::string out =
+      "kind,epoch,start_s,duration_s,steps,samples,bytes_read,requested_bytes,au_percentage,"
+      "samples_per_second,io_MB_per_second,io_MiB_per_second,compute_s,data_wait_s,complete\n";
+  for (const auto* list : {&r.preloads, &r.epochs, &r.evals})
+    for (const auto& p : *list)
+      out += fmt::format(
+          "{},{},{:.6f},{:.6f},{},{},{},{},{:.4f},{:.3f},{:.3f},{:.3f},{:.6f},{:.6f},{}\n", p.kind,
+          p.epoch, p.start_s, p.duration_s, p.steps, p.samples, p.bytes_read, p.requested_bytes,
+          p.au_percentage, p.SamplesPerSecond(), p.BytesPerSecond() / kMB,
+          p.BytesPerSecond() / kMiB, p.compute_s, p.data_wait_s, p.complete ? 1 : 0);
+  return out;
+}
+
+std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
+  std::string out = fmt::format(
+      "\n{} on {} accelerator(s): {} train files, {} samples, batch {}, {} steps per epoch\n",
+      r.workload, r.accelerators, r.train_files, r.train_samples, r.batch_size, r.steps_per_epoch);
+  out += fmt::format("{:<8} {:>5} {:>10} {:>7} {:>12} {:>10} {:>10} {:>8}\n", "phase", "epoch",
+                     "time (s)", "steps", "samples/s", "MB/s", "MiB/s", "AU %");
+  for (const auto* list : {&r.preloads, &r.epochs, &r.evals})
+    for (const auto& p : *list)
+      out += fmt::format("{:<8} {:>5} {:>10.2f} {:>7} {:>12.1f} {:>10.1f} {:>10.1f} {:>8.2f}{}\n",
+                         p.kind, p.epoch, p.duration_s, p.steps, p.SamplesPerSecond(),
+                         p.BytesPerSecond() / kMB, p.BytesPerSecond() / kMiB, p.au_percentage,
+                         p.complete ? "" : "  (incomplete)");
+  std::vector<double> au;
+  for (const auto& p : r.epochs)
+    if (p.complete) au.push_back(p.au_percentage);
+  const auto m = metrics::MeanAndStdev(au);
+  out += fmt::format("train AU {:.2f}% (stdev {:.2f}) against {:.0f}%: {}\n", m.mean, m.stdev,
+                     100 * c.metric.au, Passed(r, c) ? "PASS" : "FAIL");
+  const auto& h = r.read_latency_ns;
+  out += fmt::format(
+      "read latency (ms, {} reads): p50 {:.3f}  p90 {:.3f}  p99 {:.3f}  p99.9 {:.3f}  max {:.3f}\n",
+      h.Count(), h.Percentile(0.5) / 1e6, h.Percentile(0.9) / 1e6, h.Percentile(0.99) / 1e6,
+      h.Percentile(0.999) / 1e6, static_cast<double>(h.Max()) / 1e6);
+  out += fmt::format("data wait per step (ms): p50 {:.3f}  p99 {:.3f}\n",
+                     r.data_wait_ns.Percentile(0.5) / 1e6, r.data_wait_ns.Percentile(0.99) / 1e6);
+  for (const auto& k : r.checkpoints)
+    out += fmt::format("checkpoint {} {}: {} in {:.3f} s ({:.3f} GB/s)\n", k.operation, k.path,
+                       FormatBytes(static_cast<double>(k.bytes)), k.seconds,
+                       k.seconds > 0 ? static_cast<double>(k.bytes) / k.seconds / kGB : 0);
+  out += fmt::format("CPU {:.2f} s over {:.2f} s; peak memory {}\n", r.cpu_seconds, r.run_seconds,
+                     FormatBytesBinary(static_cast<double>(r.peak_rss_bytes)));
+  if (!r.complete) out += fmt::format("INCOMPLETE: {}\n", r.stop_reason);
+  return out;
+}
+
+}  // namespace trainbench::report

@@ -1,0 +1,79 @@
+#include "sim/checkpointer.h"
+
+#include <fmt/format.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/random.h"
+
+namespace trainbench::sim {
+namespace {
+constexpr size_t kChunk = 4 << 20;  // 4 MiB per write or read call
+}  // namespace
+
+Checkpointer::Checkpointer(const config::WorkloadConfig& config)
+    : config_(config),
+      storage_(storage::OpenStorage(config.checkpoint.checkpoint_folder)),
+      buffer_(kChunk) {
+  FillRandom(Mix(config.train.seed, 0xC4EC), 0, buffer_.data(), buffer_.size());
+}
+
+bool Checkpointer::MayWrite() const {
+  return config_.checkpoint.num_checkpoints_write < 0 ||
+         written_ < config_.checkpoint.num_checkpoints_write;
+}
+
+metrics::CheckpointRecord Checkpointer::Write(uint64_t epoch, uint64_t step) {
+  metrics::CheckpointRecord r;
+  r.operation = "write";
+  r.epoch = epoch;
+  r.step = step;
+  r.path = fmt::format("{}-epoch{}-step{}", config_.model.name, epoch, step);
+  const uint64_t model = config_.model.model_size_bytes;
+  const double t0 = NowSeconds();
+  for (const auto& [name, bytes] : {std::pair<const char*, uint64_t>{"model.pt", model},
+                                    std::pair<const char*, uint64_t>{"optimizer.pt", 2 * model}}) {
+    auto out = storage_->Create(r.path + "/" + name);
+    for (uint64_t left = bytes; left > 0;) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(left, buffer_.size()));
+      out->Append(buffer_.data(), n);
+      left -= n;
+    }
+    if (config_.checkpoint.fsync) out->Sync();
+    out->Commit();
+    r.bytes += bytes;
+    ++r.files;
+  }
+  r.seconds = NowSeconds() - t0;
+  ++written_;
+  return r;
+}
+
+metrics::CheckpointRecord Checkpointer::Read(const metrics::CheckpointRecord& written) {
+  metrics::CheckpointRecord r = written;
+  r.operation = "read";
+  r.bytes = 0;
+  r.files = 0;
+  const double t0 = NowSeconds();
+  for (const char* name : {"model.pt", "optimizer.pt"}) {
+    const std::string path = written.path + "/" + name;
+    auto in = storage_->Open(path);
+    const uint64_t size = in->Size();
+    for (uint64_t offset = 0; offset < size;) {
+      const size_t got = in->ReadAt(offset, buffer_.data(), buffer_.size());
+      if (got == 0)
+        throw RuntimeError(fmt::format("checkpoint {} ends at {} bytes, short of {}",
+                                       storage_->Describe(path), offset, size));
+      offset += got;
+    }
+    r.bytes += size;
+    ++r.files;
+  }
+  r.seconds = NowSeconds() - t0;
+  if (r.bytes != written.bytes)
+    throw RuntimeError(fmt::format("checkpoint {} holds {} bytes, {} were written",
+                                   storage_->Describe(written.path), r.bytes, written.bytes));
+  return r;
+}
+
+}  // namespace trainbench::sim

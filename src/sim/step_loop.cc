@@ -1,0 +1,266 @@
+#include "sim/step_loop.h"
+
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <thread>
+
+#include "common/clock.h"
+#include "common/interrupt.h"
+#include "common/random.h"
+#include "metrics/au.h"
+#include "sim/compute_time.h"
+
+namespace trainbench::sim {
+namespace {
+
+enum class State { kWaiting, kComputing, kBarrier, kDone };
+
+struct Accelerator {
+  State state = State::kWaiting;
+  uint64_t step = 0;
+  double step_start = 0;
+  double compute_s = 0;
+  double compute_end = 0;
+  ComputeTime model;
+  metrics::AuAccumulator au;
+  Accelerator(const config::TimeDistribution& d, uint64_t seed, uint64_t exclude)
+      : model(d, seed), au(exclude) {}
+};
+
+struct Timer {
+  double deadline;
+  size_t accelerator;
+  bool operator>(const Timer& other) const { return deadline > other.deadline; }
+};
+
+constexpr double kMaxSleep = 0.05;  // also how quickly Ctrl-C is noticed
+
+class Loop {
+ public:
+  Loop(const PhaseSpec& spec, loader::ReadScheduler* scheduler, metrics::Histogram& wait)
+      : spec_(spec), scheduler_(scheduler), wait_ns_(wait) {
+    const size_t n = spec.plans->size();
+    accelerators_.reserve(n);
+    for (size_t a = 0; a < n; ++a)
+      accelerators_.emplace_back(spec.compute, Mix(spec.seed, spec.first_accelerator + a),
+                                 spec.exclude_start_steps);
+    waiting_.reserve(n);
+    scratch_.reserve(n);
+  }
+
+  PhaseOutcome Run() {
+    PhaseOutcome out;
+    const double start = NowSeconds();
+    start_ = start;
+    const uint64_t bytes_before = scheduler_ ? scheduler_->BytesRead() : 0;
+    if (scheduler_ && spec_.io && spec_.steps > 0)
+      scheduler_->StartPhase(spec_.plans, spec_.file_offset, spec_.batch_size);
+    for (size_t a = 0; a < accelerators_.size(); ++a) {
+      accelerators_[a].step_start = start;
+      if (spec_.steps == 0) {
+        accelerators_[a].state = State::kDone;
+        ++done_;
+      } else {
+        waiting_.push_back(a);
+      }
+    }
+    double next_progress = start + 1;
+    while (done_ < accelerators_.size()) {
+      if (InterruptRequested()) {
+        out.interrupted = true;
+        break;
+      }
+      if (scheduler_ && scheduler_->Error()) {
+        out.failed = true;
+        break;
+      }
+      double now = NowSeconds();
+      while (!timers_.empty() && timers_.top().deadline <= now) {
+        const Timer t = timers_.top();
+        timers_.pop();
+        FinishCompute(t.accelerator, t.deadline);
+      }
+      CheckWaiting();
+      if (wake_readers_ && scheduler_ && spec_.io) scheduler_->WakeReaders();
+      wake_readers_ = false;
+      if (done_ == accelerators_.size()) break;
+      now = NowSeconds();
+      if (spec_.progress && now >= next_progress) {
+        ReportProgress(now, bytes_before);
+        next_progress = now + 1;
+      }
+      if (!timers_.empty() && timers_.top().deadline <= now) continue;
+      // A step that just ended has its next batch unchecked (it may be read already):
+      // look before sleeping, or a batch that is ready would wait for the timeout.
+      if (stepped_) {
+        stepped_ = false;
+        continue;
+      }
+      double deadline = now + kMaxSleep;
+      if (!timers_.empty()) deadline = std::min(deadline, timers_.top().deadline);
+      if (!waiting_.empty() && scheduler_)
+        scheduler_->Wait(deadline);
+      else
+        std::this_thread::sleep_for(std::chrono::duration<double>(deadline - now));
+    }
+    if (scheduler_ && spec_.io) scheduler_->Drain();
+    const double end = NowSeconds();
+
+    auto& r = out.record;
+    r.kind = spec_.kind;
+    r.epoch = spec_.epoch;
+    r.duration_s = end - start;
+    r.complete = !out.interrupted && !out.failed;
+    uint64_t min_steps = UINT64_MAX;
+    std::vector<metrics::AuAccumulator> au;
+    for (const auto& acc : accelerators_) {
+      min_steps = std::min(min_steps, acc.au.Steps());
+      r.samples += acc.au.Steps() * spec_.batch_size;
+      au.push_back(acc.au);
+    }
+    r.steps = accelerators_.empty() ? 0 : min_steps;
+    r.au_percentage = metrics::AuPercentage(au);
+    for (const auto& acc : accelerators_) r.compute_s += acc.au.CountedCompute();
+    r.data_wait_s = data_wait_s_;
+    r.bytes_read = scheduler_ && spec_.io ? scheduler_->BytesRead() - bytes_before : 0;
+    return out;
+  }
+
+ private:
+  void CheckWaiting() {
+    // EndStep may append to waiting_ while this walks the previous list.
+    scratch_.clear();
+    std::swap(waiting_, scratch_);
+    for (size_t a : scratch_) {
+      Accelerator& acc = accelerators_[a];
+      if (acc.state != State::kWaiting) continue;
+      if (spec_.io && !scheduler_->BatchReady(a, acc.step)) {
+        waiting_.push_back(a);
+        continue;
+      }
+      // The step starts when both the accelerator and its batch were ready.
+      const double ready = spec_.io ? scheduler_->BatchReadyTime(a, acc.step) : 0;
+      StartCompute(a, std::max({acc.step_start, ready, start_}));
+    }
+  }
+
+  void StartCompute(size_t a, double now) {
+    Accelerator& acc = accelerators_[a];
+    if (spec_.io && spec_.on_batch) spec_.on_batch(a, acc.step);
+    const double wait = now - acc.step_start;
+    wait_ns_.Record(static_cast<uint64_t>(std::max(0.0, wait) * 1e9));
+    data_wait_s_ += wait;
+    acc.compute_s = acc.model.Draw();
+    acc.state = State::kComputing;
+    if (acc.compute_s <= 0) {
+      FinishCompute(a, now);
+    } else {
+      timers_.push({now + acc.compute_s, a});
+    }
+  }
+
+  void FinishCompute(size_t a, double when) {
+    Accelerator& acc = accelerators_[a];
+    acc.compute_end = when;
+    const uint64_t step = acc.step;
+    const bool sync = spec_.barrier || (spec_.sync_step && SyncWanted(step));
+    if (!sync) {
+      EndStep(a, when);
+      return;
+    }
+    acc.state = State::kBarrier;
+    auto& barrier = at_barrier_[step];
+    barrier.latest = std::max(barrier.latest, when);
+    if (++barrier.count < accelerators_.size()) return;
+    // Every accelerator finished the step: it ends for all at once, when the last one
+    // finished (in emulated time: the loop may notice finishes out of order).
+    double release = barrier.latest;
+    at_barrier_.erase(step);
+    if (spec_.sync_step && SyncWanted(step)) {
+      const double t0 = NowSeconds();
+      spec_.sync_step(step, true);  // a checkpoint, taken while all wait
+      release += NowSeconds() - t0;
+    }
+    for (size_t b = 0; b < accelerators_.size(); ++b)
+      if (accelerators_[b].state == State::kBarrier && accelerators_[b].step == step)
+        EndStep(b, release);
+  }
+
+  bool SyncWanted(uint64_t step) {
+    auto it = sync_cache_.find(step);
+    if (it != sync_cache_.end()) return it->second;
+    const bool wanted = spec_.sync_step(step, false);
+    sync_cache_[step] = wanted;
+    return wanted;
+  }
+
+  void EndStep(size_t a, double when) {
+    Accelerator& acc = accelerators_[a];
+    acc.au.AddStep(acc.step, acc.step_start, acc.compute_s, when);
+    ++acc.step;
+    if (acc.step >= spec_.steps) {
+      acc.state = State::kDone;
+      ++done_;
+      return;
+    }
+    acc.state = State::kWaiting;
+    acc.step_start = when;
+    waiting_.push_back(a);
+    stepped_ = true;
+    if (scheduler_ && spec_.io) {
+      scheduler_->Advance(a, acc.step);
+      wake_readers_ = true;
+    }
+  }
+
+  void ReportProgress(double now, uint64_t bytes_before) {
+    Progress p;
+    p.kind = spec_.kind;
+    p.epoch = spec_.epoch;
+    p.epochs = spec_.epochs;
+    p.steps = spec_.steps;
+    uint64_t steps_done = 0, min_step = UINT64_MAX;
+    std::vector<metrics::AuAccumulator> au;
+    for (const auto& acc : accelerators_) {
+      steps_done += acc.au.Steps();
+      min_step = std::min(min_step, acc.au.Steps());
+      au.push_back(acc.au);
+    }
+    const double elapsed = std::max(1e-9, now - start_);
+    p.step = min_step;
+    p.samples_per_second = static_cast<double>(steps_done * spec_.batch_size) / elapsed;
+    if (scheduler_ && spec_.io)
+      p.bytes_per_second = static_cast<double>(scheduler_->BytesRead() - bytes_before) / elapsed;
+    p.au_percentage = metrics::AuPercentage(au);
+    spec_.progress(p);
+  }
+
+  const PhaseSpec& spec_;
+  loader::ReadScheduler* scheduler_;
+  metrics::Histogram& wait_ns_;
+  std::vector<Accelerator> accelerators_;
+  std::vector<size_t> waiting_, scratch_;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
+  struct Barrier {
+    size_t count = 0;
+    double latest = 0;
+  };
+  std::map<uint64_t, Barrier> at_barrier_;
+  std::map<uint64_t, bool> sync_cache_;
+  size_t done_ = 0;
+  bool wake_readers_ = false;
+  bool stepped_ = false;  // an accelerator began waiting since the last check
+  double data_wait_s_ = 0;
+  double start_ = 0;
+};
+
+}  // namespace
+
+PhaseOutcome RunPhase(const PhaseSpec& spec, loader::ReadScheduler* scheduler,
+                      metrics::Histogram& data_wait_ns) {
+  Loop loop(spec, scheduler, data_wait_ns);
+  return loop.Run();
+}
+
+}  // namespace trainbench::sim
