@@ -50,7 +50,7 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
         const double rate =
             result.seconds > 0 ? static_cast<double>(result.bytes_written) / result.seconds : 0;
         fmt::print(
-            "datagen: {} files ({} written, {} already complete), {} bytes ({}) written in {:.2f} "
+            "datagen: {} files ({} written, {} already complete), {} bytes ({}) written in {:.3f} "
             "s, {:.3f} GB/s; "
             "dataset {} bytes; manifest {}\n",
             result.manifest.files.size(), result.files_written, result.files_skipped,
