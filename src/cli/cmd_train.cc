@@ -1,19 +1,17 @@
 // `trainbench train`: real ResNet training with LibTorch (src/train/), the flags and output
 // of the PyTorch scripts users compare against, and `--calibrate WORKLOAD` to turn a measured
-// step time into the computation_time override for `trainbench run`. Without LibTorch the
-// command still parses its flags and says how to get it.
+// step time into the computation_time override for `trainbench run`. The LibTorch code is a plugin
+// loaded at run time (train_plugin.h); without it the command says how to get LibTorch.
 #include <fmt/format.h>
 
 #include <cstdio>
 
 #include "cli/command.h"
+#include "cli/train_plugin.h"
 #include "common/error.h"
 #include "config/loader.h"
-#include "train/trainer.h"
-
-#if defined(TRAINBENCH_HAVE_TORCH)
 #include "train/train_report.h"
-#endif
+#include "train/trainer.h"
 
 namespace trainbench::cli {
 
@@ -24,9 +22,7 @@ struct TrainArgs {
   std::string calibrate;
 };
 
-#if defined(TRAINBENCH_HAVE_TORCH)
-
-int RunCalibration(TrainArgs& args, const CLI::App& command) {
+int RunCalibration(train::TrainFunction train_fn, TrainArgs& args, const CLI::App& command) {
   if (command.count("--batch-size") > 0)
     throw UsageError(
         "--calibrate times the workload's own batch size (reader.batch_size); drop --batch-size");
@@ -43,7 +39,7 @@ int RunCalibration(TrainArgs& args, const CLI::App& command) {
                  "instead\n",
                  workload.workload_name.c_str(), workload.model.name.c_str(),
                  args.options.model.c_str());
-  const train::TrainResult result = train::Train(args.options);
+  const train::TrainResult result = train_fn(args.options);
   const double p50 = train::Percentile(result.step_seconds, 50);
   fmt::print(
       "Calibration: {} at batch {} on {}: compute time per step p50 {:.4f} s, p99 {:.4f} s "
@@ -58,9 +54,10 @@ int RunCalibration(TrainArgs& args, const CLI::App& command) {
 }
 
 int Run(TrainArgs& args, const CLI::App& command) {
+  const train::TrainFunction train_fn = LoadTrainPlugin();
   try {
-    if (!args.calibrate.empty()) return RunCalibration(args, command);
-    const train::TrainResult result = train::Train(args.options);
+    if (!args.calibrate.empty()) return RunCalibration(train_fn, args, command);
+    const train::TrainResult result = train_fn(args.options);
     fmt::print("{}\n", train::MetricsLine(args.options, result));
     std::fflush(stdout);
     return 0;
@@ -71,18 +68,6 @@ int Run(TrainArgs& args, const CLI::App& command) {
     return static_cast<int>(ExitCode::kRuntime);
   }
 }
-
-#else
-
-int Run(TrainArgs&, const CLI::App&) {
-  throw RuntimeError(
-      "`trainbench train` needs LibTorch, and this binary was built without it. Install it "
-      "(Debian: `apt-get install libtorch-dev`, or `bash scripts/setup.sh`), or on a GPU machine "
-      "use the LibTorch inside PyTorch: `cmake -S . -B build -DCMAKE_PREFIX_PATH=$(python3 -c "
-      "'import torch; print(torch.utils.cmake_prefix_path)')`; then rebuild");
-}
-
-#endif
 
 }  // namespace
 

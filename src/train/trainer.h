@@ -1,7 +1,7 @@
 // `trainbench train` below the CLI: real training of a torchvision-style ResNet with LibTorch,
 // on synthetic batches made once on the device or on decoded JPEGs, timing every step.
-// This header has no LibTorch includes, so the CLI (and builds without LibTorch) stay light;
-// its functions exist only when TRAINBENCH_HAVE_TORCH is defined.
+// This header has no LibTorch includes: the binary includes it and reaches Train() through
+// the plugin libtrainbench_train.so, built only when LibTorch is found.
 // Thread-safety: Train() owns the process's LibTorch settings while it runs; call it from
 // one thread at a time.
 #pragma once
@@ -63,5 +63,8 @@ class CudaUnavailableError : public RuntimeError {
 // on stdout unless quiet. Throws UsageError for bad options, CudaUnavailableError, and
 // RuntimeError (a CUDA out-of-memory names the batch size to lower).
 TrainResult Train(const TrainOptions& options);
+
+// What the plugin's exported TrainbenchTrainEntry() returns.
+using TrainFunction = TrainResult (*)(const TrainOptions& options);
 
 }  // namespace trainbench::train
