@@ -29,8 +29,8 @@ assert (t["precision"], t["channels_last"], t["device"], t["model"], t["data"]) 
     ("fp32", False, "cpu", "resnet18", "synthetic"), t
 assert 0 < t["step_time_p50_ms"] <= t["step_time_p99_ms"], t
 assert 0 <= t["data_wait_share"] < 0.05, t  # synthetic batches are already there
-# Steps take at most the elapsed time in total.
-assert t["step_time_p50_ms"] * 10 <= m["elapsed_seconds"] * 1000 * 1.01, (t, m)
+# Steps take at most the elapsed time in total: at least half of the 10 take >= p50.
+assert t["step_time_p50_ms"] * 5 <= m["elapsed_seconds"] * 1000 * 1.01, (t, m)
 losses = [float(x) for x in re.findall(r"Loss: ([0-9.]+) Images", out)]
 assert len(losses) == 10, losses
 assert losses[-1] < 0.5 * losses[0], f"loss did not fall on the fixed batch: {losses}"
