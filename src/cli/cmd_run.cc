@@ -15,6 +15,7 @@
 #include "common/log.h"
 #include "common/units.h"
 #include "config/loader.h"
+#include "dataset/generator.h"
 #include "dist/communicator.h"
 #include "loader/dataset_files.h"
 #include "loader/read_scheduler.h"
@@ -96,6 +97,13 @@ int Execute(const RunFlags& flags) {
         "workflow.train is false: `trainbench run` emulates training; set workflow.train=true");
   const std::string uri = config::DatasetUri(config);
   auto storage = storage::OpenStorage(uri);
+  if (config.workflow.generate_data) {
+    // DLIO's workflow: generate (or finish generating) the dataset, then train on it.
+    LogInfo(fmt::format("workflow.generate_data: writing the dataset to {} first", uri));
+    const auto generated = dataset::Generate(config, *storage, {0, false, !flags.no_progress});
+    LogInfo(fmt::format("datagen: {} files written, {} already complete, {:.3f} s",
+                        generated.files_written, generated.files_skipped, generated.seconds));
+  }
   const auto dataset = loader::ResolveDataset(config, *storage, DatagenCommand(flags.workload));
 
   auto communicator = dist::MakeSingleProcessCommunicator();

@@ -40,18 +40,14 @@ std::vector<std::string> AllPaths() {
 }
 
 void Walk(const YAML::Node& map, const std::string& prefix, const Where& where,
-          WorkloadConfig& config, std::vector<std::string>& warnings) {
+          WorkloadConfig& config, std::vector<std::string>& ignored) {
   for (const auto& entry : map) {
     const std::string name = entry.first.Scalar();
     const YAML::Node& value = entry.second;
     const std::string path = CanonicalKey(prefix.empty() ? name : prefix + "." + name);
     if (const KeySpec* spec = FindKey(path)) {
-      if (!spec->acted_on) {
-        warnings.push_back(
-            fmt::format("{}: '{}' is a DLIO key trainbench accepts but does not act on",
-                        where(entry.first), path));
-        continue;
-      }
+      if (!spec->acted_on)
+        ignored.push_back(fmt::format("{} (line {})", path, entry.first.Mark().line + 1));
       if (value.IsNull()) continue;  // "key:" with no value keeps the default
       try {
         spec->parse(config, value);
@@ -70,7 +66,7 @@ void Walk(const YAML::Node& map, const std::string& prefix, const Where& where,
       if (!value.IsMap())
         throw UsageError(fmt::format("{}: '{}' is a group of keys; expected a map under it",
                                      where(value), path));
-      Walk(value, path, where, config, warnings);
+      Walk(value, path, where, config, ignored);
       continue;
     }
     // A subkey of a free-form map (storage.storage_options.endpoint_url) set on its own.
@@ -101,6 +97,16 @@ std::string ReadFile(const std::string& path) {
   return text.str();
 }
 
+// One warning per source naming every DLIO key it sets that trainbench does not act on.
+void WarnIgnored(const std::string& source, const std::vector<std::string>& ignored,
+                 std::vector<std::string>& warnings) {
+  if (ignored.empty()) return;
+  std::string keys;
+  for (const auto& k : ignored) keys += (keys.empty() ? "" : ", ") + k;
+  warnings.push_back(
+      fmt::format("{}: DLIO keys trainbench accepts but does not act on: {}", source, keys));
+}
+
 void Validate(const WorkloadConfig& c) {
   if (c.dataset.record_length_bytes_stdev > 0 && c.dataset.record_length_bytes < 1)
     throw UsageError("dataset.record_length_bytes must be >= 1");
@@ -126,7 +132,9 @@ void ApplyYaml(const std::string& yaml_text, const std::string& source, Workload
   const Where where = [&source](const YAML::Node& node) {
     return fmt::format("{}:{}", source, node.Mark().line + 1);
   };
-  Walk(root, "", where, config, warnings);
+  std::vector<std::string> ignored;
+  Walk(root, "", where, config, ignored);
+  WarnIgnored(source, ignored, warnings);
 }
 
 void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
@@ -160,7 +168,10 @@ void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
   const Where where = [&override_text](const YAML::Node&) {
     return fmt::format("command-line override '{}'", override_text);
   };
-  Walk(root, "", where, config, warnings);
+  std::vector<std::string> ignored;
+  Walk(root, "", where, config, ignored);
+  for (auto& name : ignored) name = name.substr(0, name.find(" (line"));  // no lines on a command line
+  WarnIgnored(fmt::format("command-line override '{}'", override_text), ignored, warnings);
 }
 
 LoadedWorkload LoadWorkload(const std::string& workload,

@@ -1,12 +1,12 @@
 #include "config/schema.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
 #include <map>
 #include <stdexcept>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "common/strings.h"
 
@@ -468,6 +468,14 @@ std::vector<KeySpec> BuildSchema() {
         return n;
       }};
   keys.push_back(std::move(options));
+  // Read into the config (and printed) but not acted on: DLIO's framework knobs that change
+  // nothing in emulated reads, and the S3 options until an S3 backend exists.
+  for (auto& key : keys)
+    if (key.path == "model.type" || key.path == "reader.data_loader" ||
+        key.path == "dataset.record_length_bytes_resize" ||
+        key.path == "reader.computation_threads" || key.path == "reader.dont_use_mmap" ||
+        key.path == "storage.storage_options")
+      key.acted_on = false;
   keys.push_back(Ignored("profiling.profiler"));
   keys.push_back(Ignored("profiling.iostat_devices"));
   return keys;

@@ -1,15 +1,12 @@
 # Sourced by the interop tests: checks the tools are there (exit 77 = skip), makes a
 # scratch folder removed on exit, and offers `datagen` with the small-dataset settings.
-set -euo pipefail
-: "${TRAINBENCH:?set TRAINBENCH to the trainbench binary}"
-PY=/usr/bin/python3
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 if ! "$PY" -c 'import numpy, h5py, PIL' 2>/dev/null; then
   echo "skip: $PY with numpy, h5py and PIL is needed (scripts/setup.sh installs them)"
   exit 77
 fi
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
+TMP=$WORK
 
 # datagen FOLDER OVERRIDES...: a three-file unet3d-shaped dataset, checked by --verify.
 datagen() {

@@ -1,5 +1,6 @@
-# Shared helpers for the shell tests: sourced, not run. Each test gets a scratch
-# folder that is removed on exit, and `check`/`fail` helpers that print what failed.
+# Shared helpers for every shell test (cli/, interop/): sourced, not run. Each test gets a
+# scratch folder $WORK, removed on exit (kept with KEEP_WORK=1) with any background job
+# killed, and `check`/`fail` helpers that print what failed.
 set -euo pipefail
 TRAINBENCH=${TRAINBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/trainbench}
 SRC=${TRAINBENCH_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -11,7 +12,7 @@ cleanup() {
   pids=$(jobs -p)
   [ -n "$pids" ] && kill $pids 2>/dev/null
   wait 2>/dev/null
-  rm -rf "$WORK"
+  [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
   exit "$code"
 }
 trap cleanup EXIT

@@ -1,15 +1,8 @@
 # Shared setup for the `trainbench run` end-to-end tests: the binary, a scratch folder
 # removed on exit, a tiny dataset, and a reader for JSON fields (python3's json module).
-set -euo pipefail
-TB=${TRAINBENCH:?set TRAINBENCH to the trainbench binary}
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/tb-run-test.XXXXXX")
-[ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$WORK"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib/common.sh"
+TB=$TRAINBENCH
 cd "$WORK"
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
 
 # A small ResNet-50-shaped dataset: 4 files x 100 samples of ~115 KB (46 MB) by default.
 TINY=(dataset.num_files_train=4 dataset.num_samples_per_file=100 "dataset.data_folder=$WORK/data"
