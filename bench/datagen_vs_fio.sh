@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # datagen against fio: the same bytes written sequentially, same block size (1 MiB),
 # same number of jobs/threads, same file system, in one run. Rounds alternate the two
-# tools (sync and file removal between, untimed) and the median of each is compared.
+# tools (sync and file removal between, untimed) and the median of each is compared:
+# GB/s as each tool reports it, and GB per CPU-second (user + system, whole process),
+# which a noisy shared host disturbs far less.
 # Usage: bench/datagen_vs_fio.sh [DIR] [FILES] [THREADS] [ROUNDS]
 #   DIR default: /tmp/trainbench-bench (must be on the file system to measure)
 set -euo pipefail
@@ -17,22 +19,29 @@ command -v fio >/dev/null || { echo "fio is missing: bash scripts/setup.sh" >&2;
 
 workload=(resnet50_h100 "dataset.num_files_train=$files")
 mkdir -p "$dir"
-tb_rates=() fio_rates=()
+tb_rates=() fio_rates=() tb_cpus=() fio_cpus=()
 for r in $(seq "$rounds"); do
   rm -rf "$dir/tb" "$dir/fio"; sync
-  out=$("$tb" datagen "${workload[@]}" "dataset.data_folder=$dir/tb" --threads "$threads" --no-progress 2>/dev/null)
+  out=$(/usr/bin/time -f '%U %S' -o "$dir/tb.time" "$tb" datagen "${workload[@]}" "dataset.data_folder=$dir/tb" \
+    --threads "$threads" --no-progress --no-warnings 2>/dev/null)
   bytes=$(sed -n 's/.* \([0-9]*\) bytes (.*written in \([0-9.]*\) s.*/\1 \2/p' <<<"$out")
   tb_rate=$(awk '{printf "%.3f", $1 / $2 / 1e9}' <<<"$bytes")
   file_bytes=$(( ${bytes% *} / files ))
   rm -rf "$dir/tb"; sync; mkdir -p "$dir/fio"
-  fio_rate=$(fio --name=datagen --directory="$dir/fio" --rw=write --bs=1M --ioengine=psync \
+  fio_rate=$(/usr/bin/time -f '%U %S' -o "$dir/fio.time" fio --name=datagen --directory="$dir/fio" --rw=write --bs=1M --ioengine=psync \
     --numjobs="$threads" --nrfiles=$((files / threads)) --filesize="$file_bytes" --fallocate=none \
     --file_service_type=sequential --group_reporting --output-format=json |
     /usr/bin/python3 -c 'import json,sys; j=json.load(sys.stdin); print("%.3f" % (j["jobs"][0]["write"]["bw_bytes"]/1e9))')
-  echo "round $r: trainbench $tb_rate GB/s, fio $fio_rate GB/s ($(( ${bytes% *} / 1000000 )) MB, $threads threads)"
-  tb_rates+=("$tb_rate") fio_rates+=("$fio_rate")
+  per_cpu() { awk -v b="${bytes% *}" '{printf "%.3f", b / ($1 + $2) / 1e9}' "$1"; }
+  tb_cpu=$(per_cpu "$dir/tb.time") fio_cpu=$(per_cpu "$dir/fio.time")
+  echo "round $r: trainbench $tb_rate GB/s ($tb_cpu GB/CPU-s), fio $fio_rate GB/s ($fio_cpu GB/CPU-s)" \
+    "($(( ${bytes% *} / 1000000 )) MB, $threads threads)"
+  tb_rates+=("$tb_rate") fio_rates+=("$fio_rate") tb_cpus+=("$tb_cpu") fio_cpus+=("$fio_cpu")
 done
-rm -rf "$dir/tb" "$dir/fio"
+rm -rf "$dir/tb" "$dir/fio" "$dir/tb.time" "$dir/fio.time"
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 tb_med=$(median "${tb_rates[@]}") fio_med=$(median "${fio_rates[@]}")
-echo "median: trainbench datagen $tb_med GB/s, fio sequential write $fio_med GB/s, ratio $(awk -v a="$tb_med" -v b="$fio_med" 'BEGIN {printf "%.2f", a / b}')"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+tb_cpu_med=$(median "${tb_cpus[@]}") fio_cpu_med=$(median "${fio_cpus[@]}")
+echo "median: trainbench datagen $tb_med GB/s, fio sequential write $fio_med GB/s, ratio $(ratio "$tb_med" "$fio_med")"
+echo "median per CPU-second: trainbench $tb_cpu_med GB, fio $fio_cpu_med GB, ratio $(ratio "$tb_cpu_med" "$fio_cpu_med")"

@@ -12,7 +12,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libtorch-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  fio python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
+  fio time python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
 )
 
 missing=()
