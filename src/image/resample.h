@@ -5,6 +5,7 @@
 // Thread-safe (no shared state); the scratch object is per caller.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -41,6 +42,12 @@ class Resampler {
   };
   static void Compute(double in0, double in1, int limit0, int limit1, int out_size,
                       Coefficients& c);
+  // One row of the horizontal pass: `out_width` RGB pixels to `t`.
+  static void HorizontalRow(const uint8_t* in, const Coefficients& c, int out_width, uint8_t* t);
+  // The same; writes one byte past the row and reads one past each tap's pixel.
+  static void HorizontalRowSse41(const uint8_t* in, const Coefficients& c, int out_width,
+                                 uint8_t* t);
+  static void AccumulateRow(const uint8_t* row, int32_t weight, int32_t* acc, size_t n);
 
   Coefficients horizontal_;
   Coefficients vertical_;
