@@ -25,9 +25,9 @@ uint8_t Clip8(int32_t value) {
   return static_cast<uint8_t>(std::clamp<int32_t>(v, 0, 255));
 }
 
-bool HaveSse41() {
+bool HaveAvx2() {
 #if defined(__x86_64__)
-  return __builtin_cpu_supports("sse4.1");
+  return __builtin_cpu_supports("avx2");
 #else
   return false;
 #endif
@@ -35,8 +35,9 @@ bool HaveSse41() {
 
 }  // namespace
 
-void Resampler::HorizontalRow(const uint8_t* in, const Coefficients& c, int out_width, uint8_t* t) {
-  for (int xx = 0; xx < out_width; ++xx) {
+void Resampler::HorizontalRow(const uint8_t* in, const Coefficients& c, int begin, int end,
+                              uint8_t* t) {
+  for (int xx = begin; xx < end; ++xx) {
     const int32_t* w = &c.weights[static_cast<size_t>(xx) * static_cast<size_t>(c.taps)];
     const uint8_t* p = in + static_cast<size_t>(c.first[static_cast<size_t>(xx)]) * 3;
     int32_t s0 = kHalf, s1 = kHalf, s2 = kHalf;
@@ -52,32 +53,47 @@ void Resampler::HorizontalRow(const uint8_t* in, const Coefficients& c, int out_
 }
 
 #if defined(__x86_64__)
-// The same sums with a pixel's three channels in one vector: one load, multiply and add per
-// tap instead of three. Packing with saturation clamps to 0..255 as Clip8 does.
-__attribute__((target("sse4.1"))) void Resampler::HorizontalRowSse41(const uint8_t* in,
-                                                                     const Coefficients& c,
-                                                                     int out_width, uint8_t* t) {
-  const __m128i half = _mm_set1_epi32(kHalf);
-  for (int xx = 0; xx < out_width; ++xx) {
-    const int32_t* w = &c.weights[static_cast<size_t>(xx) * static_cast<size_t>(c.taps)];
-    const uint8_t* p = in + static_cast<size_t>(c.first[static_cast<size_t>(xx)]) * 3;
-    __m128i sum = half;
-    for (int x = 0, n = c.count[static_cast<size_t>(xx)]; x < n; ++x, p += 3) {
-      int32_t bytes;
-      std::memcpy(&bytes, p, sizeof bytes);
-      const __m128i pixel = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(bytes));
-      sum = _mm_add_epi32(sum, _mm_mullo_epi32(pixel, _mm_set1_epi32(w[x])));
+// The same sums, two output pixels at a time with each pixel's three channels in one 128-bit
+// lane: one load, multiply and add per tap instead of six. Both pixels run the longer tap
+// count; the shorter one's extra weights are zero (Compute pads with zeros), and its extra
+// reads stay inside the buffer by the caller's margin. Saturating packs clamp as Clip8 does.
+__attribute__((target("avx2"))) void Resampler::HorizontalRowAvx2(const uint8_t* in,
+                                                                  const Coefficients& c,
+                                                                  int out_width, uint8_t* t) {
+  const size_t taps = static_cast<size_t>(c.taps);
+  int xx = 0;
+  for (; xx + 1 < out_width; xx += 2) {
+    const size_t i = static_cast<size_t>(xx);
+    const int32_t* w0 = &c.weights[i * taps];
+    const int32_t* w1 = w0 + taps;
+    const uint8_t* p0 = in + static_cast<size_t>(c.first[i]) * 3;
+    const uint8_t* p1 = in + static_cast<size_t>(c.first[i + 1]) * 3;
+    __m256i sum = _mm256_set1_epi32(kHalf);
+    for (int x = 0, n = std::max(c.count[i], c.count[i + 1]); x < n; ++x, p0 += 3, p1 += 3) {
+      int32_t a, b;
+      std::memcpy(&a, p0, sizeof a);
+      std::memcpy(&b, p1, sizeof b);
+      const __m256i pixels = _mm256_cvtepu8_epi32(_mm_setr_epi32(a, b, 0, 0));
+      const __m256i weights =
+          _mm256_setr_epi32(w0[x], w0[x], w0[x], w0[x], w1[x], w1[x], w1[x], w1[x]);
+      sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(pixels, weights));
     }
-    const __m128i shifted = _mm_srai_epi32(sum, kPrecisionBits);
-    const __m128i packed = _mm_packus_epi16(_mm_packs_epi32(shifted, shifted), shifted);
-    const int32_t out = _mm_cvtsi128_si32(packed);
-    std::memcpy(t + static_cast<size_t>(xx) * 3, &out, sizeof out);
+    const __m256i shifted = _mm256_srai_epi32(sum, kPrecisionBits);
+    const __m128i words =
+        _mm_packs_epi32(_mm256_castsi256_si128(shifted), _mm256_extracti128_si256(shifted, 1));
+    const int64_t bytes = _mm_cvtsi128_si64(_mm_packus_epi16(words, words));
+    const int32_t first = static_cast<int32_t>(bytes);
+    const int32_t second = static_cast<int32_t>(bytes >> 32);
+    // 4-byte stores of 3-byte pixels: the second overwrites the first's spare byte.
+    std::memcpy(t + i * 3, &first, sizeof first);
+    std::memcpy(t + i * 3 + 3, &second, sizeof second);
   }
+  HorizontalRow(in, c, xx, out_width, t);
 }
 #else
-void Resampler::HorizontalRowSse41(const uint8_t* in, const Coefficients& c, int out_width,
-                                   uint8_t* t) {
-  HorizontalRow(in, c, out_width, t);
+void Resampler::HorizontalRowAvx2(const uint8_t* in, const Coefficients& c, int out_width,
+                                  uint8_t* t) {
+  HorizontalRow(in, c, 0, out_width, t);
 }
 #endif
 
@@ -137,16 +153,19 @@ void Resampler::Resize(const RgbView& source, const Box& box, int out_width, int
   // One byte of slack: the SIMD row stores 4 bytes per 3-byte pixel.
   temp_.resize(temp_stride * static_cast<size_t>(std::max(rows, 1)) + 1);
   const int32_t half = kHalf;
-  // The SIMD row reads 4 bytes per tap, one past the pixel: fine for every row but the
-  // source's last, which may end at the end of its buffer.
-  static const bool have_sse41 = HaveSse41();
+  // The SIMD row reads past a pixel (4 bytes per tap, and up to `taps` pixels for the
+  // shorter pixel of a pair), so it needs that much of the buffer after the row; the last
+  // rows of the source may end at the end of its buffer.
+  static const bool have_avx2 = HaveAvx2();
+  const size_t margin = static_cast<size_t>(horizontal_.taps + 2) * 3;
   for (int r = 0; r < rows; ++r) {
-    const uint8_t* in = source.rgb + static_cast<size_t>(row_first + r) * source.stride;
+    const int row = row_first + r;
+    const uint8_t* in = source.rgb + static_cast<size_t>(row) * source.stride;
     uint8_t* t = &temp_[static_cast<size_t>(r) * temp_stride];
-    if (have_sse41 && row_first + r + 1 < source.height)
-      HorizontalRowSse41(in, horizontal_, out_width, t);
+    if (have_avx2 && static_cast<size_t>(source.height - 1 - row) * source.stride >= margin)
+      HorizontalRowAvx2(in, horizontal_, out_width, t);
     else
-      HorizontalRow(in, horizontal_, out_width, t);
+      HorizontalRow(in, horizontal_, 0, out_width, t);
   }
   // Vertical pass: row sums over whole rows vectorise well.
   std::vector<int32_t> acc(temp_stride);

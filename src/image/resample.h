@@ -42,11 +42,12 @@ class Resampler {
   };
   static void Compute(double in0, double in1, int limit0, int limit1, int out_size,
                       Coefficients& c);
-  // One row of the horizontal pass: `out_width` RGB pixels to `t`.
-  static void HorizontalRow(const uint8_t* in, const Coefficients& c, int out_width, uint8_t* t);
-  // The same; writes one byte past the row and reads one past each tap's pixel.
-  static void HorizontalRowSse41(const uint8_t* in, const Coefficients& c, int out_width,
-                                 uint8_t* t);
+  // One row of the horizontal pass: output pixels [begin, end) to `t`.
+  static void HorizontalRow(const uint8_t* in, const Coefficients& c, int begin, int end,
+                            uint8_t* t);
+  // The whole row the same; writes one byte past the row and reads past it (see Resize).
+  static void HorizontalRowAvx2(const uint8_t* in, const Coefficients& c, int out_width,
+                                uint8_t* t);
   static void AccumulateRow(const uint8_t* row, int32_t weight, int32_t* acc, size_t n);
 
   Coefficients horizontal_;
