@@ -49,24 +49,38 @@ int TrainTransform::CropResize(const JpegHeader& header, const CropBox& box, uin
   return n;
 }
 
+TrainTransform::TrainTransform(const TransformOptions& options) : options_(options) {
+  for (size_t c = 0; c < 3; ++c)
+    for (size_t v = 0; v < 256; ++v) lut_[c][v] = (static_cast<float>(v) - kMean[c]) / kStd[c];
+}
+
 void TrainTransform::Normalize(const uint8_t* rgb, bool flip, float* out) const {
-  const int s = options_.size;
-  std::array<float, 3> scale{}, shift{};
-  for (size_t c = 0; c < 3; ++c) {
-    scale[c] = 1.0f / kStd[c];
-    shift[c] = -kMean[c] / kStd[c];
-  }
-  const size_t plane = static_cast<size_t>(s) * static_cast<size_t>(s);
-  for (int y = 0; y < s; ++y) {
-    const uint8_t* row = rgb + static_cast<size_t>(y) * static_cast<size_t>(s) * 3;
-    for (int x = 0; x < s; ++x) {
-      const uint8_t* p = row + static_cast<size_t>(flip ? s - 1 - x : x) * 3;
-      const size_t pixel = static_cast<size_t>(y) * static_cast<size_t>(s) + static_cast<size_t>(x);
-      if (options_.channels_last) {
-        float* o = out + pixel * 3;
-        for (size_t c = 0; c < 3; ++c) o[c] = p[c] * scale[c] + shift[c];
-      } else {
-        for (size_t c = 0; c < 3; ++c) out[c * plane + pixel] = p[c] * scale[c] + shift[c];
+  // A table per channel: one load per value, and the flip is just the direction the row is
+  // read in. Rows stay separate loops per layout so each inner loop has no branches.
+  const size_t s = static_cast<size_t>(options_.size);
+  const size_t plane = s * s;
+  const float* lut_r = lut_[0].data();
+  const float* lut_g = lut_[1].data();
+  const float* lut_b = lut_[2].data();
+  for (size_t y = 0; y < s; ++y) {
+    const uint8_t* row = rgb + y * s * 3;
+    const ptrdiff_t step = flip ? -3 : 3;
+    const uint8_t* p = flip ? row + (s - 1) * 3 : row;
+    if (options_.channels_last) {
+      float* o = out + y * s * 3;
+      for (size_t x = 0; x < s; ++x, p += step, o += 3) {
+        o[0] = lut_r[p[0]];
+        o[1] = lut_g[p[1]];
+        o[2] = lut_b[p[2]];
+      }
+    } else {
+      float* r = out + y * s;
+      float* g = r + plane;
+      float* b = g + plane;
+      for (size_t x = 0; x < s; ++x, p += step) {
+        r[x] = lut_r[p[0]];
+        g[x] = lut_g[p[1]];
+        b[x] = lut_b[p[2]];
       }
     }
   }

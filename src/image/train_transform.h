@@ -5,6 +5,7 @@
 // Not thread-safe: one TrainTransform per worker thread (it owns a decoder and scratch memory).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -31,7 +32,7 @@ struct Augmentation {
 
 class TrainTransform {
  public:
-  explicit TrainTransform(const TransformOptions& options) : options_(options) {}
+  explicit TrainTransform(const TransformOptions& options);
 
   // Decodes `data` (a JPEG named `name` in errors) with a random crop and flip drawn from
   // `random`, writing 3 x size x size floats to `out`.
@@ -56,6 +57,7 @@ class TrainTransform {
   Resampler resampler_;
   DecodedRegion region_;
   std::vector<uint8_t> rgb_;
+  std::array<std::array<float, 256>, 3> lut_{};  // normalised value of each byte, per channel
 };
 
 // The smallest n of 1, 2, 4 (or else 8) with the box at n/8 still at least `size` on both sides.
