@@ -97,14 +97,43 @@ void Resampler::HorizontalRowAvx2(const uint8_t* in, const Coefficients& c, int 
 }
 #endif
 
-// acc[i] += row[i] * weight; the AVX2 clone multiplies 8 lanes at once, where the SSE2
-// baseline has no 32-bit multiply.
-__attribute__((target_clones("avx2", "default"))) void Resampler::AccumulateRow(const uint8_t* row,
-                                                                                int32_t weight,
-                                                                                int32_t* acc,
-                                                                                size_t n) {
-  for (size_t i = 0; i < n; ++i) acc[i] += row[i] * weight;
+void Resampler::VerticalRow(const uint8_t* rows, size_t stride, const int32_t* w, int n,
+                            size_t begin, size_t end, uint8_t* out) {
+  for (size_t i = begin; i < end; ++i) {
+    int32_t sum = kHalf;
+    for (int y = 0; y < n; ++y) sum += rows[static_cast<size_t>(y) * stride + i] * w[y];
+    out[i] = Clip8(sum);
+  }
 }
+
+#if defined(__x86_64__)
+// Eight bytes of the row at a time, summed over the taps in a register (no accumulator
+// array round trip), then clamped and stored as the scalar loop does.
+__attribute__((target("avx2"))) void Resampler::VerticalRowAvx2(const uint8_t* rows, size_t stride,
+                                                                const int32_t* w, int n,
+                                                                size_t width, uint8_t* out) {
+  size_t i = 0;
+  for (; i + 8 <= width; i += 8) {
+    __m256i sum = _mm256_set1_epi32(kHalf);
+    const uint8_t* p = rows + i;
+    for (int y = 0; y < n; ++y, p += stride) {
+      const __m256i pixels =
+          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+      sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(pixels, _mm256_set1_epi32(w[y])));
+    }
+    const __m256i shifted = _mm256_srai_epi32(sum, kPrecisionBits);
+    const __m128i words =
+        _mm_packs_epi32(_mm256_castsi256_si128(shifted), _mm256_extracti128_si256(shifted, 1));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_packus_epi16(words, words));
+  }
+  VerticalRow(rows, stride, w, n, i, width, out);
+}
+#else
+void Resampler::VerticalRowAvx2(const uint8_t* rows, size_t stride, const int32_t* w, int n,
+                                size_t width, uint8_t* out) {
+  VerticalRow(rows, stride, w, n, 0, width, out);
+}
+#endif
 
 void Resampler::Compute(double in0, double in1, int limit0, int limit1, int out_size,
                         Coefficients& c) {
@@ -152,7 +181,6 @@ void Resampler::Resize(const RgbView& source, const Box& box, int out_width, int
   const size_t temp_stride = static_cast<size_t>(out_width) * 3;
   // One byte of slack: the SIMD row stores 4 bytes per 3-byte pixel.
   temp_.resize(temp_stride * static_cast<size_t>(std::max(rows, 1)) + 1);
-  const int32_t half = kHalf;
   // The SIMD row reads past a pixel (4 bytes per tap, and up to `taps` pixels for the
   // shorter pixel of a pair), so it needs that much of the buffer after the row; the last
   // rows of the source may end at the end of its buffer.
@@ -167,20 +195,19 @@ void Resampler::Resize(const RgbView& source, const Box& box, int out_width, int
     else
       HorizontalRow(in, horizontal_, 0, out_width, t);
   }
-  // Vertical pass: row sums over whole rows vectorise well.
-  std::vector<int32_t> acc(temp_stride);
+  // Vertical pass: each output row sums whole temp rows, which vectorises well.
   for (int yy = 0; yy < out_height; ++yy) {
     const int32_t* w =
         &vertical_.weights[static_cast<size_t>(yy) * static_cast<size_t>(vertical_.taps)];
-    const int first = vertical_.first[static_cast<size_t>(yy)] - row_first;
-    std::fill(acc.begin(), acc.end(), half);
-    for (int y = 0, n = vertical_.count[static_cast<size_t>(yy)]; y < n; ++y) {
-      const uint8_t* t = &temp_[static_cast<size_t>(first + y) * temp_stride];
-      const int32_t weight = w[y];
-      AccumulateRow(t, weight, acc.data(), temp_stride);
-    }
+    const uint8_t* first =
+        &temp_[static_cast<size_t>(vertical_.first[static_cast<size_t>(yy)] - row_first) *
+               temp_stride];
+    const int n = vertical_.count[static_cast<size_t>(yy)];
     uint8_t* o = out + static_cast<size_t>(yy) * temp_stride;
-    for (size_t i = 0; i < temp_stride; ++i) o[i] = Clip8(acc[i]);
+    if (have_avx2)
+      VerticalRowAvx2(first, temp_stride, w, n, temp_stride, o);
+    else
+      VerticalRow(first, temp_stride, w, n, 0, temp_stride, o);
   }
 }
 

@@ -48,7 +48,11 @@ class Resampler {
   // The whole row the same; writes one byte past the row and reads past it (see Resize).
   static void HorizontalRowAvx2(const uint8_t* in, const Coefficients& c, int out_width,
                                 uint8_t* t);
-  static void AccumulateRow(const uint8_t* row, int32_t weight, int32_t* acc, size_t n);
+  // One row of the vertical pass: bytes [begin, end) of the sum over n rows `stride` apart.
+  static void VerticalRow(const uint8_t* rows, size_t stride, const int32_t* w, int n, size_t begin,
+                          size_t end, uint8_t* out);
+  static void VerticalRowAvx2(const uint8_t* rows, size_t stride, const int32_t* w, int n,
+                              size_t width, uint8_t* out);
 
   Coefficients horizontal_;
   Coefficients vertical_;
