@@ -59,23 +59,23 @@ void Resampler::HorizontalRow(const uint8_t* in, const Coefficients& c, int begi
 // reads stay inside the buffer by the caller's margin. Saturating packs clamp as Clip8 does.
 __attribute__((target("avx2"))) void Resampler::HorizontalRowAvx2(const uint8_t* in,
                                                                   const Coefficients& c,
+                                                                  const int32_t* pair_weights,
                                                                   int out_width, uint8_t* t) {
   const size_t taps = static_cast<size_t>(c.taps);
   int xx = 0;
   for (; xx + 1 < out_width; xx += 2) {
     const size_t i = static_cast<size_t>(xx);
-    const int32_t* w0 = &c.weights[i * taps];
-    const int32_t* w1 = w0 + taps;
+    const int32_t* w = pair_weights + i / 2 * taps * 8;
     const uint8_t* p0 = in + static_cast<size_t>(c.first[i]) * 3;
     const uint8_t* p1 = in + static_cast<size_t>(c.first[i + 1]) * 3;
     __m256i sum = _mm256_set1_epi32(kHalf);
-    for (int x = 0, n = std::max(c.count[i], c.count[i + 1]); x < n; ++x, p0 += 3, p1 += 3) {
+    for (int x = 0, n = std::max(c.count[i], c.count[i + 1]); x < n;
+         ++x, p0 += 3, p1 += 3, w += 8) {
       int32_t a, b;
       std::memcpy(&a, p0, sizeof a);
       std::memcpy(&b, p1, sizeof b);
       const __m256i pixels = _mm256_cvtepu8_epi32(_mm_setr_epi32(a, b, 0, 0));
-      const __m256i weights =
-          _mm256_setr_epi32(w0[x], w0[x], w0[x], w0[x], w1[x], w1[x], w1[x], w1[x]);
+      const __m256i weights = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
       sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(pixels, weights));
     }
     const __m256i shifted = _mm256_srai_epi32(sum, kPrecisionBits);
@@ -91,11 +91,20 @@ __attribute__((target("avx2"))) void Resampler::HorizontalRowAvx2(const uint8_t*
   HorizontalRow(in, c, xx, out_width, t);
 }
 #else
-void Resampler::HorizontalRowAvx2(const uint8_t* in, const Coefficients& c, int out_width,
-                                  uint8_t* t) {
+void Resampler::HorizontalRowAvx2(const uint8_t* in, const Coefficients& c,
+                                  const int32_t* /*pair_weights*/, int out_width, uint8_t* t) {
   HorizontalRow(in, c, 0, out_width, t);
 }
 #endif
+
+void Resampler::PairWeights(const Coefficients& c, int out_width, std::vector<int32_t>& out) {
+  const size_t taps = static_cast<size_t>(c.taps);
+  out.assign(static_cast<size_t>(out_width / 2) * taps * 8, 0);
+  for (size_t pair = 0; pair < static_cast<size_t>(out_width / 2); ++pair)
+    for (size_t k = 0; k < taps; ++k)
+      for (size_t lane = 0; lane < 8; ++lane)
+        out[(pair * taps + k) * 8 + lane] = c.weights[(pair * 2 + lane / 4) * taps + k];
+}
 
 void Resampler::VerticalRow(const uint8_t* rows, size_t stride, const int32_t* w, int n,
                             size_t begin, size_t end, uint8_t* out) {
@@ -185,13 +194,14 @@ void Resampler::Resize(const RgbView& source, const Box& box, int out_width, int
   // shorter pixel of a pair), so it needs that much of the buffer after the row; the last
   // rows of the source may end at the end of its buffer.
   static const bool have_avx2 = HaveAvx2();
+  if (have_avx2) PairWeights(horizontal_, out_width, pair_weights_);
   const size_t margin = static_cast<size_t>(horizontal_.taps + 2) * 3;
   for (int r = 0; r < rows; ++r) {
     const int row = row_first + r;
     const uint8_t* in = source.rgb + static_cast<size_t>(row) * source.stride;
     uint8_t* t = &temp_[static_cast<size_t>(r) * temp_stride];
     if (have_avx2 && static_cast<size_t>(source.height - 1 - row) * source.stride >= margin)
-      HorizontalRowAvx2(in, horizontal_, out_width, t);
+      HorizontalRowAvx2(in, horizontal_, pair_weights_.data(), out_width, t);
     else
       HorizontalRow(in, horizontal_, 0, out_width, t);
   }

@@ -46,8 +46,12 @@ class Resampler {
   static void HorizontalRow(const uint8_t* in, const Coefficients& c, int begin, int end,
                             uint8_t* t);
   // The whole row the same; writes one byte past the row and reads past it (see Resize).
-  static void HorizontalRowAvx2(const uint8_t* in, const Coefficients& c, int out_width,
-                                uint8_t* t);
+  // `pair_weights` from PairWeights.
+  static void HorizontalRowAvx2(const uint8_t* in, const Coefficients& c,
+                                const int32_t* pair_weights, int out_width, uint8_t* t);
+  // Each pair of output pixels' weights per tap as the AVX2 row's multiplier: the first
+  // pixel's weight in four lanes, then the second's.
+  static void PairWeights(const Coefficients& c, int out_width, std::vector<int32_t>& out);
   // One row of the vertical pass: bytes [begin, end) of the sum over n rows `stride` apart.
   static void VerticalRow(const uint8_t* rows, size_t stride, const int32_t* w, int n, size_t begin,
                           size_t end, uint8_t* out);
@@ -56,6 +60,7 @@ class Resampler {
 
   Coefficients horizontal_;
   Coefficients vertical_;
+  std::vector<int32_t> pair_weights_;
   std::vector<uint8_t> temp_;
 };
 
