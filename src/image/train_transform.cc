@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include "image/normalize_row.h"
+
 namespace trainbench::image {
 
 namespace {
@@ -50,8 +52,12 @@ int TrainTransform::CropResize(const JpegHeader& header, const CropBox& box, uin
 }
 
 TrainTransform::TrainTransform(const TransformOptions& options) : options_(options) {
-  for (size_t c = 0; c < 3; ++c)
-    for (size_t v = 0; v < 256; ++v) lut_[c][v] = (static_cast<float>(v) - kMean[c]) / kStd[c];
+  // value * scale + shift, exactly as PlanarRowAvx2 computes it, so both paths agree.
+  for (size_t c = 0; c < 3; ++c) {
+    scale_[c] = 1.0f / kStd[c];
+    shift_[c] = -kMean[c] / kStd[c];
+    for (size_t v = 0; v < 256; ++v) lut_[c][v] = static_cast<float>(v) * scale_[c] + shift_[c];
+  }
 }
 
 void TrainTransform::Normalize(const uint8_t* rgb, bool flip, float* out) const {
@@ -62,11 +68,12 @@ void TrainTransform::Normalize(const uint8_t* rgb, bool flip, float* out) const 
   const float* lut_r = lut_[0].data();
   const float* lut_g = lut_[1].data();
   const float* lut_b = lut_[2].data();
+  static const bool have_avx2 = HavePlanarRowAvx2();
   for (size_t y = 0; y < s; ++y) {
     const uint8_t* row = rgb + y * s * 3;
     const ptrdiff_t step = flip ? -3 : 3;
-    const uint8_t* p = flip ? row + (s - 1) * 3 : row;
     if (options_.channels_last) {
+      const uint8_t* p = flip ? row + (s - 1) * 3 : row;
       float* o = out + y * s * 3;
       for (size_t x = 0; x < s; ++x, p += step, o += 3) {
         o[0] = lut_r[p[0]];
@@ -77,7 +84,12 @@ void TrainTransform::Normalize(const uint8_t* rgb, bool flip, float* out) const 
       float* r = out + y * s;
       float* g = r + plane;
       float* b = g + plane;
-      for (size_t x = 0; x < s; ++x, p += step) {
+      const size_t done =
+          have_avx2 ? static_cast<size_t>(PlanarRowAvx2(row, static_cast<int>(s), flip,
+                                                        scale_.data(), shift_.data(), r, g, b))
+                    : 0;
+      const uint8_t* p = flip ? row + (s - 1 - done) * 3 : row + done * 3;
+      for (size_t x = done; x < s; ++x, p += step) {
         r[x] = lut_r[p[0]];
         g[x] = lut_g[p[1]];
         b[x] = lut_b[p[2]];

@@ -57,6 +57,8 @@ class TrainTransform {
   Resampler resampler_;
   DecodedRegion region_;
   std::vector<uint8_t> rgb_;
+  std::array<float, 3> scale_{};                 // 1 / std per channel
+  std::array<float, 3> shift_{};                 // -mean / std per channel
   std::array<std::array<float, 256>, 3> lut_{};  // normalised value of each byte, per channel
 };
 

@@ -145,6 +145,29 @@ TEST_F(ImageTest, NormalizeFlipsAndUsesImageNetStatistics) {
   EXPECT_NEAR(hwc[3 * 3 + 2], (60 / 255.0 - 0.406) / 0.225, 1e-5);
 }
 
+TEST_F(ImageTest, NormalizeRowsOfEveryLengthMatchTheFormula) {
+  // Sizes around the SIMD row's eight-pixel steps, so both it and the scalar tail run.
+  for (const int s : {7, 8, 20, 224}) {
+    std::vector<uint8_t> rgb(static_cast<size_t>(s * s * 3));
+    for (size_t i = 0; i < rgb.size(); ++i) rgb[i] = static_cast<uint8_t>(i * 37 + i / 5);
+    for (const bool flip : {false, true}) {
+      TrainTransform transform({s, true, false});
+      std::vector<float> chw(rgb.size());
+      transform.Normalize(rgb.data(), flip, chw.data());
+      const double mean[] = {0.485, 0.456, 0.406}, std_dev[] = {0.229, 0.224, 0.225};
+      for (int c = 0; c < 3; ++c)
+        for (int y = 0; y < s; ++y)
+          for (int x = 0; x < s; ++x) {
+            const int from = flip ? s - 1 - x : x;
+            const double v = rgb[static_cast<size_t>((y * s + from) * 3 + c)] / 255.0;
+            ASSERT_NEAR(chw[static_cast<size_t>((c * s + y) * s + x)], (v - mean[c]) / std_dev[c],
+                        1e-5)
+                << "size " << s << " flip " << flip << " c " << c << " y " << y << " x " << x;
+          }
+    }
+  }
+}
+
 TEST_F(ImageTest, ApplyIsDeterministicPerSeedAndFlipsHalfTheTime) {
   const auto jpeg = Read("photo.jpg");
   TrainTransform transform({32, true, false});
