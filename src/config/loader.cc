@@ -170,7 +170,8 @@ void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
   };
   std::vector<std::string> ignored;
   Walk(root, "", where, config, ignored);
-  for (auto& name : ignored) name = name.substr(0, name.find(" (line"));  // no lines on a command line
+  for (auto& name : ignored)
+    name = name.substr(0, name.find(" (line"));  // no lines on a command line
   WarnIgnored(fmt::format("command-line override '{}'", override_text), ignored, warnings);
 }
 
