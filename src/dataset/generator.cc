@@ -60,7 +60,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   for (const auto& [path, f] : journal.Entries()) known[path] = f;
 
   std::vector<formats::WrittenFile> written(plan.files.size());
-  std::vector<uint64_t> todo;
+  std::vector<uint64_t> pending;
   for (uint64_t i = 0; i < plan.files.size(); ++i) {
     const auto it = known.find(plan.files[i].path);
     if (it != known.end() && it->second.num_samples == plan.files[i].sample_sizes.size() &&
@@ -68,21 +68,22 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
       written[i] = it->second;
       ++result.files_skipped;
     } else {
-      todo.push_back(i);
+      pending.push_back(i);
     }
   }
   if (result.files_skipped > 0)
     LogInfo(fmt::format("{} of {} files already complete; writing the other {}",
-                        result.files_skipped, plan.files.size(), todo.size()));
+                        result.files_skipped, plan.files.size(), pending.size()));
 
-  uint64_t todo_bytes = 0;
-  for (const auto i : todo) todo_bytes += plan.files[i].PayloadBytes();
+  uint64_t pending_bytes = 0;
+  for (const auto i : pending) pending_bytes += plan.files[i].PayloadBytes();
   std::atomic<uint64_t> bytes_written{0};
   {
     std::optional<Progress> progress;
-    if (options.progress && !todo.empty()) progress.emplace("datagen", todo.size(), todo_bytes);
-    ParallelFor(todo.size(), options.threads, [&](uint64_t t) {
-      const PlannedFile& planned = plan.files[todo[t]];
+    if (options.progress && !pending.empty())
+      progress.emplace("datagen", pending.size(), pending_bytes);
+    ParallelFor(pending.size(), options.threads, [&](uint64_t t) {
+      const PlannedFile& planned = plan.files[pending[t]];
       formats::FileSpec spec{planned.path, planned.seed, planned.sample_sizes};
       formats::WrittenFile file = format->Write(spec, storage);
       journal.Record(file);
@@ -91,10 +92,10 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
         total += storage.FileSize(companion).value_or(0);
       bytes_written.fetch_add(total);
       if (progress) progress->Add(1, total);
-      written[todo[t]] = std::move(file);
+      written[pending[t]] = std::move(file);
     });
   }
-  result.files_written = todo.size();
+  result.files_written = pending.size();
   result.bytes_written = bytes_written.load();
   result.seconds = NowSeconds() - start;
 
