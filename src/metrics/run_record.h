@@ -52,6 +52,8 @@ struct RunRecord {
   uint64_t train_samples = 0;
   uint64_t dataset_bytes = 0;  // train + eval files on storage
   uint64_t train_bytes = 0;
+  // The seed of `shuffle: random` orders, drawn once per run: recorded so a run can be replayed.
+  uint64_t random_shuffle_seed = 0;
   double nominal_sample_bytes = 0;  // dataset.record_length_bytes
   bool barrier = true;
   std::string read_engine;

@@ -73,6 +73,7 @@ class Run {
     r_.train_samples = train_samples;
     r_.dataset_bytes = dataset_.TotalBytes();
     r_.train_bytes = dataset_.TrainBytes();
+    r_.random_shuffle_seed = sampler_.random_seed;
     r_.nominal_sample_bytes = c_.dataset.record_length_bytes;
     r_.barrier = options_.barrier;
     r_.host_memory_bytes = metrics::HostMemoryBytes();

@@ -31,6 +31,8 @@ done
 [ "$(json "$dir/summary.json" 'len(d["metric"]["train_au_percentage"])')" = 2 ] || fail "per-epoch AU"
 [ "$(wc -l <"$dir/epochs.csv")" = 3 ] || fail "epochs.csv rows"
 grep -q "computation_time: 0.02" "$dir/config.yaml" || fail "config.yaml is not the resolved config"
+[ "$(json "$dir/summary.json" 'd["seed"]')" = 123 ] || fail "summary lacks train.seed"
+[ "$(json "$dir/summary.json" 'isinstance(d["random_shuffle_seed"], int)')" = True ] || fail "random_shuffle_seed"
 grep -q "epoch 2/2" "$dir/trainbench.log" || fail "log lacks epoch lines"
 grep -q "AU" out.txt || fail "no table on stdout"
 
