@@ -22,22 +22,14 @@ engine=${ENGINE:-pread}
 batch=$((400 / scale))
 compute=$(/usr/bin/python3 -c "print(0.224 / $scale)")
 common=(resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data")
-"$TB" datagen "${common[@]}" >/dev/null
-cat "$data"/train/* >/dev/null
+source "$(dirname "$0")/lib/cached_reads.sh"
+cached_dataset "$TB" "$data" "$files"
 out=/tmp/trainbench-bench/out
 mkdir -p "$out"
-# What fio reads from these files with one job per core (disjoint shares), and how many
-# accelerators that rate could feed at resnet50_h100's demand (400 x 114660 B / 0.224 s).
+# What fio reads from these files with one job per core, and how many accelerators that
+# rate could feed at resnet50_h100's demand (400 x 114660 B / 0.224 s).
 cores=$(nproc)
-files_list=("$data"/train/*)
-{
-  printf "[global]\nrw=read\nbs=114720\nioengine=psync\ninvalidate=0\nloops=3\ngroup_reporting\n"
-  for ((j = 0; j < cores; j++)); do
-    mine=()
-    for ((i = j; i < ${#files_list[@]}; i += cores)); do mine+=("${files_list[i]}"); done
-    printf "[job%s]\nfilename=%s\n" "$j" "$(IFS=:; echo "${mine[*]}")"
-  done
-} >"$out/fio.job"
+write_fio_job "$out/fio.job" "$data" 114720 psync 3 "$cores"
 fio_gbps=$(fio --output-format=json "$out/fio.job" 2>/dev/null | /usr/bin/python3 -c \
   'import json,sys; r=json.load(sys.stdin)["jobs"][0]["read"]; print(r["io_bytes"]/(r["runtime"]/1e3)/1e9)')
 feeds=$(/usr/bin/python3 -c "print(int($fio_gbps * 1e9 / (400 * 114660 / 0.224)))")

@@ -19,24 +19,14 @@ transfer=${TRANSFER:-262144}  # reader.transfer_size; larger than a sample: one 
 epochs=${EPOCHS:-5}
 repeat=${REPEAT:-3}  # best of N for each tool: the host may be shared
 common=(resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data")
-"$TB" datagen "${common[@]}" >/dev/null
-cat "$data"/train/* >/dev/null  # into page cache (fio runs with invalidate=0 to keep it)
+source "$(dirname "$0")/lib/cached_reads.sh"
+cached_dataset "$TB" "$data" "$files"
 # fio reads what trainbench reads: each file start to end in sample-sized pieces.
 sample=$(/usr/bin/python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; print(max(f["sample_lengths"]))' "$data/trainbench_manifest.json")
 bs=$((sample < transfer ? sample : transfer))
 fio_run() {  # fio_run ENGINE JOBS -> "GB/s GB_per_cpu_s": JOBS jobs over disjoint shares
-  # of the files (as trainbench's readers share one pass); jobs reading the same files
-  # at once would find each other's bytes in CPU caches and flatter fio.
-  local jobfile=/tmp/trainbench-bench/fio.job files=("$data"/train/*)
-  {
-    printf "[global]\nrw=read\nbs=%s\nioengine=%s\niodepth=1\ninvalidate=0\nloops=%s\ngroup_reporting\n" \
-      "$bs" "$1" "$epochs"
-    for ((j = 0; j < $2; j++)); do
-      local mine=()
-      for ((i = j; i < ${#files[@]}; i += $2)); do mine+=("${files[i]}"); done
-      printf "[job%s]\nfilename=%s\n" "$j" "$(IFS=:; echo "${mine[*]}")"
-    done
-  } >"$jobfile"
+  local jobfile=/tmp/trainbench-bench/fio.job
+  write_fio_job "$jobfile" "$data" "$bs" "$1" "$epochs" "$2"
   /usr/bin/time -f "%U %S" -o /tmp/trainbench-bench/cpu fio --output-format=json "$jobfile" \
     2>/dev/null >/tmp/trainbench-bench/fio.json
   /usr/bin/python3 - <<'PY'
