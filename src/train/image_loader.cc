@@ -42,8 +42,14 @@ size_t ImageLoader::SampleAt(uint64_t position) {
     Random random(Mix(options_.seed, epoch));
     for (uint64_t i = n - 1; i > 0; --i) std::swap(order[i], order[random.Below(i + 1)]);
     it = orders_.emplace(epoch, std::move(order)).first;
-    // Workers are at most a few batches apart: older epochs are no longer needed.
-    while (orders_.size() > 2) orders_.erase(orders_.begin());
+    // Keep a few epochs' orders for workers that lag (with small datasets they can be
+    // epochs apart). Never drop the one just made: a lagging worker may have inserted an
+    // epoch older than all the others, and an order dropped too early is only recomputed.
+    while (orders_.size() > 4) {
+      auto victim = orders_.begin();
+      if (victim == it) ++victim;
+      orders_.erase(victim);
+    }
   }
   return it->second[position % n];
 }
