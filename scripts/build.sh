@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Configures and builds trainbench into build/ (build/trainbench). Re-runs are incremental.
+# Environment: BUILD_TYPE (RelWithDebInfo), TRAINBENCH_WERROR (OFF; .ci/run sets ON),
+# CMAKE_ARGS (extra cmake arguments, e.g. -DTRAINBENCH_DEPS_ROOT=... on a GPU host).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+# shellcheck disable=SC2086
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \
+  -DTRAINBENCH_WERROR="${TRAINBENCH_WERROR:-OFF}" ${CMAKE_ARGS:-} >/dev/null
 cmake --build build -j "$jobs"

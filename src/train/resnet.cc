@@ -1,5 +1,6 @@
 #include "train/resnet.h"
 
+#include <c10/core/GradMode.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <torch/nn/init.h>
@@ -109,7 +110,7 @@ ResNetImpl::ResNetImpl(bool bottleneck, const std::vector<int64_t>& blocks, int6
   fc_ = register_module(
       "fc", nn::Linear(512 * (bottleneck ? BottleneckImpl::kExpansion : 1), num_classes));
 
-  torch::NoGradGuard no_grad;
+  c10::NoGradGuard no_grad;
   for (auto& module : modules(/*include_self=*/false)) {
     if (auto* conv = module->as<nn::Conv2d>()) {
       nn::init::kaiming_normal_(conv->weight, 0.0, torch::kFanOut, torch::kReLU);
