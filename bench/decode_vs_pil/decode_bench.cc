@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   const bool dct = argc > 4 ? std::string(argv[4]) != "nodct" : true;
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(argv[1]))
-    if (image::HasJpegExtension(entry.path().string())) names.push_back(entry.path().string());
+    if (image::HasImageExtension(entry.path().string())) names.push_back(entry.path().string());
   std::sort(names.begin(), names.end());
   std::vector<std::vector<uint8_t>> files;
   for (const auto& name : names) {

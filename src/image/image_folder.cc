@@ -46,7 +46,7 @@ void AddTar(storage::Storage& storage, const std::string& path, bool named_by_us
   auto file = storage.Open(path);
   const auto members = ListTar(*file, 0, file->Size(), storage.Describe(path));
   for (const auto& m : members) {
-    if (!HasJpegExtension(m.name)) continue;
+    if (!HasImageExtension(m.name)) continue;
     std::string class_name = ParentName(m.name);
     if (class_name.empty() && !m.enclosing_tar.empty()) class_name = Stem(m.enclosing_tar);
     if (class_name.empty() && !named_by_user) class_name = Stem(path);
@@ -56,13 +56,13 @@ void AddTar(storage::Storage& storage, const std::string& path, bool named_by_us
 
 }  // namespace
 
-bool HasJpegExtension(const std::string& name) {
+bool HasImageExtension(const std::string& name) {
   const std::string lower = ToLower(name);
   auto ends = [&](const char* suffix) {
     const size_t n = std::char_traits<char>::length(suffix);
     return lower.size() > n && lower.compare(lower.size() - n, n, suffix) == 0;
   };
-  return ends(".jpg") || ends(".jpeg");
+  return ends(".jpg") || ends(".jpeg") || ends(".png");
 }
 
 ImageLocation ResolveImageLocation(const std::string& location) {
@@ -99,7 +99,7 @@ ImageIndex IndexImages(const std::string& location) {
       const std::string relative = e.path.substr(skip);
       if (IsTar(relative)) {
         AddTar(*storage, e.path, false, found);
-      } else if (HasJpegExtension(relative)) {
+      } else if (HasImageExtension(relative)) {
         const size_t slash = relative.find('/');
         found.push_back({{e.path, "", 0, e.size_bytes, 0},
                          slash == std::string::npos ? "" : relative.substr(0, slash)});
@@ -107,10 +107,11 @@ ImageIndex IndexImages(const std::string& location) {
     }
   }
   if (found.empty())
-    throw UsageError(fmt::format(
-        "--data {}: no .jpg/.jpeg files found in {} (expected class folders of JPEGs, a tar of "
-        "them, or a trainbench jpeg dataset)",
-        location, searched));
+    throw UsageError(
+        fmt::format("--data {}: no .jpg/.jpeg/.png files found in {} (expected class folders of "
+                    "images, a tar of "
+                    "them, or a trainbench jpeg dataset)",
+                    location, searched));
   std::map<std::string, int32_t> labels;
   for (const auto& f : found) labels.emplace(f.class_name, 0);
   for (auto& [name, label] : labels) {

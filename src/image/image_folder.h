@@ -57,7 +57,8 @@ class SampleReader {
   std::unique_ptr<storage::Storage> storage_;
 };
 
-// Is `name` a JPEG by extension (.jpg, .jpeg, any case)?
-bool HasJpegExtension(const std::string& name);
+// Is `name` a training image by extension (.jpg, .jpeg, .png, any case)? Content decides
+// how it is decoded.
+bool HasImageExtension(const std::string& name);
 
 }  // namespace trainbench::image

@@ -1,6 +1,7 @@
 #include "image/jpeg_decoder.h"
 
 // jpeglib.h needs size_t and FILE declared before it.
+#include <fmt/format.h>
 #include <jpeglib.h>
 
 #include <algorithm>
@@ -104,16 +105,35 @@ bool DecodeC(jpeg_decompress_struct* info, ErrorManager* error, int scale_eighth
   return true;
 }
 
+// jpeg_CreateDecompress fails (through error_exit) when the libjpeg loaded is not the one
+// whose jpeglib.h we compiled against: a host with two libjpegs. That must be an error
+// naming both versions, not a longjmp to nowhere.
+bool CreateC(jpeg_decompress_struct* info, ErrorManager* error, int header_version) {
+  if (setjmp(error->jump)) return false;
+  jpeg_CreateDecompress(info, header_version, sizeof(jpeg_decompress_struct));
+  return true;
+}
+
 }  // namespace
 
-JpegDecoder::JpegDecoder() : state_(std::make_unique<State>()) {
+JpegDecoder::JpegDecoder() : JpegDecoder(JPEG_LIB_VERSION) {}
+
+JpegDecoder::JpegDecoder(int header_version) : state_(std::make_unique<State>()) {
   state_->info.err = jpeg_std_error(&state_->error.base);
   state_->error.base.error_exit = OnFatalError;
   state_->error.base.output_message = OnWarning;
-  jpeg_create_decompress(&state_->info);
+  if (!CreateC(&state_->info, &state_->error, header_version))
+    throw RuntimeError(fmt::format(
+        "libjpeg: {} (trainbench was compiled with jpeglib.h of libjpeg {} but runs with "
+        "another libjpeg: build against the headers of the library it links, e.g. "
+        "scripts/gpu_host_build.sh)",
+        state_->error.message, header_version));
+  created_ = true;
 }
 
-JpegDecoder::~JpegDecoder() { jpeg_destroy_decompress(&state_->info); }
+JpegDecoder::~JpegDecoder() {
+  if (created_) jpeg_destroy_decompress(&state_->info);
+}
 
 JpegHeader JpegDecoder::ReadHeader(const uint8_t* data, size_t size, const std::string& name) {
   name_ = name;

@@ -32,6 +32,10 @@ struct DecodedRegion {
 class JpegDecoder {
  public:
   JpegDecoder();
+  // As if compiled against jpeglib.h of `header_version` (JPEG_LIB_VERSION, e.g. 62 or 80):
+  // tests provoke the library-mismatch error with it. Throws RuntimeError naming libjpeg's
+  // message when the library refuses.
+  explicit JpegDecoder(int header_version);
   ~JpegDecoder();
   JpegDecoder(const JpegDecoder&) = delete;
   JpegDecoder& operator=(const JpegDecoder&) = delete;
@@ -47,6 +51,7 @@ class JpegDecoder {
  private:
   struct State;
   std::unique_ptr<State> state_;
+  bool created_ = false;
   std::string name_;
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "image/normalize_row.h"
+#include "image/png_decoder.h"
 
 namespace trainbench::image {
 
@@ -26,7 +27,16 @@ int ChooseDctScale(const CropBox& box, int size) {
 
 int TrainTransform::DecodeCropResize(const uint8_t* data, size_t size, const std::string& name,
                                      const CropBox& box, uint8_t* rgb) {
-  return CropResize(decoder_.ReadHeader(data, size, name), box, rgb);
+  return CropResize(ReadHeader(data, size, name), box, rgb);
+}
+
+JpegHeader TrainTransform::ReadHeader(const uint8_t* data, size_t size, const std::string& name) {
+  // By content, not by name: ImageNet has PNGs named .JPEG. A PNG has no region decode, so
+  // it is decoded whole here and cropped from memory.
+  png_ = LooksLikePng(data, size);
+  if (!png_) return decoder_.ReadHeader(data, size, name);
+  DecodePng(data, size, name, region_);
+  return {region_.width, region_.height};
 }
 
 int TrainTransform::CropResize(const JpegHeader& header, const CropBox& box, uint8_t* rgb) {
@@ -35,13 +45,14 @@ int TrainTransform::CropResize(const JpegHeader& header, const CropBox& box, uin
   b.y = std::clamp(b.y, 0, header.height - 1);
   b.width = std::clamp(b.width, 1, header.width - b.x);
   b.height = std::clamp(b.height, 1, header.height - b.y);
-  const int n = options_.dct_scaling ? ChooseDctScale(b, options_.size) : 8;
+  const int n = options_.dct_scaling && !png_ ? ChooseDctScale(b, options_.size) : 8;
   // The box in scaled pixels, and the whole pixels that cover it.
   const double f = n / 8.0;
   const Box scaled{b.x * f, b.y * f, (b.x + b.width) * f, (b.y + b.height) * f};
-  decoder_.Decode(n, static_cast<int>(std::floor(scaled.x0)),
-                  static_cast<int>(std::floor(scaled.y0)), static_cast<int>(std::ceil(scaled.x1)),
-                  static_cast<int>(std::ceil(scaled.y1)), region_);
+  if (!png_)
+    decoder_.Decode(n, static_cast<int>(std::floor(scaled.x0)),
+                    static_cast<int>(std::floor(scaled.y0)), static_cast<int>(std::ceil(scaled.x1)),
+                    static_cast<int>(std::ceil(scaled.y1)), region_);
   const RgbView view{region_.rgb.data(), region_.width, region_.height, region_.width * 3};
   const Box local{
       scaled.x0 - region_.x, scaled.y0 - region_.y,
@@ -98,15 +109,33 @@ void TrainTransform::Normalize(const uint8_t* rgb, bool flip, float* out) const 
   }
 }
 
-void TrainTransform::Apply(const uint8_t* data, size_t size, const std::string& name,
-                           Random& random, float* out) {
-  const JpegHeader header = decoder_.ReadHeader(data, size, name);
+bool TrainTransform::CropResizeRandom(const uint8_t* data, size_t size, const std::string& name,
+                                      Random& random, uint8_t* rgb) {
+  const JpegHeader header = ReadHeader(data, size, name);
   Augmentation aug;
   aug.box = RandomResizedCropBox(header.width, header.height, random);
   aug.flip = random.Uniform() < 0.5;
+  CropResize(header, aug.box, rgb);
+  return aug.flip;
+}
+
+void TrainTransform::Apply(const uint8_t* data, size_t size, const std::string& name,
+                           Random& random, float* out) {
   rgb_.resize(static_cast<size_t>(options_.size) * static_cast<size_t>(options_.size) * 3);
-  CropResize(header, aug.box, rgb_.data());
-  Normalize(rgb_.data(), aug.flip, out);
+  const bool flip = CropResizeRandom(data, size, name, random, rgb_.data());
+  Normalize(rgb_.data(), flip, out);
+}
+
+void TrainTransform::ApplyToBytes(const uint8_t* data, size_t size, const std::string& name,
+                                  Random& random, uint8_t* out) {
+  const size_t s = static_cast<size_t>(options_.size);
+  if (!CropResizeRandom(data, size, name, random, out)) return;
+  // Mirror each row in place, pixel by pixel.
+  for (size_t y = 0; y < s; ++y) {
+    uint8_t* row = out + y * s * 3;
+    for (size_t l = 0, r = s - 1; l < r; ++l, --r)
+      for (size_t c = 0; c < 3; ++c) std::swap(row[l * 3 + c], row[r * 3 + c]);
+  }
 }
 
 }  // namespace trainbench::image

@@ -2,6 +2,8 @@
 // JPEG decode (only the crop's region, DCT-scaled down when the crop is much larger than the
 // output) -> RandomResizedCrop to size x size -> random horizontal flip -> normalise with
 // ImageNet's mean and std into floats, channel-planar (NCHW) or interleaved (channels-last).
+// The image may be a JPEG or a PNG, told apart by content. ApplyToBytes stops before
+// normalising, for trainers that normalise on the accelerator (a quarter of the bytes to copy).
 // Not thread-safe: one TrainTransform per worker thread (it owns a decoder and scratch memory).
 #pragma once
 
@@ -38,6 +40,10 @@ class TrainTransform {
   // `random`, writing 3 x size x size floats to `out`.
   void Apply(const uint8_t* data, size_t size, const std::string& name, Random& random, float* out);
 
+  // The same random crop and flip, written as size x size x 3 RGB bytes (HWC) to `out`.
+  void ApplyToBytes(const uint8_t* data, size_t size, const std::string& name, Random& random,
+                    uint8_t* out);
+
   // The decode, crop and resize steps alone with a given box: size x size x 3 RGB bytes.
   // Returns the DCT scale used (n of n/8). Tests compare this with Pillow.
   int DecodeCropResize(const uint8_t* data, size_t size, const std::string& name,
@@ -49,13 +55,19 @@ class TrainTransform {
   const TransformOptions& options() const { return options_; }
 
  private:
-  // Decodes the image whose header the decoder has just read.
+  // Reads a JPEG's header, or decodes a whole PNG into region_.
+  JpegHeader ReadHeader(const uint8_t* data, size_t size, const std::string& name);
+  // Decodes the image whose header was just read.
   int CropResize(const JpegHeader& header, const CropBox& box, uint8_t* rgb);
+  // Draws the crop and flip, decodes and resizes to `rgb`; returns the flip.
+  bool CropResizeRandom(const uint8_t* data, size_t size, const std::string& name, Random& random,
+                        uint8_t* rgb);
 
   TransformOptions options_;
   JpegDecoder decoder_;
   Resampler resampler_;
   DecodedRegion region_;
+  bool png_ = false;  // the image whose header was read is a PNG, decoded whole into region_
   std::vector<uint8_t> rgb_;
   std::array<float, 3> scale_{};                 // 1 / std per channel
   std::array<float, 3> shift_{};                 // -mean / std per channel

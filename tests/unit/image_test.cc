@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/random.h"
 #include "image/image_folder.h"
+#include "image/png_decoder.h"
 #include "image/random_resized_crop.h"
 #include "image/train_transform.h"
 
@@ -177,6 +178,68 @@ TEST_F(ImageTest, ApplyIsDeterministicPerSeedAndFlipsHalfTheTime) {
   transform.Apply(jpeg.data(), jpeg.size(), "photo", r2, b.data());
   EXPECT_EQ(a, b);
   for (float v : a) ASSERT_TRUE(std::isfinite(v) && v > -2.2f && v < 2.7f);
+}
+
+// The bytes a GPU trainer normalises on the device are the floats Apply gives, flips too.
+TEST_F(ImageTest, ApplyToBytesIsApplyBeforeNormalising) {
+  const auto jpeg = Read("photo.jpg");
+  TrainTransform transform({32, true, false});
+  int flips = 0;
+  for (uint64_t seed = 0; seed < 8; ++seed) {
+    std::vector<float> direct(32 * 32 * 3), via_bytes(direct.size());
+    std::vector<uint8_t> bytes(direct.size());
+    Random r1(seed), r2(seed), r3(seed);
+    transform.Apply(jpeg.data(), jpeg.size(), "photo", r1, direct.data());
+    transform.ApplyToBytes(jpeg.data(), jpeg.size(), "photo", r2, bytes.data());
+    transform.Normalize(bytes.data(), false, via_bytes.data());
+    EXPECT_EQ(direct, via_bytes) << "seed " << seed;
+    RandomResizedCropBox(500, 375, r3);
+    flips += r3.Uniform() < 0.5;
+  }
+  EXPECT_GT(flips, 0);  // the seeds above exercise the flipped rows too
+}
+
+TEST_F(ImageTest, PngNamedJpegDecodesByContent) {
+  const auto png = Read("photo_png.JPEG");
+  const auto expected = Read("photo_full.rgb");
+  ASSERT_TRUE(LooksLikePng(png.data(), png.size()));
+  DecodedRegion region;
+  DecodePng(png.data(), png.size(), "photo_png.JPEG", region);
+  EXPECT_EQ(region.width, 500);
+  EXPECT_EQ(region.height, 375);
+  EXPECT_EQ(std::vector<uint8_t>(region.rgb.begin(), region.rgb.begin() + expected.size()),
+            expected);
+  // The training transform takes it too: the whole-image box is the whole image resized.
+  TrainTransform transform({64, true, false});
+  std::vector<uint8_t> from_png(64 * 64 * 3), from_pixels(64 * 64 * 3);
+  transform.DecodeCropResize(png.data(), png.size(), "photo_png.JPEG", {0, 0, 500, 375},
+                             from_png.data());
+  Resampler resampler;
+  resampler.Resize({expected.data(), 500, 375, 500 * 3}, {0, 0, 500, 375}, 64, 64,
+                   from_pixels.data());
+  EXPECT_EQ(from_png, from_pixels);
+  const std::vector<uint8_t> cut(png.begin(), png.begin() + static_cast<long>(png.size() / 2));
+  try {
+    DecodePng(cut.data(), cut.size(), "/data/cut.JPEG", region);
+    FAIL() << "a truncated PNG decoded";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("/data/cut.JPEG"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("libpng"), std::string::npos) << e.what();
+  }
+}
+
+// A libjpeg that is not the one the headers describe fails in jpeg_create_decompress; that
+// must be an error naming libjpeg's message, not a crash.
+TEST(JpegDecoderTest, LibraryVersionMismatchIsAnError) {
+  try {
+    JpegDecoder decoder(12345);
+    FAIL() << "libjpeg accepted version 12345";
+  } catch (const RuntimeError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Wrong JPEG library version"), std::string::npos) << what;
+    EXPECT_NE(what.find("12345"), std::string::npos) << what;
+  }
+  JpegDecoder fine;  // the matching version still works
 }
 
 TEST_F(ImageTest, CorruptJpegErrorNamesTheFile) {
