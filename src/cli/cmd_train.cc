@@ -111,7 +111,16 @@ void AddTrainCommand(CLI::App& app, Action& action) {
       ->capture_default_str();
   command->add_option("--weight-decay", o.weight_decay, "SGD weight decay")->capture_default_str();
   command->add_option("--momentum", o.momentum, "SGD momentum")->capture_default_str();
-  command->add_option("--log-interval", o.log_interval, "Steps between progress lines")
+  command
+      ->add_option("--log-interval", o.log_interval,
+                   "Steps between progress lines (on a GPU the loss is read back only then)")
+      ->capture_default_str();
+  command->add_flag("--cuda-graphs,!--no-cuda-graphs", o.cuda_graphs,
+                    "Capture the step (forward, backward, optimizer) in a CUDA graph after "
+                    "warm-up and replay it (default on CUDA)");
+  command
+      ->add_option("--on-bad-image", o.on_bad_image,
+                   "An image that does not decode: skip (warn, count in the JSON) or fail")
       ->capture_default_str();
   command->add_option("--save", o.save_path,
                       "Write the trained state dict here (PyTorch format: torch.load reads it)");

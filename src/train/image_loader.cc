@@ -1,9 +1,12 @@
 #include "train/image_loader.h"
 
 #include <ATen/ATen.h>
+#include <fmt/format.h>
 
+#include <cstdio>
 #include <numeric>
 
+#include "common/error.h"
 #include "common/random.h"
 #include "image/train_transform.h"
 
@@ -54,30 +57,64 @@ size_t ImageLoader::SampleAt(uint64_t position) {
   return it->second[position % n];
 }
 
+void ImageLoader::MarkBad(size_t sample, const std::string& why) {
+  constexpr size_t kWarnings = 20;
+  std::lock_guard lock(mutex_);
+  if (!bad_.insert(sample).second) return;
+  if (bad_.size() <= kWarnings)
+    std::fprintf(stderr, "trainbench: warning: skipping %s (--on-bad-image fail stops instead)\n",
+                 why.c_str());
+  if (bad_.size() == kWarnings)
+    std::fprintf(stderr, "trainbench: warning: further bad images are counted, not named\n");
+}
+
+bool ImageLoader::IsBad(size_t sample) {
+  std::lock_guard lock(mutex_);
+  return bad_.count(sample) > 0;
+}
+
+int64_t ImageLoader::bad_images() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<int64_t>(bad_.size());
+}
+
 void ImageLoader::Build(int64_t batch_number, WorkerState& state, Batch& batch) {
   const int64_t b = options_.batch_size, s = options_.image_size;
   const auto host = at::TensorOptions().pinned_memory(options_.pin_memory);
-  batch.images = options_.channels_last ? at::empty({b, 3, s, s}, host.dtype(at::kFloat),
-                                                    at::MemoryFormat::ChannelsLast)
-                                        : at::empty({b, 3, s, s}, host.dtype(at::kFloat));
+  batch.images = at::empty({b, s, s, 3}, host.dtype(at::kByte));
   batch.labels = at::empty({b}, host.dtype(at::kLong));
-  float* images = batch.images.data_ptr<float>();
+  uint8_t* images = batch.images.data_ptr<uint8_t>();
   int64_t* labels = batch.labels.data_ptr<int64_t>();
   const size_t per_image = static_cast<size_t>(3 * s * s);
+  const size_t n = index_.samples.size();
   for (int64_t i = 0; i < b; ++i) {
     const uint64_t position = static_cast<uint64_t>(batch_number * b + i);
-    const image::ImageSample& sample = index_.samples[SampleAt(position)];
-    reader_.Read(sample, state.bytes);
-    Random random(Mix(options_.seed ^ 0x5eed, position));
-    state.transform.Apply(state.bytes.data(), state.bytes.size(),
-                          image::DescribeSample(index_, sample), random,
-                          images + static_cast<size_t>(i) * per_image);
-    labels[i] = sample.label;
+    size_t k = SampleAt(position);
+    // A bad image's place goes to the next sample of the index, so a batch stays full.
+    for (size_t tries = 0;; ++tries, k = (k + 1) % n) {
+      if (tries == n)
+        throw RuntimeError(fmt::format("--data {}: none of its {} images decodes", index_.root, n));
+      if (IsBad(k)) continue;
+      const image::ImageSample& sample = index_.samples[k];
+      reader_.Read(sample, state.bytes);
+      Random random(Mix(options_.seed ^ 0x5eed, position));
+      try {
+        state.transform.ApplyToBytes(state.bytes.data(), state.bytes.size(),
+                                     image::DescribeSample(index_, sample), random,
+                                     images + static_cast<size_t>(i) * per_image);
+      } catch (const RuntimeError& e) {
+        if (!options_.skip_bad_images) throw;
+        MarkBad(k, e.what());
+        continue;
+      }
+      labels[i] = sample.label;
+      break;
+    }
   }
 }
 
 void ImageLoader::Work(int /*worker*/) {
-  WorkerState state({options_.image_size, true, options_.channels_last});
+  WorkerState state({options_.image_size, true, false});
   while (true) {
     int64_t number;
     {

@@ -1,9 +1,12 @@
 // Batches of real images for training: `workers` threads each build whole batches (read the
-// JPEG from its file or tar, decode the crop's region, RandomResizedCrop, flip, normalise)
-// straight into a pinned host tensor when training on CUDA, a few batches ahead of the
+// JPEG or PNG from its file or tar, decode the crop's region, RandomResizedCrop, flip) as
+// uint8 RGB (ModelInput normalises them on the device) straight into a pinned host tensor
+// when training on CUDA, a few batches ahead of the
 // training loop, so decoding overlaps the device's compute and the copy to the device can be
 // asynchronous. Sample order is a seeded shuffle per epoch; each sample's augmentation is
 // drawn from (seed, position), so a seed gives the same batches whatever the worker count.
+// An image that does not decode is skipped (the next sample of the index takes its place,
+// with a warning naming it once) unless skip_bad_images is off; I/O errors always stop.
 // Thread-safe in the sense BatchSource needs: Next() from one thread; workers are internal.
 #pragma once
 
@@ -13,6 +16,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -24,11 +29,11 @@ namespace trainbench::train {
 struct ImageLoaderOptions {
   int64_t batch_size = 128;
   int image_size = 224;
-  bool channels_last = false;
   bool pin_memory = false;  // true when the batches go to a CUDA device
   int workers = 4;
   int prefetch_batches = 0;  // 0: two per worker
   uint64_t seed = 123;
+  bool skip_bad_images = true;  // --on-bad-image skip; false: fail
 };
 
 class ImageLoader : public BatchSource {
@@ -38,18 +43,22 @@ class ImageLoader : public BatchSource {
 
   Batch Next() override;
   const image::ImageIndex& index() const { return index_; }
+  int64_t bad_images() const;  // distinct images skipped so far
 
  private:
   void Work(int worker);
   void Build(int64_t batch_number, class WorkerState& state, Batch& batch);
   // The sample at `position` of the endless shuffled sequence (epoch = position / size).
   size_t SampleAt(uint64_t position);
+  // Remembers a sample that did not decode, warning once; false if it was known already.
+  void MarkBad(size_t sample, const std::string& why);
+  bool IsBad(size_t sample);
 
   image::ImageIndex index_;
   ImageLoaderOptions options_;
   image::SampleReader reader_;
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable ready_;                     // a batch was finished (or a worker failed)
   std::condition_variable room_;                      // the consumer took a batch
   int64_t next_to_build_ = 0;                         // guarded by mutex_
@@ -58,6 +67,7 @@ class ImageLoader : public BatchSource {
   std::exception_ptr failure_;                        // guarded by mutex_
   bool stop_ = false;                                 // guarded by mutex_
   std::map<uint64_t, std::vector<uint32_t>> orders_;  // epoch -> shuffled order; mutex_
+  std::set<size_t> bad_;                              // undecodable samples; mutex_
   std::vector<std::thread> workers_;
 };
 

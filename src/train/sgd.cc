@@ -1,6 +1,13 @@
 #include "train/sgd.h"
 
 #include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
+#include <torch/version.h>
+
+// torch._fused_sgd_ (CUDA) arrived with PyTorch 2.3's SGD(fused=True).
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+#define TRAINBENCH_HAVE_FUSED_SGD 1
+#endif
 
 namespace trainbench::train {
 
@@ -11,9 +18,17 @@ void Sgd::ZeroGrad() {
   for (auto& p : parameters_) p.mutable_grad() = at::Tensor();
 }
 
-void Sgd::Step() {
+bool Sgd::fused() const {
+#if defined(TRAINBENCH_HAVE_FUSED_SGD)
+  return !parameters_.empty() && parameters_.front().is_cuda();
+#else
+  return false;
+#endif
+}
+
+void Sgd::Step(const at::Tensor& found_inf) {
   // Updates are not part of the graph.
-  at::NoGradGuard no_grad;
+  c10::NoGradGuard no_grad;
   std::vector<at::Tensor> params, grads;
   params.reserve(parameters_.size());
   grads.reserve(parameters_.size());
@@ -23,6 +38,21 @@ void Sgd::Step() {
     grads.push_back(p.grad());
   }
   if (params.empty()) return;
+#if defined(TRAINBENCH_HAVE_FUSED_SGD)
+  if (fused()) {
+    const bool first = momentum_.size() != params.size();
+    if (first) {
+      momentum_.clear();
+      for (auto& p : params) momentum_.push_back(at::zeros_like(p));
+    }
+    at::_fused_sgd_(params, grads, momentum_, options_.weight_decay, options_.momentum, options_.lr,
+                    /*dampening=*/0, /*nesterov=*/false, /*maximize=*/false,
+                    /*is_first_step=*/first, /*grad_scale=*/std::nullopt,
+                    found_inf.defined() ? std::optional<at::Tensor>(found_inf) : std::nullopt);
+    return;
+  }
+#endif
+  if (found_inf.defined() && found_inf.item<float>() != 0) return;
   if (options_.weight_decay != 0) at::_foreach_add_(grads, params, options_.weight_decay);
   if (options_.momentum != 0) {
     if (momentum_.size() != params.size()) {

@@ -1,8 +1,10 @@
 // SGD with momentum and weight decay, PyTorch's update rule (dampening 0, no Nesterov):
 //   g += weight_decay * p;  buf = momentum * buf + g (buf = g on the first step);  p -= lr * buf
-// applied to all parameters at once with ATen's _foreach kernels, as PyTorch 2's default
-// "foreach" SGD does on CUDA: a few multi-tensor launches per step instead of several per
-// parameter (ResNet-50 has 161), which matters when a GPU step takes only tens of ms.
+// On CUDA with a PyTorch that has it (2.3 and later), one fused multi-tensor kernel
+// (torch's SGD(fused=True)): it also skips the update on the device when fp16 loss scaling
+// found an inf, so a step needs no host read and can live in a CUDA graph. Elsewhere ATen's
+// _foreach kernels, as PyTorch 2's default "foreach" SGD: a few launches per step instead of
+// several per parameter (ResNet-50 has 161).
 // Not thread-safe: used by the one training loop.
 #pragma once
 
@@ -25,9 +27,12 @@ class Sgd {
   // Drops gradients (set to none, so backward writes instead of accumulating).
   void ZeroGrad();
   // One update from the current gradients; parameters without a gradient are left alone.
-  void Step();
+  // With `found_inf` (a float [1] tensor from GradScaler) the update is skipped when it is
+  // non-zero: on the device when fused, else after reading it.
+  void Step(const at::Tensor& found_inf = {});
 
   const std::vector<at::Tensor>& parameters() const { return parameters_; }
+  bool fused() const;  // whether Step runs the fused kernel on these parameters
 
  private:
   std::vector<at::Tensor> parameters_;

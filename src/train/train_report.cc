@@ -49,6 +49,10 @@ std::string MetricsLine(const TrainOptions& options, const TrainResult& result) 
   ours["step_time_p99_ms"] = Percentile(result.step_seconds, 99) * 1e3;
   ours["data_wait_share"] = step_total > 0 ? result.data_wait_seconds / step_total : 0.0;
   if (options.precision == "fp16") ours["skipped_steps"] = result.skipped_steps;
+  ours["cuda_graphs"] = result.cuda_graphs;
+  // On a GPU the loss is read back only every this many steps (each read waits for it).
+  ours["loss_read_interval"] = result.loss_read_interval;
+  if (result.data != "synthetic") ours["bad_images"] = result.bad_images;
   nlohmann::ordered_json line;
   line["radix_metrics"] = radix;
   line["trainbench"] = ours;

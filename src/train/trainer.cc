@@ -1,6 +1,7 @@
 #include "train/trainer.h"
 
 #include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,13 +12,16 @@
 #include "common/interrupt.h"
 #include "image/image_folder.h"
 #include "train/batch_source.h"
+#include "train/cuda_graph_step.h"
 #include "train/device.h"
+#include "train/device_pipeline.h"
 #include "train/grad_scaler.h"
 #include "train/image_loader.h"
 #include "train/resnet.h"
 #include "train/sgd.h"
 #include "train/state_dict.h"
 #include "train/train_report.h"
+#include "train/train_step.h"
 
 namespace trainbench::train {
 
@@ -38,6 +42,8 @@ void Validate(const TrainOptions& o) {
   if (o.image_size < 32) throw UsageError("--image-size must be at least 32");
   if (o.lr <= 0) throw UsageError("--lr must be positive");
   if (o.log_interval < 1) throw UsageError("--log-interval must be at least 1");
+  if (o.on_bad_image != "skip" && o.on_bad_image != "fail")
+    throw UsageError(fmt::format("--on-bad-image {}: choose skip or fail", o.on_bad_image));
   const auto names = ResNetNames();
   if (std::find(names.begin(), names.end(), o.model) == names.end())
     MakeResNet(o.model, o.num_classes, false);  // throws the UsageError listing the names
@@ -51,7 +57,10 @@ c10::Device ChooseDevice(const TrainOptions& o) {
     if (!o.allow_cpu) throw CudaUnavailableError();
     return c10::Device(c10::DeviceType::CPU);
   }
-  return c10::Device(o.device);
+  c10::Device device(o.device);
+  // A concrete index, so tensors already there compare equal and are not copied again.
+  if (!device.has_index()) device.set_index(0);
+  return device;
 }
 
 std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device& device,
@@ -69,19 +78,19 @@ std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device
   ImageLoaderOptions lo;
   lo.batch_size = o.batch_size;
   lo.image_size = o.image_size;
-  lo.channels_last = o.channels_last;
+  lo.skip_bad_images = o.on_bad_image == "skip";
   lo.pin_memory = device.is_cuda();
   lo.workers = o.workers > 0 ? o.workers : std::min(8, cores);
   lo.seed = o.seed;
   description = o.data;
-  Print(o, fmt::format("Data: {} ({} JPEG images, {} classes), {} decode workers", o.data,
+  Print(o, fmt::format("Data: {} ({} images, {} classes), {} decode workers", o.data,
                        index.samples.size(), index.classes.size(), lo.workers));
   return std::make_unique<ImageLoader>(std::move(index), lo);
 }
 
 // Channels-last weights let cuDNN and oneDNN pick NHWC kernels without layout conversions.
 void ToChannelsLast(torch::nn::Module& model) {
-  at::NoGradGuard no_grad;
+  c10::NoGradGuard no_grad;
   for (auto& p : model.parameters())
     if (p.dim() == 4) p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
 }
@@ -112,76 +121,81 @@ TrainResult Train(const TrainOptions& o) {
   if (o.channels_last) ToChannelsLast(*model);
   model->train();
   Sgd optimizer(model->parameters(), {o.lr, o.momentum, o.weight_decay});
-  GradScaler scaler;
+  GradScaler scaler(device);
+  TrainStep train_step(model, optimizer, scaler, device, precision, o.channels_last);
+  // Graphs need static shapes (every batch is full here) and a step to capture after the
+  // warm-up; on the CPU there is nothing to capture.
+  result.cuda_graphs =
+      o.cuda_graphs && device.is_cuda() && CudaGraphsAvailable() && o.warmup_steps >= 1;
+  // On a GPU the loss is read every --log-interval steps only: a read waits for the device.
+  result.loss_read_interval = device.is_cuda() ? o.log_interval : 1;
   Print(o, fmt::format("Model: {} ({} parameters), precision {}, channels-last {}, batch {}, "
-                       "image {}x{}, lr {}",
+                       "image {}x{}, lr {}, CUDA graphs {}{}",
                        o.model, result.parameters, o.precision, o.channels_last ? "on" : "off",
-                       o.batch_size, o.image_size, o.image_size, o.lr));
+                       o.batch_size, o.image_size, o.image_size, o.lr,
+                       result.cuda_graphs ? "on" : "off", optimizer.fused() ? ", fused SGD" : ""));
   auto source = MakeSource(o, device, result.data);
+  auto* image_loader = dynamic_cast<ImageLoader*>(source.get());
+  DeviceFeeder feeder(device);
+  std::unique_ptr<GraphedStep> graphed;
 
-  const auto memory_format =
-      o.channels_last ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::Contiguous;
-  // One training step; returns the loss and how long it waited for its batch.
+  // Queues one step; returns the loss tensor (not read) and adds the time the host waited
+  // for the batch to `wait_seconds`.
   auto step = [&](double& wait_seconds) {
     const double t0 = NowSeconds();
     Batch batch = source->Next();
-    wait_seconds = NowSeconds() - t0;
-    // From pinned memory this copy is asynchronous: the host goes on queueing the step.
-    at::Tensor x = batch.images.to(device, /*non_blocking=*/true).contiguous(memory_format);
-    at::Tensor y = batch.labels.to(device, /*non_blocking=*/true);
-    at::Tensor loss;
-    {
-      AutocastScope autocast(device, precision);
-      loss = at::cross_entropy_loss(model->forward(x), y);
-    }
-    optimizer.ZeroGrad();
-    if (precision == Precision::kFp16) {
-      scaler.Scale(loss).backward();
-      const bool finite = scaler.Unscale(optimizer.parameters());
-      if (finite) optimizer.Step();
-      scaler.Update(finite);
-    } else {
-      loss.backward();
-      optimizer.Step();
-    }
-    // Reading the loss waits for the step to finish, so step times are device times.
-    const double value = loss.detach().to(at::kFloat).item<double>();
-    Synchronize(device);
-    return value;
+    wait_seconds += NowSeconds() - t0;
+    const Batch on_device = feeder.ToDevice(batch);
+    if (graphed) return graphed->Run(on_device.images, on_device.labels);
+    return train_step.Run(on_device.images, on_device.labels);
   };
+  auto read = [](const at::Tensor& loss) { return loss.to(at::kFloat).item<double>(); };
 
   InstallInterruptHandler();
   const int64_t steps = o.epochs * o.steps_per_epoch;
   try {
-    double wait = 0;
+    double warmup_wait = 0;
     for (int64_t i = 0; i < o.warmup_steps; ++i) {
-      const double loss = step(wait);
+      const at::Tensor loss = step(warmup_wait);
       if (i == 0 || (i + 1) % o.log_interval == 0 || i + 1 == o.warmup_steps)
-        Print(o, fmt::format("Warmup step [{}/{}] Loss: {:.4f}", i + 1, o.warmup_steps, loss));
+        Print(o,
+              fmt::format("Warmup step [{}/{}] Loss: {:.4f}", i + 1, o.warmup_steps, read(loss)));
       if (InterruptRequested()) throw Interrupted();
     }
+    if (result.cuda_graphs) {
+      Batch batch = source->Next();
+      const Batch on_device = feeder.ToDevice(batch);
+      graphed = CaptureStep(train_step, on_device.images, on_device.labels, o.data == "synthetic");
+      Print(o, "Captured the training step in a CUDA graph");
+    }
+    Synchronize(device);
     result.step_seconds.reserve(static_cast<size_t>(steps));
+    StepClock clock(device);
     const double start = NowSeconds();
+    clock.Start();
     double window_start = start;
     int64_t window_images = 0;
     for (int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
       for (int64_t s = 1; s <= o.steps_per_epoch; ++s) {
-        const double t0 = NowSeconds();
-        const double loss = step(wait);
-        const double t1 = NowSeconds();
-        result.step_seconds.push_back(t1 - t0);
-        result.data_wait_seconds += wait;
-        result.losses.push_back(loss);
+        const at::Tensor loss = step(result.data_wait_seconds);
+        clock.StepDone();
+        // The host may queue two steps ahead of the device, no more: batches in flight
+        // stay bounded and the data wait still shows a starving device.
+        clock.Throttle(2);
         window_images += o.batch_size;
         if (s % o.log_interval == 0 || s == o.steps_per_epoch) {
-          Print(o, ProgressLine(epoch, o.epochs, s, o.steps_per_epoch, loss,
-                                window_images / std::max(t1 - window_start, 1e-9)));
-          window_start = t1;
+          const double value = read(loss);
+          const double now = NowSeconds();
+          result.losses.push_back(value);
+          Print(o, ProgressLine(epoch, o.epochs, s, o.steps_per_epoch, value,
+                                window_images / std::max(now - window_start, 1e-9)));
+          window_start = now;
           window_images = 0;
         }
         if (InterruptRequested()) throw Interrupted();
       }
     }
+    result.step_seconds = clock.Finish();
     result.elapsed_seconds = NowSeconds() - start;
   } catch (const c10::Error& e) {
     if (IsOutOfMemory(e.what_without_backtrace()))
@@ -193,7 +207,8 @@ TrainResult Train(const TrainOptions& o) {
   }
   result.total_images = o.batch_size * steps;
   result.images_per_second = result.total_images / std::max(result.elapsed_seconds, 1e-9);
-  result.skipped_steps = scaler.skipped_steps();
+  if (precision == Precision::kFp16) result.skipped_steps = scaler.skipped_steps();
+  if (image_loader) result.bad_images = image_loader->bad_images();
   if (!o.save_path.empty()) {
     SaveStateDict(*model, o.save_path);
     Print(o, fmt::format("Saved state dict ({} tensors) to {}",

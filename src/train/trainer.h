@@ -34,9 +34,11 @@ struct TrainOptions {
   int image_size = 224;
   int64_t num_classes = 1000;
   uint64_t seed = 123;
-  std::string save_path;  // state dict (torchvision names) written after training
-  int64_t log_interval = 10;
-  bool quiet = false;  // no start-up or progress lines
+  std::string save_path;              // state dict (torchvision names) written after training
+  int64_t log_interval = 10;          // also how often the loss is read back from a GPU
+  bool cuda_graphs = true;            // capture the step in a CUDA graph after warm-up (CUDA only)
+  std::string on_bad_image = "skip";  // an image that does not decode: skip or fail
+  bool quiet = false;                 // no start-up or progress lines
 };
 
 struct TrainResult {
@@ -49,8 +51,11 @@ struct TrainResult {
   double images_per_second = 0;
   std::vector<double> step_seconds;  // every timed step
   double data_wait_seconds = 0;      // of those, blocked waiting for the next batch
-  std::vector<double> losses;        // every timed step
-  int64_t skipped_steps = 0;         // fp16 steps skipped for inf/NaN gradients
+  std::vector<double> losses;        // read every loss_read_interval timed steps
+  int64_t loss_read_interval = 1;
+  bool cuda_graphs = false;   // the timed steps replayed a CUDA graph
+  int64_t bad_images = 0;     // images skipped because they did not decode
+  int64_t skipped_steps = 0;  // fp16 steps skipped for inf/NaN gradients
 };
 
 // No GPU and no --allow-cpu: the CLI prints the exact line PyTorch scripts print.

@@ -41,14 +41,48 @@ print("ok:", t["data"], "data wait share", round(t["data_wait_share"], 3))
 }
 
 run "$work/imagenet"
-grep -q "Data: $work/imagenet (12 JPEG images, 3 classes), 2 decode workers" "$work/out" ||
+grep -q "Data: $work/imagenet (12 images, 3 classes), 2 decode workers" "$work/out" ||
   fail "folder data line"
 check_json "$work/imagenet"
 run "$work/imagenet.tar" --channels-last
-grep -q "(12 JPEG images, 3 classes)" "$work/out" || fail "tar data line"
+grep -q "(12 images, 3 classes)" "$work/out" || fail "tar data line"
 check_json "$work/imagenet.tar"
 run "$work/flat"
-grep -q "(12 JPEG images, 1 classes)" "$work/out" || fail "flat data line"
+grep -q "(12 images, 1 classes)" "$work/out" || fail "flat data line"
+
+# Real ImageNet holds PNGs and CMYK JPEGs named .JPEG: decoded by content. A file that is no
+# image at all is skipped with a warning naming it and counted in the JSON, unless
+# --on-bad-image fail, which stops naming it.
+$PY - "$work" <<'PYEOF'
+import os, sys
+import numpy as np
+from PIL import Image
+root = os.path.join(sys.argv[1], "mixed/train")
+rng = np.random.default_rng(1)
+for c in ("n01", "n02"):
+    os.makedirs(os.path.join(root, c))
+    for i in range(2):
+        Image.fromarray(rng.integers(0, 255, size=(60, 80, 3), dtype=np.uint8)).save(
+            os.path.join(root, c, f"{i}.JPEG"), "JPEG")
+pixels = rng.integers(0, 255, size=(50, 70, 3), dtype=np.uint8)
+Image.fromarray(pixels).save(os.path.join(root, "n01/png_inside.JPEG"), "PNG")
+Image.fromarray(pixels).convert("CMYK").save(os.path.join(root, "n02/cmyk.JPEG"), "JPEG")
+with open(os.path.join(root, "n02/broken.JPEG"), "wb") as f:
+    f.write(b"this is not an image")
+PYEOF
+run "$work/mixed"
+grep -q "broken.JPEG" "$work/err" || fail "no warning naming the bad image: $(cat "$work/err")"
+grep -q "png_inside\|cmyk" "$work/err" && fail "a PNG or CMYK JPEG was skipped: $(cat "$work/err")"
+tail -n 1 "$work/out" | $PY -c '
+import json, sys
+t = json.load(sys.stdin)["trainbench"]
+assert t["bad_images"] == 1, t
+print("ok: bad_images", t["bad_images"])'
+set +e
+"$TRAINBENCH" train "${tiny[@]}" --steps-per-epoch 4 --workers 2 --data "$work/mixed" \
+  --on-bad-image fail >"$work/out" 2>"$work/err"; rc=$?
+set -e
+[ $rc = 1 ] && grep -q "broken.JPEG" "$work/err" || fail "--on-bad-image fail: rc $rc $(cat "$work/err")"
 
 set +e
 "$TRAINBENCH" train "${tiny[@]}" --data "$work/nothing-here" 2>"$work/err"; rc=$?

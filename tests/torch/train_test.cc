@@ -9,9 +9,11 @@
 
 #include "common/error.h"
 #include "image/image_folder.h"
+#include "image/train_transform.h"
 #include "train/device.h"
 #include "train/grad_scaler.h"
 #include "train/image_loader.h"
+#include "train/model_input.h"
 #include "train/resnet.h"
 #include "train/sgd.h"
 #include "train/state_dict.h"
@@ -43,27 +45,35 @@ TEST(SgdTest, MatchesTorchOptimSgdWithMomentumAndWeightDecay) {
 }
 
 TEST(GradScalerTest, UnscalesSkipsNonFiniteAndAdjustsTheScale) {
-  GradScaler scaler({1024.0, 2.0, 0.5, 2});
+  GradScaler scaler(torch::kCPU, {1024.0, 2.0, 0.5, 2});
   auto p = torch::ones({3}, torch::requires_grad());
   scaler.Scale((p * 3).sum()).backward();
   EXPECT_TRUE(torch::allclose(p.grad(), torch::full({3}, 3.0 * 1024)));
-  EXPECT_TRUE(scaler.Unscale({p}));
+  scaler.Unscale({p});
+  EXPECT_TRUE(scaler.LastStepFinite());
   EXPECT_TRUE(torch::allclose(p.grad(), torch::full({3}, 3.0)));
-  scaler.Update(true);
+  scaler.Update();
   EXPECT_EQ(scaler.scale(), 1024.0);
-  scaler.Update(true);  // second clean step in a row: grows
+  scaler.Update();  // second clean step in a row: grows
   EXPECT_EQ(scaler.scale(), 2048.0);
 
   p.mutable_grad() = torch::tensor({1.0f, std::numeric_limits<float>::infinity(), 0.0f});
-  EXPECT_FALSE(scaler.Unscale({p}));
-  scaler.Update(false);
+  scaler.Unscale({p});
+  EXPECT_FALSE(scaler.LastStepFinite());
+  scaler.Update();
   EXPECT_EQ(scaler.scale(), 1024.0);
   EXPECT_EQ(scaler.skipped_steps(), 1);
+  // A step with an inf leaves the parameters alone.
+  Sgd sgd({p}, {0.1, 0.9, 0});
+  sgd.Step(scaler.found_inf());
+  EXPECT_TRUE(torch::equal(p, torch::ones({3})));
   p.mutable_grad() = torch::tensor({NAN, 1.0f, 0.0f});
-  EXPECT_FALSE(scaler.Unscale({p}));
+  scaler.Unscale({p});
+  EXPECT_FALSE(scaler.LastStepFinite());
   // Huge but finite gradients are not mistaken for overflow.
   p.mutable_grad() = torch::full({3}, 3e38f);
-  EXPECT_TRUE(scaler.Unscale({p}));
+  scaler.Unscale({p});
+  EXPECT_TRUE(scaler.LastStepFinite());
 }
 
 TEST(AutocastTest, Bf16InsideTheScopeOnlyOnCpu) {
@@ -130,31 +140,52 @@ TEST(ImageLoaderTest, SameBatchesWhateverTheWorkerCount) {
   const std::string command = std::string("/usr/bin/python3 ") + TRAINBENCH_SOURCE_DIR +
                               "/tests/fixtures/make_images.py " + dir.string();
   if (std::system(command.c_str()) != 0) GTEST_SKIP() << "Pillow fixtures unavailable";
-  auto batches = [&](int workers, bool channels_last) {
+  auto batches = [&](int workers) {
     ImageLoaderOptions o;
     o.batch_size = 2;
     o.image_size = 32;
     o.workers = workers;
-    o.channels_last = channels_last;
     o.seed = 9;
     ImageLoader loader(image::IndexImages((dir / "folder").string()), o);
     std::vector<Batch> out;
     for (int i = 0; i < 4; ++i) out.push_back(loader.Next());  // 8 samples: 2+ epochs of 3
     return out;
   };
-  const auto one = batches(1, false), three = batches(3, false), nhwc = batches(2, true);
+  const auto one = batches(1), three = batches(3);
   fs::remove_all(dir);
   for (size_t i = 0; i < one.size(); ++i) {
+    EXPECT_EQ(one[i].images.scalar_type(), at::kByte);
+    EXPECT_EQ(one[i].images.sizes(), (std::vector<int64_t>{2, 32, 32, 3}));
     EXPECT_TRUE(torch::equal(one[i].images, three[i].images)) << i;
     EXPECT_TRUE(torch::equal(one[i].labels, three[i].labels)) << i;
-    EXPECT_TRUE(nhwc[i].images.is_contiguous(at::MemoryFormat::ChannelsLast));
-    EXPECT_TRUE(torch::equal(one[i].images, nhwc[i].images)) << i;  // same values, NHWC strides
   }
   // Each epoch visits every sample once: labels of the first 3 samples are {0, 0, 1}.
   auto first = torch::cat({one[0].labels, one[1].labels}).slice(0, 0, 3);
   const auto sorted = std::get<0>(first.sort());
   EXPECT_EQ(std::vector<int64_t>(sorted.data_ptr<int64_t>(), sorted.data_ptr<int64_t>() + 3),
             std::vector<int64_t>({0, 0, 1}));
+}
+
+// The device-side normalisation of uint8 batches gives what the CPU transform's Normalize
+// gives, in both memory formats.
+TEST(ModelInputTest, MatchesTheCpuNormalizeInBothLayouts) {
+  const int s = 8;
+  auto bytes = torch::randint(0, 256, {2, s, s, 3}, torch::kByte);
+  for (const bool channels_last : {false, true}) {
+    const ModelInput input(torch::kCPU, channels_last);
+    const at::Tensor x = input(bytes);
+    EXPECT_EQ(x.sizes(), (std::vector<int64_t>{2, 3, s, s}));
+    EXPECT_EQ(x.is_contiguous(at::MemoryFormat::ChannelsLast), channels_last);
+    image::TrainTransform transform({s, true, false});
+    for (int64_t i = 0; i < 2; ++i) {
+      std::vector<float> chw(static_cast<size_t>(3 * s * s));
+      transform.Normalize(bytes[i].contiguous().data_ptr<uint8_t>(), false, chw.data());
+      const at::Tensor expected = torch::from_blob(chw.data(), {3, s, s}, torch::kFloat);
+      EXPECT_TRUE(torch::allclose(x[i], expected, 1e-5, 1e-5)) << channels_last;
+    }
+  }
+  const at::Tensor floats = torch::randn({1, 3, s, s});
+  EXPECT_TRUE(ModelInput(torch::kCPU, false)(floats).is_same(floats));
 }
 
 }  // namespace
