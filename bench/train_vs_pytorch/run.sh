@@ -1,51 +1,92 @@
 #!/usr/bin/env bash
 # trainbench train against PyTorch from Python on the same machine, same model, batch,
-# precision and memory format, side by side in one run. Runs alternate (trainbench, PyTorch,
-# trainbench, ...) and each side's best of REPEAT runs is kept, so load from other processes
-# on a shared machine hits both sides alike.
+# precision and memory format, side by side in one run, printing one table. Runs alternate
+# (trainbench, then each peer) and each side's best of REPEAT runs is kept, so load from
+# other processes on a shared machine hits all sides alike.
+# Peers: PyTorch eager and (on CUDA) torch.compile of the same model on a synthetic batch;
+# with DATA set, also real JPEGs: trainbench's loader against torchvision's ImageFolder +
+# DataLoader with the same transforms and worker count.
 #
 # Usage: bench/train_vs_pytorch/run.sh [cpu|cuda]
-# Environment: BATCH (8 on cpu, 128 on cuda), THREADS (2), STEPS (5 cpu / 50 cuda),
-#   WARMUP (2 / 10), REPEAT (2), MODEL (resnet50), CONFIGS (space-separated precision[:cl]),
+# Environment: BATCHES (8 on cpu; "128 256" on cuda), THREADS (2), STEPS (5 cpu / 50 cuda),
+#   WARMUP (2 / 10), REPEAT (2 cpu / 1 cuda), MODEL (resnet50), CONFIGS (space-separated
+#   precision[:cl]), PEERS ("eager" on cpu, "eager compile" on cuda), DATA (a folder of class
+#   folders of JPEGs for the real-data row), DATA_CONFIG (bf16:cl), WORKERS (8),
 #   PYTHON (/usr/bin/python3: Debian's python3-torch; on a GPU machine, its own PyTorch).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 device=${1:-cpu}
 if [ "$device" = cpu ]; then
-  batch=${BATCH:-8} steps=${STEPS:-5} warmup=${WARMUP:-2}
-  configs=${CONFIGS:-"fp32 fp32:cl bf16 bf16:cl"}
+  batches=${BATCHES:-8} steps=${STEPS:-5} warmup=${WARMUP:-2} repeat=${REPEAT:-2}
+  configs=${CONFIGS:-"fp32 fp32:cl bf16 bf16:cl"} peers=${PEERS:-eager}
 else
-  batch=${BATCH:-128} steps=${STEPS:-50} warmup=${WARMUP:-10}
-  configs=${CONFIGS:-"fp32 tf32 tf32:cl bf16:cl fp16:cl"}
+  batches=${BATCHES:-"128 256"} steps=${STEPS:-50} warmup=${WARMUP:-10} repeat=${REPEAT:-1}
+  configs=${CONFIGS:-"fp32:cl tf32:cl bf16:cl fp16:cl"} peers=${PEERS:-"eager compile"}
 fi
-threads=${THREADS:-2} repeat=${REPEAT:-2} model=${MODEL:-resnet50}
+threads=${THREADS:-2} model=${MODEL:-resnet50} workers=${WORKERS:-8}
 python=${PYTHON:-/usr/bin/python3}
 bin=${TRAINBENCH:-build/trainbench}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-ips() { tail -n 1 "$1" | "$python" -c 'import json,sys; print(json.load(sys.stdin)["radix_metrics"]["images_per_second"])'; }
+field() { tail -n 1 "$1" | "$python" -c "import json,sys; l=json.load(sys.stdin); print(l['$2']['$3'])"; }
 best() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+ratio() { "$python" -c "print(f'{$1 / $2:.2f}x')"; }
 
-echo "train_vs_pytorch: $model, batch $batch, $steps timed steps after $warmup warm-up, device $device, $threads threads"
+echo "train_vs_pytorch: $model, $steps timed steps after $warmup warm-up, device $device, best of $repeat"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), load $(cut -d' ' -f1-3 /proc/loadavg)"
+[ "$device" = cuda ] && echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo unknown)"
 echo "peer: $("$python" -c 'import torch, torchvision; print("PyTorch", torch.__version__, "torchvision", torchvision.__version__)')"
-printf '\n| %-20s | %14s | %14s | %6s |\n' "config" "trainbench img/s" "PyTorch img/s" "ratio"
-printf '|%s|%s|%s|%s|\n' "----------------------" "------------------" "-----------------" "--------"
-for config in $configs; do
-  precision=${config%%:*}
-  flags=(--model "$model" --batch-size "$batch" --steps-per-epoch "$steps" --warmup-steps "$warmup"
-         --precision "$precision" --device "$device" --threads "$threads")
-  [ "$config" != "$precision" ] && flags+=(--channels-last)
-  ours=() theirs=()
-  for r in $(seq "$repeat"); do
-    "$bin" train "${flags[@]}" --log-interval 1000 >"$out/tb" 2>"$out/tb.err" || { cat "$out/tb.err"; exit 1; }
-    ours+=("$(ips "$out/tb")")
-    "$python" bench/train_vs_pytorch/pytorch_train.py "${flags[@]}" >"$out/py" 2>"$out/py.err" || { cat "$out/py.err"; exit 1; }
-    theirs+=("$(ips "$out/py")")
+header="| config | batch | trainbench img/s"
+for p in $peers; do header+=" | $p img/s | vs $p"; done
+echo; echo "$header |"
+echo "$header |" | sed 's/[^|]/-/g'
+
+# One row: trainbench, then each peer, REPEAT times; extra arguments go to both sides.
+row() {
+  local label=$1 batch=$2 precision=$3 cl=$4; shift 4
+  local flags=(--model "$model" --batch-size "$batch" --steps-per-epoch "$steps"
+               --warmup-steps "$warmup" --precision "$precision" --device "$device"
+               --threads "$threads" --log-interval 10 "$@")
+  [ "$cl" = 1 ] && flags+=(--channels-last)
+  local ours=() line
+  declare -A theirs=()
+  for _ in $(seq "$repeat"); do
+    "$bin" train "${flags[@]}" >"$out/tb" 2>"$out/tb.err" || { cat "$out/tb.err"; exit 1; }
+    ours+=("$(field "$out/tb" radix_metrics images_per_second)")
+    for p in $peers; do
+      local extra=(); [ "$p" = compile ] && extra=(--compile)
+      "$python" bench/train_vs_pytorch/pytorch_train.py "${flags[@]}" "${extra[@]}" >"$out/py" \
+        2>"$out/py.err" || { tail -n 20 "$out/py.err"; exit 1; }
+      theirs[$p]+=" $(field "$out/py" radix_metrics images_per_second)"
+    done
   done
-  a=$(best "${ours[@]}") b=$(best "${theirs[@]}")
-  label=$precision; [ "$config" != "$precision" ] && label="$precision channels-last"
-  printf '| %-20s | %16.2f | %15.2f | %5.2fx |\n' "$label" "$a" "$b" "$("$python" -c "print($a / $b)")"
-  echo "  runs: trainbench ${ours[*]} / pytorch ${theirs[*]}" >&2
+  local a; a=$(best "${ours[@]}")
+  line=$(printf '| %s | %s | %.0f' "$label" "$batch" "$a")
+  for p in $peers; do
+    # shellcheck disable=SC2086
+    local b; b=$(best ${theirs[$p]})
+    line+=$(printf ' | %.0f | %s' "$b" "$(ratio "$a" "$b")")
+  done
+  echo "$line |"
+  echo "  runs: trainbench ${ours[*]}; $(for p in $peers; do printf '%s%s; ' "$p" "${theirs[$p]}"; done)" >&2
+}
+
+for batch in $batches; do
+  for config in $configs; do
+    precision=${config%%:*} cl=0
+    [ "$config" != "$precision" ] && cl=1
+    label=$precision; [ "$cl" = 1 ] && label="$precision channels-last"
+    row "$label" "$batch" "$precision" "$cl"
+  done
 done
+
+if [ -n "${DATA:-}" ]; then
+  config=${DATA_CONFIG:-bf16:cl} precision=${DATA_CONFIG%%:*}
+  precision=${config%%:*} cl=0
+  [ "$config" != "$precision" ] && cl=1
+  batch=${batches##* }
+  peers=eager row "real JPEGs $config ($workers workers)" "$batch" "$precision" "$cl" \
+    --data "$DATA" --workers "$workers"
+  echo "real-JPEG data wait share: trainbench $(field "$out/tb" trainbench data_wait_share), torchvision $(field "$out/py" trainbench data_wait_share)"
+fi
