@@ -118,6 +118,9 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   command->add_flag("--cuda-graphs,!--no-cuda-graphs", o.cuda_graphs,
                     "Capture the step (forward, backward, optimizer) in a CUDA graph after "
                     "warm-up and replay it (default on CUDA)");
+  command->add_flag("--fused-bn,!--no-fused-bn", o.fused_bn,
+                    "Fused BatchNorm + ReLU (+ residual add) CUDA kernels for channels-last "
+                    "training (default on where built with CUDA)");
   command
       ->add_option("--on-bad-image", o.on_bad_image,
                    "An image that does not decode: skip (warn, count in the JSON) or fail")

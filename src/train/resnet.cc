@@ -8,6 +8,7 @@
 #include <map>
 
 #include "common/error.h"
+#include "train/fused_batch_norm.h"
 
 namespace trainbench::train {
 
@@ -23,8 +24,10 @@ nn::Conv2d Conv(int64_t in, int64_t out, int64_t kernel, int64_t stride) {
 // Two 3x3 convolutions (resnet18/34). Expansion 1.
 class BasicBlockImpl : public nn::Module {
  public:
-  BasicBlockImpl(int64_t in, int64_t planes, int64_t stride, nn::Sequential downsample)
-      : conv1_(register_module("conv1", Conv(in, planes, 3, stride))),
+  BasicBlockImpl(int64_t in, int64_t planes, int64_t stride, nn::Sequential downsample,
+                 bool fused_bn)
+      : fused_bn_(fused_bn),
+        conv1_(register_module("conv1", Conv(in, planes, 3, stride))),
         bn1_(register_module("bn1", nn::BatchNorm2d(planes))),
         conv2_(register_module("conv2", Conv(planes, planes, 3, 1))),
         bn2_(register_module("bn2", nn::BatchNorm2d(planes))),
@@ -32,14 +35,13 @@ class BasicBlockImpl : public nn::Module {
     if (downsample_) register_module("downsample", downsample_);
   }
   torch::Tensor forward(torch::Tensor x) {
-    auto out = bn1_(conv1_(x)).relu_();
-    out = bn2_(conv2_(out));
-    out += downsample_ ? downsample_->forward(x) : x;
-    return out.relu_();
+    auto out = BatchNormRelu(bn1_, conv1_(x), {}, fused_bn_);
+    return BatchNormRelu(bn2_, conv2_(out), downsample_ ? downsample_->forward(x) : x, fused_bn_);
   }
   nn::BatchNorm2d last_bn() { return bn2_; }
 
  private:
+  bool fused_bn_;
   nn::Conv2d conv1_;
   nn::BatchNorm2d bn1_;
   nn::Conv2d conv2_;
@@ -52,8 +54,10 @@ TORCH_MODULE(BasicBlock);
 class BottleneckImpl : public nn::Module {
  public:
   static constexpr int64_t kExpansion = 4;
-  BottleneckImpl(int64_t in, int64_t planes, int64_t stride, nn::Sequential downsample)
-      : conv1_(register_module("conv1", Conv(in, planes, 1, 1))),
+  BottleneckImpl(int64_t in, int64_t planes, int64_t stride, nn::Sequential downsample,
+                 bool fused_bn)
+      : fused_bn_(fused_bn),
+        conv1_(register_module("conv1", Conv(in, planes, 1, 1))),
         bn1_(register_module("bn1", nn::BatchNorm2d(planes))),
         conv2_(register_module("conv2", Conv(planes, planes, 3, stride))),
         bn2_(register_module("bn2", nn::BatchNorm2d(planes))),
@@ -63,15 +67,14 @@ class BottleneckImpl : public nn::Module {
     if (downsample_) register_module("downsample", downsample_);
   }
   torch::Tensor forward(torch::Tensor x) {
-    auto out = bn1_(conv1_(x)).relu_();
-    out = bn2_(conv2_(out)).relu_();
-    out = bn3_(conv3_(out));
-    out += downsample_ ? downsample_->forward(x) : x;
-    return out.relu_();
+    auto out = BatchNormRelu(bn1_, conv1_(x), {}, fused_bn_);
+    out = BatchNormRelu(bn2_, conv2_(out), {}, fused_bn_);
+    return BatchNormRelu(bn3_, conv3_(out), downsample_ ? downsample_->forward(x) : x, fused_bn_);
   }
   nn::BatchNorm2d last_bn() { return bn3_; }
 
  private:
+  bool fused_bn_;
   nn::Conv2d conv1_;
   nn::BatchNorm2d bn1_;
   nn::Conv2d conv2_;
@@ -99,7 +102,8 @@ const std::map<std::string, Spec>& Specs() {
 }  // namespace
 
 ResNetImpl::ResNetImpl(bool bottleneck, const std::vector<int64_t>& blocks, int64_t num_classes,
-                       bool zero_init_residual) {
+                       bool zero_init_residual, bool fused_bn)
+    : fused_bn_(fused_bn) {
   conv1_ = register_module(
       "conv1", nn::Conv2d(nn::Conv2dOptions(3, 64, 7).stride(2).padding(3).bias(false)));
   bn1_ = register_module("bn1", nn::BatchNorm2d(64));
@@ -142,9 +146,9 @@ nn::Sequential ResNetImpl::MakeStage(bool bottleneck, int64_t planes, int64_t bl
     const int64_t s = i == 0 ? stride : 1;
     const nn::Sequential d = i == 0 ? downsample : nn::Sequential{nullptr};
     if (bottleneck) {
-      stage->push_back(Bottleneck(in_planes_, planes, s, d));
+      stage->push_back(Bottleneck(in_planes_, planes, s, d, fused_bn_));
     } else {
-      stage->push_back(BasicBlock(in_planes_, planes, s, d));
+      stage->push_back(BasicBlock(in_planes_, planes, s, d, fused_bn_));
     }
     in_planes_ = planes * expansion;
   }
@@ -152,19 +156,21 @@ nn::Sequential ResNetImpl::MakeStage(bool bottleneck, int64_t planes, int64_t bl
 }
 
 torch::Tensor ResNetImpl::forward(torch::Tensor x) {
-  x = bn1_(conv1_(x)).relu_();
+  x = BatchNormRelu(bn1_, conv1_(x), {}, fused_bn_);
   x = torch::max_pool2d(x, 3, 2, 1);
   x = layer4_->forward(layer3_->forward(layer2_->forward(layer1_->forward(x))));
   x = torch::adaptive_avg_pool2d(x, {1, 1}).flatten(1);
   return fc_(x);
 }
 
-ResNet MakeResNet(const std::string& name, int64_t num_classes, bool zero_init_residual) {
+ResNet MakeResNet(const std::string& name, int64_t num_classes, bool zero_init_residual,
+                  bool fused_bn) {
   const auto it = Specs().find(name);
   if (it == Specs().end())
     throw UsageError(fmt::format("--model {}: unknown model; choose one of {}", name,
                                  fmt::join(ResNetNames(), ", ")));
-  return ResNet(it->second.bottleneck, it->second.blocks, num_classes, zero_init_residual);
+  return ResNet(it->second.bottleneck, it->second.blocks, num_classes, zero_init_residual,
+                fused_bn);
 }
 
 std::vector<std::string> ResNetNames() {

@@ -21,13 +21,15 @@ namespace trainbench::train {
 class ResNetImpl : public torch::nn::Module {
  public:
   // `bottleneck` picks the block type; `blocks` the count per stage (3-4-6-3 for 50).
+  // `fused_bn`: BatchNorm + ReLU (+ residual add) through fused_batch_norm.h's kernels.
   ResNetImpl(bool bottleneck, const std::vector<int64_t>& blocks, int64_t num_classes,
-             bool zero_init_residual);
+             bool zero_init_residual, bool fused_bn = false);
   torch::Tensor forward(torch::Tensor x);
 
  private:
   torch::nn::Sequential MakeStage(bool bottleneck, int64_t planes, int64_t blocks, int64_t stride);
 
+  bool fused_bn_ = false;
   int64_t in_planes_ = 64;
   torch::nn::Conv2d conv1_{nullptr};
   torch::nn::BatchNorm2d bn1_{nullptr};
@@ -37,7 +39,8 @@ class ResNetImpl : public torch::nn::Module {
 TORCH_MODULE(ResNet);
 
 // resnet18, resnet34, resnet50, resnet101 or resnet152; UsageError for anything else.
-ResNet MakeResNet(const std::string& name, int64_t num_classes, bool zero_init_residual);
+ResNet MakeResNet(const std::string& name, int64_t num_classes, bool zero_init_residual,
+                  bool fused_bn = false);
 
 // The names MakeResNet accepts, for help text and errors.
 std::vector<std::string> ResNetNames();

@@ -50,6 +50,7 @@ std::string MetricsLine(const TrainOptions& options, const TrainResult& result) 
   ours["data_wait_share"] = step_total > 0 ? result.data_wait_seconds / step_total : 0.0;
   if (options.precision == "fp16") ours["skipped_steps"] = result.skipped_steps;
   ours["cuda_graphs"] = result.cuda_graphs;
+  ours["fused_batch_norm"] = result.fused_batch_norm;
   // On a GPU the loss is read back only every this many steps (each read waits for it).
   ours["loss_read_interval"] = result.loss_read_interval;
   if (result.data != "synthetic") ours["bad_images"] = result.bad_images;

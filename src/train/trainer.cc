@@ -15,6 +15,7 @@
 #include "train/cuda_graph_step.h"
 #include "train/device.h"
 #include "train/device_pipeline.h"
+#include "train/fused_batch_norm.h"
 #include "train/grad_scaler.h"
 #include "train/image_loader.h"
 #include "train/resnet.h"
@@ -115,7 +116,11 @@ TrainResult Train(const TrainOptions& o) {
   Print(o, fmt::format("Using device: {} ({})", result.device, result.device_description));
 
   at::manual_seed(o.seed);
-  ResNet model = MakeResNet(o.model, o.num_classes, o.zero_init_residual);
+  // The fused kernels take channels-last CUDA activations.
+  result.fused_batch_norm =
+      o.fused_bn && device.is_cuda() && o.channels_last && FusedBatchNormAvailable();
+  ResNet model =
+      MakeResNet(o.model, o.num_classes, o.zero_init_residual, result.fused_batch_norm);
   for (const auto& p : model->parameters()) result.parameters += p.numel();
   model->to(device);
   if (o.channels_last) ToChannelsLast(*model);
@@ -130,10 +135,11 @@ TrainResult Train(const TrainOptions& o) {
   // On a GPU the loss is read every --log-interval steps only: a read waits for the device.
   result.loss_read_interval = device.is_cuda() ? o.log_interval : 1;
   Print(o, fmt::format("Model: {} ({} parameters), precision {}, channels-last {}, batch {}, "
-                       "image {}x{}, lr {}, CUDA graphs {}{}",
+                       "image {}x{}, lr {}, CUDA graphs {}{}{}",
                        o.model, result.parameters, o.precision, o.channels_last ? "on" : "off",
                        o.batch_size, o.image_size, o.image_size, o.lr,
-                       result.cuda_graphs ? "on" : "off", optimizer.fused() ? ", fused SGD" : ""));
+                       result.cuda_graphs ? "on" : "off", optimizer.fused() ? ", fused SGD" : "",
+                       result.fused_batch_norm ? ", fused BatchNorm+ReLU" : ""));
   auto source = MakeSource(o, device, result.data);
   auto* image_loader = dynamic_cast<ImageLoader*>(source.get());
   DeviceFeeder feeder(device);

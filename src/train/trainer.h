@@ -37,6 +37,7 @@ struct TrainOptions {
   std::string save_path;              // state dict (torchvision names) written after training
   int64_t log_interval = 10;          // also how often the loss is read back from a GPU
   bool cuda_graphs = true;            // capture the step in a CUDA graph after warm-up (CUDA only)
+  bool fused_bn = true;  // fused BatchNorm+ReLU(+add) kernels (CUDA, channels-last)
   std::string on_bad_image = "skip";  // an image that does not decode: skip or fail
   bool quiet = false;                 // no start-up or progress lines
 };
@@ -54,6 +55,7 @@ struct TrainResult {
   std::vector<double> losses;        // read every loss_read_interval timed steps
   int64_t loss_read_interval = 1;
   bool cuda_graphs = false;   // the timed steps replayed a CUDA graph
+  bool fused_batch_norm = false;  // the model ran the fused BatchNorm+ReLU kernels
   int64_t bad_images = 0;     // images skipped because they did not decode
   int64_t skipped_steps = 0;  // fp16 steps skipped for inf/NaN gradients
 };
