@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
@@ -37,6 +39,20 @@ void CheckCompatible(const std::optional<Manifest>& existing, const nlohmann::js
                   storage.Describe(""), differs));
 }
 
+// DLIO's run lists train/ and valid/ and fails on a missing one even with no eval files;
+// object stores have no folders to make.
+void CreateSplitFolders(storage::Storage& storage) {
+  for (const char* folder : {"train", "valid"}) {
+    const auto local = storage.LocalPath(folder);
+    if (!local) continue;
+    std::error_code error;
+    std::filesystem::create_directories(*local, error);
+    if (error)
+      throw RuntimeError(fmt::format("cannot create the folder {}: {}; check its permissions",
+                                     storage.Describe(folder), error.message()));
+  }
+}
+
 }  // namespace
 
 GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& storage,
@@ -51,6 +67,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   const double start = NowSeconds();
   storage.RemoveLeftovers("train");
   storage.RemoveLeftovers("valid");
+  CreateSplitFolders(storage);
   Journal journal(storage.LocalPath(kJournalName), key);
 
   // What is already done: the manifest's files, then the journal's (newer).

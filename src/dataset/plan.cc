@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/random.h"
+#include "formats/array_samples.h"
 #include "formats/format.h"
 
 namespace trainbench::dataset {
@@ -53,7 +54,7 @@ DatasetPlan PlanDataset(const config::WorkloadConfig& config) {
   const auto& d = config.dataset;
   const auto traits = formats::TraitsOf(d.format);
   DatasetPlan plan;
-  plan.samples_per_file = traits.one_sample_per_file ? 1 : d.num_samples_per_file;
+  plan.samples_per_file = d.num_samples_per_file;
   const std::string ext = config::FileExtension(d.format);
   const uint64_t seed = config.train.seed;
   auto add_split = [&](Split split, uint64_t count, uint64_t subfolders) {
@@ -67,8 +68,10 @@ DatasetPlan PlanDataset(const config::WorkloadConfig& config) {
       f.sample_sizes.resize(plan.samples_per_file);
       for (uint64_t s = 0; s < plan.samples_per_file; ++s) {
         const uint64_t draw = traits.uniform_sample_size ? 0 : s;
-        f.sample_sizes[s] =
+        const uint64_t size =
             DrawSampleSize(d.record_length_bytes, d.record_length_bytes_stdev, Mix(f.seed, draw));
+        const uint64_t side = formats::SquareSide(size);
+        f.sample_sizes[s] = traits.square_samples ? side * side : size;
       }
       plan.files.push_back(std::move(f));
     }

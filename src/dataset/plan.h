@@ -39,7 +39,7 @@ std::string SplitFolder(Split split, uint64_t index, uint64_t num_subfolders);
 DatasetPlan PlanDataset(const config::WorkloadConfig& config);
 
 // Sample sizes follow record_length_bytes and its stdev (seeded normal, rounded, never
-// below one byte).
+// below one byte); formats with square samples round each down to a square.
 uint64_t DrawSampleSize(double mean, double stdev, uint64_t seed);
 
 }  // namespace trainbench::dataset
