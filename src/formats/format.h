@@ -52,7 +52,7 @@ class FileFormat {
 };
 
 struct FormatTraits {
-  // Array formats (npz, npy, hdf5) hold equal-sized samples in a file, so the plan
+  // Array formats (npz, npy, hdf5) and csv hold equal-sized samples in a file, so the plan
   // draws one size per file rather than one per sample (as DLIO does).
   bool uniform_sample_size = false;
   // Samples are side x side squares, side = floor(sqrt(record_length_bytes)), as DLIO

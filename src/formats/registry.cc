@@ -23,6 +23,8 @@ FormatTraits TraitsOf(config::Format format) {
     case Format::kJpeg:
     case Format::kPng:
       return {.uniform_sample_size = true, .square_samples = true, .whole_file_samples = true};
+    case Format::kCsv:  // DLIO repeats one record in every row of a file
+      return {.uniform_sample_size = true};
     default:
       return {};
   }
