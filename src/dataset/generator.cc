@@ -10,6 +10,7 @@
 #include "dataset/parallel.h"
 #include "dataset/progress.h"
 #include "formats/format.h"
+#include "storage/io_error.h"
 
 namespace trainbench::dataset {
 namespace {
@@ -47,9 +48,7 @@ void CreateSplitFolders(storage::Storage& storage) {
     if (!local) continue;
     std::error_code error;
     std::filesystem::create_directories(*local, error);
-    if (error)
-      throw RuntimeError(fmt::format("cannot create the folder {}: {}; check its permissions",
-                                     storage.Describe(folder), error.message()));
+    if (error) storage::ThrowIoError("cannot create the folder", *local, error.value());
   }
 }
 
