@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <zip.h>
 
@@ -92,6 +93,37 @@ TEST_F(NpzTest, VerifyCatchesTruncationAndBrokenDirectory) {
   FlipByte("a.npz", y_header);
   EXPECT_NE(VerifyError(format, written, storage()).find(std::to_string(y_header)),
             std::string::npos);
+}
+
+// A damaged ZIP64 locator or end record: the error names the record's own offset, inside
+// the file, not the impossible offset the damaged field holds.
+TEST_F(NpzTest, DamagedZip64RecordsAreNamedWhereTheyAre) {
+  NpzFormat format(-1);
+  const WrittenFile written = format.Write({"a.npz", 5, {3969, 3969}}, storage());
+  const uint64_t locator = written.size_bytes - 22 - 20;  // before the classic end record
+  const uint64_t zip64_end = locator - 56;
+  auto error_with = [&](uint64_t at, size_t count) {
+    format.Write({"a.npz", 5, {3969, 3969}}, storage());
+    auto bytes = Bytes("a.npz");
+    for (size_t i = 0; i < count; ++i) bytes[at + i] = 0xff;
+    Put("a.npz", bytes);
+    std::string error;
+    try {
+      format.Scan("a.npz", storage());
+    } catch (const RuntimeError& e) {
+      error = e.what();
+    }
+    EXPECT_EQ(VerifyError(format, written, storage()), error);
+    return error;
+  };
+  // The locator's offset of the ZIP64 end record (8 bytes at +8).
+  std::string error = error_with(locator + 8, 8);
+  EXPECT_NE(error.find(fmt::format("at offset {}:", locator + 8)), std::string::npos) << error;
+  EXPECT_NE(error.find("ZIP64 locator"), std::string::npos) << error;
+  // The ZIP64 end record's directory offset (8 bytes at +48).
+  error = error_with(zip64_end + 48, 8);
+  EXPECT_NE(error.find(fmt::format("at offset {}:", zip64_end)), std::string::npos) << error;
+  EXPECT_NE(error.find("central directory"), std::string::npos) << error;
 }
 
 TEST_F(NpzTest, ScanReadsDlioLayoutWithSamplesOnTheLastAxis) {
