@@ -66,6 +66,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   const double start = NowSeconds();
   storage.RemoveLeftovers("train");
   storage.RemoveLeftovers("valid");
+  storage.RemoveLeftovers("index");  // TFRecord indexes (DLIO's, for DALI)
   CreateSplitFolders(storage);
   Journal journal(storage.LocalPath(kJournalName), key);
 
@@ -92,7 +93,12 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
                         result.files_skipped, plan.files.size(), pending.size()));
 
   uint64_t pending_bytes = 0;
-  for (const auto i : pending) pending_bytes += plan.files[i].PayloadBytes();
+  // An image file holds its one image however many samples DLIO counts in it.
+  const bool whole_file = formats::TraitsOf(config.dataset.format).whole_file_samples;
+  for (const auto i : pending) {
+    const auto& sizes = plan.files[i].sample_sizes;
+    pending_bytes += whole_file && !sizes.empty() ? sizes.front() : plan.files[i].PayloadBytes();
+  }
   std::atomic<uint64_t> bytes_written{0};
   {
     std::optional<Progress> progress;

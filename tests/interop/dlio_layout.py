@@ -93,10 +93,16 @@ def write(folder, fmt, files, samples, record_bytes):
                 path, format=fmt.upper())
             expected += samples * os.path.getsize(path)  # every sample reads the image
         elif fmt == "tfrecord":
+            index = []
             with open(path, "wb") as f:
                 for _ in range(samples):
                     image = rng.integers(0, 255, side * side, dtype=np.uint8).tobytes()
-                    f.write(tf_record(example(image, side * side)))
+                    record = tf_record(example(image, side * side))
+                    index.append(f"{f.tell()} {len(record)}\n")
+                    f.write(record)
+            os.makedirs(os.path.join(folder, "index", "train"), exist_ok=True)
+            with open(os.path.join(folder, "index", "train", name + ".idx"), "w") as f:
+                f.write("".join(index))  # DLIO's index for DALI
             expected += os.path.getsize(path)
         elif fmt == "csv":
             # pandas' to_csv(index=False, header=False) of one record repeated per sample.
@@ -140,13 +146,25 @@ def read_samples(path, fmt, samples):
         from PIL import Image
         return [np.asarray(Image.open(path)) for _ in range(samples)]
     if fmt == "tfrecord":
+        # DALI's reader (DLIO's dali loader) reads the records through DLIO's index:
+        # <data_folder>/index/train/<name>.idx, "offset length" per record.
+        index = os.path.join(os.path.dirname(os.path.dirname(path)), "index", "train",
+                             os.path.basename(path) + ".idx")
+        if not os.path.exists(index):
+            fail(f"{index} is missing: DLIO's DALI reader needs it")
+        extents = [tuple(int(v) for v in line.split()) for line in open(index)]
         data = open(path, "rb").read()
         out, pos = [], 0
         while pos < len(data):
             (length,) = struct.unpack_from("<Q", data, pos)
+            if (pos, length + 16) != extents[len(out)]:
+                fail(f"{index}: line {len(out) + 1} is {extents[len(out)]}, the record "
+                     f"({pos}, {length + 16})")
             features = parse_example(data[pos + 12:pos + 12 + length])
             out.append(np.frombuffer(features["image"][0], dtype=np.uint8))
             pos += length + 16
+        if len(extents) != len(out):
+            fail(f"{index}: {len(extents)} lines for {len(out)} records")
         return out[:samples]
     if fmt == "csv":
         # pandas.read_csv(header=None): the first line sets the columns; a later line
