@@ -40,10 +40,16 @@ void CheckCompatible(const std::optional<Manifest>& existing, const nlohmann::js
                   storage.Describe(""), differs));
 }
 
-// DLIO's run lists train/ and valid/ and fails on a missing one even with no eval files;
-// object stores have no folders to make.
-void CreateSplitFolders(storage::Storage& storage) {
-  for (const char* folder : {"train", "valid"}) {
+// DLIO's run lists train/ and valid/ and fails on a missing one even with no eval files,
+// and asserts that a split has all num_subfolders_* subfolders, with files or not. Object
+// stores have no folders to make.
+void CreateSplitFolders(const config::WorkloadConfig& config, storage::Storage& storage) {
+  std::vector<std::string> folders = {"train", "valid"};
+  for (const auto& [split, count] : {std::pair{Split::kTrain, config.dataset.num_subfolders_train},
+                                     std::pair{Split::kEval, config.dataset.num_subfolders_eval}})
+    for (uint64_t i = 0; count > 1 && i < count; ++i)
+      folders.push_back(SplitFolder(split, i, count));
+  for (const auto& folder : folders) {
     const auto local = storage.LocalPath(folder);
     if (!local) continue;
     std::error_code error;
@@ -67,7 +73,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   storage.RemoveLeftovers("train");
   storage.RemoveLeftovers("valid");
   storage.RemoveLeftovers("index");  // TFRecord indexes (DLIO's, for DALI)
-  CreateSplitFolders(storage);
+  CreateSplitFolders(config, storage);
   Journal journal(storage.LocalPath(kJournalName), key);
 
   // What is already done: the manifest's files, then the journal's (newer).

@@ -36,7 +36,9 @@ std::string DatasetFileName(const std::string& prefix, uint64_t index, uint64_t 
 
 std::string SplitFolder(Split split, uint64_t index, uint64_t num_subfolders) {
   std::string folder = split == Split::kTrain ? "train" : "valid";
-  if (num_subfolders > 0) folder += "/" + std::to_string(index % num_subfolders);
+  // As DLIO: subfolders only from two on, named with the digits of their count ("03").
+  if (num_subfolders > 1)
+    folder += fmt::format("/{:0{}}", index % num_subfolders, std::to_string(num_subfolders).size());
   return folder;
 }
 

@@ -33,7 +33,8 @@ struct DatasetPlan {
 std::string DatasetFileName(const std::string& prefix, uint64_t index, uint64_t count,
                             const std::string& ext);
 
-// The folder of a split ("train", "valid"), with DLIO's numbered subfolders when set.
+// The folder of a split ("train", "valid"), with DLIO's numbered subfolders when there are
+// two or more ("train/07" of 12).
 std::string SplitFolder(Split split, uint64_t index, uint64_t num_subfolders);
 
 DatasetPlan PlanDataset(const config::WorkloadConfig& config);

@@ -104,7 +104,11 @@ std::vector<formats::WrittenFile> ListSplit(const config::WorkloadConfig& config
         storage.Describe(""), matching.size(), ext, folder, wanted, key,
         config::ToString(config.dataset.format), others.empty() ? "" : " found" + others, datagen));
   }
-  matching.resize(wanted);  // as DLIO: the first num_files_* files in sorted order
+  // As DLIO: the first num_files_* files in the order of their names (across subfolders).
+  std::stable_sort(matching.begin(), matching.end(), [](const auto& a, const auto& b) {
+    return std::filesystem::path(a.path).filename() < std::filesystem::path(b.path).filename();
+  });
+  matching.resize(wanted);
   std::unique_ptr<formats::FileFormat> format;
   if (config.dataset.format != config::Format::kHdf5) format = formats::MakeFormat(config);
   std::vector<formats::WrittenFile> files;

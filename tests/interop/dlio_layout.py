@@ -3,15 +3,16 @@ Hydra and TensorFlow or PyTorch). Written from DLIO's generators and readers
 (argonne-lcf/dlio_benchmark, commit e1919d7: data_generator/*.py, reader/*.py, main.py),
 sharing no code with trainbench.
 
-  dlio_layout.py write FOLDER FORMAT FILES SAMPLES RECORD_BYTES
+  dlio_layout.py write FOLDER FORMAT FILES SAMPLES RECORD_BYTES [SUBFOLDERS]
       writes FILES train files as DLIO's generator for FORMAT would: folders train/ and
-      valid/, names "img_<i>_of_<FILES>.<FORMAT>", DLIO's shapes with side
-      floor(sqrt(RECORD_BYTES)). Prints the bytes trainbench's run should request per
-      epoch for this layout.
-  dlio_layout.py read FOLDER FORMAT FILES SAMPLES RECORD_BYTES
+      valid/, names "img_<i>_of_<FILES>.<FORMAT>" (in train/<i % SUBFOLDERS>/, zero-padded,
+      when SUBFOLDERS > 1), DLIO's shapes with side floor(sqrt(RECORD_BYTES)). Prints the
+      bytes trainbench's run should request per epoch for this layout.
+  dlio_layout.py read FOLDER FORMAT FILES SAMPLES RECORD_BYTES [SUBFOLDERS]
       reads FOLDER as DLIO's run would: lists train/ and valid/ (both must exist), keeps
-      the names ending with FORMAT, and reads SAMPLES samples of each of the first FILES
-      files with DLIO's reader for FORMAT; checks each sample is DLIO's size.
+      the names ending with FORMAT (in SUBFOLDERS subfolders when there are any), and reads
+      SAMPLES samples of each of the first FILES files with DLIO's reader for FORMAT;
+      checks each sample is DLIO's size.
 """
 import csv
 import math
@@ -65,14 +66,18 @@ def tf_record(data):
 
 
 # --- writing as DLIO's generators do -------------------------------------------------
-def write(folder, fmt, files, samples, record_bytes):
+def write(folder, fmt, files, samples, record_bytes, subfolders):
     side = int(math.sqrt(record_bytes))  # DLIO's "dimension"
     rng = np.random.default_rng(10)
     os.makedirs(os.path.join(folder, "train"), exist_ok=True)
     os.makedirs(os.path.join(folder, "valid"), exist_ok=True)
     expected = 0
-    for name in file_names(files, fmt):
-        path = os.path.join(folder, "train", name)
+    for i, name in enumerate(file_names(files, fmt)):
+        where = os.path.join(folder, "train")
+        if subfolders > 1:
+            where = os.path.join(where, str(i % subfolders).rjust(len(str(subfolders)), "0"))
+            os.makedirs(where, exist_ok=True)
+        path = os.path.join(where, name)
         if fmt in ("npz", "npy"):
             x = rng.integers(0, 255, (side, side, samples), dtype=np.uint8)
             if fmt == "npz":
@@ -123,11 +128,22 @@ def write(folder, fmt, files, samples, record_bytes):
 
 
 # --- reading as DLIO's run and readers do --------------------------------------------
-def list_split(folder, fmt, split):
+def list_split(folder, fmt, split, subfolders):
     where = os.path.join(folder, split)
     if not os.path.isdir(where):
         fail(f"{where} is missing: DLIO's run lists it (FileNotFoundError)")
-    return sorted(os.path.join(where, e) for e in os.listdir(where) if e.endswith(fmt))
+    entries = sorted(os.listdir(where))
+    if entries and os.path.isdir(os.path.join(where, entries[0])):
+        # Subfolders: DLIO asserts there are num_subfolders of them and takes the files
+        # matching <split>/*/*.<format>, ordered by name.
+        if len(entries) != subfolders:
+            fail(f"{where} has {len(entries)} subfolders, DLIO asserts {subfolders}")
+        paths = [os.path.join(where, d, e) for d in entries
+                 for e in os.listdir(os.path.join(where, d)) if e.endswith("." + fmt)]
+        return sorted(paths, key=os.path.basename)
+    if subfolders > 1 and split == "train":
+        fail(f"{where} has no subfolders, DLIO asserts {subfolders}")
+    return sorted(os.path.join(where, e) for e in entries if e.endswith(fmt))
 
 
 def read_samples(path, fmt, samples):
@@ -148,8 +164,8 @@ def read_samples(path, fmt, samples):
     if fmt == "tfrecord":
         # DALI's reader (DLIO's dali loader) reads the records through DLIO's index:
         # <data_folder>/index/train/<name>.idx, "offset length" per record.
-        index = os.path.join(os.path.dirname(os.path.dirname(path)), "index", "train",
-                             os.path.basename(path) + ".idx")
+        root = path[:path.rindex(os.sep + "train" + os.sep)]
+        index = os.path.join(root, "index", "train", os.path.basename(path) + ".idx")
         if not os.path.exists(index):
             fail(f"{index} is missing: DLIO's DALI reader needs it")
         extents = [tuple(int(v) for v in line.split()) for line in open(index)]
@@ -188,10 +204,10 @@ def read_samples(path, fmt, samples):
     fail(f"unknown format {fmt}")
 
 
-def read(folder, fmt, files, samples, record_bytes):
+def read(folder, fmt, files, samples, record_bytes, subfolders):
     side = int(math.sqrt(record_bytes))
-    train = list_split(folder, fmt, "train")
-    list_split(folder, fmt, "valid")
+    train = list_split(folder, fmt, "train", subfolders)
+    list_split(folder, fmt, "valid", 0)
     if len(train) < files:
         fail(f"DLIO finds {len(train)} train files ending with '{fmt}', needs {files}: "
              f"{sorted(os.listdir(os.path.join(folder, 'train')))[:6]}")
@@ -213,4 +229,5 @@ def read(folder, fmt, files, samples, record_bytes):
 if __name__ == "__main__":
     command, folder, fmt = sys.argv[1:4]
     files, samples, record_bytes = (int(v) for v in sys.argv[4:7])
-    {"write": write, "read": read}[command](folder, fmt, files, samples, record_bytes)
+    subfolders = int(sys.argv[7]) if len(sys.argv) > 7 else 0
+    {"write": write, "read": read}[command](folder, fmt, files, samples, record_bytes, subfolders)
