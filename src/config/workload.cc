@@ -43,17 +43,20 @@ std::string ToString(Format format) {
   return "?";
 }
 
-std::string FileExtension(Format format) {
+std::string FileExtension(Format format) { return ToString(format); }
+
+std::vector<std::string> ReadableExtensions(Format format) {
   switch (format) {
     case Format::kHdf5:
-      return "h5";
+      return {"hdf5", "h5"};
     case Format::kJpeg:
-      return "jpg";
+      return {"jpeg", "jpg"};
     case Format::kIndexedBinary:
+      return {"indexed_binary", "bin"};
     case Format::kMmapIndexedBinary:
-      return "bin";
+      return {"mmap_indexed_binary", "bin"};
     default:
-      return ToString(format);
+      return {ToString(format)};
   }
 }
 

@@ -151,8 +151,12 @@ std::string ToString(Shuffle shuffle);
 std::string ToString(ReadType read_type);
 std::string ToString(FileAccess file_access);
 std::string ToString(StorageType storage_type);
-// The file-name extension DLIO uses for a format ("tfrecord", "npz", "h5", "jpg", ...).
+// The file-name extension datagen writes: the format's name, as DLIO names its files
+// (DLIO lists only files whose names end with the format's name: "x.hdf5", "x.jpeg").
 std::string FileExtension(Format format);
+// Extensions a run reads as this format: FileExtension first, then the spellings older
+// trainbench versions wrote ("h5", "jpg", "bin").
+std::vector<std::string> ReadableExtensions(Format format);
 
 // Where the dataset lives, as a URI or local path: data_folder, resolved against
 // storage_root (and the s3:// bucket when storage_type is s3).

@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "dataset/parallel.h"
 #include "dataset/progress.h"
 #include "formats/format.h"
+#include "storage/io_error.h"
 
 namespace trainbench::dataset {
 namespace {
@@ -37,6 +40,24 @@ void CheckCompatible(const std::optional<Manifest>& existing, const nlohmann::js
                   storage.Describe(""), differs));
 }
 
+// DLIO's run lists train/ and valid/ and fails on a missing one even with no eval files,
+// and asserts that a split has all num_subfolders_* subfolders, with files or not. Object
+// stores have no folders to make.
+void CreateSplitFolders(const config::WorkloadConfig& config, storage::Storage& storage) {
+  std::vector<std::string> folders = {"train", "valid"};
+  for (const auto& [split, count] : {std::pair{Split::kTrain, config.dataset.num_subfolders_train},
+                                     std::pair{Split::kEval, config.dataset.num_subfolders_eval}})
+    for (uint64_t i = 0; count > 1 && i < count; ++i)
+      folders.push_back(SplitFolder(split, i, count));
+  for (const auto& folder : folders) {
+    const auto local = storage.LocalPath(folder);
+    if (!local) continue;
+    std::error_code error;
+    std::filesystem::create_directories(*local, error);
+    if (error) storage::ThrowIoError("cannot create the folder", *local, error.value());
+  }
+}
+
 }  // namespace
 
 GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& storage,
@@ -51,6 +72,8 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   const double start = NowSeconds();
   storage.RemoveLeftovers("train");
   storage.RemoveLeftovers("valid");
+  storage.RemoveLeftovers("index");  // TFRecord indexes (DLIO's, for DALI)
+  CreateSplitFolders(config, storage);
   Journal journal(storage.LocalPath(kJournalName), key);
 
   // What is already done: the manifest's files, then the journal's (newer).
@@ -76,7 +99,12 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
                         result.files_skipped, plan.files.size(), pending.size()));
 
   uint64_t pending_bytes = 0;
-  for (const auto i : pending) pending_bytes += plan.files[i].PayloadBytes();
+  // An image file holds its one image however many samples DLIO counts in it.
+  const bool whole_file = formats::TraitsOf(config.dataset.format).whole_file_samples;
+  for (const auto i : pending) {
+    const auto& sizes = plan.files[i].sample_sizes;
+    pending_bytes += whole_file && !sizes.empty() ? sizes.front() : plan.files[i].PayloadBytes();
+  }
   std::atomic<uint64_t> bytes_written{0};
   {
     std::optional<Progress> progress;

@@ -16,7 +16,10 @@
 namespace trainbench::dataset {
 nlohmann::json GenerationKey(const config::WorkloadConfig& c) {
   const auto& d = c.dataset;
-  return {{"format", config::ToString(d.format)},
+  // "layout": DLIO's names and shapes (.hdf5, (side, side, samples), ...); datasets of
+  // older versions lack it, so datagen will not mix the two in one folder.
+  return {{"layout", "dlio"},
+          {"format", config::ToString(d.format)},
           {"seed", c.train.seed},
           {"record_length_bytes", d.record_length_bytes},
           {"record_length_bytes_stdev", d.record_length_bytes_stdev},

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/random.h"
+#include "formats/array_samples.h"
 #include "formats/format.h"
 
 namespace trainbench::dataset {
@@ -35,7 +36,9 @@ std::string DatasetFileName(const std::string& prefix, uint64_t index, uint64_t 
 
 std::string SplitFolder(Split split, uint64_t index, uint64_t num_subfolders) {
   std::string folder = split == Split::kTrain ? "train" : "valid";
-  if (num_subfolders > 0) folder += "/" + std::to_string(index % num_subfolders);
+  // As DLIO: subfolders only from two on, named with the digits of their count ("03").
+  if (num_subfolders > 1)
+    folder += fmt::format("/{:0{}}", index % num_subfolders, std::to_string(num_subfolders).size());
   return folder;
 }
 
@@ -53,7 +56,7 @@ DatasetPlan PlanDataset(const config::WorkloadConfig& config) {
   const auto& d = config.dataset;
   const auto traits = formats::TraitsOf(d.format);
   DatasetPlan plan;
-  plan.samples_per_file = traits.one_sample_per_file ? 1 : d.num_samples_per_file;
+  plan.samples_per_file = d.num_samples_per_file;
   const std::string ext = config::FileExtension(d.format);
   const uint64_t seed = config.train.seed;
   auto add_split = [&](Split split, uint64_t count, uint64_t subfolders) {
@@ -67,8 +70,10 @@ DatasetPlan PlanDataset(const config::WorkloadConfig& config) {
       f.sample_sizes.resize(plan.samples_per_file);
       for (uint64_t s = 0; s < plan.samples_per_file; ++s) {
         const uint64_t draw = traits.uniform_sample_size ? 0 : s;
-        f.sample_sizes[s] =
+        const uint64_t size =
             DrawSampleSize(d.record_length_bytes, d.record_length_bytes_stdev, Mix(f.seed, draw));
+        const uint64_t side = formats::SquareSide(size);
+        f.sample_sizes[s] = traits.square_samples ? side * side : size;
       }
       plan.files.push_back(std::move(f));
     }

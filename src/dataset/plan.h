@@ -33,13 +33,14 @@ struct DatasetPlan {
 std::string DatasetFileName(const std::string& prefix, uint64_t index, uint64_t count,
                             const std::string& ext);
 
-// The folder of a split ("train", "valid"), with DLIO's numbered subfolders when set.
+// The folder of a split ("train", "valid"), with DLIO's numbered subfolders when there are
+// two or more ("train/07" of 12).
 std::string SplitFolder(Split split, uint64_t index, uint64_t num_subfolders);
 
 DatasetPlan PlanDataset(const config::WorkloadConfig& config);
 
 // Sample sizes follow record_length_bytes and its stdev (seeded normal, rounded, never
-// below one byte).
+// below one byte); formats with square samples round each down to a square.
 uint64_t DrawSampleSize(double mean, double stdev, uint64_t seed);
 
 }  // namespace trainbench::dataset

@@ -1,10 +1,21 @@
 #include "formats/array_samples.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "common/error.h"
 
 namespace trainbench::formats {
+
+uint64_t SquareSide(uint64_t bytes) {
+  auto side = static_cast<uint64_t>(std::sqrt(static_cast<double>(bytes)));
+  while (side > 0 && side * side > bytes) --side;  // the double's rounding, either way
+  while ((side + 1) * (side + 1) <= bytes) ++side;
+  return std::max<uint64_t>(side, 1);
+}
 
 uint64_t UniformSampleBytes(const FileSpec& spec) {
   if (spec.sample_sizes.empty()) return 0;
@@ -15,6 +26,19 @@ uint64_t UniformSampleBytes(const FileSpec& spec) {
           "{}: an array file holds equal-sized samples, but the plan gives {} and {} bytes",
           spec.path, size, s));
   return size;
+}
+
+std::vector<uint64_t> DlioArrayShape(const FileSpec& spec) {
+  const uint64_t bytes = UniformSampleBytes(spec);
+  const uint64_t side = SquareSide(bytes);
+  if (!spec.sample_sizes.empty() && side * side != bytes)
+    throw RuntimeError(
+        fmt::format("{}: a {}-byte sample is not a square (side x side) array", spec.path, bytes));
+  return {side, side, spec.sample_sizes.size()};
+}
+
+std::string ShapeText(const std::vector<uint64_t>& shape) {
+  return fmt::format("({}{})", fmt::join(shape, ", "), shape.size() == 1 ? "," : "");
 }
 
 std::vector<SampleExtent> RowExtents(uint64_t data_offset, uint64_t num_samples,

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/random.h"
+#include "formats/array_samples.h"
 #include "formats/block_writer.h"
 #include "formats/format.h"
 
@@ -25,112 +26,81 @@ uint64_t ValueWithDigits(Random& random, size_t digits) {
   return 100 + random.Below(kMaxValue - 99);
 }
 
-// Builds row `row`'s line (without its newline) into *line, `target` bytes long with the
-// newline where possible. Returns the number of values.
-uint64_t RowLine(uint64_t seed, uint64_t row, uint64_t target, std::string* line) {
+// How many values a row of `bytes` bytes holds: every row of a file holds the same number,
+// about what random 0..254 values fill (2.57 digits and a comma each), and few enough that
+// each takes 1 to 3 digits: bytes - values digits in all, so bytes/4 <= values <= bytes/2.
+uint64_t ValuesPerRow(uint64_t bytes) {
+  if (bytes < 2) return 1;
+  const uint64_t typical = static_cast<uint64_t>(static_cast<double>(bytes) / 3.57 + 0.5);
+  return std::clamp<uint64_t>(typical, (bytes + 3) / 4, bytes / 2);
+}
+
+// Builds row `row`'s line, newline included: `values` values whose digits add up to
+// bytes - values, so the line is exactly `bytes` long (at least two: "v\n").
+void RowLine(uint64_t seed, uint64_t row, uint64_t bytes, uint64_t values, std::string* line) {
   Random random(Mix(seed, row));
+  std::vector<uint8_t> v(values);
+  uint64_t digits = 0;
+  for (auto& x : v) {
+    x = static_cast<uint8_t>(random.Below(kMaxValue + 1));
+    digits += Digits(x);
+  }
+  // Widen or narrow values, front to back, until the digits fill the line exactly.
+  const uint64_t want = std::max<uint64_t>(bytes, values * 2) - values;
+  for (size_t i = 0; i < v.size() && digits != want; ++i) {
+    const size_t have = Digits(v[i]);
+    const size_t width =
+        digits < want ? std::min<uint64_t>(3, have + (want - digits))
+                      : std::max<uint64_t>(1, have - std::min<uint64_t>(have - 1, digits - want));
+    if (width == have) continue;
+    v[i] = static_cast<uint8_t>(ValueWithDigits(random, width));
+    digits = digits + width - have;
+  }
   line->clear();
-  char digits[24];
-  auto put = [&](uint64_t v) {
-    const auto end = std::to_chars(digits, digits + sizeof(digits), v).ptr;
-    line->append(digits, end);
-  };
-  put(row);
-  // Room left for ",v" fields: each takes 2 to 4 bytes.
-  uint64_t left = target > line->size() + 1 ? target - line->size() - 1 : 0;
-  uint64_t values = 0;
-  auto field = [&](uint64_t v) {
-    line->push_back(',');
-    put(v);
-    ++values;
-  };
-  while (left > 8) {
-    const uint64_t v = random.Below(kMaxValue + 1);
-    field(v);
-    left -= 1 + Digits(v);
+  char text[4];
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) line->push_back(',');
+    const auto end = std::to_chars(text, text + sizeof(text), v[i]).ptr;
+    line->append(text, end);
   }
-  // 5..8 bytes left: two fields whose widths add up exactly; fewer: one field or none.
-  if (left >= 5) {
-    const size_t first = left / 2 - 1, second = left - left / 2 - 1;
-    field(ValueWithDigits(random, first));
-    field(ValueWithDigits(random, second));
-  } else if (left >= 2) {
-    field(ValueWithDigits(random, left - 1));
-  }
-  return values;
+  line->push_back('\n');
 }
 
-std::string HeaderLine(uint64_t columns) {
-  std::string header;
-  for (uint64_t c = 0; c < columns; ++c) header += fmt::format(",{}", c);
-  return header + "\n";
-}
-
-// Parses one line at data[pos..) as "index,v,v,...\n"; returns the offset of the first
-// byte past the newline, or throws naming the bad byte.
+// Parses one line at data[pos..) as "v,v,...\n" of values 0..254; returns the offset of
+// the first byte past the newline and its value count, or throws naming the bad byte.
 uint64_t ParseRow(const std::string& name, const unsigned char* data, uint64_t size, uint64_t pos,
-                  uint64_t row, uint64_t columns) {
+                  uint64_t row, uint64_t* values) {
   const auto* text = reinterpret_cast<const char*>(data);
-  uint64_t index = 0;
-  const auto first = std::from_chars(text + pos, text + size, index);
-  if (first.ec != std::errc() || index != row)
-    ThrowBadFile(kKind, name, pos, fmt::format("row {} does not start with its index", row));
-  uint64_t values = 0;
-  const char* p = first.ptr;
-  while (p < text + size && *p == ',') {
+  const char* p = text + pos;
+  *values = 0;
+  for (;;) {
     uint64_t v = 0;
-    const auto [end, ec] = std::from_chars(p + 1, text + size, v);
+    const auto [end, ec] = std::from_chars(p, text + size, v);
     if (ec != std::errc() || v > kMaxValue)
-      ThrowBadFile(kKind, name, static_cast<uint64_t>(p + 1 - text),
+      ThrowBadFile(kKind, name, static_cast<uint64_t>(p - text),
                    fmt::format("row {} has a value that is not an integer 0..{}", row, kMaxValue));
     p = end;
-    ++values;
+    ++*values;
+    if (p >= text + size || *p != ',') break;
+    ++p;
   }
   if (p >= text + size || *p != '\n')
     ThrowBadFile(kKind, name, static_cast<uint64_t>(p - text),
                  fmt::format("row {} does not end in a newline", row));
-  if (values > columns)
-    ThrowBadFile(kKind, name, pos,
-                 fmt::format("row {} has {} values, the header {}", row, values, columns));
   return static_cast<uint64_t>(p - text) + 1;
-}
-
-// The header's column count; throws unless it is ",0,1,...,K-1\n".
-uint64_t ParseHeader(const std::string& name, const std::vector<unsigned char>& data,
-                     uint64_t* end) {
-  const auto newline = std::find(data.begin(), data.end(), '\n');
-  if (newline == data.end()) ThrowBadFile(kKind, name, data.size(), "no header line");
-  const std::string header(data.begin(), newline + 1);
-  uint64_t columns = 0;
-  for (size_t pos = 0; pos + 1 < header.size(); ++columns) {
-    const std::string want = fmt::format(",{}", columns);
-    if (header.compare(pos, want.size(), want) != 0)
-      ThrowBadFile(kKind, name, pos,
-                   fmt::format("header is not ',0,1,...': column {} missing", columns));
-    pos += want.size();
-  }
-  *end = header.size();
-  return columns;
 }
 }  // namespace
 
 WrittenFile CsvFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
-  // The header names as many columns as the longest row has values: count them first
-  // (the rows are cheap to regenerate, and that keeps the file streaming).
-  std::string line;
-  uint64_t columns = 0;
-  for (uint64_t row = 0; row < spec.sample_sizes.size(); ++row)
-    columns = std::max(columns, RowLine(spec.seed, row, spec.sample_sizes[row], &line));
-
+  const uint64_t bytes = UniformSampleBytes(spec);
+  const uint64_t values = ValuesPerRow(bytes);
   auto out = storage.Create(spec.path);
   BlockWriter writer(*out);
-  const std::string header = HeaderLine(columns);
-  writer.Append(header.data(), header.size());
   WrittenFile written{spec.path, 0, spec.sample_sizes.size(), {}, {}};
   written.samples.reserve(spec.sample_sizes.size());
+  std::string line;
   for (uint64_t row = 0; row < spec.sample_sizes.size(); ++row) {
-    RowLine(spec.seed, row, spec.sample_sizes[row], &line);
-    line.push_back('\n');
+    RowLine(spec.seed, row, bytes, values, &line);
     written.samples.push_back({writer.Offset(), line.size()});
     writer.Append(line.data(), line.size());
   }
@@ -144,11 +114,15 @@ void CsvFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
   const std::string name = storage.Describe(expected.path);
   const auto data = storage::ReadAll(storage, expected.path);
   CheckSize(kKind, name, data.size(), expected);
-  uint64_t pos = 0;
-  const uint64_t columns = ParseHeader(name, data, &pos);
-  uint64_t row = 0;
+  uint64_t pos = 0, row = 0, columns = 0;
   for (; pos < data.size(); ++row) {
-    const uint64_t next = ParseRow(name, data.data(), data.size(), pos, row, columns);
+    uint64_t values = 0;
+    const uint64_t next = ParseRow(name, data.data(), data.size(), pos, row, &values);
+    if (row == 0) columns = values;
+    // pandas takes the column count from the first line and rejects longer ones.
+    if (values != columns)
+      ThrowBadFile(kKind, name, pos,
+                   fmt::format("row {} has {} values, the first row {}", row, values, columns));
     if (row < expected.samples.size() &&
         (expected.samples[row].offset != pos || expected.samples[row].length != next - pos))
       ThrowBadFile(kKind, name, pos, fmt::format("row {} is not where the manifest puts it", row));
@@ -165,9 +139,11 @@ WrittenFile CsvFormat::Scan(const std::string& path, storage::Storage& storage) 
   const auto data = storage::ReadAll(storage, path);
   WrittenFile scanned{path, data.size(), 0, {}, {}};
   uint64_t pos = 0;
-  const auto header_end = std::find(data.begin(), data.end(), '\n');
-  if (header_end == data.end()) ThrowBadFile(kKind, name, data.size(), "no header line");
-  pos = static_cast<uint64_t>(header_end - data.begin()) + 1;
+  // Older trainbench files start with pandas' header line ",0,1,...": not a sample.
+  if (!data.empty() && data[0] == ',') {
+    const auto header_end = std::find(data.begin(), data.end(), '\n');
+    pos = static_cast<uint64_t>(header_end - data.begin()) + (header_end == data.end() ? 0 : 1);
+  }
   while (pos < data.size()) {
     const auto newline =
         std::find(data.begin() + static_cast<std::ptrdiff_t>(pos), data.end(), '\n');

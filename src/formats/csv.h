@@ -1,9 +1,11 @@
 // csv: rows of seeded random integers (0..254) as DLIO writes them through pandas'
-// to_csv: a header line ",0,1,...,K-1" and then, per sample, a line "i,v,v,...". Each
-// sample's line is exactly its sample size in bytes (newline included) where the size
-// leaves room for the row index and a value, so sample sizes mean what they say; rows
-// with fewer values than the header are read by pandas with NaN in the rest. A sample's
-// extent is its line. Rows draw from Mix(seed, row), so each is reproducible alone.
+// to_csv(index=False, header=False): no header, no index column, one line "v,v,...,v" per
+// sample, every line of a file with the same number of values (pandas' read_csv takes the
+// column count from the first line). Samples of a file are one size, as DLIO repeats one
+// record per file; each line is exactly that size in bytes, newline included (at least
+// two), so sample sizes mean what they say. A sample's extent is its line. Rows draw from
+// Mix(seed, row), so each is reproducible alone. Scan skips the ",0,1,..." header line
+// older trainbench files have.
 // Stateless; thread-safe.
 #pragma once
 

@@ -52,11 +52,15 @@ class FileFormat {
 };
 
 struct FormatTraits {
-  // Array formats (npz, npy, hdf5) hold equal-sized samples in a file, so the plan
+  // Array formats (npz, npy, hdf5) and csv hold equal-sized samples in a file, so the plan
   // draws one size per file rather than one per sample (as DLIO does).
   bool uniform_sample_size = false;
-  // Image formats hold one image per file.
-  bool one_sample_per_file = false;
+  // Samples are side x side squares, side = floor(sqrt(record_length_bytes)), as DLIO
+  // shapes its arrays and images (its "dimension"): 114660 bytes give 338 x 338.
+  bool square_samples = false;
+  // Image formats hold one image per file; DLIO counts num_samples_per_file samples in
+  // each (decoding the image for every one), so every sample is the whole file.
+  bool whole_file_samples = false;
 };
 
 FormatTraits TraitsOf(config::Format format);

@@ -37,15 +37,14 @@ void Check(herr_t status, const std::string& file, const std::string& what) {
   if (status < 0) Fail(file, what);
 }
 
-// Chunk dimensions for rows of `row_bytes`: whole rows when a chunk holds at least one,
-// else a part of one row.
-std::vector<hsize_t> ChunkDims(const Hdf5Layout& layout, uint64_t rows, uint64_t row_bytes) {
+// Chunk dimensions for (rows, side, side) samples: whole samples when a chunk holds at
+// least one, else lines of one sample (at least one line).
+std::vector<hsize_t> ChunkDims(const Hdf5Layout& layout, uint64_t rows, uint64_t side) {
+  const uint64_t row_bytes = side * side;
   const uint64_t bytes = layout.chunk_bytes == 0 ? row_bytes : layout.chunk_bytes;
   if (bytes >= row_bytes)
-    return {std::clamp<hsize_t>(bytes / std::max<uint64_t>(row_bytes, 1), 1,
-                                std::max<uint64_t>(rows, 1)),
-            std::max<uint64_t>(row_bytes, 1)};
-  return {1, std::max<uint64_t>(bytes, 1)};
+    return {std::clamp<hsize_t>(bytes / row_bytes, 1, std::max<uint64_t>(rows, 1)), side, side};
+  return {1, std::clamp<hsize_t>(bytes / side, 1, side), side};
 }
 
 // Where each sample (first-axis slice) of a records dataset lies, when it lies in one
@@ -127,31 +126,36 @@ bool IsInteger(hid_t dataset, size_t bytes, H5T_sign_t sign) {
          H5Tget_size(type.get()) == bytes && H5Tget_sign(type.get()) == sign;
 }
 
-// Visits records_0 in pieces of at most kBatchBytes: runs of whole rows, or parts of one
-// row when a row is larger, so the buffer stays small and cache-warm whatever the size.
+// Visits records_0, (rows, side, side), in pieces of at most kBatchBytes: runs of whole
+// samples, or runs of lines of one sample when a sample is larger, so the buffer stays
+// small and cache-warm whatever the size.
 struct Piece {
-  hsize_t start[2];
-  hsize_t count[2];
-  uint64_t Bytes() const { return count[0] * count[1]; }
+  hsize_t start[3];
+  hsize_t count[3];
+  uint64_t Bytes() const { return count[0] * count[1] * count[2]; }
+  // Where the piece starts in the row-major array.
+  uint64_t Offset(uint64_t side) const { return (start[0] * side + start[1]) * side; }
 };
 template <typename Visit>
-void ForEachPiece(uint64_t rows, uint64_t row_bytes, Visit visit) {
+void ForEachPiece(uint64_t rows, uint64_t side, Visit visit) {
+  const uint64_t row_bytes = side * side;
   if (row_bytes == 0) return;
   if (row_bytes <= kBatchBytes) {
     const uint64_t batch_rows = kBatchBytes / row_bytes;
     for (uint64_t first = 0; first < rows; first += batch_rows)
-      visit(Piece{{first, 0}, {std::min(batch_rows, rows - first), row_bytes}});
+      visit(Piece{{first, 0, 0}, {std::min(batch_rows, rows - first), side, side}});
     return;
   }
+  const uint64_t batch_lines = std::max<uint64_t>(1, kBatchBytes / side);
   for (uint64_t row = 0; row < rows; ++row)
-    for (uint64_t col = 0; col < row_bytes; col += kBatchBytes)
-      visit(Piece{{row, col}, {1, std::min<uint64_t>(kBatchBytes, row_bytes - col)}});
+    for (uint64_t line = 0; line < side; line += batch_lines)
+      visit(Piece{{row, line, 0}, {1, std::min(batch_lines, side - line), side}});
 }
 
 // Selects `piece` of `dataset` and transfers it to or from `buffer`.
 herr_t Transfer(hid_t dataset, const Piece& piece, unsigned char* buffer, bool write) {
   const Hdf5Handle fspace(H5Dget_space(dataset), H5Sclose);
-  const Hdf5Handle mspace(H5Screate_simple(2, piece.count, nullptr), H5Sclose);
+  const Hdf5Handle mspace(H5Screate_simple(3, piece.count, nullptr), H5Sclose);
   if (!fspace.valid() || !mspace.valid() ||
       H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, piece.start, nullptr, piece.count,
                           nullptr) < 0)
@@ -163,12 +167,13 @@ herr_t Transfer(hid_t dataset, const Piece& piece, unsigned char* buffer, bool w
 
 // Which row of a failed batch read fails, and where its bytes (or its chunk) start.
 std::pair<uint64_t, uint64_t> FirstBadRow(hid_t records, uint64_t first, uint64_t count,
-                                          uint64_t row_bytes, uint64_t contiguous_offset) {
+                                          uint64_t side, uint64_t contiguous_offset) {
+  const uint64_t row_bytes = side * side;
   std::vector<unsigned char> row(row_bytes);
-  const hsize_t extent[2] = {1, row_bytes};
-  const Hdf5Handle mspace(H5Screate_simple(2, extent, nullptr), H5Sclose);
+  const hsize_t extent[3] = {1, side, side};
+  const Hdf5Handle mspace(H5Screate_simple(3, extent, nullptr), H5Sclose);
   for (uint64_t r = first; r < first + count; ++r) {
-    const hsize_t start[2] = {r, 0};
+    const hsize_t start[3] = {r, 0, 0};
     const Hdf5Handle fspace(H5Dget_space(records), H5Sclose);
     H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr);
     if (H5Dread(records, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, row.data()) >=
@@ -176,9 +181,9 @@ std::pair<uint64_t, uint64_t> FirstBadRow(hid_t records, uint64_t first, uint64_
       continue;
     // Chunked: the chunk that holds the row's first bytes.
     const Hdf5Handle dcpl(H5Dget_create_plist(records), H5Pclose);
-    hsize_t chunk_dims[2] = {0, 0};
-    if (H5Pget_layout(dcpl.get()) == H5D_CHUNKED && H5Pget_chunk(dcpl.get(), 2, chunk_dims) == 2) {
-      const hsize_t coord[2] = {r - r % chunk_dims[0], 0};
+    hsize_t chunk_dims[3] = {0, 0, 0};
+    if (H5Pget_layout(dcpl.get()) == H5D_CHUNKED && H5Pget_chunk(dcpl.get(), 3, chunk_dims) == 3) {
+      const hsize_t coord[3] = {r - r % chunk_dims[0], 0, 0};
       unsigned filter_mask = 0;
       haddr_t chunk = HADDR_UNDEF;
       hsize_t size = 0;
@@ -195,7 +200,8 @@ std::pair<uint64_t, uint64_t> FirstBadRow(hid_t records, uint64_t first, uint64_
 
 WrittenFile Hdf5Format::Write(const FileSpec& spec, storage::Storage& storage) const {
   const uint64_t rows = spec.sample_sizes.size();
-  const uint64_t row_bytes = UniformSampleBytes(spec);
+  const uint64_t side = DlioArrayShape(spec)[0];
+  const uint64_t row_bytes = side * side;
   const std::string& name = spec.path;
   const bool chunked = layout_.chunked || layout_.gzip_level >= 0;
   WrittenFile written{spec.path, 0, rows, {}, {}};
@@ -218,14 +224,16 @@ WrittenFile Hdf5Format::Write(const FileSpec& spec, storage::Storage& storage) c
     Check(H5Pset_obj_track_times(fcpl.get(), 0), name, "H5Pset_obj_track_times");
     file = Check(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose, name,
                  "creating the in-memory file");
-    const hsize_t dims[2] = {rows, row_bytes};
-    const Hdf5Handle space = Check(H5Screate_simple(2, dims, nullptr), H5Sclose, name, "dataspace");
+    // DLIO's shape: samples on the first axis, each a side x side image (h5py reads
+    // records_0[i]).
+    const hsize_t dims[3] = {rows, side, side};
+    const Hdf5Handle space = Check(H5Screate_simple(3, dims, nullptr), H5Sclose, name, "dataspace");
     const Hdf5Handle dcpl = Check(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, name, "H5Pcreate");
     Check(H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER), name, "H5Pset_fill_time");
     Check(H5Pset_obj_track_times(dcpl.get(), 0), name, "H5Pset_obj_track_times");
     if (chunked && rows > 0 && row_bytes > 0) {
-      const auto chunk = ChunkDims(layout_, rows, row_bytes);
-      Check(H5Pset_chunk(dcpl.get(), 2, chunk.data()), name, "H5Pset_chunk");
+      const auto chunk = ChunkDims(layout_, rows, side);
+      Check(H5Pset_chunk(dcpl.get(), 3, chunk.data()), name, "H5Pset_chunk");
       if (layout_.gzip_level >= 0)
         Check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(std::min(layout_.gzip_level, 9))),
               name, "H5Pset_deflate");
@@ -234,9 +242,9 @@ WrittenFile Hdf5Format::Write(const FileSpec& spec, storage::Storage& storage) c
                                dcpl.get(), H5P_DEFAULT),
                     H5Dclose, name, "creating records_0");
   }
-  ForEachPiece(rows, row_bytes, [&](const Piece& piece) {
+  ForEachPiece(rows, side, [&](const Piece& piece) {
     if (InterruptRequested()) throw Interrupted();
-    FillRandom(spec.seed, piece.start[0] * row_bytes + piece.start[1], batch.data(), piece.Bytes());
+    FillRandom(spec.seed, piece.Offset(side), batch.data(), piece.Bytes());
     Hdf5Lock lock;
     if (Transfer(records.get(), piece, batch.data(), true) < 0) Fail(name, "writing records_0");
   });
@@ -285,10 +293,11 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
   const auto dims = Dims(records.get(), name);
   const uint64_t offset =
       H5Dget_offset(records.get()) == HADDR_UNDEF ? 0 : H5Dget_offset(records.get());
-  if (dims.size() != 2 || dims[0] != expected.num_samples ||
+  if (dims.size() != 3 || dims[0] != expected.num_samples || dims[1] != dims[2] ||
       !IsInteger(records.get(), 1, H5T_SGN_NONE))
     ThrowBadFile(kKind, name, offset,
-                 fmt::format("records_0 is not uint8 ({}, sample_bytes)", expected.num_samples));
+                 fmt::format("records_0 is not uint8 ({}, side, side) as DLIO writes it",
+                             expected.num_samples));
   const Hdf5Handle labels =
       Check(H5Dopen2(open.file.get(), kLabels, H5P_DEFAULT), H5Dclose, name, "opening labels");
   if (Dims(labels.get(), name) != std::vector<hsize_t>{expected.num_samples} ||
@@ -322,13 +331,13 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
                                expected.samples[i].length, expected.samples[i].offset));
 
   // Reading every row decodes every chunk: a damaged compressed chunk fails here.
-  const uint64_t row_bytes = dims[1];
-  std::vector<unsigned char> batch(std::min<uint64_t>(dims[0] * row_bytes, kBatchBytes));
-  ForEachPiece(dims[0], row_bytes, [&](const Piece& piece) {
+  const uint64_t side = dims[1];
+  std::vector<unsigned char> batch(std::min<uint64_t>(dims[0] * side * side, kBatchBytes));
+  ForEachPiece(dims[0], side, [&](const Piece& piece) {
     if (Transfer(records.get(), piece, batch.data(), false) < 0) {
       const std::string error = Hdf5LastError();
       const auto [row, at] =
-          FirstBadRow(records.get(), piece.start[0], piece.count[0], row_bytes, offset);
+          FirstBadRow(records.get(), piece.start[0], piece.count[0], side, offset);
       ThrowBadFile(kKind, name, at,
                    fmt::format("row {} of records_0 does not read: {}", row, error));
     }

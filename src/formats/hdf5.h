@@ -1,12 +1,14 @@
 // hdf5: one HDF5 file per dataset file with datasets records_0 (uint8, shape
-// (num_samples, sample_bytes)) and labels (int64 zeros, (num_samples,)), as DLIO's hdf5
-// generator lays them out (it names the records dataset "records"; Scan takes both).
-// dataset.enable_chunking chunks records_0 by dataset.chunk_size bytes (whole rows when
-// the chunk holds one or more, else part of one row); dataset.compression gzip deflates
-// the chunks at dataset.compression_level (chunking by rows if none is set).
-// Extents: contiguous records_0 gives row i at H5Dget_offset + i * sample_bytes; chunks
-// of whole uncompressed rows give each row's place in its chunk; otherwise a sample
-// has no single byte range and none is recorded.
+// (num_samples, side, side), side = floor(sqrt(sample bytes))) and labels (int64 zeros,
+// (num_samples,)), as DLIO's hdf5 generator lays them out and its reader reads them
+// (records_0[i]). Older DLIO files name the records dataset "records"; Scan takes both,
+// and any rank with samples on the first axis (older trainbench files are 2-D).
+// dataset.enable_chunking chunks records_0 by dataset.chunk_size bytes (whole samples
+// when the chunk holds one or more, else lines of one sample); dataset.compression gzip
+// deflates the chunks at dataset.compression_level (one sample a chunk if no size is set).
+// Extents: contiguous records_0 gives sample i at H5Dget_offset + i * sample_bytes;
+// chunks of whole uncompressed samples give each sample's place in its chunk; otherwise
+// a sample has no single byte range and none is recorded.
 // The file is built in memory (HDF5's core driver) and written through Storage whole,
 // so it works on any storage and commits atomically; it costs the file's size in memory
 // per writing thread. Immutable after construction; thread-safe.

@@ -6,19 +6,13 @@
 
 #include "common/error.h"
 #include "common/random.h"
+#include "formats/array_samples.h"
 
 namespace trainbench::formats {
 
 uint32_t ImageSide(uint64_t sample_bytes) {
-  const auto side = std::llround(std::sqrt(static_cast<double>(sample_bytes)));
-  return side < 1 ? 1 : static_cast<uint32_t>(std::min<long long>(side, 65500));  // JPEG's limit
-}
-
-uint64_t SingleSampleBytes(const FileSpec& spec) {
-  if (spec.sample_sizes.size() != 1)
-    throw RuntimeError(fmt::format("{}: an image file holds one sample, the plan gives {}",
-                                   spec.path, spec.sample_sizes.size()));
-  return spec.sample_sizes.front();
+  return static_cast<uint32_t>(
+      std::min<uint64_t>(SquareSide(sample_bytes), 65500));  // JPEG's limit
 }
 
 std::vector<unsigned char> NoisePixels(uint64_t seed, uint32_t side) {
@@ -27,18 +21,22 @@ std::vector<unsigned char> NoisePixels(uint64_t seed, uint32_t side) {
   return pixels;
 }
 
-WrittenFile WholeFileSample(const std::string& path, uint64_t size_bytes) {
-  return {path, size_bytes, 1, {{0, size_bytes}}, {}};
+WrittenFile WholeFileSample(const std::string& path, uint64_t size_bytes, uint64_t num_samples) {
+  return {
+      path, size_bytes, num_samples, std::vector<SampleExtent>(num_samples, {0, size_bytes}), {}};
 }
 
 void CheckWholeFileSample(const WrittenFile& expected, uint64_t size, const std::string& name,
                           std::string_view kind) {
   CheckSize(kind, name, size, expected);
-  if (expected.num_samples != 1 ||
-      (!expected.samples.empty() &&
-       (expected.samples.size() != 1 || expected.samples[0].offset != 0 ||
-        expected.samples[0].length != size)))
-    ThrowBadFile(kind, name, 0, "the manifest does not give it one whole-file sample");
+  for (const auto& extent : expected.samples)
+    if (extent.offset != 0 || extent.length != size)
+      ThrowBadFile(kind, name, 0, "the manifest does not give every sample the whole file");
+  if (expected.num_samples == 0 ||
+      (!expected.samples.empty() && expected.samples.size() != expected.num_samples))
+    ThrowBadFile(kind, name, 0,
+                 fmt::format("the manifest gives {} samples and {} extents", expected.num_samples,
+                             expected.samples.size()));
 }
 
 }  // namespace trainbench::formats

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "common/error.h"
+#include "formats/array_samples.h"
 #include "formats/format.h"
 #include "formats/image_layout.h"
 
@@ -54,7 +55,7 @@ std::string CheckJpegMarkers(const unsigned char* data, size_t size, uint64_t* o
 }
 
 WrittenFile JpegFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
-  const uint32_t side = ImageSide(SingleSampleBytes(spec));
+  const uint32_t side = ImageSide(UniformSampleBytes(spec));
   const auto pixels = NoisePixels(spec.seed, side);
   TjHandle tj(tjInitCompress());
   if (!tj) throw RuntimeError(fmt::format("{}: TurboJPEG: {}", spec.path, tjGetErrorStr2(nullptr)));
@@ -70,7 +71,7 @@ WrittenFile JpegFormat::Write(const FileSpec& spec, storage::Storage& storage) c
   auto out = storage.Create(spec.path);
   out->Append(jpeg, jpeg_bytes);
   out->Commit();
-  return WholeFileSample(spec.path, jpeg_bytes);
+  return WholeFileSample(spec.path, jpeg_bytes, spec.sample_sizes.size());
 }
 
 void JpegFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
@@ -104,7 +105,7 @@ WrittenFile JpegFormat::Scan(const std::string& path, storage::Storage& storage)
   unsigned char magic[2] = {0, 0};
   if (file->ReadAt(0, magic, 2) != 2 || magic[0] != 0xff || magic[1] != 0xd8)
     ThrowBadFile(kKind, storage.Describe(path), 0, "no SOI marker");
-  return WholeFileSample(path, file->Size());
+  return WholeFileSample(path, file->Size(), 1);
 }
 
 }  // namespace trainbench::formats

@@ -16,12 +16,12 @@ constexpr std::string_view kKind = "npy file";
 
 WrittenFile NpyFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
   const uint64_t num_samples = spec.sample_sizes.size();
-  const uint64_t sample_bytes = UniformSampleBytes(spec);
-  const std::string header = EncodeNpyHeader("|u1", {num_samples, sample_bytes});
+  const std::vector<uint64_t> shape = DlioArrayShape(spec);
+  const std::string header = EncodeNpyHeader("|u1", shape);
   auto out = storage.Create(spec.path);
   BlockWriter writer(*out);
   writer.Append(header.data(), header.size());
-  const uint64_t payload = num_samples * sample_bytes;
+  const uint64_t payload = num_samples * shape[0] * shape[1];
   for (uint64_t done = 0; done < payload;) {
     size_t n = 0;
     unsigned char* dst = writer.Space(payload - done, &n);
@@ -30,11 +30,8 @@ WrittenFile NpyFormat::Write(const FileSpec& spec, storage::Storage& storage) co
     done += n;
   }
   writer.Flush();
-  WrittenFile written{spec.path,
-                      writer.Offset(),
-                      num_samples,
-                      RowExtents(header.size(), num_samples, sample_bytes),
-                      {}};
+  WrittenFile written{
+      spec.path, writer.Offset(), num_samples, ArraySampleExtents(shape, 1, header.size()), {}};
   out->Commit();
   return written;
 }
@@ -48,16 +45,16 @@ void NpyFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
   if (header.descr != "|u1")
     ThrowBadFile(kKind, name, 0, fmt::format("dtype '{}', expected '|u1'", header.descr));
   if (header.fortran_order) ThrowBadFile(kKind, name, 0, "array is in Fortran order");
-  if (header.shape.size() != 2 || header.shape[0] != expected.num_samples)
+  if (header.shape.size() != 3 || header.shape[0] != header.shape[1] ||
+      header.shape[2] != expected.num_samples)
     ThrowBadFile(kKind, name, 0,
-                 fmt::format("shape has not {} rows of samples ({} dimensions, first {})",
-                             expected.num_samples, header.shape.size(),
-                             header.shape.empty() ? 0 : header.shape[0]));
+                 fmt::format("shape is {}, not DLIO's (side, side, {})", ShapeText(header.shape),
+                             expected.num_samples));
   const uint64_t end = header.header_bytes + header.Elements();
   if (end != size)
     ThrowBadFile(kKind, name, std::min(end, size),
                  fmt::format("header says the data ends at {}, the file at {}", end, size));
-  const auto extents = RowExtents(header.header_bytes, header.shape[0], header.shape[1]);
+  const auto extents = ArraySampleExtents(header.shape, 1, header.header_bytes);
   for (size_t i = 0; i < expected.samples.size() && i < extents.size(); ++i)
     if (expected.samples[i].offset != extents[i].offset ||
         expected.samples[i].length != extents[i].length)

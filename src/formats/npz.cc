@@ -116,8 +116,9 @@ NpyHeader CheckMemberWithLibzip(zip_t* archive, const ZipMember& member, const s
 
 WrittenFile NpzFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
   const uint64_t num_samples = spec.sample_sizes.size();
-  const uint64_t sample_bytes = UniformSampleBytes(spec);
-  const std::string x_header = EncodeNpyHeader("|u1", {num_samples, sample_bytes});
+  const std::vector<uint64_t> shape = DlioArrayShape(spec);
+  const uint64_t sample_bytes = shape[0] * shape[1];
+  const std::string x_header = EncodeNpyHeader("|u1", shape);
   const std::string y_header = EncodeNpyHeader("<i8", {num_samples});
   const uint64_t x_payload = num_samples * sample_bytes;
   const uint64_t y_payload = num_samples * kLabelBytes;
@@ -145,7 +146,7 @@ WrittenFile NpzFormat::Write(const FileSpec& spec, storage::Storage& storage) co
     writer.Append(y_header.data(), y_header.size());
     AppendZeros(writer, y_payload);
     zip.EndStored();
-    written.samples = RowExtents(x_data, num_samples, sample_bytes);
+    written.samples = ArraySampleExtents(shape, 1, x_data);
   } else {
     DeflateMember(zip, "x.npy", deflate_level_, x_header, spec.seed, x_payload, true);
     DeflateMember(zip, "y.npy", deflate_level_, y_header, spec.seed, y_payload, false);
@@ -182,11 +183,12 @@ void NpzFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
   zip_error_fini(&error);
 
   const NpyHeader xh = CheckMemberWithLibzip(archive.get(), x, name);
-  if (xh.descr != "|u1" || xh.fortran_order || xh.shape.size() != 2 ||
-      xh.shape[0] != expected.num_samples)
+  if (xh.descr != "|u1" || xh.fortran_order || xh.shape.size() != 3 || xh.shape[0] != xh.shape[1] ||
+      xh.shape[2] != expected.num_samples)
     ThrowBadFile(kKind, name, x.data_offset,
-                 fmt::format("x.npy is not uint8 ({}, sample_bytes): dtype '{}', {} dimensions",
-                             expected.num_samples, xh.descr, xh.shape.size()));
+                 fmt::format("x.npy is not uint8 (side, side, {}) as DLIO writes it: dtype '{}', "
+                             "shape {}",
+                             expected.num_samples, xh.descr, ShapeText(xh.shape)));
   const NpyHeader yh = CheckMemberWithLibzip(archive.get(), y, name);
   if (yh.descr != "<i8" || yh.shape != std::vector<uint64_t>{expected.num_samples})
     ThrowBadFile(
@@ -197,7 +199,7 @@ void NpzFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
   if (x.method != 0)
     ThrowBadFile(kKind, name, x.header_offset,
                  "manifest has sample extents but x.npy is compressed");
-  const auto extents = RowExtents(x.data_offset + xh.header_bytes, xh.shape[0], xh.shape[1]);
+  const auto extents = ArraySampleExtents(xh.shape, 1, x.data_offset + xh.header_bytes);
   for (size_t i = 0; i < extents.size() && i < expected.samples.size(); ++i)
     if (extents[i].offset != expected.samples[i].offset ||
         extents[i].length != expected.samples[i].length)

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "formats/array_samples.h"
 #include "formats/crc32c.h"
 #include "formats/format.h"
 #include "formats/image_layout.h"
@@ -54,7 +55,7 @@ std::string CheckPngChunks(const unsigned char* data, size_t size, uint64_t* off
 }
 
 WrittenFile PngFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
-  const uint32_t side = ImageSide(SingleSampleBytes(spec));
+  const uint32_t side = ImageSide(UniformSampleBytes(spec));
   const auto pixels = NoisePixels(spec.seed, side);
   PngImage png;
   png.image.width = side;
@@ -71,7 +72,7 @@ WrittenFile PngFormat::Write(const FileSpec& spec, storage::Storage& storage) co
   auto out = storage.Create(spec.path);
   out->Append(encoded.data(), bytes);
   out->Commit();
-  return WholeFileSample(spec.path, bytes);
+  return WholeFileSample(spec.path, bytes, spec.sample_sizes.size());
 }
 
 void PngFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
@@ -99,7 +100,7 @@ WrittenFile PngFormat::Scan(const std::string& path, storage::Storage& storage) 
   if (file->ReadAt(0, magic, sizeof(magic)) != sizeof(magic) ||
       std::memcmp(magic, kSignature, sizeof(kSignature)) != 0)
     ThrowBadFile(kKind, storage.Describe(path), 0, "no PNG signature");
-  return WholeFileSample(path, file->Size());
+  return WholeFileSample(path, file->Size(), 1);
 }
 
 }  // namespace trainbench::formats

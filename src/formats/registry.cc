@@ -19,12 +19,14 @@ FormatTraits TraitsOf(config::Format format) {
     case Format::kNpz:
     case Format::kNpy:
     case Format::kHdf5:
-      return {true, false};
+      return {.uniform_sample_size = true, .square_samples = true};
     case Format::kJpeg:
     case Format::kPng:
-      return {false, true};
+      return {.uniform_sample_size = true, .square_samples = true, .whole_file_samples = true};
+    case Format::kCsv:  // DLIO repeats one record in every row of a file
+      return {.uniform_sample_size = true};
     default:
-      return {false, false};
+      return {};
   }
 }
 

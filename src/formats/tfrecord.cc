@@ -11,6 +11,7 @@
 #include "formats/crc32c.h"
 #include "formats/format.h"
 #include "formats/protobuf_wire.h"
+#include "formats/tfrecord_index.h"
 
 namespace trainbench::formats {
 namespace {
@@ -66,6 +67,9 @@ WrittenFile TfrecordFormat::Write(const FileSpec& spec, storage::Storage& storag
   }
   writer.Flush();
   written.size_bytes = writer.Offset();
+  // The index first: a data file under its final name has its index.
+  written.companions = {TfrecordIndexPath(spec.path)};
+  WriteTfrecordIndex(storage, written.companions[0], written.samples);
   out->Commit();
   return written;
 }
@@ -103,6 +107,8 @@ void TfrecordFormat::Verify(const WrittenFile& expected, storage::Storage& stora
   if (index != expected.num_samples)
     ThrowBadFile(kKind, name, pos,
                  fmt::format("{} records, manifest says {}", index, expected.num_samples));
+  for (const auto& companion : expected.companions)
+    CheckTfrecordIndex(storage, companion, expected.samples);
 }
 
 WrittenFile TfrecordFormat::Scan(const std::string& path, storage::Storage& storage) const {

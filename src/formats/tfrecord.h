@@ -1,7 +1,8 @@
 // TFRecord: records framed as [u64 length][u32 masked crc32c(length)][data]
 // [u32 masked crc32c(data)], each data a tf.train.Example with features "image"
 // (bytes) and "size" (int64), as DLIO writes them. A sample's extent is its whole
-// record, framing included: that is what TensorFlow's reader reads.
+// record, framing included: that is what TensorFlow's reader reads. Beside each file,
+// DLIO's DALI index (tfrecord_index.h) is a companion.
 #pragma once
 
 #include "formats/format.h"

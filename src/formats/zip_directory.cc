@@ -43,19 +43,32 @@ Directory FindDirectory(storage::RandomAccessFile& file, uint64_t size, const st
   const unsigned char* end = &tail[at];
   Directory dir{Get16(end + 10), Get32(end + 16), Get32(end + 12)};
   const uint64_t end_offset = tail_offset + at;
+  // Where the directory's size and offset came from: errors name that record, not the
+  // (damaged) offset it holds, which may lie past the end of the file.
+  uint64_t record_offset = end_offset;
   if (end_offset >= kZip64LocatorBytes) {
-    const auto locator =
-        ReadExactly(file, end_offset - kZip64LocatorBytes, kZip64LocatorBytes, name, "locator");
+    const uint64_t locator_offset = end_offset - kZip64LocatorBytes;
+    const auto locator = ReadExactly(file, locator_offset, kZip64LocatorBytes, name, "locator");
     if (Get32(locator.data()) == kZip64LocatorSignature) {
       const uint64_t zip64_offset = Get64(&locator[8]);
+      // The ZIP64 end record lies before its locator.
+      if (locator_offset < kZip64EndBytes || zip64_offset > locator_offset - kZip64EndBytes)
+        ThrowBadFile(kKind, name, locator_offset + 8,
+                     fmt::format("the ZIP64 locator points at offset {}, where no {}-byte ZIP64 "
+                                 "end record fits before the locator at {}",
+                                 zip64_offset, kZip64EndBytes, locator_offset));
       const auto rec = ReadExactly(file, zip64_offset, kZip64EndBytes, name, "ZIP64 end record");
       if (Get32(rec.data()) != kZip64EndSignature)
         ThrowBadFile(kKind, name, zip64_offset, "ZIP64 end record signature missing");
       dir = {Get64(&rec[32]), Get64(&rec[48]), Get64(&rec[40])};
+      record_offset = zip64_offset;
     }
   }
-  if (dir.offset + dir.bytes > end_offset)
-    ThrowBadFile(kKind, name, dir.offset, "central directory runs past the end records");
+  if (dir.offset > end_offset || dir.bytes > end_offset - dir.offset)
+    ThrowBadFile(kKind, name, record_offset,
+                 fmt::format("the end record puts the central directory at {} ({} bytes), past "
+                             "the end records at {}",
+                             dir.offset, dir.bytes, end_offset));
   return dir;
 }
 

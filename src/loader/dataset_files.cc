@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -64,6 +65,11 @@ formats::WrittenFile ScanFile(const config::WorkloadConfig& config, storage::Sto
   }
   auto f = format->Scan(path, storage);
   f.size_bytes = size;
+  if (formats::TraitsOf(config.dataset.format).whole_file_samples) {
+    // An image file holds num_samples_per_file samples to DLIO (each decodes the image).
+    f.num_samples = std::max<uint64_t>(1, config.dataset.num_samples_per_file);
+    f.samples.assign(f.num_samples, {0, size});
+  }
   return f;
 }
 
@@ -73,13 +79,14 @@ std::vector<formats::WrittenFile> ListSplit(const config::WorkloadConfig& config
   const std::string folder = split == Split::kTrain ? "train" : "valid";
   const std::string key = split == Split::kTrain ? "num_files_train" : "num_files_eval";
   const std::string ext = config::FileExtension(config.dataset.format);
+  const auto readable = config::ReadableExtensions(config.dataset.format);
   std::vector<storage::ListEntry> matching;
   std::map<std::string, uint64_t> other_extensions;
   for (auto& e : storage.List(folder)) {
     const std::string name = std::filesystem::path(e.path).filename().string();
     if (name.empty() || name.front() == '.') continue;  // temporaries, journals
     const std::string file_ext = Extension(e.path);
-    if (file_ext == ext || (ext == "jpg" && file_ext == "jpeg"))
+    if (std::find(readable.begin(), readable.end(), file_ext) != readable.end())
       matching.push_back(std::move(e));
     else
       ++other_extensions[file_ext];
@@ -97,7 +104,11 @@ std::vector<formats::WrittenFile> ListSplit(const config::WorkloadConfig& config
         storage.Describe(""), matching.size(), ext, folder, wanted, key,
         config::ToString(config.dataset.format), others.empty() ? "" : " found" + others, datagen));
   }
-  matching.resize(wanted);  // as DLIO: the first num_files_* files in sorted order
+  // As DLIO: the first num_files_* files in the order of their names (across subfolders).
+  std::stable_sort(matching.begin(), matching.end(), [](const auto& a, const auto& b) {
+    return std::filesystem::path(a.path).filename() < std::filesystem::path(b.path).filename();
+  });
+  matching.resize(wanted);
   std::unique_ptr<formats::FileFormat> format;
   if (config.dataset.format != config::Format::kHdf5) format = formats::MakeFormat(config);
   std::vector<formats::WrittenFile> files;
@@ -138,11 +149,13 @@ std::vector<formats::WrittenFile> FromManifest(const dataset::Manifest& manifest
     files.push_back(*it->second);
   }
   if (!first_missing.empty()) {
-    // More files than asked for (DLIO names carry the count): take the first ones, as
-    // DLIO does with a folder holding more files than num_files_*.
-    LogWarning(fmt::format("the dataset at {} has {} {} files; using the first {} (dataset.{})",
-                           storage.Describe(""), in_split.size(),
-                           folder.substr(0, folder.size() - 1), wanted, key));
+    // More files than asked for (DLIO names carry the count), or names of an older
+    // trainbench (".h5", ".jpg"): take the first ones, as DLIO does with a folder holding
+    // more files than num_files_*.
+    if (in_split.size() > wanted)
+      LogWarning(fmt::format("the dataset at {} has {} {} files; using the first {} (dataset.{})",
+                             storage.Describe(""), in_split.size(),
+                             folder.substr(0, folder.size() - 1), wanted, key));
     files.clear();
     for (uint64_t i = 0; i < wanted; ++i) files.push_back(*in_split[i]);
   }

@@ -3,25 +3,20 @@
 #include <fmt/format.h>
 #include <hdf5.h>
 
+#include <new>
+
 #include "common/error.h"
+#include "formats/hdf5_handle.h"
 
 namespace trainbench::loader {
 namespace {
 
-// libhdf5 keeps global state; one lock for all of it (also guards ProbeHdf5).
-std::mutex& Hdf5Mutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
-void SilenceHdf5() {
-  // Our messages name the file; libhdf5's own error stack on stderr would only confuse.
-  static const bool once = [] {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    return true;
-  }();
-  (void)once;
-}
+using formats::Hdf5LastError;
+// Every HDF5 call holds formats' process-wide HDF5 lock, which also silences libhdf5's own
+// error printing on the calling thread: the setting is per thread in a thread-safe build,
+// and a reader thread left unsilenced printed an HDF5-DIAG stack dump per failure on top
+// of trainbench's one error line.
+using Hdf5Lock = formats::Hdf5Lock;
 
 struct Handles {
   hid_t file = -1, dataset = -1, space = -1, mem_type = -1;
@@ -35,9 +30,9 @@ struct Handles {
 
 // Opens the file and its sample dataset; fills shape. Caller holds the lock.
 void OpenSamples(const std::string& path, Handles& h, Hdf5Shape& shape) {
-  SilenceHdf5();
   h.file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (h.file < 0) throw RuntimeError(fmt::format("'{}' is not a readable HDF5 file", path));
+  if (h.file < 0)
+    throw RuntimeError(fmt::format("'{}' is not a readable HDF5 file ({})", path, Hdf5LastError()));
   for (const char* name : {"records_0", "records"}) {
     if (H5Lexists(h.file, name, H5P_DEFAULT) > 0) {
       shape.dataset = name;
@@ -51,8 +46,8 @@ void OpenSamples(const std::string& path, Handles& h, Hdf5Shape& shape) {
   h.space = h.dataset >= 0 ? H5Dget_space(h.dataset) : -1;
   const int rank = h.space >= 0 ? H5Sget_simple_extent_ndims(h.space) : -1;
   if (rank < 1)
-    throw RuntimeError(
-        fmt::format("HDF5 file '{}': cannot read dataset '{}'", path, shape.dataset));
+    throw RuntimeError(fmt::format("HDF5 file '{}': cannot read dataset '{}' ({})", path,
+                                   shape.dataset, Hdf5LastError()));
   std::vector<hsize_t> dims(static_cast<size_t>(rank));
   H5Sget_simple_extent_dims(h.space, dims.data(), nullptr);
   const hid_t type = H5Dget_type(h.dataset);
@@ -69,7 +64,7 @@ void OpenSamples(const std::string& path, Handles& h, Hdf5Shape& shape) {
 }  // namespace
 
 Hdf5Shape ProbeHdf5(const std::string& local_path) {
-  std::lock_guard<std::mutex> lock(Hdf5Mutex());
+  Hdf5Lock lock;
   Handles h;
   Hdf5Shape shape;
   OpenSamples(local_path, h, shape);
@@ -87,10 +82,14 @@ struct Hdf5Reader::OpenFile {
 };
 
 Hdf5Reader::Hdf5Reader(std::vector<std::string> local_paths)
-    : paths_(std::move(local_paths)), open_(paths_.size()) {}
+    : paths_(std::move(local_paths)), open_(paths_.size()) {
+  // Silences the constructing (main) thread too: libhdf5 prints "infinite loop closing
+  // library" at exit only where that thread's error printing is on.
+  Hdf5Lock lock;
+}
 
 Hdf5Reader::~Hdf5Reader() {
-  std::lock_guard<std::mutex> lock(Hdf5Mutex());
+  Hdf5Lock lock;
   open_.clear();
 }
 
@@ -112,21 +111,30 @@ Hdf5Reader::OpenFile& Hdf5Reader::Get(size_t file) {
 }
 
 uint64_t Hdf5Reader::ReadSample(size_t file, uint64_t index, std::vector<unsigned char>& buffer) {
-  std::lock_guard<std::mutex> lock(Hdf5Mutex());
+  Hdf5Lock lock;
   OpenFile& f = Get(file);
   if (index >= f.shape.num_samples)
     throw IoError(fmt::format("HDF5 file '{}' has {} samples; sample {} does not exist",
                               paths_[file], f.shape.num_samples, index),
                   0);
-  if (buffer.size() < f.shape.sample_bytes) buffer.resize(f.shape.sample_bytes);
+  if (buffer.size() < f.shape.sample_bytes) {
+    try {
+      buffer.resize(f.shape.sample_bytes);
+    } catch (const std::bad_alloc&) {  // a damaged shape, more often than a real sample
+      throw IoError(fmt::format("HDF5 file '{}': a sample of dataset '{}' is {} bytes, more "
+                                "than memory holds; is the file damaged?",
+                                paths_[file], f.shape.dataset, f.shape.sample_bytes),
+                    0);
+    }
+  }
   f.start[0] = index;
   const hid_t space = f.handles.space;
   if (H5Sselect_hyperslab(space, H5S_SELECT_SET, f.start.data(), nullptr, f.count.data(), nullptr) <
           0 ||
       H5Dread(f.handles.dataset, f.handles.mem_type, f.mem_space, space, H5P_DEFAULT,
               buffer.data()) < 0)
-    throw IoError(fmt::format("HDF5 read of sample {} (dataset '{}') failed in '{}'", index,
-                              f.shape.dataset, paths_[file]),
+    throw IoError(fmt::format("HDF5 read of sample {} (dataset '{}') failed in '{}': {}", index,
+                              f.shape.dataset, paths_[file], Hdf5LastError()),
                   0);
   return f.shape.sample_bytes;
 }

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,7 +42,6 @@ class Hdf5Reader {
   OpenFile& Get(size_t file);  // with the lock held
   std::vector<std::string> paths_;
   std::vector<std::unique_ptr<OpenFile>> open_;
-  std::mutex mutex_;
 };
 
 }  // namespace trainbench::loader

@@ -51,7 +51,7 @@ contains "$WORK/out" "computation_time: 0.224"
 check "resolved config round-trips" diff <(sed -n '2,$p' "$WORK/resolved.yaml") <(sed -n '2,$p' "$WORK/again.yaml")
 
 # DLIO keys trainbench accepts but does not act on are warnings, not errors.
-expect_exit 0 "$WORK/out" "$TRAINBENCH" config "$SRC/../shared/dlio-workloads/llama_7b_zero3.yaml"
+expect_exit 0 "$WORK/out" "$TRAINBENCH" config "$SRC/tests/data/dlio-workloads/llama_7b_zero3.yaml"
 contains "$WORK/out" "llama_7b_zero3.yaml: DLIO keys trainbench accepts but does not act on:"
 contains "$WORK/out" "model.parallelism.zero_stage (line 10)"
 expect_exit 0 "$WORK/out" "$TRAINBENCH" config --keys

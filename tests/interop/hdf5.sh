@@ -1,5 +1,6 @@
-# h5py reads trainbench's HDF5 files: contiguous (manifest extents are records_0's
-# rows), chunked by whole rows (extents inside chunks), chunked gzip (no extents).
+# h5py reads trainbench's HDF5 files, records_0 in DLIO's (samples, side, side): contiguous
+# (manifest extents are its samples), chunked by whole samples (extents inside chunks),
+# chunked gzip (no extents).
 source "$(dirname "$0")/common.bash"
 datagen "$TMP/contiguous" dataset.format=hdf5 dataset.num_samples_per_file=4
 read_dataset "$TMP/contiguous" hdf5 none

@@ -1,5 +1,6 @@
-# numpy loads trainbench's .npz files, stored (manifest extents are x's rows inside the
-# archive) and deflated (dataset.compression=gzip, as np.savez_compressed writes).
+# numpy loads trainbench's .npz files, x in DLIO's (side, side, samples): stored (manifest
+# extents are equal shares of x inside the archive) and deflated (dataset.compression=gzip,
+# as np.savez_compressed writes).
 source "$(dirname "$0")/common.bash"
 datagen "$TMP/stored" dataset.format=npz dataset.num_samples_per_file=4
 read_dataset "$TMP/stored" npz stored

@@ -38,11 +38,26 @@ def check_rows(path, entry, rows):
             fail(f"{path}: bytes at offset {off} are not sample {i}")
 
 
+def check_last_axis(path, entry, x):
+    """DLIO's npy/npz layout: x is (side, side, samples) and DLIO's reader takes sample i
+    as x[..., i]. Extent i is the i-th equal contiguous share of the array, the sample's
+    size (a strided sample has no single byte range)."""
+    if x.dtype != np.uint8 or x.ndim != 3 or x.shape[0] != x.shape[1]:
+        fail(f"{path}: dtype {x.dtype} shape {x.shape}, expected DLIO's uint8 (side, side, samples)")
+    n = entry["num_samples"]
+    if x.shape[2] != n:
+        fail(f"{path}: {x.shape[2]} samples on the last axis, manifest says {n}")
+    flat = x.reshape(-1)
+    share = x[..., 0].nbytes
+    for i, (off, length) in enumerate(zip(entry["sample_offsets"], entry["sample_lengths"])):
+        if length != x[..., i].nbytes:
+            fail(f"{path}: extent {i} is {length} bytes, DLIO's sample x[..., {i}] {share}")
+        if read_extent(path, off, length) != flat[i * share:(i + 1) * share].tobytes():
+            fail(f"{path}: bytes at offset {off} are not share {i} of the array")
+
+
 def check_npy(path, entry, args):
-    a = np.load(path)
-    if a.dtype != np.uint8 or a.ndim != 2:
-        fail(f"{path}: dtype {a.dtype} shape {a.shape}, expected uint8 (samples, bytes)")
-    check_rows(path, entry, a)
+    check_last_axis(path, entry, np.load(path))
 
 
 def check_npz(path, entry, args):
@@ -56,11 +71,11 @@ def check_npz(path, entry, args):
         fail(f"{path}: members {methods}, expected x.npy and y.npy with method {want}")
     with np.load(path) as npz:
         x, y = npz["x"], npz["y"]
-    if x.dtype != np.uint8 or x.ndim != 2 or y.dtype != np.int64 or y.shape != (x.shape[0],):
+    if x.dtype != np.uint8 or x.ndim != 3 or y.dtype != np.int64 or y.shape != (x.shape[-1],):
         fail(f"{path}: x {x.dtype} {x.shape}, y {y.dtype} {y.shape}")
     if args[0] == "stored":
-        check_rows(path, entry, x)
-    elif "sample_offsets" in entry or x.shape[0] != entry["num_samples"]:
+        check_last_axis(path, entry, x)
+    elif "sample_offsets" in entry or x.shape[-1] != entry["num_samples"]:
         fail(f"{path}: a deflated npz has no sample extents and {entry['num_samples']} samples")
 
 
@@ -68,14 +83,16 @@ def check_hdf5(path, entry, args):
     import h5py
     with h5py.File(path, "r") as h:
         records, labels = h["records_0"], h["labels"]
-        if records.dtype != np.uint8 or records.ndim != 2 or labels.dtype != np.int64:
+        # DLIO's layout: (samples, side, side); its reader takes records_0[i].
+        if records.dtype != np.uint8 or records.ndim != 3 or labels.dtype != np.int64 or \
+                records.shape[1] != records.shape[2]:
             fail(f"{path}: records_0 {records.dtype} {records.shape}, labels {labels.dtype}")
         if labels.shape != (records.shape[0],):
             fail(f"{path}: labels {labels.shape} for {records.shape[0]} records")
         layout = args[0]
         if layout == "none" and (records.chunks is not None or records.compression is not None):
             fail(f"{path}: records_0 is chunked {records.chunks} / {records.compression}")
-        if layout == "rows" and (records.chunks is None or records.chunks[1] != records.shape[1]):
+        if layout == "rows" and (records.chunks is None or records.chunks[1:] != records.shape[1:]):
             fail(f"{path}: records_0 chunks {records.chunks}, expected whole rows")
         if layout == "gzip" and records.compression != "gzip":
             fail(f"{path}: records_0 compression {records.compression}, expected gzip")
@@ -96,25 +113,25 @@ def check_image(path, entry, args):
         fail(f"{path}: {width}x{height} {mode}, expected a grayscale square")
     if width < 100000 ** 0.5 * 0.3 or width > 100000 ** 0.5 * 1.7:
         fail(f"{path}: side {width} far from sqrt of the ~100 kB sample size")
-    if entry["num_samples"] != 1 or entry.get("sample_offsets") != [0] or \
-            entry.get("sample_lengths") != [entry["size_bytes"]]:
-        fail(f"{path}: manifest does not give one whole-file sample: {entry}")
+    n = int(args[0]) if args else 1  # DLIO counts num_samples_per_file samples per image
+    if entry["num_samples"] != n or entry.get("sample_offsets") != [0] * n or \
+            entry.get("sample_lengths") != [entry["size_bytes"]] * n:
+        fail(f"{path}: manifest does not give {n} whole-file samples: {entry}")
 
 
 def check_csv(path, entry, args):
+    """pandas' to_csv(index=False, header=False), as DLIO writes: one row of values per
+    sample, every row as wide as the first (read_csv(header=None) takes its width)."""
     import csv
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    header, body = rows[0], rows[1:]
-    if header[0] != "" or header[1:] != [str(i) for i in range(len(header) - 1)]:
-        fail(f"{path}: header is not pandas' ',0,1,...'")
-    if len(body) != entry["num_samples"]:
-        fail(f"{path}: {len(body)} rows, manifest says {entry['num_samples']}")
+    if len(rows) != entry["num_samples"]:
+        fail(f"{path}: {len(rows)} rows, manifest says {entry['num_samples']}")
     for i, (row, off, length) in enumerate(
-            zip(body, entry["sample_offsets"], entry["sample_lengths"])):
-        values = np.array([int(v) for v in row[1:]])
-        if int(row[0]) != i or len(row) > len(header) or values.min() < 0 or values.max() > 254:
-            fail(f"{path}: row {i} is not 'index,values 0..254' within the header's columns")
+            zip(rows, entry["sample_offsets"], entry["sample_lengths"])):
+        values = np.array([int(v) for v in row])
+        if len(row) != len(rows[0]) or values.min() < 0 or values.max() > 254:
+            fail(f"{path}: row {i} is not {len(rows[0])} values 0..254")
         if read_extent(path, off, length).decode() != ",".join(row) + "\n":
             fail(f"{path}: bytes at offset {off} are not row {i}")
 

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "format_test_support.h"
@@ -10,45 +11,64 @@ namespace {
 
 using CsvTest = FormatTest;
 
+// DLIO's layout (pandas' to_csv(index=False, header=False)): no header, no index column,
+// the same number of values on every line, each line exactly the sample size.
 TEST_F(CsvTest, RowsAreTheirSampleSizeAndRoundTrip) {
   CsvFormat format;
-  // Sizes from large to the smallest that still fit an index and one value.
-  const FileSpec spec{"train/a.csv", 8, {5000, 777, 9, 10, 11, 12, 13, 4, 5, 4000}};
-  const WrittenFile written = format.Write(spec, storage());
-  ASSERT_EQ(written.samples.size(), spec.sample_sizes.size());
-  const auto bytes = Bytes(spec.path);
-  for (size_t i = 0; i < spec.sample_sizes.size(); ++i) {
-    EXPECT_EQ(written.samples[i].length, spec.sample_sizes[i]) << "row " << i;
-    const auto& e = written.samples[i];
-    const std::string line(bytes.begin() + static_cast<std::ptrdiff_t>(e.offset),
-                           bytes.begin() + static_cast<std::ptrdiff_t>(e.offset + e.length));
-    EXPECT_EQ(line.rfind(std::to_string(i) + ",", 0), 0u) << line;
-    EXPECT_EQ(line.back(), '\n');
+  for (const uint64_t size : {5000, 777, 9, 4, 3, 2}) {
+    const FileSpec spec{"train/a.csv", 8, std::vector<uint64_t>(6, size)};
+    const WrittenFile written = format.Write(spec, storage());
+    ASSERT_EQ(written.samples.size(), 6u);
+    const auto bytes = Bytes(spec.path);
+    EXPECT_EQ(bytes.size(), 6 * size);
+    size_t fields = 0;
+    for (size_t i = 0; i < 6; ++i) {
+      const auto& e = written.samples[i];
+      EXPECT_EQ(e.length, size) << "row " << i;
+      const std::string line(bytes.begin() + static_cast<std::ptrdiff_t>(e.offset),
+                             bytes.begin() + static_cast<std::ptrdiff_t>(e.offset + e.length));
+      EXPECT_EQ(line.back(), '\n');
+      EXPECT_NE(line.front(), ',');
+      const size_t n = std::count(line.begin(), line.end(), ',') + 1;
+      if (i == 0) fields = n;
+      EXPECT_EQ(n, fields) << "row " << i << " of " << size << "-byte rows";
+    }
+    EXPECT_EQ(VerifyError(format, written, storage()), "");
+    ExpectSameExtents(written, format.Scan(spec.path, storage()));
   }
-  EXPECT_EQ(VerifyError(format, written, storage()), "");
-  ExpectSameExtents(written, format.Scan(spec.path, storage()));
 }
 
-TEST_F(CsvTest, TinySamplesStillMakeRows) {
+TEST_F(CsvTest, TinySamplesStillMakeRowsAndSizesAreOnePerFile) {
   CsvFormat format;
-  const WrittenFile written = format.Write({"a.csv", 1, {1, 3}}, storage());
-  EXPECT_EQ(written.samples[0].length, 2u);  // "0\n": an index and nothing else
-  EXPECT_EQ(written.samples[1].length, 2u);  // "1,v\n" would be 4
+  const WrittenFile written = format.Write({"a.csv", 1, {1, 1}}, storage());
+  EXPECT_EQ(written.samples[0].length, 2u);  // "v\n": one value and nothing else
   EXPECT_EQ(VerifyError(format, written, storage()), "");
+  EXPECT_THROW(format.Write({"b.csv", 1, {300, 400}}, storage()), RuntimeError);
+}
+
+// An older trainbench file (pandas' default to_csv: a ",0,1,..." header and an index
+// column): the header is not a sample.
+TEST_F(CsvTest, ScanSkipsTheHeaderOfOlderFiles) {
+  Put("old.csv", std::vector<unsigned char>{',', '0', ',', '1', '\n', '0', ',', '5', ',', '6', '\n',
+                                            '1', ',', '7', '\n'});
+  const WrittenFile scanned = CsvFormat().Scan("old.csv", storage());
+  ASSERT_EQ(scanned.num_samples, 2u);
+  EXPECT_EQ(scanned.samples[0].offset, 5u);
+  EXPECT_EQ(scanned.samples[1].length, 4u);
 }
 
 TEST_F(CsvTest, SameSeedSameBytes) {
   CsvFormat format;
-  format.Write({"a.csv", 2, {300, 400}}, storage());
-  format.Write({"b.csv", 2, {300, 400}}, storage());
-  format.Write({"c.csv", 3, {300, 400}}, storage());
+  format.Write({"a.csv", 2, {400, 400}}, storage());
+  format.Write({"b.csv", 2, {400, 400}}, storage());
+  format.Write({"c.csv", 3, {400, 400}}, storage());
   EXPECT_EQ(Bytes("a.csv"), Bytes("b.csv"));
   EXPECT_NE(Bytes("a.csv"), Bytes("c.csv"));
 }
 
 TEST_F(CsvTest, VerifyNamesTheBadByte) {
   CsvFormat format;
-  const WrittenFile written = format.Write({"a.csv", 2, {300, 400}}, storage());
+  const WrittenFile written = format.Write({"a.csv", 2, {400, 400}}, storage());
   auto bytes = Bytes("a.csv");
   const uint64_t bad = written.samples[1].offset + 10;
   bytes[bad] = 'x';
@@ -57,9 +77,9 @@ TEST_F(CsvTest, VerifyNamesTheBadByte) {
   EXPECT_NE(error.find("offset"), std::string::npos);
   EXPECT_NE(error, "");
   // A value out of DLIO's range 0..254.
-  format.Write({"a.csv", 2, {300, 400}}, storage());
+  format.Write({"a.csv", 2, {400, 400}}, storage());
   bytes = Bytes("a.csv");
-  const uint64_t value = written.samples[0].offset + 2;  // after "0,"
+  const uint64_t value = written.samples[0].offset;  // the first value
   bytes[value] = '9';
   bytes[value + 1] = '9';
   bytes[value + 2] = '9';
@@ -68,7 +88,7 @@ TEST_F(CsvTest, VerifyNamesTheBadByte) {
     EXPECT_NE(VerifyError(format, written, storage()).find(std::to_string(value)),
               std::string::npos);
   }
-  format.Write({"a.csv", 2, {300, 400}}, storage());
+  format.Write({"a.csv", 2, {400, 400}}, storage());
   Truncate("a.csv", written.size_bytes - 1);
   WrittenFile shorter = written;
   shorter.size_bytes -= 1;

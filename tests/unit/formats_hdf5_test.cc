@@ -28,18 +28,29 @@ void ExpectExtentsHoldSamples(const std::vector<unsigned char>& bytes, const Wri
 
 TEST_F(Hdf5Test, ContiguousRoundTripsWithExactExtents) {
   Hdf5Format format({});
-  const FileSpec spec{"train/a.h5", 11, {3000, 3000, 3000, 3000}};
+  const FileSpec spec{"train/a.h5", 11, {2916, 2916, 2916, 2916}};
   const WrittenFile written = format.Write(spec, storage());
   ASSERT_EQ(written.samples.size(), 4u);
-  EXPECT_EQ(written.samples[1].offset, written.samples[0].offset + 3000);
+  EXPECT_EQ(written.samples[1].offset, written.samples[0].offset + 2916);
   EXPECT_EQ(VerifyError(format, written, storage()), "");
   ExpectSameExtents(written, format.Scan(spec.path, storage()));
   ExpectExtentsHoldSamples(Bytes(spec.path), written, spec.seed);
+  // DLIO's shape: (num_samples, side, side), as its reader takes records_0[i].
+  Hdf5Lock lock;
+  const Hdf5Handle file(H5Fopen(Full(spec.path).c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  const Hdf5Handle records(H5Dopen2(file.get(), "records_0", H5P_DEFAULT), H5Dclose);
+  const Hdf5Handle space(H5Dget_space(records.get()), H5Sclose);
+  ASSERT_EQ(H5Sget_simple_extent_ndims(space.get()), 3);
+  hsize_t dims[3] = {0, 0, 0};
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  EXPECT_EQ(dims[0], 4u);
+  EXPECT_EQ(dims[1], 54u);
+  EXPECT_EQ(dims[2], 54u);
 }
 
 TEST_F(Hdf5Test, ChunksOfWholeRowsKeepExactExtents) {
   Hdf5Format format({true, 7000, -1});  // two rows per chunk
-  const FileSpec spec{"a.h5", 12, {3000, 3000, 3000, 3000, 3000}};
+  const FileSpec spec{"a.h5", 12, {2916, 2916, 2916, 2916, 2916}};
   const WrittenFile written = format.Write(spec, storage());
   ASSERT_EQ(written.samples.size(), 5u);
   EXPECT_EQ(VerifyError(format, written, storage()), "");
@@ -52,7 +63,7 @@ TEST_F(Hdf5Test, ChunksOfWholeRowsKeepExactExtents) {
 TEST_F(Hdf5Test, PartialRowChunksAndGzipHaveNoExtents) {
   for (const Hdf5Layout layout : {Hdf5Layout{true, 1024, -1}, Hdf5Layout{false, 0, 4}}) {
     Hdf5Format format(layout);
-    const WrittenFile written = format.Write({"a.h5", 13, {3000, 3000}}, storage());
+    const WrittenFile written = format.Write({"a.h5", 13, {2916, 2916}}, storage());
     EXPECT_TRUE(written.samples.empty());
     EXPECT_EQ(written.num_samples, 2u);
     EXPECT_EQ(VerifyError(format, written, storage()), "");
@@ -64,28 +75,28 @@ TEST_F(Hdf5Test, PartialRowChunksAndGzipHaveNoExtents) {
 
 TEST_F(Hdf5Test, SameSeedSameBytes) {
   Hdf5Format format({false, 0, 4});
-  format.Write({"a.h5", 3, {2000, 2000}}, storage());
+  format.Write({"a.h5", 3, {1936, 1936}}, storage());
   // Past a second boundary: HDF5 would stamp object headers with times if allowed.
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
-  format.Write({"b.h5", 3, {2000, 2000}}, storage());
-  format.Write({"c.h5", 4, {2000, 2000}}, storage());
+  format.Write({"b.h5", 3, {1936, 1936}}, storage());
+  format.Write({"c.h5", 4, {1936, 1936}}, storage());
   EXPECT_EQ(Bytes("a.h5"), Bytes("b.h5"));
   EXPECT_NE(Bytes("a.h5"), Bytes("c.h5"));
 }
 
 TEST_F(Hdf5Test, VerifyNamesTheDamage) {
   Hdf5Format plain({});
-  WrittenFile written = plain.Write({"a.h5", 5, {2000, 2000}}, storage());
+  WrittenFile written = plain.Write({"a.h5", 5, {1936, 1936}}, storage());
   FlipByte("a.h5", 1);  // the superblock signature
   EXPECT_NE(VerifyError(plain, written, storage()).find("offset 0"), std::string::npos);
-  written = plain.Write({"a.h5", 5, {2000, 2000}}, storage());
+  written = plain.Write({"a.h5", 5, {1936, 1936}}, storage());
   Truncate("a.h5", written.size_bytes - 100);
   EXPECT_NE(VerifyError(plain, written, storage()).find(std::to_string(written.size_bytes - 100)),
             std::string::npos);
 
   // A damaged compressed chunk fails to inflate; the error names where the chunk is.
   Hdf5Format gzip({false, 0, 1});
-  written = gzip.Write({"b.h5", 5, {20000, 20000}}, storage());
+  written = gzip.Write({"b.h5", 5, {19881, 19881}}, storage());
   ASSERT_EQ(VerifyError(gzip, written, storage()), "");
   // Random bytes barely compress: the middle of the file is inside a chunk.
   const uint64_t middle = written.size_bytes / 2;
@@ -98,7 +109,7 @@ TEST_F(Hdf5Test, VerifyNamesTheDamage) {
 
 TEST_F(Hdf5Test, RejectsUnequalSampleSizes) {
   Hdf5Format format({});
-  EXPECT_THROW(format.Write({"a.h5", 1, {500, 501}}, storage()), RuntimeError);
+  EXPECT_THROW(format.Write({"a.h5", 1, {484, 485}}, storage()), RuntimeError);
   EXPECT_FALSE(storage().FileSize("a.h5"));
 }
 

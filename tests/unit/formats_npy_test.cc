@@ -43,53 +43,61 @@ TEST(NpyHeaderTest, ParsesWhatItEncodesAndRejectsDamage) {
 
 TEST_F(NpyTest, RoundTripsAndScanFindsTheSameExtents) {
   NpyFormat format;
-  const FileSpec spec{"train/a.npy", 42, {1000, 1000, 1000, 1000}};
+  const FileSpec spec{"train/a.npy", 42, {1024, 1024, 1024, 1024}};
   const WrittenFile written = format.Write(spec, storage());
   ASSERT_EQ(written.samples.size(), 4u);
   EXPECT_EQ(written.samples[0].offset % 64, 0u);
-  EXPECT_EQ(written.samples[1].offset, written.samples[0].offset + 1000);
-  EXPECT_EQ(written.size_bytes, written.samples[0].offset + 4000);
+  // DLIO's shape, samples on the last axis (its reader takes x[..., i]).
+  const auto bytes = Bytes(spec.path);
+  EXPECT_NE(std::string(bytes.begin(), bytes.begin() + 128).find("'shape': (32, 32, 4)"),
+            std::string::npos);
+  // Each sample reads its size as one contiguous quarter of the array.
+  EXPECT_EQ(written.samples[1].offset, written.samples[0].offset + 1024);
+  EXPECT_EQ(written.samples[3].length, 1024u);
+  EXPECT_EQ(written.size_bytes, written.samples[0].offset + 4096);
   EXPECT_EQ(VerifyError(format, written, storage()), "");
   ExpectSameExtents(written, format.Scan(spec.path, storage()));
-  // Sample 2's bytes are the random stream from byte 2000 on.
-  const auto bytes = Bytes(spec.path);
-  std::vector<unsigned char> want(1000);
-  FillRandom(spec.seed, 2000, want.data(), want.size());
-  EXPECT_EQ(std::memcmp(&bytes[written.samples[2].offset], want.data(), 1000), 0);
+  // Sample 2's bytes are the random stream from byte 2048 on.
+  std::vector<unsigned char> want(1024);
+  FillRandom(spec.seed, 2048, want.data(), want.size());
+  EXPECT_EQ(std::memcmp(&bytes[written.samples[2].offset], want.data(), 1024), 0);
 }
 
 TEST_F(NpyTest, SameSeedSameBytes) {
   NpyFormat format;
-  format.Write({"a.npy", 7, {333, 333}}, storage());
-  format.Write({"b.npy", 7, {333, 333}}, storage());
-  format.Write({"c.npy", 8, {333, 333}}, storage());
+  format.Write({"a.npy", 7, {324, 324}}, storage());
+  format.Write({"b.npy", 7, {324, 324}}, storage());
+  format.Write({"c.npy", 8, {324, 324}}, storage());
   EXPECT_EQ(Bytes("a.npy"), Bytes("b.npy"));
   EXPECT_NE(Bytes("a.npy"), Bytes("c.npy"));
 }
 
 TEST_F(NpyTest, VerifyNamesTheDamage) {
   NpyFormat format;
-  const WrittenFile written = format.Write({"a.npy", 1, {500, 500}}, storage());
+  const WrittenFile written = format.Write({"a.npy", 1, {484, 484}}, storage());
   FlipByte("a.npy", 0);
   EXPECT_NE(VerifyError(format, written, storage()).find("offset 0"), std::string::npos);
-  format.Write({"a.npy", 1, {500, 500}}, storage());
+  format.Write({"a.npy", 1, {484, 484}}, storage());
   Truncate("a.npy", written.size_bytes - 10);
   EXPECT_NE(VerifyError(format, written, storage()).find(std::to_string(written.size_bytes - 10)),
             std::string::npos);
   // A header that promises another shape, with the file size unchanged.
-  format.Write({"a.npy", 1, {500, 500}}, storage());
+  format.Write({"a.npy", 1, {484, 484}}, storage());
   auto bytes = Bytes("a.npy");
   const std::string header(bytes.begin(), bytes.begin() + written.samples[0].offset);
-  const size_t at = header.find("(2, 500)");
+  const size_t at = header.find("(22, 22, 2)");
   ASSERT_NE(at, std::string::npos);
-  bytes[at + 1] = '3';
+  bytes[at + 9] = '3';
   Put("a.npy", bytes);
   EXPECT_NE(VerifyError(format, written, storage()), "");
 }
 
 TEST_F(NpyTest, RejectsUnequalSampleSizes) {
   NpyFormat format;
-  EXPECT_THROW(format.Write({"a.npy", 1, {500, 501}}, storage()), RuntimeError);
+  EXPECT_THROW(format.Write({"a.npy", 1, {484, 485}}, storage()), RuntimeError);
+  EXPECT_FALSE(storage().FileSize("a.npy"));
+  // DLIO's samples are side x side; the plan rounds sizes down to a square.
+  EXPECT_THROW(format.Write({"a.npy", 1, {500, 500}}, storage()), RuntimeError);
   EXPECT_FALSE(storage().FileSize("a.npy"));
 }
 

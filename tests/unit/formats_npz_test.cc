@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <zip.h>
 
@@ -19,7 +20,7 @@ using NpzTest = FormatTest;
 
 TEST_F(NpzTest, StoredRoundTripsWithExactExtents) {
   NpzFormat format(-1);
-  const FileSpec spec{"train/a.npz", 42, {5000, 5000, 5000}};
+  const FileSpec spec{"train/a.npz", 42, {4900, 4900, 4900}};
   const WrittenFile written = format.Write(spec, storage());
   ASSERT_EQ(written.samples.size(), 3u);
   EXPECT_EQ(VerifyError(format, written, storage()), "");
@@ -27,17 +28,20 @@ TEST_F(NpzTest, StoredRoundTripsWithExactExtents) {
   // Each extent holds the sample's random bytes, right after x.npy's npy header.
   const auto bytes = Bytes(spec.path);
   for (uint64_t i = 0; i < 3; ++i) {
-    std::vector<unsigned char> want(5000);
-    FillRandom(spec.seed, i * 5000, want.data(), want.size());
+    std::vector<unsigned char> want(4900);
+    FillRandom(spec.seed, i * 4900, want.data(), want.size());
     EXPECT_EQ(std::memcmp(&bytes[written.samples[i].offset], want.data(), want.size()), 0) << i;
   }
+  // DLIO's shape, samples on the last axis (its reader takes x[..., i]).
+  const std::string text(bytes.begin(), bytes.begin() + 256);
+  EXPECT_NE(text.find("'shape': (70, 70, 3)"), std::string::npos);
   // The local header of x.npy starts the file: 30 bytes, the name, a 20-byte ZIP64 extra.
-  EXPECT_EQ(written.samples[0].offset, 30u + 5 + 20 + EncodeNpyHeader("|u1", {3, 5000}).size());
+  EXPECT_EQ(written.samples[0].offset, 30u + 5 + 20 + EncodeNpyHeader("|u1", {70, 70, 3}).size());
 }
 
 TEST_F(NpzTest, DeflatedRoundTripsWithoutExtents) {
   NpzFormat format(4);
-  const FileSpec spec{"a.npz", 9, {20000, 20000}};
+  const FileSpec spec{"a.npz", 9, {19600, 19600}};
   const WrittenFile written = format.Write(spec, storage());
   EXPECT_TRUE(written.samples.empty());
   EXPECT_EQ(written.num_samples, 2u);
@@ -53,9 +57,9 @@ TEST_F(NpzTest, DeflatedRoundTripsWithoutExtents) {
 TEST_F(NpzTest, SameSeedSameBytes) {
   for (const int level : {-1, 1}) {
     NpzFormat format(level);
-    format.Write({"a.npz", 3, {777, 777}}, storage());
-    format.Write({"b.npz", 3, {777, 777}}, storage());
-    format.Write({"c.npz", 4, {777, 777}}, storage());
+    format.Write({"a.npz", 3, {729, 729}}, storage());
+    format.Write({"b.npz", 3, {729, 729}}, storage());
+    format.Write({"c.npz", 4, {729, 729}}, storage());
     EXPECT_EQ(Bytes("a.npz"), Bytes("b.npz")) << level;
     EXPECT_NE(Bytes("a.npz"), Bytes("c.npz")) << level;
   }
@@ -64,7 +68,7 @@ TEST_F(NpzTest, SameSeedSameBytes) {
 TEST_F(NpzTest, VerifyCatchesDamagedPayloadAndNamesWhere) {
   for (const int level : {-1, 6}) {
     NpzFormat format(level);
-    const WrittenFile written = format.Write({"a.npz", 5, {4000, 4000}}, storage());
+    const WrittenFile written = format.Write({"a.npz", 5, {3969, 3969}}, storage());
     auto file = storage().Open("a.npz");
     const ZipMember x = FindZipMember(ReadZipDirectory(*file, "a.npz"), "x.npy", "a.npz");
     file.reset();
@@ -76,11 +80,11 @@ TEST_F(NpzTest, VerifyCatchesDamagedPayloadAndNamesWhere) {
 
 TEST_F(NpzTest, VerifyCatchesTruncationAndBrokenDirectory) {
   NpzFormat format(-1);
-  const WrittenFile written = format.Write({"a.npz", 5, {4000, 4000}}, storage());
+  const WrittenFile written = format.Write({"a.npz", 5, {3969, 3969}}, storage());
   Truncate("a.npz", written.size_bytes - 1);
   EXPECT_NE(VerifyError(format, written, storage()).find(std::to_string(written.size_bytes - 1)),
             std::string::npos);
-  format.Write({"a.npz", 5, {4000, 4000}}, storage());
+  format.Write({"a.npz", 5, {3969, 3969}}, storage());
   // The last central header's signature: the directory then no longer parses.
   auto bytes = Bytes("a.npz");
   const uint64_t end = written.size_bytes - 22 - 20 - 56;  // classic, locator, ZIP64 end
@@ -89,6 +93,37 @@ TEST_F(NpzTest, VerifyCatchesTruncationAndBrokenDirectory) {
   FlipByte("a.npz", y_header);
   EXPECT_NE(VerifyError(format, written, storage()).find(std::to_string(y_header)),
             std::string::npos);
+}
+
+// A damaged ZIP64 locator or end record: the error names the record's own offset, inside
+// the file, not the impossible offset the damaged field holds.
+TEST_F(NpzTest, DamagedZip64RecordsAreNamedWhereTheyAre) {
+  NpzFormat format(-1);
+  const WrittenFile written = format.Write({"a.npz", 5, {3969, 3969}}, storage());
+  const uint64_t locator = written.size_bytes - 22 - 20;  // before the classic end record
+  const uint64_t zip64_end = locator - 56;
+  auto error_with = [&](uint64_t at, size_t count) {
+    format.Write({"a.npz", 5, {3969, 3969}}, storage());
+    auto bytes = Bytes("a.npz");
+    for (size_t i = 0; i < count; ++i) bytes[at + i] = 0xff;
+    Put("a.npz", bytes);
+    std::string error;
+    try {
+      format.Scan("a.npz", storage());
+    } catch (const RuntimeError& e) {
+      error = e.what();
+    }
+    EXPECT_EQ(VerifyError(format, written, storage()), error);
+    return error;
+  };
+  // The locator's offset of the ZIP64 end record (8 bytes at +8).
+  std::string error = error_with(locator + 8, 8);
+  EXPECT_NE(error.find(fmt::format("at offset {}:", locator + 8)), std::string::npos) << error;
+  EXPECT_NE(error.find("ZIP64 locator"), std::string::npos) << error;
+  // The ZIP64 end record's directory offset (8 bytes at +48).
+  error = error_with(zip64_end + 48, 8);
+  EXPECT_NE(error.find(fmt::format("at offset {}:", zip64_end)), std::string::npos) << error;
+  EXPECT_NE(error.find("central directory"), std::string::npos) << error;
 }
 
 TEST_F(NpzTest, ScanReadsDlioLayoutWithSamplesOnTheLastAxis) {

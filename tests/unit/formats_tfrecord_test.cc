@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "formats/tfrecord.h"
+#include "formats/tfrecord_index.h"
 #include "storage/posix_storage.h"
 
 namespace trainbench::formats {
@@ -63,6 +64,25 @@ TEST_F(TfrecordTest, WriteVerifyScanAgree) {
     EXPECT_EQ(scanned.samples[i].offset, w.samples[i].offset);
     EXPECT_EQ(scanned.samples[i].length, w.samples[i].length);
   }
+}
+
+// DLIO's index for DALI: index/<split>/<name>.idx, "offset length" per record.
+TEST_F(TfrecordTest, WritesDliosDaliIndexAndVerifyChecksIt) {
+  EXPECT_EQ(TfrecordIndexPath("valid/2/img_1_of_8.tfrecord"),
+            "index/valid/img_1_of_8.tfrecord.idx");
+  const WrittenFile w = format_.Write({"train/a.tfrecord", 9, {100, 300}}, *storage_);
+  ASSERT_EQ(w.companions, std::vector<std::string>{"index/train/a.tfrecord.idx"});
+  std::ifstream in(dir_ / "index/train/a.tfrecord.idx");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "0 " + std::to_string(w.samples[0].length) + "\n" +
+                      std::to_string(w.samples[1].offset) + " " +
+                      std::to_string(w.samples[1].length) + "\n");
+  EXPECT_EQ(VerifyError(w), "");
+  Corrupt("index/train/a.tfrecord.idx", 0);  // "0 ..." becomes "Z ..."
+  const std::string e = VerifyError(w);
+  EXPECT_NE(e.find("a.tfrecord.idx: bad TFRecord index at offset 0"), std::string::npos) << e;
+  fs::remove(dir_ / "index/train/a.tfrecord.idx");
+  EXPECT_NE(VerifyError(w).find("missing"), std::string::npos);
 }
 
 TEST_F(TfrecordTest, SameSeedSameBytes) {

@@ -13,6 +13,9 @@ TEST(PlanTest, DlioNames) {
   EXPECT_EQ(DatasetFileName("part", 7, 1000, "h5"), "part_0007_of_1000.h5");
   EXPECT_EQ(SplitFolder(Split::kTrain, 5, 0), "train");
   EXPECT_EQ(SplitFolder(Split::kTrain, 5, 2), "train/1");
+  // DLIO's subfolders: none for one, zero-padded to the digits of their count.
+  EXPECT_EQ(SplitFolder(Split::kTrain, 5, 1), "train");
+  EXPECT_EQ(SplitFolder(Split::kEval, 13, 12), "valid/01");
   EXPECT_EQ(SplitFolder(Split::kEval, 5, 0), "valid");
 }
 
