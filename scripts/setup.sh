@@ -15,6 +15,19 @@ packages=(
   fio time python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
 )
 
+# Ubuntu (22.04, 24.04; NGC containers) names libjpeg-turbo's libjpeg API differently, and a
+# GPU host builds `train` against its own PyTorch: Debian's CPU LibTorch is left out there when
+# python3 already imports torch.
+if grep -qs '^ID=ubuntu' /etc/os-release; then
+  for i in "${!packages[@]}"; do
+    case ${packages[$i]} in
+      libjpeg62-turbo-dev) packages[$i]=libjpeg-turbo8-dev ;;
+      libtorch-dev | python3-torch | python3-torchvision)
+        python3 -c 'import torch' 2>/dev/null && unset 'packages[i]' ;;
+    esac
+  done
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

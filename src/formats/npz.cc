@@ -164,8 +164,8 @@ void NpzFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
   const uint64_t size = file->Size();
   CheckSize(kKind, name, size, expected);
   const auto members = ReadZipDirectory(*file, name);
-  const ZipMember& x = FindZipMember(members, "x.npy", name);
-  const ZipMember& y = FindZipMember(members, "y.npy", name);
+  const ZipMember x = FindZipMember(members, "x.npy", name);
+  const ZipMember y = FindZipMember(members, "y.npy", name);
 
   auto data = storage::ReadAll(storage, expected.path);
   zip_error_t error;
@@ -214,7 +214,7 @@ WrittenFile NpzFormat::Scan(const std::string& path, storage::Storage& storage) 
   auto file = storage.Open(path);
   WrittenFile scanned{path, file->Size(), 0, {}, {}};
   const auto members = ReadZipDirectory(*file, name);
-  const ZipMember& x = FindZipMember(members, "x.npy", name);
+  const ZipMember x = FindZipMember(members, "x.npy", name);
   NpyHeader header;
   if (x.method == 0) {
     header = ReadNpyHeader(*file, x.data_offset, name);

@@ -53,7 +53,7 @@ class BnReluFunction : public torch::autograd::Function<BnReluFunction> {
                             const at::Tensor& weight, const at::Tensor& bias,
                             at::Tensor running_mean, at::Tensor running_var, double momentum,
                             double eps) {
-    cuda::DType dtype;
+    cuda::DType dtype = cuda::DType::kFloat;
     ToDType(x.scalar_type(), dtype);
     const int64_t c = Channels(x), rows = Rows(x);
     const auto floats = x.options().dtype(at::kFloat).memory_format(at::MemoryFormat::Contiguous);
@@ -79,7 +79,7 @@ class BnReluFunction : public torch::autograd::Function<BnReluFunction> {
     const at::Tensor &x = saved[0], &y = saved[1], &weight = saved[2];
     const at::Tensor stats = ctx->saved_data["stats"].toTensor();
     const bool residual = ctx->saved_data["residual"].toBool();
-    cuda::DType dtype;
+    cuda::DType dtype = cuda::DType::kFloat;
     ToDType(x.scalar_type(), dtype);
     const at::Tensor dy = grads[0].to(x.scalar_type()).contiguous(at::MemoryFormat::ChannelsLast);
     const int64_t c = Channels(x), rows = Rows(x);
@@ -103,16 +103,17 @@ class BnReluFunction : public torch::autograd::Function<BnReluFunction> {
 // The kernels take NHWC memory of a supported type, float affine parameters, batch
 // statistics with a momentum, and channels a multiple of their vector width.
 bool Fusable(torch::nn::BatchNorm2d& bn, const at::Tensor& x, const at::Tensor& residual) {
-  cuda::DType dtype;
+  cuda::DType dtype = cuda::DType::kFloat;
   const auto& o = bn->options;
   if (!bn->is_training() || !o.affine() || !o.track_running_stats() || !o.momentum()) return false;
-  if (!x.is_cuda() || x.dim() != 4 || !x.is_contiguous(at::MemoryFormat::ChannelsLast)) return false;
+  if (!x.is_cuda() || x.dim() != 4 || !x.is_contiguous(at::MemoryFormat::ChannelsLast))
+    return false;
   if (!ToDType(x.scalar_type(), dtype) || cuda::BnReluUnsupported(dtype, x.size(1))) return false;
   if (bn->weight.scalar_type() != at::kFloat || bn->running_mean.scalar_type() != at::kFloat)
     return false;
-  return !residual.defined() || (residual.scalar_type() == x.scalar_type() &&
-                                 residual.sizes() == x.sizes() &&
-                                 residual.is_contiguous(at::MemoryFormat::ChannelsLast));
+  return !residual.defined() ||
+         (residual.scalar_type() == x.scalar_type() && residual.sizes() == x.sizes() &&
+          residual.is_contiguous(at::MemoryFormat::ChannelsLast));
 }
 
 }  // namespace
@@ -128,8 +129,8 @@ at::Tensor BatchNormRelu(torch::nn::BatchNorm2d& bn, const at::Tensor& x,
   }
   // Autograd needs every input defined: no residual is an empty tensor.
   const at::Tensor z = residual.defined() ? residual : at::empty({0}, x.options());
-  return BnReluFunction::apply(x, z, bn->weight, bn->bias, bn->running_mean,
-                               bn->running_var, *bn->options.momentum(), bn->options.eps());
+  return BnReluFunction::apply(x, z, bn->weight, bn->bias, bn->running_mean, bn->running_var,
+                               *bn->options.momentum(), bn->options.eps());
 }
 
 #else
