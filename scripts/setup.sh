@@ -10,7 +10,7 @@ packages=(
   libisal-dev libzip-dev liburing-dev
   libcurl4-openssl-dev libpugixml-dev libssl-dev
   libopenmpi-dev openmpi-bin
-  libtorch-dev
+  libtorch-dev libgloo-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   fio time python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
 )
@@ -22,7 +22,7 @@ if grep -qs '^ID=ubuntu' /etc/os-release; then
   for i in "${!packages[@]}"; do
     case ${packages[$i]} in
       libjpeg62-turbo-dev) packages[$i]=libjpeg-turbo8-dev ;;
-      libtorch-dev | python3-torch | python3-torchvision)
+      libtorch-dev | libgloo-dev | python3-torch | python3-torchvision)
         python3 -c 'import torch' 2>/dev/null && unset 'packages[i]' ;;
     esac
   done

@@ -58,7 +58,8 @@ int Run(TrainArgs& args, const CLI::App& command) {
   try {
     if (!args.calibrate.empty()) return RunCalibration(train_fn, args, command);
     const train::TrainResult result = train_fn(args.options);
-    fmt::print("{}\n", train::MetricsLine(args.options, result));
+    // Across processes rank 0 alone prints the job's line.
+    if (result.rank == 0) fmt::print("{}\n", train::MetricsLine(args.options, result));
     std::fflush(stdout);
     return 0;
   } catch (const train::CudaUnavailableError&) {
@@ -118,6 +119,17 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   command->add_flag("--cuda-graphs,!--no-cuda-graphs", o.cuda_graphs,
                     "Capture the step (forward, backward, optimizer) in a CUDA graph after "
                     "warm-up and replay it (default on CUDA)");
+  command
+      ->add_option("--dist-timeout", o.dist_timeout_seconds,
+                   "Seconds for the processes of a multi-process run to meet, and for each "
+                   "exchange")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command
+      ->add_option("--scaling-baseline", o.scaling_baseline,
+                   "images/s of one GPU (or process) alone: the JSON then reports scaling "
+                   "efficiency of a multi-process run against it")
+      ->check(CLI::PositiveNumber);
   command->add_flag("--fused-bn,!--no-fused-bn", o.fused_bn,
                     "Fused BatchNorm + ReLU (+ residual add) CUDA kernels for channels-last "
                     "training (default on where built with CUDA)");

@@ -32,10 +32,13 @@ struct SyntheticOptions {
   int64_t num_classes = 1000;
   bool channels_last = false;
   uint64_t seed = 123;
+  int rank = 0;  // this process's share of a global batch of batch_size x world_size
+  int world_size = 1;
 };
 
 // One random batch (normal images, uniform labels) created on `device` and returned every
-// step, so the loop measures compute only.
+// step, so the loop measures compute only. Across processes each takes its slice of the
+// same global batch, so the data is the same whatever the process count.
 std::unique_ptr<BatchSource> MakeSyntheticSource(const SyntheticOptions& options,
                                                  const c10::Device& device);
 

@@ -88,7 +88,9 @@ void ImageLoader::Build(int64_t batch_number, WorkerState& state, Batch& batch) 
   const size_t per_image = static_cast<size_t>(3 * s * s);
   const size_t n = index_.samples.size();
   for (int64_t i = 0; i < b; ++i) {
-    const uint64_t position = static_cast<uint64_t>(batch_number * b + i);
+    // Global batch k is positions [k * b * world, (k + 1) * b * world); this rank's slice.
+    const uint64_t position =
+        static_cast<uint64_t>((batch_number * options_.world_size + options_.rank) * b + i);
     size_t k = SampleAt(position);
     // A bad image's place goes to the next sample of the index, so a batch stays full.
     for (size_t tries = 0;; ++tries, k = (k + 1) % n) {

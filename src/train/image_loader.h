@@ -34,6 +34,8 @@ struct ImageLoaderOptions {
   int prefetch_batches = 0;  // 0: two per worker
   uint64_t seed = 123;
   bool skip_bad_images = true;  // --on-bad-image skip; false: fail
+  int rank = 0;                 // this process's share of each global batch
+  int world_size = 1;
 };
 
 class ImageLoader : public BatchSource {

@@ -10,12 +10,18 @@ class SyntheticSource : public BatchSource {
  public:
   SyntheticSource(const SyntheticOptions& options, const c10::Device& device) {
     at::manual_seed(options.seed);
-    auto images = at::randn({options.batch_size, 3, options.image_size, options.image_size},
-                            at::TensorOptions().device(device).dtype(at::kFloat));
-    if (options.channels_last) images = images.contiguous(at::MemoryFormat::ChannelsLast);
+    const int64_t global = options.batch_size * options.world_size;
+    const int64_t first = options.batch_size * options.rank;
+    auto images = at::randn({global, 3, options.image_size, options.image_size},
+                            at::TensorOptions().device(device).dtype(at::kFloat))
+                      .narrow(0, first, options.batch_size);
+    images = options.channels_last ? images.contiguous(at::MemoryFormat::ChannelsLast)
+                                   : images.contiguous();
     batch_.images = images;
-    batch_.labels = at::randint(options.num_classes, {options.batch_size},
-                                at::TensorOptions().device(device).dtype(at::kLong));
+    batch_.labels = at::randint(options.num_classes, {global},
+                                at::TensorOptions().device(device).dtype(at::kLong))
+                        .narrow(0, first, options.batch_size)
+                        .contiguous();
   }
   Batch Next() override { return batch_; }
 

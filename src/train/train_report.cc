@@ -49,6 +49,9 @@ std::string MetricsLine(const TrainOptions& options, const TrainResult& result) 
   ours["step_time_p99_ms"] = Percentile(result.step_seconds, 99) * 1e3;
   ours["data_wait_share"] = step_total > 0 ? result.data_wait_seconds / step_total : 0.0;
   if (options.precision == "fp16") ours["skipped_steps"] = result.skipped_steps;
+  ours["world_size"] = result.world_size;
+  ours["images_per_second_per_process"] = result.images_per_second_per_process;
+  if (result.scaling_efficiency > 0) ours["scaling_efficiency"] = result.scaling_efficiency;
   ours["cuda_graphs"] = result.cuda_graphs;
   ours["fused_batch_norm"] = result.fused_batch_norm;
   // On a GPU the loss is read back only every this many steps (each read waits for it).

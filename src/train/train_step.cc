@@ -5,13 +5,14 @@
 namespace trainbench::train {
 
 TrainStep::TrainStep(ResNet& model, Sgd& optimizer, GradScaler& scaler, const c10::Device& device,
-                     Precision precision, bool channels_last)
+                     Precision precision, bool channels_last, DataParallel* data_parallel)
     : model_(model),
       optimizer_(optimizer),
       scaler_(scaler),
       device_(device),
       precision_(precision),
-      input_(device, channels_last) {}
+      input_(device, channels_last),
+      data_parallel_(data_parallel) {}
 
 at::Tensor TrainStep::Run(const at::Tensor& images, const at::Tensor& labels) {
   const at::Tensor x = input_(images);
@@ -23,11 +24,13 @@ at::Tensor TrainStep::Run(const at::Tensor& images, const at::Tensor& labels) {
   optimizer_.ZeroGrad();
   if (precision_ == Precision::kFp16) {
     scaler_.Scale(loss).backward();
+    if (data_parallel_) data_parallel_->AverageGradients(optimizer_.parameters());
     scaler_.Unscale(optimizer_.parameters());
     optimizer_.Step(scaler_.found_inf());
     scaler_.Update();
   } else {
     loss.backward();
+    if (data_parallel_) data_parallel_->AverageGradients(optimizer_.parameters());
     optimizer_.Step();
   }
   return loss.detach();

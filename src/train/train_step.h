@@ -8,6 +8,7 @@
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 
+#include "train/data_parallel.h"
 #include "train/device.h"
 #include "train/grad_scaler.h"
 #include "train/model_input.h"
@@ -18,9 +19,10 @@ namespace trainbench::train {
 
 class TrainStep {
  public:
-  // `scaler` is used for fp16 only; all references must outlive the step.
+  // `scaler` is used for fp16 only; `data_parallel` (may be null) averages gradients over
+  // processes after backward. All must outlive the step.
   TrainStep(ResNet& model, Sgd& optimizer, GradScaler& scaler, const c10::Device& device,
-            Precision precision, bool channels_last);
+            Precision precision, bool channels_last, DataParallel* data_parallel = nullptr);
 
   // Enqueues a step on `images` (uint8 NHWC or float NCHW) and `labels`, both on the
   // device; returns the loss tensor, on the device and not yet read.
@@ -33,6 +35,7 @@ class TrainStep {
   c10::Device device_;
   Precision precision_;
   ModelInput input_;
+  DataParallel* data_parallel_;
 };
 
 }  // namespace trainbench::train

@@ -13,6 +13,7 @@
 #include "image/image_folder.h"
 #include "train/batch_source.h"
 #include "train/cuda_graph_step.h"
+#include "train/data_parallel.h"
 #include "train/device.h"
 #include "train/device_pipeline.h"
 #include "train/fused_batch_norm.h"
@@ -50,7 +51,7 @@ void Validate(const TrainOptions& o) {
     MakeResNet(o.model, o.num_classes, false);  // throws the UsageError listing the names
 }
 
-c10::Device ChooseDevice(const TrainOptions& o) {
+c10::Device ChooseDevice(const TrainOptions& o, const LaunchInfo& launch) {
   if (o.device == "cpu") return c10::Device(c10::DeviceType::CPU);
   if (o.device.rfind("cuda", 0) != 0)
     throw UsageError(fmt::format("--device {}: use cuda, cuda:N or cpu", o.device));
@@ -60,15 +61,17 @@ c10::Device ChooseDevice(const TrainOptions& o) {
   }
   c10::Device device(o.device);
   // A concrete index, so tensors already there compare equal and are not copied again.
-  if (!device.has_index()) device.set_index(0);
+  // Several processes on a host take one GPU each, by local rank, as torchrun's users do.
+  if (!device.has_index()) device.set_index(static_cast<c10::DeviceIndex>(launch.local_rank));
   return device;
 }
 
 std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device& device,
-                                        std::string& description) {
+                                        const LaunchInfo& launch, std::string& description) {
   if (o.data == "synthetic") {
     description = "synthetic";
-    return MakeSyntheticSource({o.batch_size, o.image_size, o.num_classes, o.channels_last, o.seed},
+    return MakeSyntheticSource({o.batch_size, o.image_size, o.num_classes, o.channels_last, o.seed,
+                                launch.rank, launch.world_size},
                                device);
   }
   image::ImageIndex index = image::IndexImages(o.data);
@@ -83,6 +86,8 @@ std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device
   lo.pin_memory = device.is_cuda();
   lo.workers = o.workers > 0 ? o.workers : std::min(8, cores);
   lo.seed = o.seed;
+  lo.rank = launch.rank;
+  lo.world_size = launch.world_size;
   description = o.data;
   Print(o, fmt::format("Data: {} ({} images, {} classes), {} decode workers", o.data,
                        index.samples.size(), index.classes.size(), lo.workers));
@@ -98,10 +103,16 @@ void ToChannelsLast(torch::nn::Module& model) {
 
 }  // namespace
 
-TrainResult Train(const TrainOptions& o) {
-  Validate(o);
+TrainResult Train(const TrainOptions& options) {
+  Validate(options);
+  const LaunchInfo launch = ReadLaunchEnvironment();
+  TrainOptions o = options;
+  if (launch.rank != 0) o.quiet = true;  // rank 0 speaks for the job
   const Precision precision = ParsePrecision(o.precision);
-  const c10::Device device = ChooseDevice(o);
+  const c10::Device device = ChooseDevice(o, launch);
+  std::unique_ptr<DataParallel> data_parallel;
+  if (launch.world_size > 1)
+    data_parallel = std::make_unique<DataParallel>(launch, device, o.dist_timeout_seconds);
   if (!device.is_cuda() && precision == Precision::kFp16)
     throw UsageError("--precision fp16 needs a CUDA device (CPU autocast runs bf16; use bf16)");
   if (!device.is_cuda() && precision == Precision::kTf32)
@@ -109,25 +120,33 @@ TrainResult Train(const TrainOptions& o) {
   ConfigureBackends(device, precision, o.threads);
 
   TrainResult result;
+  result.rank = launch.rank;
+  result.world_size = launch.world_size;
   result.device = device.is_cuda() ? "cuda" : "cpu";
   result.device_description = DescribeDevice(device);
   if (o.device.rfind("cuda", 0) == 0 && !device.is_cuda())
     Print(o, "CUDA not available; running on the CPU (--allow-cpu)");
   Print(o, fmt::format("Using device: {} ({})", result.device, result.device_description));
+  if (data_parallel)
+    Print(o, fmt::format("Data parallel: {} processes ({}), {} over {}:{}, batch {} per process",
+                         launch.world_size, launch.launcher, data_parallel->backend(),
+                         launch.master_addr, launch.master_port, o.batch_size));
 
   at::manual_seed(o.seed);
   // The fused kernels take channels-last CUDA activations.
   result.fused_batch_norm =
       o.fused_bn && device.is_cuda() && o.channels_last && FusedBatchNormAvailable();
-  ResNet model =
-      MakeResNet(o.model, o.num_classes, o.zero_init_residual, result.fused_batch_norm);
+  ResNet model = MakeResNet(o.model, o.num_classes, o.zero_init_residual, result.fused_batch_norm);
   for (const auto& p : model->parameters()) result.parameters += p.numel();
   model->to(device);
   if (o.channels_last) ToChannelsLast(*model);
   model->train();
+  // Every process starts from rank 0's weights.
+  if (data_parallel) data_parallel->Broadcast(model->parameters());
   Sgd optimizer(model->parameters(), {o.lr, o.momentum, o.weight_decay});
   GradScaler scaler(device);
-  TrainStep train_step(model, optimizer, scaler, device, precision, o.channels_last);
+  TrainStep train_step(model, optimizer, scaler, device, precision, o.channels_last,
+                       data_parallel.get());
   // Graphs need static shapes (every batch is full here) and a step to capture after the
   // warm-up; on the CPU there is nothing to capture.
   result.cuda_graphs =
@@ -140,7 +159,7 @@ TrainResult Train(const TrainOptions& o) {
                        o.batch_size, o.image_size, o.image_size, o.lr,
                        result.cuda_graphs ? "on" : "off", optimizer.fused() ? ", fused SGD" : "",
                        result.fused_batch_norm ? ", fused BatchNorm+ReLU" : ""));
-  auto source = MakeSource(o, device, result.data);
+  auto source = MakeSource(o, device, launch, result.data);
   auto* image_loader = dynamic_cast<ImageLoader*>(source.get());
   DeviceFeeder feeder(device);
   std::unique_ptr<GraphedStep> graphed;
@@ -175,6 +194,7 @@ TrainResult Train(const TrainOptions& o) {
       Print(o, "Captured the training step in a CUDA graph");
     }
     Synchronize(device);
+    if (data_parallel) data_parallel->Barrier();
     result.step_seconds.reserve(static_cast<size_t>(steps));
     StepClock clock(device);
     const double start = NowSeconds();
@@ -203,6 +223,8 @@ TrainResult Train(const TrainOptions& o) {
     }
     result.step_seconds = clock.Finish();
     result.elapsed_seconds = NowSeconds() - start;
+    // The job took as long as its slowest process.
+    if (data_parallel) result.elapsed_seconds = data_parallel->Max(result.elapsed_seconds);
   } catch (const c10::Error& e) {
     if (IsOutOfMemory(e.what_without_backtrace()))
       throw RuntimeError(fmt::format(
@@ -211,11 +233,14 @@ TrainResult Train(const TrainOptions& o) {
           std::max<int64_t>(1, o.batch_size / 2)));
     throw RuntimeError(fmt::format("training failed: {}", e.what_without_backtrace()));
   }
-  result.total_images = o.batch_size * steps;
+  result.total_images = o.batch_size * steps * launch.world_size;
   result.images_per_second = result.total_images / std::max(result.elapsed_seconds, 1e-9);
+  result.images_per_second_per_process = result.images_per_second / launch.world_size;
+  if (o.scaling_baseline > 0)
+    result.scaling_efficiency = result.images_per_second_per_process / o.scaling_baseline;
   if (precision == Precision::kFp16) result.skipped_steps = scaler.skipped_steps();
   if (image_loader) result.bad_images = image_loader->bad_images();
-  if (!o.save_path.empty()) {
+  if (!o.save_path.empty() && launch.rank == 0) {
     SaveStateDict(*model, o.save_path);
     Print(o, fmt::format("Saved state dict ({} tensors) to {}",
                          model->named_parameters().size() + model->named_buffers().size(),

@@ -37,7 +37,9 @@ struct TrainOptions {
   std::string save_path;              // state dict (torchvision names) written after training
   int64_t log_interval = 10;          // also how often the loss is read back from a GPU
   bool cuda_graphs = true;            // capture the step in a CUDA graph after warm-up (CUDA only)
-  bool fused_bn = true;  // fused BatchNorm+ReLU(+add) kernels (CUDA, channels-last)
+  bool fused_bn = true;               // fused BatchNorm+ReLU(+add) kernels (CUDA, channels-last)
+  double dist_timeout_seconds = 300;  // to form the process group and for each collective
+  double scaling_baseline = 0;        // images/s of one process alone, for scaling efficiency
   std::string on_bad_image = "skip";  // an image that does not decode: skip or fail
   bool quiet = false;                 // no start-up or progress lines
 };
@@ -47,17 +49,21 @@ struct TrainResult {
   std::string device_description;  // GPU name and memory, or CPU model and threads
   std::string data;                // "synthetic" or the dataset location
   int64_t parameters = 0;
-  int64_t total_images = 0;  // batch x steps x epochs (warm-up excluded)
+  int64_t total_images = 0;  // batch x steps x epochs x processes (warm-up excluded)
   double elapsed_seconds = 0;
-  double images_per_second = 0;
+  double images_per_second = 0;      // of all processes together
   std::vector<double> step_seconds;  // every timed step
   double data_wait_seconds = 0;      // of those, blocked waiting for the next batch
   std::vector<double> losses;        // read every loss_read_interval timed steps
   int64_t loss_read_interval = 1;
-  bool cuda_graphs = false;   // the timed steps replayed a CUDA graph
+  bool cuda_graphs = false;       // the timed steps replayed a CUDA graph
   bool fused_batch_norm = false;  // the model ran the fused BatchNorm+ReLU kernels
-  int64_t bad_images = 0;     // images skipped because they did not decode
-  int64_t skipped_steps = 0;  // fp16 steps skipped for inf/NaN gradients
+  int rank = 0;                   // across processes (RANK/WORLD_SIZE); only rank 0 reports
+  int world_size = 1;
+  double images_per_second_per_process = 0;
+  double scaling_efficiency = 0;  // per-process images/s over --scaling-baseline; 0: not given
+  int64_t bad_images = 0;         // images skipped because they did not decode
+  int64_t skipped_steps = 0;      // fp16 steps skipped for inf/NaN gradients
 };
 
 // No GPU and no --allow-cpu: the CLI prints the exact line PyTorch scripts print.
