@@ -1,15 +1,20 @@
 #include "dataset/generator.h"
 
 #include <fmt/format.h>
+#include <sys/statvfs.h>
 
 #include <filesystem>
+#include <set>
 
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/units.h"
+#include "dataset/dataset_lock.h"
 #include "dataset/parallel.h"
 #include "dataset/progress.h"
 #include "formats/format.h"
+#include "storage/counting_storage.h"
 #include "storage/io_error.h"
 
 namespace trainbench::dataset {
@@ -58,6 +63,68 @@ void CreateSplitFolders(const config::WorkloadConfig& config, storage::Storage& 
   }
 }
 
+// Files an earlier datagen wrote here (its manifest or journal lists them) that this plan
+// does not have: a smaller dataset must not leave them for a scan to read. Files trainbench
+// did not write are left alone, with a warning.
+uint64_t RemoveFilesNotPlanned(const DatasetPlan& plan,
+                               const std::map<std::string, formats::WrittenFile>& known,
+                               storage::Storage& storage) {
+  std::set<std::string> planned, ours;
+  for (const auto& f : plan.files) planned.insert(f.path);
+  for (const auto& [path, f] : known) {
+    ours.insert(path);
+    for (const auto& c : f.companions) ours.insert(c);
+  }
+  for (const auto& f : plan.files)  // a planned file's companions are planned too
+    if (const auto it = known.find(f.path); it != known.end())
+      for (const auto& c : it->second.companions) planned.insert(c);
+  uint64_t removed = 0;
+  std::vector<std::string> foreign;
+  for (const char* folder : {"train", "valid", "index"}) {
+    for (const auto& entry : storage.List(folder)) {
+      if (planned.count(entry.path)) continue;
+      if (ours.count(entry.path)) {
+        storage.Remove(entry.path);
+        ++removed;
+      } else {
+        foreign.push_back(entry.path);
+      }
+    }
+  }
+  if (removed > 0)
+    LogInfo(fmt::format("removed {} files of the earlier dataset in {} that this one does not have",
+                        removed, storage.Describe("")));
+  if (!foreign.empty())
+    LogWarning(fmt::format(
+        "{} files under {} are not trainbench's and were left alone (a run without the manifest "
+        "would read them), e.g. {}",
+        foreign.size(), storage.Describe(""), storage.Describe(foreign.front())));
+  return removed;
+}
+
+// Refuses before anything is written when the file system holding the dataset has less
+// free space than the files still to write (datagen of a large workload used to fill the
+// disk first and fail after).
+void CheckFreeSpace(uint64_t planned_bytes, storage::Storage& storage, bool force) {
+  const auto root = storage.LocalPath("");
+  if (!root || planned_bytes == 0) return;
+  struct statvfs fs;
+  if (::statvfs(root->c_str(), &fs) != 0) return;
+  const uint64_t free_bytes = static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
+  if (planned_bytes <= free_bytes) return;
+  const std::string numbers =
+      fmt::format("the files still to write need {} bytes ({}) but {} has {} bytes ({}) free",
+                  planned_bytes, FormatBytes(static_cast<double>(planned_bytes)), *root, free_bytes,
+                  FormatBytes(static_cast<double>(free_bytes)));
+  if (force) {
+    LogWarning(numbers + "; writing anyway (--force)");
+    return;
+  }
+  throw UsageError(numbers +
+                   ": free space, lower dataset.num_files_train/num_samples_per_file, choose "
+                   "another dataset.data_folder, or pass --force to write until it is full");
+}
+
 }  // namespace
 
 GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& storage,
@@ -65,6 +132,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   const DatasetPlan plan = PlanDataset(config);
   const auto format = formats::MakeFormat(config);
   const nlohmann::json key = GenerationKey(config);
+  const DatasetLock lock(storage);  // before anything else touches the folder
   const auto existing = ReadManifest(storage);
   CheckCompatible(existing, key, storage);
 
@@ -94,6 +162,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
       pending.push_back(i);
     }
   }
+  result.files_removed = RemoveFilesNotPlanned(plan, known, storage);
   if (result.files_skipped > 0)
     LogInfo(fmt::format("{} of {} files already complete; writing the other {}",
                         result.files_skipped, plan.files.size(), pending.size()));
@@ -105,15 +174,19 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
     const auto& sizes = plan.files[i].sample_sizes;
     pending_bytes += whole_file && !sizes.empty() ? sizes.front() : plan.files[i].PayloadBytes();
   }
+  CheckFreeSpace(pending_bytes, storage, options.force);
   std::atomic<uint64_t> bytes_written{0};
   {
+    // Bytes count as they are appended, so a large file's progress shows before it is whole.
+    storage::CountingStorage counting(storage);
     std::optional<Progress> progress;
     if (options.progress && !pending.empty())
-      progress.emplace("datagen", pending.size(), pending_bytes);
+      progress.emplace("datagen", pending.size(), pending_bytes,
+                       [&counting] { return counting.bytes_appended(); });
     ParallelFor(pending.size(), options.threads, [&](uint64_t t) {
       const PlannedFile& planned = plan.files[pending[t]];
       formats::FileSpec spec{planned.path, planned.seed, planned.sample_sizes};
-      formats::WrittenFile file = format->Write(spec, storage);
+      formats::WrittenFile file = format->Write(spec, counting);
       journal.Record(file);
       uint64_t total = file.size_bytes;
       for (const auto& companion : file.companions)

@@ -1,7 +1,9 @@
 // datagen: writes a dataset plan through a FileFormat onto Storage, in parallel over
 // files. Resumable (finished files are journaled and skipped on re-run), atomic per
 // file (nothing partial under a final name), interruptible (Ctrl-C stops within one
-// block write), and finishes with the manifest.
+// block write), and finishes with the manifest. One writer per folder (DatasetLock); files
+// of an earlier dataset in the folder that this one does not have are removed; the free
+// space is checked before anything is written.
 #pragma once
 
 #include <cstdint>
@@ -17,11 +19,13 @@ struct GenerateOptions {
   unsigned threads = 0;  // 0: all cores
   bool verify = false;   // re-read and check every file afterwards
   bool progress = true;
+  bool force = false;  // write even when the file system lacks the free space planned
 };
 
 struct GenerateResult {
   uint64_t files_written = 0;
   uint64_t files_skipped = 0;
+  uint64_t files_removed = 0;  // of an earlier dataset in the folder, not in this one
   uint64_t bytes_written = 0;
   uint64_t dataset_bytes = 0;
   double seconds = 0;

@@ -112,8 +112,20 @@ std::optional<Manifest> ReadManifest(storage::Storage& storage) {
   }
 }
 
+namespace {
+
+// A short fingerprint of the generation settings, recorded with every journal entry so an
+// entry is only ever taken for a file written with today's settings.
+std::string KeyDigest(const nlohmann::json& key) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (const unsigned char c : key.dump()) h = (h ^ c) * 1099511628211ull;
+  return fmt::format("{:016x}", h);
+}
+
+}  // namespace
+
 Journal::Journal(std::optional<std::string> local_path, const nlohmann::json& key)
-    : path_(std::move(local_path)) {
+    : path_(std::move(local_path)), digest_(KeyDigest(key)) {
   if (!path_) return;
   bool key_matches = false;
   {
@@ -128,7 +140,9 @@ Journal::Journal(std::optional<std::string> local_path, const nlohmann::json& ke
       while (key_matches && std::getline(in, line)) {
         if (line.empty()) continue;
         try {
-          auto f = FileFromJson(nlohmann::json::parse(line));
+          const auto j = nlohmann::json::parse(line);
+          if (j.value("generation", std::string()) != digest_) continue;
+          auto f = FileFromJson(j);
           entries_[f.path] = std::move(f);
         } catch (...) {
           break;
@@ -160,7 +174,9 @@ Journal::~Journal() {
 }
 
 void Journal::Record(const formats::WrittenFile& file) {
-  const std::string line = ToJson(file).dump() + "\n";
+  nlohmann::json j = ToJson(file);
+  j["generation"] = digest_;
+  const std::string line = j.dump() + "\n";
   std::lock_guard<std::mutex> lock(mutex_);
   entries_[file.path] = file;
   if (fd_ < 0) return;

@@ -41,7 +41,8 @@ std::optional<Manifest> ReadManifest(storage::Storage& storage);
 class Journal {
  public:
   // Opens (creating) the journal at a local path; entries already there are returned
-  // by Entries() if their key matches `key`, and the journal is restarted otherwise.
+  // by Entries() if the journal's key and each entry's recorded settings match `key`; the
+  // journal is restarted otherwise. The caller holds the DatasetLock.
   Journal(std::optional<std::string> local_path, const nlohmann::json& key);
   ~Journal();
   void Record(const formats::WrittenFile& file);
@@ -51,7 +52,8 @@ class Journal {
 
  private:
   std::optional<std::string> path_;
-  std::mutex mutex_;  // Record() is called from datagen's writer threads
+  std::string digest_;  // of the settings, recorded with each entry and checked on reading
+  std::mutex mutex_;    // Record() is called from datagen's writer threads
   std::map<std::string, formats::WrittenFile> entries_;
   int fd_ = -1;
 };

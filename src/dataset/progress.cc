@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "common/clock.h"
@@ -10,10 +11,13 @@
 
 namespace trainbench::dataset {
 
-Progress::Progress(std::string what, uint64_t total_files, uint64_t total_bytes)
+Progress::Progress(std::string what, uint64_t total_files, uint64_t total_bytes,
+                   std::function<uint64_t()> live_bytes, std::chrono::milliseconds period)
     : what_(std::move(what)),
       total_files_(total_files),
       total_bytes_(total_bytes),
+      live_bytes_(std::move(live_bytes)),
+      period_(period),
       start_(NowSeconds()),
       tty_(::isatty(STDERR_FILENO) != 0) {
   thread_ = std::thread([this] { Loop(); });
@@ -34,7 +38,7 @@ void Progress::Stop() {
 
 void Progress::Loop() {
   // A terminal gets a live line twice a second; a log gets a line every 10 s.
-  const auto period = std::chrono::milliseconds(tty_ ? 500 : 10000);
+  const auto period = period_.count() > 0 ? period_ : std::chrono::milliseconds(tty_ ? 500 : 10000);
   std::unique_lock<std::mutex> lock(mutex_);
   if (tty_) Print(false);  // show the job has started, however short it is
   while (!wake_.wait_for(lock, period, [this] { return stopped_; })) Print(false);
@@ -42,7 +46,8 @@ void Progress::Loop() {
 
 void Progress::Print(bool) {
   const double elapsed = NowSeconds() - start_;
-  const double bytes = static_cast<double>(bytes_.load());
+  const double bytes =
+      static_cast<double>(std::max(bytes_.load(), live_bytes_ ? live_bytes_() : uint64_t{0}));
   const double rate = elapsed > 0 ? bytes / elapsed : 0;
   const double eta =
       rate > 0 && total_bytes_ > bytes ? (static_cast<double>(total_bytes_) - bytes) / rate : 0;

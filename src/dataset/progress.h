@@ -4,8 +4,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -14,8 +16,13 @@ namespace trainbench::dataset {
 
 class Progress {
  public:
-  // `total_files` and `total_bytes` are the expected totals, for the ETA.
-  Progress(std::string what, uint64_t total_files, uint64_t total_bytes);
+  // `total_files` and `total_bytes` are the expected totals, for the ETA. `live_bytes`, when
+  // given, counts bytes as they are written (before a file is whole); the line shows the
+  // larger of it and what Add() counted. `period`: between lines (default: 0.5 s on a
+  // terminal, 10 s in a log).
+  Progress(std::string what, uint64_t total_files, uint64_t total_bytes,
+           std::function<uint64_t()> live_bytes = {},
+           std::chrono::milliseconds period = std::chrono::milliseconds(0));
   ~Progress();
 
   void Add(uint64_t files, uint64_t bytes) {
@@ -31,6 +38,8 @@ class Progress {
   std::string what_;
   uint64_t total_files_;
   uint64_t total_bytes_;
+  std::function<uint64_t()> live_bytes_;
+  std::chrono::milliseconds period_;
   std::atomic<uint64_t> files_{0};
   std::atomic<uint64_t> bytes_{0};
   double start_;

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# datagen must not corrupt or mislead: one writer per dataset folder (two datagens with
+# different seeds, raced in a loop, never leave a dataset that is not exactly one seed's),
+# no files of a larger earlier dataset left behind, and no start when the file system
+# lacks the space the dataset needs.
+source "$(dirname "$0")/../lib/common.sh"
+
+w=(resnet50_h100 dataset.num_files_train=16 dataset.num_samples_per_file=40
+   dataset.record_length_bytes=100000 dataset.record_length_bytes_stdev=0)
+
+# The reference: seed 2 written alone.
+expect_exit 0 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.data_folder="$WORK/ref" train.seed=2 --no-progress
+
+# 1. Concurrent datagens with different seeds, then the seed-2 one again with --verify: each
+# try ends byte-identical to the reference, and a datagen that met the other one refused.
+refused=0
+for try in 1 2 3 4; do
+  d=$WORK/race$try
+  for s in 1 2; do
+    timeout 120 "$TRAINBENCH" datagen "${w[@]}" dataset.data_folder="$d" train.seed=$s \
+      --no-progress >"$WORK/race$s.out" 2>&1 &
+  done
+  wait -n || true
+  wait -n || true
+  for s in 1 2; do
+    if grep -q "is being written by another trainbench (pid [0-9]*)" "$WORK/race$s.out"; then
+      refused=$((refused + 1))
+    fi
+  done
+  set +e
+  "$TRAINBENCH" datagen "${w[@]}" dataset.data_folder="$d" train.seed=2 --verify --no-progress \
+    >"$WORK/after.out" 2>&1
+  rc=$?
+  set -e
+  # A seed-1 dataset finished first is refused as "other settings" (exit 2); start over.
+  if [ $rc = 2 ] && grep -q "other settings" "$WORK/after.out"; then
+    rm -rf "$d"
+    expect_exit 0 "$WORK/after.out" "$TRAINBENCH" datagen "${w[@]}" dataset.data_folder="$d" \
+      train.seed=2 --verify --no-progress
+  elif [ $rc != 0 ]; then
+    cat "$WORK/after.out"; fail "try $try: follow-up datagen exited $rc"
+  fi
+  for f in $(cd "$WORK/ref" && find train valid -type f | sort); do
+    cmp -s "$WORK/ref/$f" "$d/$f" || fail "try $try: $f differs from seed 2's"
+  done
+  check "try $try: no extra files" test "$(find "$d/train" -type f | wc -l)" -eq 16
+done
+echo "races: $refused datagens refused a folder in use"
+
+# The refusal itself, deterministically: the folder's lock held by another process.
+d=$WORK/held
+mkdir -p "$d"
+echo 4242 >"$d/.trainbench.lock"
+flock -o "$d/.trainbench.lock" sleep 30 &
+holder=$!
+sleep 0.5
+expect_exit 1 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.data_folder="$d" --no-progress
+contains "$WORK/out" "the dataset at '$d' is being written by another trainbench (pid 4242)"
+check "nothing written while locked" test ! -d "$d/train"
+kill $holder
+wait $holder 2>/dev/null || true
+expect_exit 0 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.data_folder="$d" --no-progress
+
+# 2. A smaller dataset into the same folder removes the files of the larger one that it does
+# not have; a file trainbench did not write stays, named in a warning.
+d=$WORK/shrink
+expect_exit 0 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.num_files_train=8 dataset.data_folder="$d" --no-progress
+echo mine >"$d/train/notes.txt"
+expect_exit 0 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.num_files_train=4 dataset.data_folder="$d" --no-progress
+# Names carry the count (img_1_of_8), so all 8 files go, with their 8 DALI indexes.
+contains "$WORK/out" "removed 16 files of the earlier dataset"
+contains "$WORK/out" "not trainbench's and were left alone"
+check "4 tfrecords left" test "$(ls "$d/train" | grep -c tfrecord)" -eq 4
+check "the user's file stays" test -f "$d/train/notes.txt"
+rm "$d/train/notes.txt"
+expect_exit 0 "$WORK/out" "$TRAINBENCH" run "${w[@]}" dataset.num_files_train=4 dataset.data_folder="$d" \
+  train.epochs=1 train.computation_time=0 reader.batch_size=4
+contains "$WORK/out" "160 samples"
+
+# 3. A dataset larger than the free space is refused before anything is written.
+d=$WORK/huge
+expect_exit 2 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.num_files_train=100000 \
+  dataset.record_length_bytes=100000000 dataset.data_folder="$d" --no-progress
+contains "$WORK/out" "need 400000000000000 bytes (400.00 TB) but $d has"
+contains "$WORK/out" "--force"
+check "no file written" test -z "$(find "$d" -name '*.tfrecord' 2>/dev/null)"
+echo "datagen_safety: $checks checks passed"
