@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "cli/workload_args.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -28,7 +29,8 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
   static unsigned threads = 0;
   static bool verify = false, no_progress = false, force = false;
   AddWorkloadArgs(*command, args);
-  command->add_option("--threads,-j", threads, "Files written in parallel (default: all cores)");
+  command->add_option("--threads,-j", threads, "Files written in parallel (default: all cores)")
+      ->check(AtLeast(0));
   command->add_flag("--verify", verify, "Re-read every file afterwards and check its structure");
   command->add_flag("--force", force,
                     "Write even when the file system has less free space than the dataset needs");
@@ -63,7 +65,7 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
           fmt::print("verify: {} files OK in {:.2f} s\n", result.manifest.files.size(),
                      result.verify_seconds);
       } catch (const Interrupted&) {
-        throw RuntimeError(
+        throw Interrupted(
             "datagen interrupted; finished files are kept and no partial file is left: "
             "re-run the same command to finish");
       }

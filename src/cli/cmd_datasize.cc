@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "cli/workload_args.h"
 #include "common/error.h"
 #include "common/units.h"
@@ -23,11 +24,11 @@ void AddDatasizeCommand(CLI::App& app, Action& action) {
   AddWorkloadArgs(*command, args);
   command
       ->add_option("--accelerators,-n", accelerators, "Emulated accelerators in total (all hosts)")
-      ->check(CLI::PositiveNumber);
-  command->add_option("--hosts", hosts, "Hosts running the benchmark")->check(CLI::PositiveNumber);
+      ->check(AtLeast(1));
+  command->add_option("--hosts", hosts, "Hosts running the benchmark")->check(AtLeast(1));
   command->add_option("--host-memory-gib", memory_gib, "Memory per host in GiB")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(PositiveFinite());
   command->callback([&action] {
     action = [] {
       const auto config = LoadWorkloadOrThrow(args);

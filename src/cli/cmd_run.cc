@@ -8,11 +8,13 @@
 #include <mutex>
 
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "cli/workload_args.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/log.h"
+#include "common/output_path.h"
 #include "common/units.h"
 #include "config/loader.h"
 #include "dataset/generator.h"
@@ -95,6 +97,15 @@ int Execute(const RunFlags& flags) {
   if (!config.workflow.train)
     throw UsageError(
         "workflow.train is false: `trainbench run` emulates training; set workflow.train=true");
+  // Where results and checkpoints go must be writable before the first byte is read.
+  CheckWritableFolder(config.output.folder, "output.folder");
+  std::string checkpoint_folder;
+  if (config.workflow.checkpoint) {
+    const auto checkpoints = storage::OpenStorage(config.checkpoint.checkpoint_folder);
+    checkpoint_folder = checkpoints->Describe("");
+    if (const auto local = checkpoints->LocalPath(""))
+      CheckWritableFolder(*local, "checkpoint.checkpoint_folder");
+  }
   const std::string uri = config::DatasetUri(config);
   auto storage = storage::OpenStorage(uri);
   if (config.workflow.generate_data) {
@@ -150,6 +161,10 @@ int Execute(const RunFlags& flags) {
                    dataset.train.size(), FormatBytes(static_cast<double>(dataset.TrainBytes())),
                    uri, config.train.epochs, folder));
 
+  if (config.workflow.checkpoint)
+    info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
+                     FormatBytes(static_cast<double>(config.model.model_size_bytes)),
+                     checkpoint_folder));
   const auto record = sim::RunTraining(config, dataset, *storage, *communicator, options);
   progress.End();
 
@@ -189,12 +204,16 @@ void AddRunCommand(CLI::App& app, Action& action) {
       "partial results.");
   static RunFlags flags;
   AddWorkloadArgs(*command, flags.workload);
-  command->add_option("--accelerators,-a", flags.accelerators,
-                      "Emulated accelerators in this process (default 1)");
+  command
+      ->add_option("--accelerators,-a", flags.accelerators,
+                   "Emulated accelerators in this process (default 1)")
+      ->check(AtLeast(1));
   command->add_flag("--no-barrier", flags.no_barrier,
                     "Let accelerators run their steps independently (no all-reduce barrier)");
-  command->add_option("--io-threads", flags.io_threads,
-                      "Reader threads (default: accelerators x read_threads, at most 4 per core)");
+  command
+      ->add_option("--io-threads", flags.io_threads,
+                   "Reader threads (default: accelerators x read_threads, at most 4 per core)")
+      ->check(AtLeast(0));
   command
       ->add_option("--io-engine", flags.io_engine,
                    "pread (reader threads, one read each) or uring (io_uring: each reader "

@@ -8,7 +8,9 @@
 
 #include "cli/command.h"
 #include "cli/train_plugin.h"
+#include "cli/validators.h"
 #include "common/error.h"
+#include "common/output_path.h"
 #include "config/loader.h"
 #include "train/train_report.h"
 #include "train/trainer.h"
@@ -54,6 +56,8 @@ int RunCalibration(train::TrainFunction train_fn, TrainArgs& args, const CLI::Ap
 }
 
 int Run(TrainArgs& args, const CLI::App& command) {
+  // Before training, not after it: a missing folder must not cost the run and its JSON.
+  if (!args.options.save_path.empty()) CheckWritableFile(args.options.save_path, "--save");
   const train::TrainFunction train_fn = LoadTrainPlugin();
   try {
     if (!args.calibrate.empty()) return RunCalibration(train_fn, args, command);
@@ -79,7 +83,9 @@ void AddTrainCommand(CLI::App& app, Action& action) {
       "JPEG data; progress lines, then a final JSON line {\"radix_metrics\": {...}}");
   static TrainArgs args;
   auto& o = args.options;
-  command->add_option("--lr", o.lr, "Learning rate (SGD, momentum 0.9)")->capture_default_str();
+  command->add_option("--lr", o.lr, "Learning rate (SGD, momentum 0.9)")
+      ->check(PositiveFinite())
+      ->capture_default_str();
   command->add_option("--batch-size", o.batch_size, "Images per step")->capture_default_str();
   command->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
   command->add_option("--steps-per-epoch", o.steps_per_epoch, "Timed steps per epoch")
@@ -99,19 +105,26 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   command->add_flag("--zero-init-residual", o.zero_init_residual,
                     "Zero the last BatchNorm of each residual block (torchvision's option)");
   command->add_option("--device", o.device, "cuda, cuda:N or cpu")->capture_default_str();
-  command->add_option("--threads", o.threads, "CPU threads for LibTorch (default: every core)");
+  command->add_option("--threads", o.threads, "CPU threads for LibTorch (default: every core)")
+      ->check(AtLeast(0));
   command
       ->add_option("--data", o.data,
                    "synthetic, or a folder of class folders of JPEGs, a tar of them (ImageNet's "
                    "too), or a trainbench jpeg dataset")
       ->capture_default_str();
-  command->add_option("--workers", o.workers, "JPEG decoding threads (default: min(8, cores))");
+  command->add_option("--workers", o.workers, "JPEG decoding threads (default: min(8, cores))")
+      ->check(AtLeast(0));
   command->add_option("--image-size", o.image_size, "Training crop size in pixels")
       ->capture_default_str();
   command->add_option("--seed", o.seed, "Seed for weights, synthetic data, order, augmentation")
+      ->check(AtLeast(0))
       ->capture_default_str();
-  command->add_option("--weight-decay", o.weight_decay, "SGD weight decay")->capture_default_str();
-  command->add_option("--momentum", o.momentum, "SGD momentum")->capture_default_str();
+  command->add_option("--weight-decay", o.weight_decay, "SGD weight decay")
+      ->check(NonNegativeFinite())
+      ->capture_default_str();
+  command->add_option("--momentum", o.momentum, "SGD momentum")
+      ->check(NonNegativeFinite())
+      ->capture_default_str();
   command
       ->add_option("--log-interval", o.log_interval,
                    "Steps between progress lines (on a GPU the loss is read back only then)")
@@ -123,13 +136,13 @@ void AddTrainCommand(CLI::App& app, Action& action) {
       ->add_option("--dist-timeout", o.dist_timeout_seconds,
                    "Seconds for the processes of a multi-process run to meet, and for each "
                    "exchange")
-      ->check(CLI::PositiveNumber)
+      ->check(PositiveFinite())
       ->capture_default_str();
   command
       ->add_option("--scaling-baseline", o.scaling_baseline,
                    "images/s of one GPU (or process) alone: the JSON then reports scaling "
                    "efficiency of a multi-process run against it")
-      ->check(CLI::PositiveNumber);
+      ->check(PositiveFinite());
   command->add_flag("--fused-bn,!--no-fused-bn", o.fused_bn,
                     "Fused BatchNorm + ReLU (+ residual add) CUDA kernels for channels-last "
                     "training (default on where built with CUDA)");

@@ -8,7 +8,8 @@
 
 namespace trainbench {
 
-enum class ExitCode : int { kOk = 0, kRuntime = 1, kUsage = 2 };
+// 130: stopped by Ctrl-C, as shells report a command SIGINT ended (128 + 2).
+enum class ExitCode : int { kOk = 0, kRuntime = 1, kUsage = 2, kInterrupted = 130 };
 
 class Error : public std::runtime_error {
  public:
@@ -29,6 +30,9 @@ class UsageError : public Error {
 class RuntimeError : public Error {
  public:
   explicit RuntimeError(const std::string& message) : Error(ExitCode::kRuntime, message) {}
+
+ protected:
+  RuntimeError(ExitCode code, const std::string& message) : Error(code, message) {}
 };
 
 // An I/O failure on one object; the message already names path, offset and errno text.
@@ -42,10 +46,11 @@ class IoError : public RuntimeError {
   int error_number_;
 };
 
-// Thrown by long operations when the user asked to stop (Ctrl-C).
+// Thrown by long operations when the user asked to stop (Ctrl-C); every command exits 130.
 class Interrupted : public RuntimeError {
  public:
-  Interrupted() : RuntimeError("interrupted") {}
+  explicit Interrupted(const std::string& message = "interrupted")
+      : RuntimeError(ExitCode::kInterrupted, message) {}
 };
 
 }  // namespace trainbench

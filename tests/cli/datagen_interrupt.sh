@@ -19,7 +19,7 @@ kill -INT "$pid" 2>/dev/null || true
 code=0
 wait "$pid" || code=$?
 # The signal lands within 20 ms of the second file of 24: the run cannot have finished.
-check "interrupted datagen exits 1 (got $code)" test "$code" -eq 1
+check "interrupted datagen exits 130 (got $code)" test "$code" -eq 130
 contains "$WORK/int.out" "datagen interrupted"
 contains "$WORK/int.out" "re-run the same command to finish"
 check "no temporary files left" test -z "$(partial_files "$WORK/int")"

@@ -1,0 +1,45 @@
+#include "cli/validators.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace trainbench::cli {
+
+CLI::Validator AtLeast(int64_t min) {
+  return CLI::Validator(
+      [min](std::string& text) -> std::string {
+        errno = 0;
+        char* end = nullptr;
+        const long long value = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || errno == ERANGE || value < min)
+          return "'" + text + "': expected an integer of at least " + std::to_string(min);
+        return {};
+      },
+      "INT>=" + std::to_string(min));
+}
+
+namespace {
+
+CLI::Validator Finite(bool allow_zero) {
+  return CLI::Validator(
+      [allow_zero](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        const bool ok = !text.empty() && *end == '\0' && std::isfinite(value) &&
+                        (allow_zero ? value >= 0 : value > 0);
+        if (!ok)
+          return "'" + text + "': expected a finite number " +
+                 (allow_zero ? "of at least 0" : "above 0");
+        return {};
+      },
+      allow_zero ? "NUMBER>=0" : "NUMBER>0");
+}
+
+}  // namespace
+
+CLI::Validator PositiveFinite() { return Finite(false); }
+CLI::Validator NonNegativeFinite() { return Finite(true); }
+
+}  // namespace trainbench::cli

@@ -1,0 +1,20 @@
+// Flag validators with plain messages: CLI11's PositiveNumber prints its range as two
+// 300-digit numbers and lets `nan` through, and an unsigned flag silently wraps "-5" to
+// 18446744073709551611. Each check parses the text itself, before the value is stored.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+
+namespace trainbench::cli {
+
+// An integer of at least `min` (a count, a seed).
+CLI::Validator AtLeast(int64_t min);
+
+// A finite number above 0 (a rate, a size, seconds).
+CLI::Validator PositiveFinite();
+
+// A finite number of at least 0 (a coefficient).
+CLI::Validator NonNegativeFinite();
+
+}  // namespace trainbench::cli

@@ -1,0 +1,54 @@
+#include "common/output_path.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "common/error.h"
+
+namespace trainbench {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Creates and removes a probe file: access(2) says nothing of read-only mounts or quotas.
+void Probe(const fs::path& folder, const std::string& what, const std::string& shown) {
+  const fs::path probe = folder / fmt::format(".trainbench-write-test.{}", ::getpid());
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
+    throw UsageError(fmt::format("{} {}: cannot write in {}: {}; choose a writable folder", what,
+                                 shown, folder.string(), std::strerror(errno)));
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+}  // namespace
+
+void CheckWritableFolder(const std::string& folder, const std::string& what) {
+  const fs::path path = folder.empty() ? fs::path(".") : fs::path(folder);
+  std::error_code error;
+  fs::create_directories(path, error);
+  if (error || !fs::is_directory(path))
+    throw UsageError(fmt::format("{} {}: cannot create the folder: {}; choose a writable folder",
+                                 what, folder, error ? error.message() : "not a folder"));
+  Probe(path, what, folder);
+}
+
+void CheckWritableFile(const std::string& path, const std::string& what) {
+  const fs::path file(path);
+  std::error_code error;
+  if (fs::is_directory(file, error))
+    throw UsageError(fmt::format("{} {}: is a folder; give a file name", what, path));
+  const fs::path folder = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  if (!fs::is_directory(folder, error))
+    throw UsageError(fmt::format("{} {}: the folder {} does not exist; create it first", what, path,
+                                 folder.string()));
+  Probe(folder, what, path);
+}
+
+}  // namespace trainbench

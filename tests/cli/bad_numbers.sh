@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Out-of-range and non-finite numbers on the command line are usage errors (exit 2) that
+# quote what was given and say what is expected; nothing wraps (-5 as 18446744073709551611)
+# and no 300-digit range is printed.
+source "$(dirname "$0")/../lib/common.sh"
+
+bad() {
+  local expected=$1
+  shift
+  expect_exit 2 "$WORK/out" "$TRAINBENCH" "$@"
+  contains "$WORK/out" "$expected"
+  if grep -qE '[0-9]{19,}' "$WORK/out"; then cat "$WORK/out"; fail "a huge number printed: $*"; fi
+}
+
+bad "'-5': expected an integer of at least 1" run resnet50_h100 --accelerators -5
+bad "'0': expected an integer of at least 1" run resnet50_h100 --accelerators 0
+bad "'-1': expected an integer of at least 0" run resnet50_h100 --io-threads -1
+bad "'-2': expected an integer of at least 0" datagen resnet50_h100 --threads -2
+bad "'0': expected a finite number above 0" datasize resnet50_h100 --host-memory-gib 0
+bad "'nan': expected a finite number above 0" datasize resnet50_h100 --host-memory-gib nan
+bad "'inf': expected a finite number above 0" datasize resnet50_h100 --host-memory-gib inf
+bad "'-3': expected an integer of at least 1" datasize resnet50_h100 --host-memory-gib 64 --hosts -3
+bad "'nan': expected a finite number above 0" train --lr nan --allow-cpu
+bad "'-1': expected an integer of at least 0" train --seed -1 --allow-cpu
+bad "'-0.5': expected a finite number of at least 0" train --momentum -0.5 --allow-cpu
+bad "'x': expected an integer of at least 0" train --workers x --allow-cpu
+# Config values: non-finite numbers and negative counts are refused with the key.
+bad "dataset.record_length_bytes" datagen resnet50_h100 dataset.record_length_bytes=nan
+bad "dataset.num_files_train" datagen resnet50_h100 dataset.num_files_train=-4
+# A good value still works.
+expect_exit 0 "$WORK/out" "$TRAINBENCH" datasize resnet50_h100 --host-memory-gib 64 --accelerators 8
+contains "$WORK/out" "files"
+echo "bad_numbers: ok"
