@@ -2,6 +2,7 @@
 // (MLPerf-Storage style): AU, samples/s, MB/s, latencies, I/O characterization, into a
 // results folder, a table, and a final JSON line on stdout.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -168,13 +169,29 @@ int Execute(const RunFlags& flags) {
   const auto record = sim::RunTraining(config, dataset, *storage, *communicator, options);
   progress.End();
 
-  const auto summary = report::Summary(record, config, started, UtcStamp());
-  report::WriteResultFile(folder, "summary.json", summary.dump(2) + "\n");
-  report::WriteResultFile(folder, "epochs.csv", report::EpochsCsv(record));
+  // The table and the JSON line first: a results file that cannot be written (a full disk)
+  // must not take them along. Each file is written whole or not at all, and the summary
+  // lists those that could not be written.
+  auto summary = report::Summary(record, config, started, UtcStamp());
   fmt::print("{}", report::ConsoleTable(record, config));
   fmt::print("results: {}\n", folder);
   fmt::print("{}\n", report::MetricsLine(record, config).dump());
   std::fflush(stdout);
+  std::vector<std::string> unwritten;
+  auto write = [&](const std::string& name, const std::string& text) {
+    try {
+      report::WriteResultFile(folder, name, text);
+    } catch (const std::exception& e) {
+      unwritten.push_back(name);
+      warn(fmt::format("could not write {}: {}", name, e.what()));
+    }
+  };
+  write("epochs.csv", report::EpochsCsv(record));
+  if (!unwritten.empty()) summary["unwritten_files"] = unwritten;
+  write("summary.json", summary.dump(2) + "\n");
+  if (!unwritten.empty())
+    throw RuntimeError(fmt::format("results incomplete: could not write {} in {}",
+                                   fmt::join(unwritten, ", "), folder));
   if (record.complete) {
     info(fmt::format("run complete: AU {:.2f}%, {}",
                      summary["metric"]["train_au_mean_percentage"].get<double>(),
