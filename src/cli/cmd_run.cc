@@ -195,7 +195,9 @@ int Execute(const RunFlags& flags) {
   if (record.complete) {
     info(fmt::format("run complete: AU {:.2f}%, {}",
                      summary["metric"]["train_au_mean_percentage"].get<double>(),
-                     summary["passed"].get<bool>() ? "passed" : "failed"));
+                     summary["passed"].is_null() ? "AU not meaningful (storage only)"
+                     : summary["passed"].get<bool>() ? "passed"
+                                                     : "failed"));
     return 0;
   }
   if (record.stop_reason == "interrupted") {

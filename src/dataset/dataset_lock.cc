@@ -42,8 +42,11 @@ DatasetLock::DatasetLock(storage::Storage& storage) {
 }
 
 DatasetLock::~DatasetLock() {
-  // Closing releases the lock; the file stays (removing it would race a new holder).
-  if (fd_ >= 0) ::close(fd_);
+  // Closing releases the lock; the file stays, emptied (removing it would race a new
+  // holder, and two datasets written alike stay alike).
+  if (fd_ < 0) return;
+  [[maybe_unused]] const int ignored = ::ftruncate(fd_, 0);
+  ::close(fd_);
 }
 
 }  // namespace trainbench::dataset

@@ -82,6 +82,15 @@ bool Passed(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
   return r.complete && !r.epochs.empty() && au.mean >= 100.0 * c.metric.au;
 }
 
+bool AuMeaningful(const config::WorkloadConfig& c) {
+  const auto& t = c.train.computation_time;
+  return !(t.kind == config::TimeDistribution::Kind::kConstant && t.mean == 0);
+}
+
+json PassedJson(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
+  return AuMeaningful(c) ? json(Passed(r, c)) : json(nullptr);
+}
+
 bool DatasetFitsInCache(const metrics::RunRecord& r) {
   return r.host_memory_bytes > 0 &&
          static_cast<double>(r.dataset_bytes) < 5.0 * static_cast<double>(r.host_memory_bytes);
@@ -103,7 +112,8 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"train_au_percentage", Field(r.epochs, Au)},
       {"train_au_mean_percentage", au.mean},
       {"train_au_stdev_percentage", au.stdev},
-      {"train_au_meet_expectation", Passed(r, c) ? "success" : "fail"},
+      {"train_au_meet_expectation",
+       AuMeaningful(c) ? (Passed(r, c) ? "success" : "fail") : "not applicable"},
       {"train_throughput_samples_per_second", Field(r.epochs, Sps)},
       {"train_throughput_mean_samples_per_second", sps.mean},
       {"train_throughput_stdev_samples_per_second", sps.stdev},
@@ -204,7 +214,8 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"read_engine", r.read_engine},
       {"io_threads", r.io_threads},
       {"au_target_percentage", 100.0 * c.metric.au},
-      {"passed", Passed(r, c)},
+      {"passed", PassedJson(r, c)},
+      {"au_meaningful", AuMeaningful(c)},
       {"metric", metric},
       {"phases", phases},
       {"read_latency_ms", Latency(r.read_latency_ns, 1e-6)},
@@ -234,7 +245,7 @@ json MetricsLine(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
             {"epochs", Field(r.epochs, Au).size()},
             {"complete", r.complete},
             {"au_percentage", au.mean},
-            {"passed", Passed(r, c)},
+            {"passed", PassedJson(r, c)},
             {"samples_per_second",
              train.seconds > 0 ? static_cast<double>(train.samples) / train.seconds : 0},
             {"io_mb_per_second", rate / kMB},

@@ -23,6 +23,13 @@ nlohmann::json MetricsLine(const metrics::RunRecord& record, const config::Workl
 // Whether the run passed: complete, and mean train AU >= metric.au.
 bool Passed(const metrics::RunRecord& record, const config::WorkloadConfig& config);
 
+// AU is the share of time accelerators compute; with no computation time (a storage-only
+// run, train.computation_time=0) there is none to share, so pass/fail says nothing.
+bool AuMeaningful(const config::WorkloadConfig& c);
+
+// "passed" in the JSON outputs: true or false, or null when AU is not meaningful.
+nlohmann::json PassedJson(const metrics::RunRecord& r, const config::WorkloadConfig& c);
+
 // The dataset fits in page cache (less than 5x host memory, MLPerf's rule): the run
 // measures memory, not storage.
 bool DatasetFitsInCache(const metrics::RunRecord& record);

@@ -38,8 +38,13 @@ std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConf
   for (const auto& p : r.epochs)
     if (p.complete) au.push_back(p.au_percentage);
   const auto m = metrics::MeanAndStdev(au);
-  out += fmt::format("train AU {:.2f}% (stdev {:.2f}) against {:.0f}%: {}\n", m.mean, m.stdev,
-                     100 * c.metric.au, Passed(r, c) ? "PASS" : "FAIL");
+  if (AuMeaningful(c)) {
+    out += fmt::format("train AU {:.2f}% (stdev {:.2f}) against {:.0f}%: {}\n", m.mean, m.stdev,
+                       100 * c.metric.au, Passed(r, c) ? "PASS" : "FAIL");
+  } else {
+    out += "train AU: not meaningful with train.computation_time=0 (a storage-only run: "
+           "compare samples/s and MB/s)\n";
+  }
   const auto& h = r.read_latency_ns;
   out += fmt::format(
       "read latency (ms, {} reads): p50 {:.3f}  p90 {:.3f}  p99 {:.3f}  p99.9 {:.3f}  max {:.3f}\n",

@@ -147,6 +147,16 @@ TEST(ConfigTest, AcceptedButIgnoredKeysWarn) {
       << w[0];
 }
 
+// Built-in workloads carry DLIO keys trainbench does not act on; users cannot change those,
+// so only their own overrides warn.
+TEST(ConfigTest, BuiltinWorkloadsDoNotWarnAboutTheirOwnKeys) {
+  EXPECT_TRUE(LoadWorkload("resnet50_h100", {}).warnings.empty());
+  const auto loaded = LoadWorkload("resnet50_h100", {"reader.data_loader=pytorch"});
+  ASSERT_EQ(loaded.warnings.size(), 1u);
+  EXPECT_NE(loaded.warnings[0].find("override 'reader.data_loader=pytorch'"), std::string::npos)
+      << loaded.warnings[0];
+}
+
 TEST(ConfigTest, ComputationTimeForms) {
   using Kind = TimeDistribution::Kind;
   auto t = FromYaml("train:\n  computation_time: 0.5\n").train.computation_time;
