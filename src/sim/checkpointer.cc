@@ -4,6 +4,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/random.h"
 
 namespace trainbench::sim {
@@ -35,6 +36,9 @@ metrics::CheckpointRecord Checkpointer::Write(uint64_t epoch, uint64_t step) {
                                     std::pair<const char*, uint64_t>{"optimizer.pt", 2 * model}}) {
     auto out = storage_->Create(r.path + "/" + name);
     for (uint64_t left = bytes; left > 0;) {
+      // Ctrl-C stops a multi-gigabyte checkpoint within one chunk; the object being
+      // written is discarded (never committed), so no partial file has a final name.
+      if (InterruptRequested()) throw Interrupted();
       const size_t n = static_cast<size_t>(std::min<uint64_t>(left, buffer_.size()));
       out->Append(buffer_.data(), n);
       left -= n;
@@ -60,6 +64,7 @@ metrics::CheckpointRecord Checkpointer::Read(const metrics::CheckpointRecord& wr
     auto in = storage_->Open(path);
     const uint64_t size = in->Size();
     for (uint64_t offset = 0; offset < size;) {
+      if (InterruptRequested()) throw Interrupted();
       const size_t got = in->ReadAt(offset, buffer_.data(), buffer_.size());
       if (got == 0)
         throw RuntimeError(fmt::format("checkpoint {} ends at {} bytes, short of {}",
