@@ -27,13 +27,16 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
       "Interrupted or failed runs leave no partial files; re-running finishes the rest.");
   static WorkloadArgs args;
   static unsigned threads = 0;
-  static bool verify = false, no_progress = false, force = false;
+  static bool verify = false, no_progress = false, force = false, replace = false;
   AddWorkloadArgs(*command, args);
   command->add_option("--threads,-j", threads, "Files written in parallel (default: all cores)")
       ->check(AtLeast(0));
   command->add_flag("--verify", verify, "Re-read every file afterwards and check its structure");
   command->add_flag("--force", force,
                     "Write even when the file system has less free space than the dataset needs");
+  command->add_flag("--replace", replace,
+                    "Remove a dataset of other settings found in the folder (the files its "
+                    "manifest lists) and write this one");
   command->add_flag("--no-progress", no_progress,
                     "No progress lines (the final line is still printed)");
   command->callback([&action] {
@@ -48,7 +51,7 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
                           config.workload_name, config.dataset.num_files_train,
                           config.dataset.num_files_eval, config::ToString(config.dataset.format),
                           uri, used_threads));
-      dataset::GenerateOptions options{threads, verify, !no_progress, force};
+      dataset::GenerateOptions options{threads, verify, !no_progress, force, replace};
       try {
         const auto result = dataset::Generate(config, *storage, options);
         const double rate =

@@ -195,7 +195,7 @@ int Execute(const RunFlags& flags) {
   if (record.complete) {
     info(fmt::format("run complete: AU {:.2f}%, {}",
                      summary["metric"]["train_au_mean_percentage"].get<double>(),
-                     summary["passed"].is_null() ? "AU not meaningful (storage only)"
+                     summary["passed"].is_null()     ? "AU not meaningful (storage only)"
                      : summary["passed"].get<bool>() ? "passed"
                                                      : "failed"));
     return 0;

@@ -29,9 +29,28 @@ bool IsComplete(const formats::WrittenFile& known, storage::Storage& storage) {
   return true;
 }
 
-void CheckCompatible(const std::optional<Manifest>& existing, const nlohmann::json& key,
-                     storage::Storage& storage) {
+// A dataset of other settings in the folder: refused, or with `replace` its files (those its
+// manifest lists) and manifest removed first.
+void CheckCompatible(std::optional<Manifest>& existing, const nlohmann::json& key,
+                     storage::Storage& storage, bool replace) {
   if (!existing || existing->key == key) return;
+  if (replace) {
+    uint64_t removed = 0;
+    for (const auto& f : existing->files) {
+      std::vector<std::string> paths = f.companions;
+      paths.push_back(f.path);
+      for (const auto& path : paths) {
+        if (!storage.FileSize(path)) continue;
+        storage.Remove(path);
+        ++removed;
+      }
+    }
+    storage.Remove(kManifestName);
+    LogInfo(fmt::format("--replace: removed the {} files of the dataset of other settings in {}",
+                        removed, storage.Describe("")));
+    existing.reset();
+    return;
+  }
   std::string differs;
   for (const auto& [name, value] : key.items()) {
     if (!existing->key.contains(name) || existing->key.at(name) != value)
@@ -41,7 +60,7 @@ void CheckCompatible(const std::optional<Manifest>& existing, const nlohmann::js
   }
   throw UsageError(
       fmt::format("the dataset at '{}' was generated with other settings: {}; choose another "
-                  "dataset.data_folder or delete it",
+                  "dataset.data_folder, or add --replace to remove it and write this one",
                   storage.Describe(""), differs));
 }
 
@@ -133,8 +152,8 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   const auto format = formats::MakeFormat(config);
   const nlohmann::json key = GenerationKey(config);
   const DatasetLock lock(storage);  // before anything else touches the folder
-  const auto existing = ReadManifest(storage);
-  CheckCompatible(existing, key, storage);
+  auto existing = ReadManifest(storage);
+  CheckCompatible(existing, key, storage, options.replace);
 
   GenerateResult result;
   const double start = NowSeconds();

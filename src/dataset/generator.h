@@ -19,7 +19,8 @@ struct GenerateOptions {
   unsigned threads = 0;  // 0: all cores
   bool verify = false;   // re-read and check every file afterwards
   bool progress = true;
-  bool force = false;  // write even when the file system lacks the free space planned
+  bool force = false;    // write even when the file system lacks the free space planned
+  bool replace = false;  // a dataset of other settings in the folder is removed, not refused
 };
 
 struct GenerateResult {

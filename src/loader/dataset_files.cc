@@ -40,7 +40,8 @@ void CheckGenerationKey(const nlohmann::json& manifest_key, const nlohmann::json
   for (const auto& d : differences) list += "\n  " + d;
   throw RuntimeError(
       fmt::format("the dataset at {} does not match the config (dataset.* keys):{}\n"
-                  "write a matching dataset with `{}`, or set the keys to the dataset's values",
+                  "write a matching dataset in its place with `{} --replace`, or set the keys to "
+                  "the dataset's values",
                   where, list, datagen));
 }
 

@@ -42,8 +42,9 @@ std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConf
     out += fmt::format("train AU {:.2f}% (stdev {:.2f}) against {:.0f}%: {}\n", m.mean, m.stdev,
                        100 * c.metric.au, Passed(r, c) ? "PASS" : "FAIL");
   } else {
-    out += "train AU: not meaningful with train.computation_time=0 (a storage-only run: "
-           "compare samples/s and MB/s)\n";
+    out +=
+        "train AU: not meaningful with train.computation_time=0 (a storage-only run: "
+        "compare samples/s and MB/s)\n";
   }
   const auto& h = r.read_latency_ns;
   out += fmt::format(

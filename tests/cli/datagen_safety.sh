@@ -84,4 +84,17 @@ expect_exit 2 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.num_files_trai
 contains "$WORK/out" "need 400000000000000 bytes (400.00 TB) but $d has"
 contains "$WORK/out" "--force"
 check "no file written" test -z "$(find "$d" -name '*.tfrecord' 2>/dev/null)"
+# 4. A run on a dataset of other settings suggests a datagen; that very command works.
+d=$WORK/other
+expect_exit 0 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.num_files_train=4 dataset.data_folder="$d" --no-progress
+expect_exit 1 "$WORK/out" "$TRAINBENCH" run "${w[@]}" dataset.num_files_train=4 dataset.data_folder="$d" \
+  dataset.record_length_bytes=50000 train.epochs=1 train.computation_time=0 reader.batch_size=4
+suggested=$(grep -o 'trainbench datagen [^`]*--replace' "$WORK/out") || fail "no datagen suggested: $(cat "$WORK/out")"
+echo "suggested: $suggested"
+# The suggestion quotes its arguments for a shell: run it as a user would paste it.
+(cd "$SRC" && eval "\"\$TRAINBENCH\" ${suggested#trainbench } --no-progress") >"$WORK/out" 2>&1 ||
+  fail "the suggested datagen failed: $(cat "$WORK/out")"
+contains "$WORK/out" "--replace: removed the 8 files"
+expect_exit 0 "$WORK/out" "$TRAINBENCH" run "${w[@]}" dataset.num_files_train=4 dataset.data_folder="$d" \
+  dataset.record_length_bytes=50000 train.epochs=1 train.computation_time=0 reader.batch_size=4
 echo "datagen_safety: $checks checks passed"
