@@ -32,8 +32,12 @@ int RunCalibration(train::TrainFunction train_fn, TrainArgs& args, const CLI::Ap
     throw UsageError("--calibrate measures compute alone: use --data synthetic");
   const auto loaded = config::LoadWorkload(args.calibrate, {});
   const auto& workload = loaded.config;
-  args.options.batch_size = static_cast<int64_t>(workload.reader.batch_size);
+  const int64_t batch = static_cast<int64_t>(workload.reader.batch_size);
+  args.options.batch_size = batch;
   args.options.epochs = 1;
+  // A CPU times the largest batch that fits in memory and scales the step time to the
+  // workload's batch (CPU step time grows with the batch about linearly).
+  args.options.fit_batch_to_memory = true;
   if (command.count("--steps-per-epoch") == 0) args.options.steps_per_epoch = 20;
   if (workload.model.name.find("resnet") == std::string::npos)
     std::fprintf(stderr,
@@ -42,13 +46,16 @@ int RunCalibration(train::TrainFunction train_fn, TrainArgs& args, const CLI::Ap
                  workload.workload_name.c_str(), workload.model.name.c_str(),
                  args.options.model.c_str());
   const train::TrainResult result = train_fn(args.options);
-  const double p50 = train::Percentile(result.step_seconds, 50);
+  const double scale = static_cast<double>(batch) / static_cast<double>(result.batch_size);
+  const double p50 = train::Percentile(result.step_seconds, 50) * scale;
+  if (result.batch_size != batch)
+    fmt::print("Timed at batch {} (batch {} does not fit in memory) and scaled by {:.2f}\n",
+               result.batch_size, batch, scale);
   fmt::print(
       "Calibration: {} at batch {} on {}: compute time per step p50 {:.4f} s, p99 {:.4f} s "
       "({:.1f} images/s)\n",
-      workload.workload_name, args.options.batch_size, result.device_description, p50,
-      train::Percentile(result.step_seconds, 99),
-      static_cast<double>(args.options.batch_size) / p50);
+      workload.workload_name, batch, result.device_description, p50,
+      train::Percentile(result.step_seconds, 99) * scale, static_cast<double>(batch) / p50);
   fmt::print("Emulate this accelerator with:\n  trainbench run {} train.computation_time={:.6f}\n",
              args.calibrate, p50);
   fmt::print("train.computation_time={:.6f}\n", p50);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -46,6 +47,15 @@ uint64_t HostMemoryBytes() {
   return pages > 0 && page_size > 0
              ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size)
              : 0;
+}
+
+uint64_t AvailableMemoryBytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);) {
+    if (line.rfind("MemAvailable:", 0) != 0) continue;
+    return std::strtoull(line.c_str() + 13, nullptr, 10) * 1024;  // "MemAvailable:  123 kB"
+  }
+  return 0;
 }
 
 unsigned HostCpuCount() { return std::max(1u, std::thread::hardware_concurrency()); }

@@ -17,6 +17,8 @@ ProcessIo ReadProcessIo();
 double ProcessCpuSeconds();    // user + system, all threads
 uint64_t PeakResidentBytes();  // VmHWM
 uint64_t HostMemoryBytes();    // physical memory
+uint64_t
+AvailableMemoryBytes();  // MemAvailable: what can be allocated without swapping; 0 if unknown
 unsigned HostCpuCount();
 
 }  // namespace trainbench::metrics

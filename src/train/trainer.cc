@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "common/clock.h"
 #include "common/interrupt.h"
+#include "common/units.h"
 #include "image/image_folder.h"
+#include "metrics/process_stats.h"
 #include "train/batch_source.h"
 #include "train/cuda_graph_step.h"
 #include "train/data_parallel.h"
@@ -19,6 +22,7 @@
 #include "train/fused_batch_norm.h"
 #include "train/grad_scaler.h"
 #include "train/image_loader.h"
+#include "train/memory_estimate.h"
 #include "train/resnet.h"
 #include "train/sgd.h"
 #include "train/state_dict.h"
@@ -94,6 +98,32 @@ std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device
   return std::make_unique<ImageLoader>(std::move(index), lo);
 }
 
+// A CPU batch whose activations cannot fit in memory is refused before it starts (the OOM
+// killer would end it mid-step), or shrunk when the caller allows (--calibrate).
+void FitCpuMemory(TrainOptions& o) {
+  // Tests set a smaller host (TRAINBENCH_TEST_AVAILABLE_BYTES) to reach this without 24 GB.
+  const char* test_available = std::getenv("TRAINBENCH_TEST_AVAILABLE_BYTES");
+  const uint64_t available =
+      test_available ? std::strtoull(test_available, nullptr, 10) : metrics::AvailableMemoryBytes();
+  const uint64_t needed = CpuTrainingBytes(o.model, o.batch_size, o.image_size);
+  const uint64_t usable = available / 10 * 9;
+  if (available == 0 || needed <= usable) return;
+  const int64_t fits = LargestCpuBatch(o.model, o.image_size, usable);
+  if (o.fit_batch_to_memory && fits >= 1) {
+    Print(o, fmt::format("Batch {} of {} needs about {} on the CPU, {} is available: timing "
+                         "batch {} instead",
+                         o.batch_size, o.model, FormatBytes(static_cast<double>(needed)),
+                         FormatBytes(static_cast<double>(available)), fits));
+    o.batch_size = fits;
+    return;
+  }
+  throw UsageError(fmt::format(
+      "--batch-size {} of {} at {}x{} needs about {} of memory on the CPU, {} is available: "
+      "lower --batch-size (about {} fits) or --image-size",
+      o.batch_size, o.model, o.image_size, o.image_size, FormatBytes(static_cast<double>(needed)),
+      FormatBytes(static_cast<double>(available)), fits));
+}
+
 // Channels-last weights let cuDNN and oneDNN pick NHWC kernels without layout conversions.
 void ToChannelsLast(torch::nn::Module& model) {
   c10::NoGradGuard no_grad;
@@ -118,8 +148,10 @@ TrainResult Train(const TrainOptions& options) {
   if (!device.is_cuda() && precision == Precision::kTf32)
     throw UsageError("--precision tf32 is a CUDA tensor-core mode; on the CPU use fp32 or bf16");
   ConfigureBackends(device, precision, o.threads);
+  if (!device.is_cuda()) FitCpuMemory(o);
 
   TrainResult result;
+  result.batch_size = o.batch_size;
   result.rank = launch.rank;
   result.world_size = launch.world_size;
   result.device = device.is_cuda() ? "cuda" : "cpu";

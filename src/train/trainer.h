@@ -38,6 +38,7 @@ struct TrainOptions {
   int64_t log_interval = 10;          // also how often the loss is read back from a GPU
   bool cuda_graphs = true;            // capture the step in a CUDA graph after warm-up (CUDA only)
   bool fused_bn = true;               // fused BatchNorm+ReLU(+add) kernels (CUDA, channels-last)
+  bool fit_batch_to_memory = false;   // CPU: shrink a batch that would not fit (--calibrate)
   double dist_timeout_seconds = 300;  // to form the process group and for each collective
   double scaling_baseline = 0;        // images/s of one process alone, for scaling efficiency
   std::string on_bad_image = "skip";  // an image that does not decode: skip or fail
@@ -58,6 +59,7 @@ struct TrainResult {
   int64_t loss_read_interval = 1;
   bool cuda_graphs = false;       // the timed steps replayed a CUDA graph
   bool fused_batch_norm = false;  // the model ran the fused BatchNorm+ReLU kernels
+  int64_t batch_size = 0;         // per process, as trained (smaller than asked if it was fitted)
   int rank = 0;                   // across processes (RANK/WORLD_SIZE); only rank 0 reports
   int world_size = 1;
   double images_per_second_per_process = 0;
