@@ -6,7 +6,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh
+# One line for the build; its output goes to a log, shown only when it fails.
+mkdir -p build
+if bash scripts/build.sh >build/build.log 2>&1; then
+  echo "build: $(./build/trainbench --version) in build/ (log: build/build.log)"
+else
+  tail -n 40 build/build.log >&2
+  echo "build failed; the whole log is build/build.log" >&2
+  exit 1
+fi
 data_dir=${1:-$PWD/data/resnet50_h100}
 files=${TRAINBENCH_MAIN_FILES:-32}  # 32 files x 1251 samples x 114.7 KB = 4.6 GB
 accelerators=${TRAINBENCH_MAIN_ACCELERATORS:-8}
