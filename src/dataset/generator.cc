@@ -181,7 +181,6 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
       pending.push_back(i);
     }
   }
-  result.files_removed = RemoveFilesNotPlanned(plan, known, storage);
   if (result.files_skipped > 0)
     LogInfo(fmt::format("{} of {} files already complete; writing the other {}",
                         result.files_skipped, plan.files.size(), pending.size()));
@@ -193,7 +192,9 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
     const auto& sizes = plan.files[i].sample_sizes;
     pending_bytes += whole_file && !sizes.empty() ? sizes.front() : plan.files[i].PayloadBytes();
   }
+  // Refused for space before anything, the earlier dataset's files included, is removed.
   CheckFreeSpace(pending_bytes, storage, options.force);
+  result.files_removed = RemoveFilesNotPlanned(plan, known, storage);
   std::atomic<uint64_t> bytes_written{0};
   {
     // Bytes count as they are appended, so a large file's progress shows before it is whole.
