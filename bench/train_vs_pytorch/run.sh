@@ -82,7 +82,7 @@ for batch in $batches; do
 done
 
 if [ -n "${DATA:-}" ]; then
-  config=${DATA_CONFIG:-bf16:cl} precision=${DATA_CONFIG%%:*}
+  config=${DATA_CONFIG:-bf16:cl}
   precision=${config%%:*} cl=0
   [ "$config" != "$precision" ] && cl=1
   batch=${batches##* }

@@ -181,10 +181,11 @@ TrainResult Train(const TrainOptions& options) {
                        data_parallel.get());
   // Graphs need static shapes (every batch is full here) and a step to capture after the
   // warm-up; on the CPU there is nothing to capture.
-  result.cuda_graphs =
-      o.cuda_graphs && device.is_cuda() && CudaGraphsAvailable() && o.warmup_steps >= 1;
-  // On a GPU the loss is read every --log-interval steps only: a read waits for the device.
-  result.loss_read_interval = device.is_cuda() ? o.log_interval : 1;
+  // Collectives between processes are not captured: several processes run eagerly.
+  result.cuda_graphs = o.cuda_graphs && device.is_cuda() && CudaGraphsAvailable() &&
+                       o.warmup_steps >= 1 && !data_parallel;
+  // The loss is read every --log-interval steps only: on a GPU a read waits for the device.
+  result.loss_read_interval = o.log_interval;
   Print(o, fmt::format("Model: {} ({} parameters), precision {}, channels-last {}, batch {}, "
                        "image {}x{}, lr {}, CUDA graphs {}{}{}",
                        o.model, result.parameters, o.precision, o.channels_last ? "on" : "off",
