@@ -21,12 +21,13 @@
 #include "dataset/generator.h"
 #include "dist/communicator.h"
 #include "loader/dataset_files.h"
-#include "loader/read_scheduler.h"
 #include "metrics/process_stats.h"
 #include "report/results_folder.h"
 #include "report/summary.h"
 #include "report/tables.h"
-#include "sim/trainer.h"
+#include "sim/emulated_training.h"
+#include "sim/sampling.h"
+#include "storage/read_engines.h"
 #include "storage/storage.h"
 
 namespace trainbench::cli {
@@ -36,8 +37,7 @@ struct RunFlags {
   WorkloadArgs workload;
   uint64_t accelerators = 1;
   bool no_barrier = false;
-  unsigned io_threads = 0;
-  std::string io_engine = "pread";
+  sim::ReadFlags reads;
   bool no_progress = false;
 };
 
@@ -136,12 +136,10 @@ int Execute(const RunFlags& flags) {
   };
   report::WriteResultFile(folder, "config.yaml", config::ToYaml(config));
 
-  sim::TrainerOptions options;
+  sim::EmulationOptions options;
   options.accelerators = flags.accelerators;
   options.barrier = !flags.no_barrier;
-  options.io_threads = flags.io_threads;
-  options.engine =
-      flags.io_engine == "uring" ? loader::ReadEngine::kUring : loader::ReadEngine::kPread;
+  options.reads = flags.reads;
   LiveProgress progress(!flags.no_progress);
   options.progress = [&](const sim::Progress& p) { progress.Show(p); };
   options.log = [&](const std::string& line) {
@@ -166,7 +164,7 @@ int Execute(const RunFlags& flags) {
     info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
                      FormatBytes(static_cast<double>(config.model.model_size_bytes)),
                      checkpoint_folder));
-  const auto record = sim::RunTraining(config, dataset, *storage, *communicator, options);
+  const auto record = sim::RunEmulatedTraining(config, dataset, *storage, *communicator, options);
   progress.End();
 
   // The table and the JSON line first: a results file that cannot be written (a full disk)
@@ -229,15 +227,24 @@ void AddRunCommand(CLI::App& app, Action& action) {
       ->check(AtLeast(1));
   command->add_flag("--no-barrier", flags.no_barrier,
                     "Let accelerators run their steps independently (no all-reduce barrier)");
+  std::string engines = "How reads are done (fio's ioengine):";
+  std::vector<std::string> names;
+  for (const auto& e : storage::KnownReadEngines()) {
+    engines += fmt::format("\n  {:7} {}", e.name, e.help);
+    names.push_back(e.name);
+  }
+  engines += "\n(default: the storage's own, pread on a file system; hdf5 reads through libhdf5)";
+  command->add_option("--io-engine", flags.reads.engine, engines)->check(CLI::IsMember(names));
   command
-      ->add_option("--io-threads", flags.io_threads,
-                   "Reader threads (default: accelerators x read_threads, at most 4 per core)")
+      ->add_option("--io-threads", flags.reads.io_threads,
+                   "Reader loops, each with its own queue (default: accelerators x "
+                   "read_threads, at most 4 per core for pread, 1 per core for deeper engines)")
       ->check(AtLeast(0));
   command
-      ->add_option("--io-engine", flags.io_engine,
-                   "pread (reader threads, one read each) or uring (io_uring: each reader "
-                   "thread keeps accelerators x read_threads / threads reads in flight)")
-      ->check(CLI::IsMember({"pread", "uring"}));
+      ->add_option("--io-depth", flags.reads.io_depth,
+                   "Reads in flight per reader loop (default: 1 for pread; for uring and "
+                   "null, accelerators x read_threads / loops, at most 256)")
+      ->check(AtLeast(0));
   command->add_flag("--no-progress", flags.no_progress, "No live progress line on a terminal");
   command->callback([&action] { action = [] { return Execute(flags); }; });
 }

@@ -1,6 +1,7 @@
 // The seam for runs over many processes (MPI, a later issue): ranks, a barrier, and
-// sum/max reductions of a few numbers. The single-process implementation is what runs
-// today; everything above dist/ uses only this interface.
+// sum/max reductions of a few numbers. Only the single-process implementation exists,
+// and the emulation uses Rank, Size and a blocking Barrier between phases; the
+// reductions are not called yet (run records are not combined across ranks).
 // Thread safety: called by one thread per process (the event loop).
 #pragma once
 

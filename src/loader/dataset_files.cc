@@ -10,7 +10,7 @@
 #include "common/log.h"
 #include "dataset/manifest.h"
 #include "dataset/plan.h"
-#include "loader/hdf5_reader.h"
+#include "formats/hdf5_sample_reader.h"
 
 namespace trainbench::loader {
 namespace {
@@ -51,7 +51,7 @@ formats::WrittenFile ScanFile(const config::WorkloadConfig& config, storage::Sto
   if (config.dataset.format == config::Format::kHdf5) {
     const auto local = storage.LocalPath(path);
     if (!local) throw UsageError("hdf5 datasets must be on a file system (libhdf5 opens paths)");
-    const Hdf5Shape shape = ProbeHdf5(*local);
+    const formats::Hdf5Shape shape = formats::ProbeHdf5(*local);
     formats::WrittenFile f;
     f.path = path;
     f.size_bytes = size;

@@ -1,15 +1,14 @@
 // How one sample's bytes become reads: transfer_size pieces from its extent, widened to
-// 4 KiB boundaries under O_DIRECT (which needs aligned offsets, lengths and buffers).
-// The read scheduler issues exactly these reads, and the I/O characterization counts
-// exactly these, so both share this one definition. Pure functions.
+// the engine's alignment (4 KiB under O_DIRECT, which needs aligned offsets, lengths and
+// buffers). The read scheduler issues exactly these reads (ForEachPiece is their
+// definition, spelled out for tests; the scheduler walks the same range a piece at a
+// time). Pure functions.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 
 namespace trainbench::loader {
-
-inline constexpr uint64_t kDirectAlignment = 4096;
 
 inline uint64_t AlignDown(uint64_t value, uint64_t alignment) {
   return value / alignment * alignment;
@@ -18,20 +17,17 @@ inline uint64_t AlignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-// The piece size used: transfer_size, rounded up to the alignment under O_DIRECT.
-inline uint64_t PieceSize(uint64_t transfer_size, bool direct) {
-  const uint64_t size = std::max<uint64_t>(1, transfer_size);
-  return direct ? AlignUp(size, kDirectAlignment) : size;
+// The piece size used: transfer_size, rounded up to the alignment.
+inline uint64_t PieceSize(uint64_t transfer_size, uint64_t alignment) {
+  return AlignUp(std::max<uint64_t>(1, transfer_size), alignment);
 }
 
 // Calls fn(offset, length) for each read of the extent [offset, offset + length).
 template <typename Fn>
-void ForEachPiece(uint64_t offset, uint64_t length, uint64_t piece_size, bool direct, Fn&& fn) {
-  uint64_t pos = offset, end = offset + length;
-  if (direct) {
-    pos = AlignDown(pos, kDirectAlignment);
-    end = AlignUp(end, kDirectAlignment);
-  }
+void ForEachPiece(uint64_t offset, uint64_t length, uint64_t piece_size, uint64_t alignment,
+                  Fn&& fn) {
+  uint64_t pos = AlignDown(offset, alignment);
+  const uint64_t end = AlignUp(offset + length, alignment);
   while (pos < end) {
     const uint64_t n = std::min(piece_size, end - pos);
     fn(pos, n);

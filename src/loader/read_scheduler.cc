@@ -1,79 +1,100 @@
 #include "loader/read_scheduler.h"
 
 #include <fmt/format.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
+#include <exception>
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "common/log.h"
 #include "loader/dataset_files.h"
-#include "loader/hdf5_reader.h"
 #include "loader/pieces.h"
-#include "loader/read_worker.h"
 
 namespace trainbench::loader {
 namespace {
 
-// File handles stay open for the whole run (no open per read), so a dataset of
-// thousands of files needs more than the usual soft limit of 1024 descriptors.
-// Returns how many files may be kept open; beyond that, reads open and close the file
-// each time (slower, and said so).
-uint64_t RaiseOpenFileLimit(uint64_t files) {
-  constexpr uint64_t kReserve = 256;  // stdio, logs, checkpoints, libraries
-  rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return files;
-  const rlim_t wanted = static_cast<rlim_t>(files + kReserve);
-  if (limit.rlim_cur < wanted) {
-    limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, limit.rlim_max);
-    setrlimit(RLIMIT_NOFILE, &limit);
-    getrlimit(RLIMIT_NOFILE, &limit);
-  }
-  if (limit.rlim_cur >= wanted) return files;
-  const uint64_t budget =
-      limit.rlim_cur > 2 * kReserve ? limit.rlim_cur - kReserve : limit.rlim_cur / 2;
-  LogWarning(
-      fmt::format("{} dataset files but at most {} open files (ulimit -n): {} stay open, "
-                  "the others are opened for every read; raise the hard limit",
-                  files, static_cast<uint64_t>(limit.rlim_cur), budget));
-  return budget;
-}
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+using AlignedBuffer = std::unique_ptr<unsigned char, FreeDeleter>;
+
+// Reads recorded for the Darshan-style counters are handed over in batches of this
+// many, so the shared counters take one lock per batch, not per read.
+constexpr size_t kRecordBatch = 256;
+// How long a loop with reads in flight waits for one to finish before it looks at
+// stop_ again.
+constexpr double kReapTimeoutS = 0.05;
 
 }  // namespace
 
-ReadScheduler::ReadScheduler(storage::Storage& storage,
+struct ReadScheduler::LoopSample {
+  size_t stream = 0;
+  uint64_t index = 0;       // in the stream's plan
+  uint32_t file = 0;        // object index
+  uint64_t sample = 0;      // in its file
+  uint64_t next = 0;        // offset of the next piece to submit
+  uint64_t end = 0;         // end of the (aligned) range
+  uint64_t sample_end = 0;  // end of the sample's own bytes
+  uint32_t pieces_out = 0;  // submitted, not yet completed
+  bool active = false;
+  // The earliest short read, reported when the sample finishes so that pieces completing
+  // out of order name the same offset: where the file really ends.
+  uint64_t short_end = UINT64_MAX;
+  uint64_t short_bytes = 0, short_length = 0;
+};
+
+struct ReadScheduler::Loop {
+  struct Slot {
+    LoopSample* sample = nullptr;
+    uint64_t length = 0;
+    AlignedBuffer buffer;
+  };
+  std::thread thread;
+  std::unique_ptr<storage::ReadQueue> queue;
+  std::vector<Slot> slots;
+  std::vector<unsigned> free_slots;
+  std::vector<LoopSample> samples;
+  std::vector<storage::ReadCompletion> completions;
+  std::vector<metrics::ReadRecord> records;  // not yet handed to the counters
+  metrics::Histogram latency_ns;
+  std::atomic<uint64_t> bytes{0};
+  std::atomic<uint64_t> reads{0};
+};
+
+ReadScheduler::ReadScheduler(storage::ReadEngine& engine,
                              const std::vector<formats::WrittenFile>* files, ReaderOptions options,
-                             size_t accelerators)
-    : storage_(storage),
+                             size_t accelerators, metrics::IoCharacterizer* io)
+    : engine_(engine),
       files_(files),
       options_(options),
-      piece_size_(PieceSize(options.transfer_size, options.direct)),
-      streams_(accelerators),
-      handles_(files->size()),
-      handle_ready_(new std::atomic<bool>[files->size()]) {
-  for (size_t i = 0; i < files->size(); ++i) handle_ready_[i].store(false);
-  open_budget_ = RaiseOpenFileLimit(files->size());
-  if (options_.hdf5) {
-    std::vector<std::string> paths;
-    for (const auto& f : *files) {
-      const auto local = storage.LocalPath(f.path);
-      if (!local) throw UsageError("hdf5 datasets must be on a file system (libhdf5 opens paths)");
-      paths.push_back(*local);
+      io_(io),
+      alignment_(std::max<uint64_t>(1, engine.Capabilities().alignment)),
+      piece_size_(PieceSize(options.transfer_size, alignment_)),
+      whole_samples_(engine.Capabilities().whole_samples),
+      streams_(accelerators) {
+  options_.threads = std::max(1u, options_.threads);
+  options_.depth = std::max(1u, options_.depth);
+  for (unsigned i = 0; i < options_.threads; ++i) {
+    auto loop = std::make_unique<Loop>();
+    loop->queue = engine_.NewQueue(options_.depth);
+    const unsigned depth = loop->queue->Depth();
+    loop->slots.resize(depth);
+    loop->samples.resize(depth);
+    loop->completions.resize(depth);
+    loop->records.reserve(kRecordBatch);
+    for (unsigned s = 0; s < depth; ++s) {
+      loop->free_slots.push_back(s);
+      if (whole_samples_) continue;  // the engine reads into its own buffers
+      const uint64_t alignment = std::max<uint64_t>(alignment_, 64);
+      void* p = std::aligned_alloc(alignment, AlignUp(piece_size_, alignment));
+      if (!p)
+        throw RuntimeError("out of memory for read buffers (reader.transfer_size too large?)");
+      loop->slots[s].buffer.reset(static_cast<unsigned char*>(p));
     }
-    hdf5_ = std::make_unique<Hdf5Reader>(std::move(paths));
+    loops_.push_back(std::move(loop));
   }
-  const unsigned n = std::max(1u, options_.threads);
-  for (unsigned i = 0; i < n; ++i) {
-    auto w = std::make_unique<Worker>();
-    void* p = std::aligned_alloc(kDirectAlignment, AlignUp(piece_size_, kDirectAlignment));
-    if (!p) throw RuntimeError("out of memory for read buffers (reader.transfer_size too large?)");
-    w->buffer.reset(static_cast<unsigned char*>(p));
-    workers_.push_back(std::move(w));
-  }
-  for (auto& w : workers_) w->thread = std::thread([this, wp = w.get()] { Run(*wp); });
+  for (auto& l : loops_) l->thread = std::thread([this, lp = l.get()] { Run(*lp); });
 }
 
 ReadScheduler::~ReadScheduler() {
@@ -84,7 +105,7 @@ ReadScheduler::~ReadScheduler() {
     ++generation_;
   }
   work_cv_.notify_all();
-  for (auto& w : workers_) w->thread.join();
+  for (auto& l : loops_) l->thread.join();
 }
 
 void ReadScheduler::StartPhase(const std::vector<std::vector<SampleRef>>* plans,
@@ -157,19 +178,19 @@ std::optional<std::string> ReadScheduler::Error() const {
 
 uint64_t ReadScheduler::BytesRead() const {
   uint64_t total = 0;
-  for (const auto& w : workers_) total += w->bytes.load(std::memory_order_relaxed);
+  for (const auto& l : loops_) total += l->bytes.load(std::memory_order_relaxed);
   return total;
 }
 
 uint64_t ReadScheduler::Reads() const {
   uint64_t total = 0;
-  for (const auto& w : workers_) total += w->reads.load(std::memory_order_relaxed);
+  for (const auto& l : loops_) total += l->reads.load(std::memory_order_relaxed);
   return total;
 }
 
 metrics::Histogram ReadScheduler::Latencies() const {
   metrics::Histogram all;
-  for (const auto& w : workers_) all.Merge(w->latency_ns);
+  for (const auto& l : loops_) all.Merge(l->latency_ns);
   return all;
 }
 
@@ -193,8 +214,39 @@ bool ReadScheduler::Claim(Stream& s, uint64_t& index) {
   return true;
 }
 
-void ReadScheduler::SampleDone(Stream& s, uint64_t index, uint64_t bytes, Worker& worker) {
-  worker.bytes.fetch_add(bytes, std::memory_order_relaxed);
+// Claims the next sample of any accelerator, round robin, into `sample`. A claimed
+// sample counts in in_flight_ until SampleDone; it is counted before draining_ is
+// looked at, so Drain (which stores draining_, then waits for in_flight_ to reach 0)
+// either stops the claim or waits for the sample.
+bool ReadScheduler::ClaimSample(LoopSample& sample) {
+  in_flight_.fetch_add(1);
+  if (!draining_.load()) {
+    const size_t n = streams_.size();
+    const size_t start = cursor_.fetch_add(1, std::memory_order_relaxed);
+    for (size_t j = 0; j < n; ++j) {
+      const size_t a = (start + j) % n;
+      uint64_t index;
+      if (!Claim(streams_[a], index)) continue;
+      const SampleRef ref = (*streams_[a].samples)[index];
+      const uint32_t file = ref.file + file_offset_;
+      const formats::SampleExtent extent = ExtentOf((*files_)[file], ref.sample);
+      sample = LoopSample{};
+      sample.stream = a;
+      sample.index = index;
+      sample.file = file;
+      sample.sample = ref.sample;
+      sample.sample_end = extent.offset + extent.length;
+      sample.next = AlignDown(extent.offset, alignment_);
+      sample.end = whole_samples_ ? sample.sample_end : AlignUp(sample.sample_end, alignment_);
+      sample.active = true;
+      return true;
+    }
+  }
+  in_flight_.fetch_sub(1);
+  return false;
+}
+
+void ReadScheduler::SampleDone(Stream& s, uint64_t index) {
   s.in_flight.fetch_sub(1);
   const uint64_t batch = index / batch_size_;
   if (s.done[batch].fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size_) {
@@ -205,91 +257,121 @@ void ReadScheduler::SampleDone(Stream& s, uint64_t index, uint64_t bytes, Worker
     }
     loop_cv_.notify_one();
   }
+  in_flight_.fetch_sub(1);
 }
 
-void ReadScheduler::Run(Worker& worker) {
-  if (options_.engine == ReadEngine::kUring && !hdf5_) return RunUring(worker);
-  const size_t n = streams_.size();
-  while (!stop_.load()) {
-    const uint64_t generation = generation_.load(std::memory_order_acquire);
-    bool found = false;
-    // Counted in flight before looking at draining_: Drain stores draining_ and then
-    // waits for in_flight_ to reach 0, so a reader either sees draining_ or is waited for.
-    in_flight_.fetch_add(1);
-    if (!draining_.load()) {
-      const size_t start = cursor_.fetch_add(1, std::memory_order_relaxed);
-      for (size_t j = 0; j < n && !found; ++j) {
-        const size_t a = (start + j) % n;
-        Stream& s = streams_[a];
-        uint64_t index;
-        if (!Claim(s, index)) continue;
-        found = true;
-        const SampleRef ref = (*s.samples)[index];
-        uint64_t bytes = 0;
-        try {
-          bytes = ReadOne(worker, ref.file + file_offset_, ref.sample);
-        } catch (const std::exception& e) {
-          Fail(e.what());
-        }
-        SampleDone(s, index, bytes, worker);
+void ReadScheduler::Run(Loop& loop) {
+  storage::ReadQueue& queue = *loop.queue;
+  unsigned out = 0;  // submitted, not yet reaped
+  auto flush_records = [&] {
+    if (io_ && !loop.records.empty()) io_->OnReads(loop.records);
+    loop.records.clear();
+  };
+  auto finish = [&](LoopSample& s) {
+    if (s.short_end != UINT64_MAX)
+      Fail(fmt::format(
+          "short read at offset {} of '{}': {} of {} bytes (the file is shorter than its "
+          "sample index says)",
+          s.short_end, engine_.DescribeObject(s.file), s.short_bytes, s.short_length));
+    s.active = false;
+    SampleDone(streams_[s.stream], s.index);
+  };
+  // A sample with pieces left to submit, else a newly claimed one, else none.
+  auto next_piece = [&]() -> LoopSample* {
+    LoopSample* spare = nullptr;
+    for (auto& s : loop.samples) {
+      if (s.active && s.next < s.end) return &s;
+      if (!s.active && !spare) spare = &s;
+    }
+    while (spare && ClaimSample(*spare)) {
+      if (spare->next < spare->end) return spare;
+      finish(*spare);  // an empty sample: done at once
+    }
+    return nullptr;
+  };
+  auto submit = [&](LoopSample& s) {
+    const unsigned i = loop.free_slots.back();
+    loop.free_slots.pop_back();
+    auto& slot = loop.slots[i];
+    slot.sample = &s;
+    slot.length = whole_samples_ ? s.end - s.next : std::min(piece_size_, s.end - s.next);
+    storage::ReadRequest r;
+    r.object = s.file;
+    r.offset = s.next;
+    r.length = slot.length;
+    r.buffer = slot.buffer.get();
+    r.tag = i;
+    r.sample = s.sample;
+    s.next += slot.length;
+    ++s.pieces_out;
+    ++out;
+    queue.Submit(r);
+  };
+  auto complete = [&](storage::ReadCompletion& c) {
+    const auto i = static_cast<unsigned>(c.tag);
+    auto& slot = loop.slots[i];
+    LoopSample& s = *slot.sample;
+    loop.free_slots.push_back(i);
+    --out;
+    --s.pieces_out;
+    loop.latency_ns.Record(c.latency_ns);
+    loop.reads.fetch_add(1, std::memory_order_relaxed);
+    loop.bytes.fetch_add(c.bytes, std::memory_order_relaxed);
+    loop.records.push_back({s.file, c.offset, c.bytes});
+    if (loop.records.size() >= kRecordBatch) flush_records();
+    if (!c.error.empty()) {
+      Fail(c.error);
+      s.next = s.end;
+    } else if (c.bytes < slot.length && c.offset + c.bytes < s.sample_end) {
+      // Under O_DIRECT the widened last piece may end past the file's end; short
+      // before the sample's end means the file is not what its index says.
+      if (c.offset + c.bytes < s.short_end) {
+        s.short_end = c.offset + c.bytes;
+        s.short_bytes = c.bytes;
+        s.short_length = slot.length;
       }
+      s.next = s.end;
     }
-    in_flight_.fetch_sub(1);
-    if (found) continue;
-    std::unique_lock<std::mutex> lock(work_mutex_);
-    ++idle_;
-    work_cv_.wait(lock, [&] { return generation_.load() != generation || stop_.load(); });
-    --idle_;
-  }
-}
+    if (s.next >= s.end && s.pieces_out == 0) finish(s);
+  };
 
-storage::RandomAccessFile& ReadScheduler::File(
-    uint32_t file, std::unique_ptr<storage::RandomAccessFile>& temporary) {
-  if (handle_ready_[file].load(std::memory_order_acquire)) return *handles_[file];
-  storage::OpenOptions open_options;
-  open_options.direct = options_.direct;
-  std::lock_guard<std::mutex> lock(open_mutex_);
-  if (!handles_[file]) {
-    if (open_count_ >= open_budget_) {
-      temporary = storage_.Open((*files_)[file].path, open_options);
-      return *temporary;
+  try {
+    for (;;) {
+      const uint64_t generation = generation_.load(std::memory_order_acquire);
+      while (!loop.free_slots.empty() && !stop_.load()) {
+        LoopSample* s = next_piece();
+        if (!s) break;
+        submit(*s);
+      }
+      if (out == 0) {
+        flush_records();
+        if (stop_.load()) break;
+        std::unique_lock<std::mutex> lock(work_mutex_);
+        ++idle_;
+        work_cv_.wait(lock, [&] { return generation_.load() != generation || stop_.load(); });
+        --idle_;
+        continue;
+      }
+      const size_t n = queue.Reap(loop.completions, 1, kReapTimeoutS);
+      for (size_t k = 0; k < n; ++k) complete(loop.completions[k]);
     }
-    handles_[file] = storage_.Open((*files_)[file].path, open_options);
-    ++open_count_;
+  } catch (const std::exception& e) {
+    // The queue itself failed (not one read): no more reads from this loop.
+    Fail(e.what());
   }
-  handle_ready_[file].store(true, std::memory_order_release);
-  return *handles_[file];
-}
-
-uint64_t ReadScheduler::ReadOne(Worker& worker, uint32_t file, uint32_t sample) {
-  if (hdf5_) {
-    const uint64_t t0 = NowNanoseconds();
-    const uint64_t bytes = hdf5_->ReadSample(file, sample, worker.sample_buffer);
-    worker.latency_ns.Record(NowNanoseconds() - t0);
-    worker.reads.fetch_add(1, std::memory_order_relaxed);
-    return bytes;
+  // Never free buffers the engine may still write: reap what is out (bounded).
+  for (int tries = 0; out > 0 && tries < 200; ++tries) {
+    size_t n = 0;
+    try {
+      n = queue.Reap(loop.completions, 1, kReapTimeoutS);
+    } catch (const std::exception&) {
+      break;
+    }
+    for (size_t k = 0; k < n; ++k) complete(loop.completions[k]);
   }
-  const formats::WrittenFile& f = (*files_)[file];
-  const formats::SampleExtent extent = ExtentOf(f, sample);
-  std::unique_ptr<storage::RandomAccessFile> temporary;  // when over the open-file budget
-  storage::RandomAccessFile& handle = File(file, temporary);
-  const uint64_t sample_end = extent.offset + extent.length;
-  uint64_t total = 0;
-  ForEachPiece(extent.offset, extent.length, piece_size_, options_.direct,
-               [&](uint64_t offset, uint64_t length) {
-                 const uint64_t t0 = NowNanoseconds();
-                 const size_t got = handle.ReadAt(offset, worker.buffer.get(), length);
-                 worker.latency_ns.Record(NowNanoseconds() - t0);
-                 worker.reads.fetch_add(1, std::memory_order_relaxed);
-                 total += got;
-                 // Under O_DIRECT the widened last piece may end past the file's end.
-                 if (got < length && offset + got < sample_end)
-                   throw IoError(fmt::format("short read at offset {} of '{}': {} of {} bytes "
-                                             "(the file is shorter than its sample index says)",
-                                             offset + got, storage_.Describe(f.path), got, length),
-                                 0);
-               });
-  return total;
+  for (auto& s : loop.samples)
+    if (s.active) finish(s);
+  flush_records();
 }
 
 void ReadScheduler::Fail(const std::string& message) {

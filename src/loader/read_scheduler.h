@@ -1,16 +1,17 @@
-// The read scheduler: a small pool of reader threads that pull each accelerator's next
-// sample straight from its epoch plan, so the event loop is woken once per finished
-// batch, not once per read. Bounds: at most `reads_per_accelerator` (reader.read_threads)
-// reads in flight per accelerator, and reads run at most `prefetch_batches`
-// (reader.prefetch_size) batches ahead of the batch the accelerator works on.
-// A sample is read as the format says: its extent in transfer_size pieces through
-// Storage (file handles opened once and kept), or one hyperslab through libhdf5.
-// Engines: pread (one piece at a time per thread) or io_uring (up to `depth` pieces in
-// flight per thread: deep queues for remote or flash storage with few threads).
-// Each thread owns one reused buffer; the bytes are dropped once read (a batch's
-// bytes need not be kept to measure how fast storage delivers them).
+// The read scheduler: one engine-agnostic loop, run by a few threads, that turns each
+// accelerator's epoch plan into reads. A loop claims an accelerator's next sample,
+// splits its extent into transfer_size pieces (aligned as the engine needs), submits
+// them to its own storage::ReadQueue, reaps completions, and finishes the sample when
+// its last piece is in. Every read that happened is recorded: its latency, and its
+// file, offset and size for the Darshan-style counters. The event loop is woken once
+// per finished batch, not once per read.
+// Bounds: at most `reads_per_accelerator` (reader.read_threads) samples in flight per
+// accelerator, reads at most `prefetch_batches` (reader.prefetch_size) batches ahead of
+// the batch the accelerator works on, and `depth` reads in flight per loop thread.
+// The bytes are dropped once read (a batch's bytes need not be kept to measure how fast
+// storage delivers them); each loop owns `depth` reused buffers.
 // Thread safety: StartPhase/Advance/WakeReaders/Wait/Drain are called by one thread
-// (the event loop); BatchReady and BytesRead may be called from any thread.
+// (the event loop); BatchReady, BytesRead and Reads may be called from any thread.
 #pragma once
 
 #include <atomic>
@@ -26,33 +27,26 @@
 #include "formats/format.h"
 #include "loader/sampler.h"
 #include "metrics/histogram.h"
-#include "storage/storage.h"
+#include "metrics/io_characterization.h"
+#include "storage/read_queue.h"
 
 namespace trainbench::loader {
 
-class Hdf5Reader;
-
-enum class ReadEngine {
-  kPread,  // each reader thread reads one piece at a time with pread
-  kUring,  // each reader thread keeps up to `depth` pieces in flight through io_uring
-};
-
 struct ReaderOptions {
-  ReadEngine engine = ReadEngine::kPread;
-  unsigned threads = 1;
-  unsigned depth = 1;  // io_uring: pieces in flight per reader thread
+  unsigned threads = 1;  // loop threads, each with one queue
+  unsigned depth = 1;    // reads in flight per loop thread
   uint64_t transfer_size = 262144;
-  bool direct = false;  // O_DIRECT with aligned buffers
-  bool hdf5 = false;    // read samples through libhdf5
   uint64_t reads_per_accelerator = 1;
   uint64_t prefetch_batches = 2;
 };
 
 class ReadScheduler {
  public:
-  // `files`: every file a phase may read (train then eval); kept by pointer.
-  ReadScheduler(storage::Storage& storage, const std::vector<formats::WrittenFile>* files,
-                ReaderOptions options, size_t accelerators);
+  // `engine` reads the objects `files` names, in that order (object i is (*files)[i]);
+  // `io`, when given, is fed every read that happened. Both are kept by pointer and must
+  // outlive the scheduler. Throws when the engine cannot make its queues.
+  ReadScheduler(storage::ReadEngine& engine, const std::vector<formats::WrittenFile>* files,
+                ReaderOptions options, size_t accelerators, metrics::IoCharacterizer* io);
   ~ReadScheduler();
   ReadScheduler(const ReadScheduler&) = delete;
   ReadScheduler& operator=(const ReadScheduler&) = delete;
@@ -63,7 +57,7 @@ class ReadScheduler {
                   uint64_t batch_size);
   // Accelerator `a` now waits for or computes batch `step`: lets reads run ahead of it.
   void Advance(size_t a, uint64_t step);
-  // Wakes idle readers after Advance calls (one wake-up for many advances).
+  // Wakes idle loops after Advance calls (one wake-up for many advances).
   void WakeReaders();
   bool BatchReady(size_t a, uint64_t step) const;
   // When the batch's last read finished (NowSeconds clock); valid once BatchReady. The
@@ -72,7 +66,7 @@ class ReadScheduler {
   double BatchReadyTime(size_t a, uint64_t step) const;
   // Sleeps until a batch becomes ready, a read fails, or NowSeconds() reaches deadline.
   void Wait(double deadline);
-  // Stops claiming new reads and waits for those in flight.
+  // Stops claiming new samples and waits for those in flight.
   void Drain();
 
   // The first failed read's message (file and offset), if any.
@@ -81,7 +75,8 @@ class ReadScheduler {
   uint64_t Reads() const;
   // Latency of every read; call after Drain.
   metrics::Histogram Latencies() const;
-  unsigned threads() const { return static_cast<unsigned>(workers_.size()); }
+  unsigned threads() const { return static_cast<unsigned>(loops_.size()); }
+  unsigned depth() const { return options_.depth; }
 
  private:
   struct alignas(64) Stream {
@@ -89,43 +84,36 @@ class ReadScheduler {
     std::atomic<uint64_t> next{0};   // next index to claim
     std::atomic<uint64_t> limit{0};  // indexes below it may be claimed
     std::atomic<uint32_t> in_flight{0};
-    std::unique_ptr<std::atomic<uint32_t>[]> done;    // finished reads per batch
+    std::unique_ptr<std::atomic<uint32_t>[]> done;    // finished samples per batch
     std::unique_ptr<std::atomic<double>[]> ready_at;  // when each batch finished
   };
-  struct Worker;
+  struct Loop;        // one loop thread's queue, buffers and tallies
+  struct LoopSample;  // a claimed sample whose pieces are being read
 
-  void Run(Worker& worker);
-  void RunUring(Worker& worker);  // uring_reader.cc
-  void SampleDone(Stream& s, uint64_t index, uint64_t bytes, Worker& worker);
+  void Run(Loop& loop);
+  bool ClaimSample(LoopSample& sample);
   bool Claim(Stream& s, uint64_t& index);
-  uint64_t ReadOne(Worker& worker, uint32_t file, uint32_t sample);
-  storage::RandomAccessFile& File(uint32_t file,
-                                  std::unique_ptr<storage::RandomAccessFile>& temporary);
+  void SampleDone(Stream& s, uint64_t index);
   void Fail(const std::string& message);
 
-  storage::Storage& storage_;
+  storage::ReadEngine& engine_;
   const std::vector<formats::WrittenFile>* files_;
   ReaderOptions options_;
+  metrics::IoCharacterizer* io_;
+  uint64_t alignment_;
   uint64_t piece_size_;
+  bool whole_samples_;
   std::vector<Stream> streams_;
   uint32_t file_offset_ = 0;
   uint64_t batch_size_ = 1;
 
-  // Files open lazily, once; then read without a lock.
-  std::vector<std::unique_ptr<storage::RandomAccessFile>> handles_;
-  std::unique_ptr<std::atomic<bool>[]> handle_ready_;
-  std::mutex open_mutex_;
-  uint64_t open_budget_ = 0;  // files that may stay open (ulimit -n)
-  uint64_t open_count_ = 0;
-  std::unique_ptr<Hdf5Reader> hdf5_;
-
   std::atomic<bool> draining_{true};
   std::atomic<bool> stop_{false};
-  // Touched by every reader for every sample: one cache line each.
+  // Touched by every loop for every sample: one cache line each.
   alignas(64) std::atomic<uint64_t> in_flight_{0};
   alignas(64) std::atomic<size_t> cursor_{0};
 
-  // Readers sleep here when nothing can be claimed; generation_ bumps on every wake.
+  // Loops sleep here when nothing can be claimed; generation_ bumps on every wake.
   std::mutex work_mutex_;
   std::condition_variable work_cv_;
   // Written under work_mutex_; read without it before a scan (no lock per sample).
@@ -139,7 +127,7 @@ class ReadScheduler {
   uint64_t seen_events_ = 0;
   std::optional<std::string> error_;
 
-  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::unique_ptr<Loop>> loops_;
 };
 
 }  // namespace trainbench::loader

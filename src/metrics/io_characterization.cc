@@ -29,8 +29,19 @@ const std::array<std::string, kAccessSizeBuckets>& AccessSizeBucketNames() {
 IoCharacterizer::IoCharacterizer(std::vector<uint64_t> file_sizes)
     : sizes_(std::move(file_sizes)), files_(sizes_.size()) {}
 
-void IoCharacterizer::OnRead(size_t file, uint64_t offset, uint64_t bytes) {
-  FileState& f = files_[file];
+void IoCharacterizer::OnOpens(uint64_t count) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  counters_.opens += count;
+}
+
+void IoCharacterizer::OnReads(std::span<const ReadRecord> reads) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& r : reads) Record(r);
+}
+
+void IoCharacterizer::Record(const ReadRecord& r) {
+  const uint64_t offset = r.offset, bytes = r.bytes;
+  FileState& f = files_[r.file];
   ++counters_.reads;
   counters_.bytes_read += bytes;
   ++counters_.size_buckets[AccessSizeBucket(bytes)];
@@ -46,6 +57,7 @@ void IoCharacterizer::OnRead(size_t file, uint64_t offset, uint64_t bytes) {
 }
 
 IoCounters IoCharacterizer::Counters() const {
+  std::lock_guard<std::mutex> lock(mutex_);
   IoCounters c = counters_;
   for (size_t i = 0; i < files_.size(); ++i) {
     if (!files_[i].read) continue;

@@ -1,12 +1,16 @@
 // I/O characterization in the manner of Darshan's POSIX module: counts of opens, reads
 // and bytes, access sizes in Darshan's ten buckets, sequential (offset beyond the
 // previous read's end in that file) and consecutive (offset exactly at it) reads, and
-// how many files were read and re-read. Fed by whoever issues the reads, in issue order.
-// Not thread-safe: one owner (the run's event loop).
+// how many files were read and re-read. Fed with the reads that happened, as the
+// threads that did them hand them over (each thread's in its own order, batches of
+// different threads interleaved as they arrive: Darshan sees threads interleave too).
+// Thread-safe.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,12 +36,23 @@ struct IoCounters {
   uint64_t max_read_bytes = 0;
 };
 
+// One read that happened: which file (index), where, how many bytes it returned.
+struct ReadRecord {
+  uint32_t file = 0;
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+};
+
 class IoCharacterizer {
  public:
   explicit IoCharacterizer(std::vector<uint64_t> file_sizes);
 
-  void OnOpen() { ++counters_.opens; }
-  void OnRead(size_t file, uint64_t offset, uint64_t bytes);
+  void OnOpens(uint64_t count);
+  void OnReads(std::span<const ReadRecord> reads);
+  void OnRead(size_t file, uint64_t offset, uint64_t bytes) {
+    const ReadRecord r{static_cast<uint32_t>(file), offset, bytes};
+    OnReads({&r, 1});
+  }
   // The counters, with the per-file tallies folded in.
   IoCounters Counters() const;
 
@@ -47,6 +62,9 @@ class IoCharacterizer {
     uint64_t bytes = 0;
     bool read = false;
   };
+  void Record(const ReadRecord& r);  // with mutex_ held
+
+  mutable std::mutex mutex_;
   std::vector<uint64_t> sizes_;
   std::vector<FileState> files_;
   IoCounters counters_;

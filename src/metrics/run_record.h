@@ -1,5 +1,6 @@
-// Everything one `trainbench run` measured, as plain data: filled by sim/ while the run
-// goes, reduced across ranks by dist/, and turned into files and tables by report/.
+// Everything one `trainbench run` measured, as plain data: filled by sim/ (and the read
+// scheduler's reads) while the run goes, and turned into files and tables by report/.
+// Each process keeps its own; nothing reduces records across ranks yet (the MPI issue).
 // Not thread-safe (built by the event loop, read after it stops).
 #pragma once
 
@@ -57,16 +58,17 @@ struct RunRecord {
   double nominal_sample_bytes = 0;  // dataset.record_length_bytes
   bool barrier = true;
   std::string read_engine;
-  uint64_t io_threads = 0;
+  uint64_t io_threads = 0;  // reader loops
+  uint64_t io_depth = 1;    // reads in flight per loop
 
   std::vector<PhaseRecord> epochs;
   std::vector<PhaseRecord> evals;
   std::vector<PhaseRecord> preloads;
   std::vector<CheckpointRecord> checkpoints;
 
-  Histogram read_latency_ns;  // every read (one transfer_size piece, or one hdf5 sample)
+  Histogram read_latency_ns;  // every read that happened (a transfer_size piece, an hdf5 sample)
   Histogram data_wait_ns;     // every step's wait for its batch
-  IoCounters io;
+  IoCounters io;              // from the reads that happened, prefetched ones included
 
   double run_seconds = 0;
   double cpu_seconds = 0;

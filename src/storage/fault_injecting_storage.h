@@ -28,6 +28,12 @@ class FaultInjectingStorage : public ForwardingStorage {
   std::unique_ptr<AtomicWriter> Create(const std::string& path) override;
   std::unique_ptr<RandomAccessFile> Open(const std::string& path,
                                          const OpenOptions& options) override;
+  // Reads through this storage's Open (pread), so failed opens reach the reader.
+  std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
+                                             const ReadEngineOptions& options) override {
+    return Storage::OpenReadEngine(objects, options);
+  }
+  std::string DefaultReadEngine() const override { return "pread"; }
   // Charges `size` bytes against the budget; throws the configured error past it.
   void Charge(const std::string& path, size_t size);
 

@@ -1,8 +1,11 @@
 #include "storage/memory_storage.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
 
+#include "common/clock.h"
 #include "common/strings.h"
 #include "storage/io_error.h"
 
@@ -88,6 +91,84 @@ std::string MemoryStorage::Describe(const std::string& path) const { return "mem
 
 std::optional<std::string> MemoryStorage::LocalPath(const std::string&) const {
   return std::nullopt;
+}
+
+namespace {
+
+class MemoryReadQueue : public ReadQueue {
+ public:
+  MemoryReadQueue(const std::vector<std::shared_ptr<const MemoryStorage::Bytes>>& objects,
+                  const std::vector<std::string>& names, unsigned depth)
+      : objects_(objects), names_(names), depth_(depth) {}
+  void Submit(const ReadRequest& request) override {
+    pending_.push_back({request, NowNanoseconds()});
+  }
+  size_t Reap(std::span<ReadCompletion> out, size_t, double) override {
+    size_t n = 0;
+    while (n < out.size() && !pending_.empty()) {
+      const auto [r, t0] = pending_.back();
+      pending_.pop_back();
+      ReadCompletion& c = out[n++];
+      c = ReadCompletion{};
+      c.tag = r.tag;
+      c.offset = r.offset;
+      const auto& data = objects_[r.object];
+      if (!data) {
+        c.error = fmt::format("cannot open '{}': no such object", names_[r.object]);
+      } else if (r.offset < data->size()) {
+        c.bytes = std::min<uint64_t>(r.length, data->size() - r.offset);
+        if (r.buffer) std::memcpy(r.buffer, data->data() + r.offset, c.bytes);
+      }
+      c.latency_ns = NowNanoseconds() - t0;
+    }
+    return n;
+  }
+  unsigned Depth() const override { return depth_; }
+
+ private:
+  const std::vector<std::shared_ptr<const MemoryStorage::Bytes>>& objects_;
+  const std::vector<std::string>& names_;
+  unsigned depth_;
+  std::vector<std::pair<ReadRequest, uint64_t>> pending_;
+};
+
+class MemoryReadEngine : public ReadEngine {
+ public:
+  MemoryReadEngine(std::vector<std::shared_ptr<const MemoryStorage::Bytes>> objects,
+                   std::vector<std::string> names)
+      : objects_(std::move(objects)), names_(std::move(names)) {
+    capabilities_.useful_depth = 16;
+  }
+  std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override {
+    return std::make_unique<MemoryReadQueue>(objects_, names_, std::max(1u, depth));
+  }
+  const ReadEngineCapabilities& Capabilities() const override { return capabilities_; }
+  std::string Describe() const override { return "memory"; }
+  uint64_t Opens() const override { return 0; }
+  std::string DescribeObject(uint32_t object) const override { return names_[object]; }
+
+ private:
+  std::vector<std::shared_ptr<const MemoryStorage::Bytes>> objects_;
+  std::vector<std::string> names_;
+  ReadEngineCapabilities capabilities_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReadEngine> MemoryStorage::OpenReadEngine(const std::vector<std::string>& objects,
+                                                          const ReadEngineOptions& options) {
+  if (options.engine != "memory") return Storage::OpenReadEngine(objects, options);
+  std::vector<std::shared_ptr<const Bytes>> data;
+  std::vector<std::string> names;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& o : objects) {
+      const auto it = objects_.find(o);
+      data.push_back(it == objects_.end() ? nullptr : it->second);
+    }
+  }
+  for (const auto& o : objects) names.push_back(Describe(o));
+  return std::make_unique<MemoryReadEngine>(std::move(data), std::move(names));
 }
 
 }  // namespace trainbench::storage

@@ -23,6 +23,11 @@ class MemoryStorage : public Storage {
   size_t RemoveLeftovers(const std::string& prefix) override;
   std::string Describe(const std::string& path) const override;
   std::optional<std::string> LocalPath(const std::string& path) const override;
+  // Adds `memory`: reads complete when reaped, newest first, so the reader above meets
+  // completions out of order without threads or timing (the tests' engine).
+  std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
+                                             const ReadEngineOptions& options) override;
+  std::string DefaultReadEngine() const override { return "memory"; }
 
   using Bytes = std::vector<unsigned char>;
   void Publish(const std::string& path, std::shared_ptr<const Bytes> data);

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,7 +11,9 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/log.h"
 #include "storage/io_error.h"
+#include "storage/uring_engine.h"
 
 namespace trainbench::storage {
 namespace fs = std::filesystem;
@@ -87,7 +90,6 @@ class PosixFile : public RandomAccessFile {
  public:
   PosixFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
   ~PosixFile() override { ::close(fd_); }
-  int NativeHandle() const override { return fd_; }
 
   size_t ReadAt(uint64_t offset, void* buffer, size_t size) override {
     size_t done = 0;
@@ -187,6 +189,37 @@ std::string PosixStorage::Describe(const std::string& path) const { return Full(
 
 std::optional<std::string> PosixStorage::LocalPath(const std::string& path) const {
   return Full(path);
+}
+
+std::unique_ptr<ReadEngine> PosixStorage::OpenReadEngine(const std::vector<std::string>& objects,
+                                                         const ReadEngineOptions& options) {
+  if (options.engine != "uring") return Storage::OpenReadEngine(objects, options);
+  std::vector<std::string> paths;
+  paths.reserve(objects.size());
+  for (const auto& o : objects) paths.push_back(Full(o));
+  return MakeUringEngine(std::move(paths), OpenObjectBudget(objects.size()), options);
+}
+
+// Files stay open for the whole run (no open per read), so a dataset of thousands of
+// files needs more than the usual soft limit of 1024 descriptors.
+uint64_t PosixStorage::OpenObjectBudget(uint64_t wanted) {
+  constexpr uint64_t kReserve = 256;  // stdio, logs, checkpoints, libraries
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return wanted;
+  const rlim_t needed = static_cast<rlim_t>(wanted + kReserve);
+  if (limit.rlim_cur < needed) {
+    limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? needed : std::min(needed, limit.rlim_max);
+    setrlimit(RLIMIT_NOFILE, &limit);
+    getrlimit(RLIMIT_NOFILE, &limit);
+  }
+  if (limit.rlim_cur >= needed) return wanted;
+  const uint64_t budget =
+      limit.rlim_cur > 2 * kReserve ? limit.rlim_cur - kReserve : limit.rlim_cur / 2;
+  LogWarning(
+      fmt::format("{} dataset files but at most {} open files (ulimit -n): {} stay open, "
+                  "the others are opened for every read; raise the hard limit",
+                  wanted, static_cast<uint64_t>(limit.rlim_cur), budget));
+  return budget;
 }
 
 }  // namespace trainbench::storage

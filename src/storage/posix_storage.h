@@ -20,6 +20,11 @@ class PosixStorage : public Storage {
   size_t RemoveLeftovers(const std::string& prefix) override;
   std::string Describe(const std::string& path) const override;
   std::optional<std::string> LocalPath(const std::string& path) const override;
+  // Adds `uring` to the engines every storage has.
+  std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
+                                             const ReadEngineOptions& options) override;
+  // Raises the soft limit of open files (ulimit -n) as far as the hard limit allows.
+  uint64_t OpenObjectBudget(uint64_t wanted) override;
 
   static constexpr const char* kTempSuffix = ".tbtmp";
 

@@ -2,7 +2,10 @@
 // above storage/ is the same for a file system and for S3 (principle 3). Modelled on
 // leveldb's Env: methods throw IoError naming the object, reads go into caller-owned
 // buffers, and writes publish atomically (a reader never sees a half-written object).
-// Implementations are thread-safe; file objects are used by one thread at a time.
+// Reads that a run issues by the thousand go through a ReadEngine (read_queue.h), which
+// each backend hands out; RandomAccessFile is for the few whole-object reads (manifests,
+// checkpoints, verification). Implementations, and the objects they hand out, are
+// thread-safe unless they say otherwise.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +14,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "storage/read_queue.h"
 
 namespace trainbench::storage {
 
@@ -31,11 +36,9 @@ class RandomAccessFile {
  public:
   virtual ~RandomAccessFile() = default;
   // Reads up to `size` bytes at `offset`; returns the count (short only at end of object).
+  // Positional, so several threads may read one object at once.
   virtual size_t ReadAt(uint64_t offset, void* buffer, size_t size) = 0;
   virtual uint64_t Size() = 0;
-  // The OS file descriptor when there is one (posix), for asynchronous engines
-  // (io_uring) that submit reads themselves; -1 otherwise.
-  virtual int NativeHandle() const { return -1; }
 };
 
 struct OpenOptions {
@@ -65,6 +68,17 @@ class Storage {
   virtual std::string Describe(const std::string& path) const = 0;
   // Local file-system path when there is one (libraries that need a path use it).
   virtual std::optional<std::string> LocalPath(const std::string& path) const = 0;
+
+  // A read engine over `objects` (read_engines.h lists the names). This base serves the
+  // engines every backend has, `pread` (a thread pool over Open) and `null`; a backend
+  // overrides it to add its own and calls it for the rest.
+  virtual std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
+                                                     const ReadEngineOptions& options);
+  // The engine used when none is named.
+  virtual std::string DefaultReadEngine() const { return "pread"; }
+  // How many of `wanted` objects may stay open at once (file descriptors on a file
+  // system); engines open the rest for each read.
+  virtual uint64_t OpenObjectBudget(uint64_t wanted) { return wanted; }
 };
 
 // Opens the storage a URI names: a local path, file:///path, (s3://bucket/prefix later).

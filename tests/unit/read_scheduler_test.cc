@@ -1,6 +1,8 @@
-// The read scheduler's bounds: reads run at most prefetch_size batches beyond the batch
-// an accelerator works on, and resume when it advances; every sample's exact bytes are
-// read; a file shorter than its index fails naming the file and offset. Both engines.
+// The read scheduler's loop over every engine: reads run at most prefetch_size batches
+// beyond the batch an accelerator works on and resume when it advances; every sample's
+// exact bytes are read in transfer_size pieces; every read that happened reaches the
+// Darshan-style counters; a file shorter than its index fails naming file and offset.
+// The memory engine completes reads newest first, so the loop meets them out of order.
 #include "loader/read_scheduler.h"
 
 #include <gtest/gtest.h>
@@ -11,20 +13,32 @@
 #include <thread>
 
 #include "common/clock.h"
+#include "storage/memory_storage.h"
 #include "storage/posix_storage.h"
+#include "storage/read_engines.h"
 
 namespace trainbench::loader {
 namespace {
 
 namespace fs = std::filesystem;
 
-class ReadSchedulerTest : public ::testing::TestWithParam<ReadEngine> {
+struct EngineCase {
+  const char* engine;
+  unsigned depth;
+  bool on_disk;
+};
+
+class ReadSchedulerTest : public ::testing::TestWithParam<EngineCase> {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() / ("tb-read-scheduler-" + std::to_string(::getpid()) + "-" +
-                                         std::to_string(static_cast<int>(GetParam())));
-    fs::create_directories(root_);
-    storage_ = std::make_unique<storage::PosixStorage>(root_.string());
+    if (GetParam().on_disk) {
+      root_ = fs::temp_directory_path() / ("tb-read-scheduler-" + std::to_string(::getpid()) + "-" +
+                                           GetParam().engine + std::to_string(GetParam().depth));
+      fs::create_directories(root_);
+      storage_ = std::make_unique<storage::PosixStorage>(root_.string());
+    } else {
+      storage_ = std::make_unique<storage::MemoryStorage>();
+    }
     auto out = storage_->Create("f.bin");
     const std::vector<unsigned char> bytes(kSamples * kSampleBytes, 7);
     out->Append(bytes.data(), bytes.size());
@@ -37,8 +51,17 @@ class ReadSchedulerTest : public ::testing::TestWithParam<ReadEngine> {
     files_.push_back(f);
     plans_.resize(1);
     for (uint32_t i = 0; i < kSamples; ++i) plans_[0].push_back({0, i});
+    io_ = std::make_unique<metrics::IoCharacterizer>(std::vector<uint64_t>{f.size_bytes});
   }
-  void TearDown() override { fs::remove_all(root_); }
+  void TearDown() override {
+    if (!root_.empty()) fs::remove_all(root_);
+  }
+
+  std::unique_ptr<storage::ReadEngine> Engine() {
+    storage::ReadEngineOptions o;
+    o.engine = GetParam().engine;
+    return storage::OpenReadEngine(*storage_, {"f.bin"}, o);
+  }
 
   // Waits for `expected` bytes to be read (at most 5 s), then a little longer, and
   // returns what was read: more than expected means the window did not hold.
@@ -52,9 +75,8 @@ class ReadSchedulerTest : public ::testing::TestWithParam<ReadEngine> {
 
   ReaderOptions Options() const {
     ReaderOptions o;
-    o.engine = GetParam();
     o.threads = 2;
-    o.depth = 4;
+    o.depth = GetParam().depth;
     o.transfer_size = 64;  // two pieces per 100-byte sample
     o.reads_per_accelerator = 3;
     o.prefetch_batches = 2;
@@ -63,35 +85,48 @@ class ReadSchedulerTest : public ::testing::TestWithParam<ReadEngine> {
 
   static constexpr uint64_t kSamples = 100, kSampleBytes = 100, kBatch = 10;
   fs::path root_;
-  std::unique_ptr<storage::PosixStorage> storage_;
+  std::unique_ptr<storage::Storage> storage_;
   std::vector<formats::WrittenFile> files_;
   std::vector<std::vector<SampleRef>> plans_;
+  std::unique_ptr<metrics::IoCharacterizer> io_;
 };
 
 TEST_P(ReadSchedulerTest, ReadsStayWithinThePrefetchWindow) {
-  ReadScheduler r(*storage_, &files_, Options(), 1);
-  r.StartPhase(&plans_, 0, kBatch);
-  // Batch 0 plus 2 prefetched batches: 30 samples.
-  EXPECT_EQ(ReadUpTo(r, 30 * kSampleBytes), 30 * kSampleBytes);
-  EXPECT_TRUE(r.BatchReady(0, 0));
-  EXPECT_TRUE(r.BatchReady(0, 2));
-  EXPECT_FALSE(r.BatchReady(0, 3));
-  EXPECT_GT(r.BatchReadyTime(0, 0), 0);
-  r.Advance(0, 5);
-  r.WakeReaders();
-  EXPECT_EQ(ReadUpTo(r, 80 * kSampleBytes), 80 * kSampleBytes);  // up to batch 5 + 2
-  r.Advance(0, 9);
-  r.WakeReaders();
-  EXPECT_EQ(ReadUpTo(r, 100 * kSampleBytes), 100 * kSampleBytes);  // the plan's end
-  r.Drain();
-  EXPECT_FALSE(r.Error());
-  EXPECT_EQ(r.Reads(), 200u);  // two pieces each
-  EXPECT_EQ(r.Latencies().Count(), 200u);
+  auto engine = Engine();
+  {
+    ReadScheduler r(*engine, &files_, Options(), 1, io_.get());
+    r.StartPhase(&plans_, 0, kBatch);
+    // Batch 0 plus 2 prefetched batches: 30 samples.
+    EXPECT_EQ(ReadUpTo(r, 30 * kSampleBytes), 30 * kSampleBytes);
+    EXPECT_TRUE(r.BatchReady(0, 0));
+    EXPECT_TRUE(r.BatchReady(0, 2));
+    EXPECT_FALSE(r.BatchReady(0, 3));
+    EXPECT_GT(r.BatchReadyTime(0, 0), 0);
+    r.Advance(0, 5);
+    r.WakeReaders();
+    EXPECT_EQ(ReadUpTo(r, 80 * kSampleBytes), 80 * kSampleBytes);  // up to batch 5 + 2
+    r.Advance(0, 9);
+    r.WakeReaders();
+    EXPECT_EQ(ReadUpTo(r, 100 * kSampleBytes), 100 * kSampleBytes);  // the plan's end
+    r.Drain();
+    EXPECT_FALSE(r.Error());
+    EXPECT_EQ(r.Reads(), 200u);  // two pieces each
+    EXPECT_EQ(r.Latencies().Count(), 200u);
+  }
+  // The counters saw exactly those reads: 64 + 36 bytes per sample, each file byte once.
+  const auto c = io_->Counters();
+  EXPECT_EQ(c.reads, 200u);
+  EXPECT_EQ(c.bytes_read, kSamples * kSampleBytes);
+  EXPECT_EQ(c.max_read_bytes, 64u);
+  EXPECT_EQ(c.files_read, 1u);
+  EXPECT_EQ(c.files_reread, 0u);
 }
 
 TEST_P(ReadSchedulerTest, ShortFileFailsNamingFileAndOffset) {
+  if (std::string(GetParam().engine) == "null") GTEST_SKIP() << "null reads no file";
   files_[0].samples[50].length = 100000;  // the index says more than the file holds
-  ReadScheduler r(*storage_, &files_, Options(), 1);
+  auto engine = Engine();
+  ReadScheduler r(*engine, &files_, Options(), 1, io_.get());
   r.StartPhase(&plans_, 0, kBatch);
   for (uint64_t step = 0; step < 10; ++step) r.Advance(0, step);
   r.WakeReaders();
@@ -103,12 +138,26 @@ TEST_P(ReadSchedulerTest, ShortFileFailsNamingFileAndOffset) {
   EXPECT_NE(r.Error()->find("f.bin"), std::string::npos) << *r.Error();
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, ReadSchedulerTest,
-                         ::testing::Values(ReadEngine::kPread, ReadEngine::kUring),
-                         [](const ::testing::TestParamInfo<ReadEngine>& engine) {
-                           return std::string(engine.param == ReadEngine::kPread ? "pread"
-                                                                                 : "uring");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Engines, ReadSchedulerTest,
+    ::testing::Values(EngineCase{"pread", 1, true}, EngineCase{"pread", 4, true},
+                      EngineCase{"uring", 4, true}, EngineCase{"memory", 4, false},
+                      EngineCase{"null", 4, false}),
+    [](const ::testing::TestParamInfo<EngineCase>& c) {
+      return std::string(c.param.engine) + "_depth" + std::to_string(c.param.depth);
+    });
+
+TEST(ReadEngines, UnavailableEngineIsAUsageErrorNamingIt) {
+  storage::MemoryStorage memory;
+  storage::ReadEngineOptions o;
+  o.engine = "uring";
+  try {
+    storage::OpenReadEngine(memory, {"x"}, o);
+    FAIL() << "uring opened on memory storage";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("--io-engine uring"), std::string::npos) << e.what();
+  }
+}
 
 }  // namespace
 }  // namespace trainbench::loader

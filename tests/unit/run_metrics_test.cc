@@ -110,7 +110,7 @@ TEST(IoCharacterization, DarshanBuckets) {
 
 TEST(IoCharacterization, SequentialConsecutiveAndRereads) {
   IoCharacterizer io({1000, 1000});
-  io.OnOpen();
+  io.OnOpens(1);
   io.OnRead(0, 0, 100);    // first read of the file: neither
   io.OnRead(0, 100, 100);  // consecutive (and sequential)
   io.OnRead(0, 300, 100);  // sequential, not consecutive

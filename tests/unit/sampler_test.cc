@@ -139,13 +139,13 @@ TEST(Sampler, RandomShuffleFollowsTheRunsRandomSeed) {
 TEST(Pieces, TransferSizePiecesAndDirectAlignment) {
   std::vector<std::pair<uint64_t, uint64_t>> got;
   auto collect = [&](uint64_t o, uint64_t n) { got.push_back({o, n}); };
-  ForEachPiece(100, 250, 100, false, collect);
+  ForEachPiece(100, 250, 100, 1, collect);
   EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{{100, 100}, {200, 100}, {300, 50}}));
   got.clear();
-  ForEachPiece(5000, 3000, PieceSize(1000, true), true, collect);  // 4096-aligned pieces
+  ForEachPiece(5000, 3000, PieceSize(1000, 4096), 4096, collect);  // 4096-aligned pieces
   EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{{4096, 4096}}));
   got.clear();
-  ForEachPiece(4000, 200, PieceSize(4096, true), true, collect);
+  ForEachPiece(4000, 200, PieceSize(4096, 4096), 4096, collect);
   EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{{0, 4096}, {4096, 4096}}));
 }
 

@@ -1,8 +1,7 @@
-#include "sim/trainer.h"
+#include "sim/emulated_training.h"
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -10,93 +9,55 @@
 #include "common/error.h"
 #include "common/random.h"
 #include "common/units.h"
-#include "loader/pieces.h"
 #include "loader/read_scheduler.h"
-#include "loader/sampler.h"
 #include "metrics/io_characterization.h"
 #include "metrics/process_stats.h"
 #include "sim/checkpointer.h"
+#include "sim/run_record_start.h"
+#include "sim/sampling.h"
+#include "sim/schedule.h"
 
 namespace trainbench::sim {
 namespace {
 
-std::vector<uint64_t> SamplesPerFile(const std::vector<formats::WrittenFile>& files) {
-  std::vector<uint64_t> counts;
-  counts.reserve(files.size());
-  for (const auto& f : files) counts.push_back(f.num_samples);
-  return counts;
-}
-
-class Run {
+class EmulatedRun {
  public:
-  Run(const config::WorkloadConfig& config, const loader::DatasetFiles& dataset,
-      storage::Storage& storage, dist::Communicator& comm, const TrainerOptions& options)
+  EmulatedRun(const config::WorkloadConfig& config, const loader::DatasetFiles& dataset,
+              storage::Storage& storage, dist::Communicator& comm,
+              const EmulationOptions& options)
       : c_(config), dataset_(dataset), storage_(storage), comm_(comm), options_(options) {
     all_files_ = dataset.train;
     all_files_.insert(all_files_.end(), dataset.eval.begin(), dataset.eval.end());
     std::vector<uint64_t> sizes;
     for (const auto& f : all_files_) sizes.push_back(f.size_bytes);
     io_ = std::make_unique<metrics::IoCharacterizer>(std::move(sizes));
-    opened_.assign(all_files_.size(), false);
   }
 
   metrics::RunRecord Go() {
     const uint64_t local = options_.accelerators;
     const uint64_t total = local * static_cast<uint64_t>(comm_.Size());
     first_ = local * static_cast<uint64_t>(comm_.Rank());
-    sampler_.accelerators = total;
-    sampler_.batch_size = c_.reader.batch_size;
-    sampler_.max_steps = c_.train.total_training_steps;
-    sampler_.file_shuffle = c_.reader.file_shuffle;
-    sampler_.sample_shuffle = c_.reader.sample_shuffle;
-    sampler_.shuffle_size = c_.reader.shuffle_size;
-    sampler_.file_access = c_.reader.file_access;
-    sampler_.seed = c_.train.seed;
-    sampler_.seed_change_epoch = c_.train.seed_change_epoch;
-    sampler_.random_seed =
+    const uint64_t random_seed =
         std::random_device{}() ^
         static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
-
+    sampler_ = TrainSampling(c_, total, random_seed);
     train_counts_ = SamplesPerFile(dataset_.train);
     eval_counts_ = SamplesPerFile(dataset_.eval);
-    uint64_t train_samples = 0;
-    for (auto n : train_counts_) train_samples += n;
     const uint64_t steps = TrainStepsPerEpoch(c_, dataset_, total);
 
-    r_.workload = c_.workload_name;
-    r_.accelerators = total;
-    r_.ranks = static_cast<uint64_t>(comm_.Size());
-    r_.epochs_planned = c_.train.epochs;
-    r_.steps_per_epoch = steps;
-    r_.batch_size = c_.reader.batch_size;
-    r_.train_files = dataset_.train.size();
-    r_.train_samples = train_samples;
-    r_.dataset_bytes = dataset_.TotalBytes();
-    r_.train_bytes = dataset_.TrainBytes();
-    r_.random_shuffle_seed = sampler_.random_seed;
-    r_.nominal_sample_bytes = c_.dataset.record_length_bytes;
-    r_.barrier = options_.barrier;
-    r_.host_memory_bytes = metrics::HostMemoryBytes();
+    r_ = StartRunRecord(c_, dataset_,
+                        {total, static_cast<uint64_t>(comm_.Size()), steps, random_seed,
+                         options_.barrier});
     r_.io_before = metrics::ReadProcessIo();
     const double cpu0 = metrics::ProcessCpuSeconds();
     const double t0 = NowSeconds();
 
-    loader::ReaderOptions ro;
-    ro.engine = options_.engine;
-    ro.threads = IoThreads(c_, options_);
-    ro.depth = IoDepth(c_, options_);
-    ro.transfer_size = c_.reader.transfer_size;
-    ro.direct = c_.reader.odirect;
-    ro.hdf5 = c_.dataset.format == config::Format::kHdf5;
-    ro.reads_per_accelerator = std::max<uint64_t>(1, c_.reader.read_threads);
-    ro.prefetch_batches = c_.reader.prefetch_size;
-    const bool uring = ro.engine == loader::ReadEngine::kUring && !ro.hdf5;
-    r_.read_engine = ro.hdf5 ? std::string("libhdf5 hyperslab")
-                     : uring ? fmt::format("io_uring, depth {} per thread", ro.depth)
-                             : std::string("pread");
-    if (ro.direct) r_.read_engine += ", O_DIRECT";
-    r_.io_threads = ro.threads;
-    scheduler_ = std::make_unique<loader::ReadScheduler>(storage_, &all_files_, ro, local);
+    reads_ = SetUpReads(c_, local, options_.reads, storage_, all_files_);
+    r_.read_engine = reads_.description;
+    r_.io_threads = reads_.reader.threads;
+    r_.io_depth = reads_.reader.depth;
+    scheduler_ = std::make_unique<loader::ReadScheduler>(*reads_.engine, &all_files_,
+                                                         reads_.reader, local, io_.get());
     if (c_.workflow.checkpoint) checkpointer_ = std::make_unique<Checkpointer>(c_);
 
     try {
@@ -110,7 +71,8 @@ class Run {
     }
 
     r_.read_latency_ns = scheduler_->Latencies();
-    scheduler_.reset();
+    scheduler_.reset();  // its loops hand over the reads they recorded as they stop
+    io_->OnOpens(reads_.engine->Opens());
     r_.io = io_->Counters();
     r_.run_seconds = NowSeconds() - t0;
     r_.cpu_seconds = metrics::ProcessCpuSeconds() - cpu0;
@@ -135,30 +97,6 @@ class Run {
     return !r_.complete;
   }
 
-  // Counts the reads of one batch (Darshan's view) and the bytes it asked for; called as
-  // each accelerator takes a batch, so the order is each accelerator's read order.
-  void CharacterizeBatch(const std::vector<loader::SampleRef>& plan, uint64_t step, uint64_t batch,
-                         uint32_t offset, uint64_t& requested) {
-    const uint64_t piece = loader::PieceSize(c_.reader.transfer_size, c_.reader.odirect);
-    const bool hdf5 = c_.dataset.format == config::Format::kHdf5;
-    const size_t end = std::min<size_t>(plan.size(), (step + 1) * batch);
-    for (size_t i = step * batch; i < end; ++i) {
-      const uint32_t file = plan[i].file + offset;
-      if (!opened_[file]) {
-        opened_[file] = true;
-        io_->OnOpen();
-      }
-      const auto extent = loader::ExtentOf(all_files_[file], plan[i].sample);
-      requested += extent.length;
-      if (hdf5) {
-        io_->OnRead(file, extent.offset, extent.length);
-        continue;
-      }
-      loader::ForEachPiece(extent.offset, extent.length, piece, c_.reader.odirect,
-                           [&](uint64_t o, uint64_t n) { io_->OnRead(file, o, n); });
-    }
-  }
-
   PhaseSpec Spec(const char* kind, uint64_t epoch, const auto& plans, uint32_t offset,
                  uint64_t batch, uint64_t steps, const config::TimeDistribution& compute) {
     PhaseSpec s;
@@ -175,8 +113,10 @@ class Run {
     s.first_accelerator = first_;
     s.exclude_start_steps = c_.metric.exclude_start_steps;
     s.progress = options_.progress;
+    // The bytes the accelerators asked for, counted as each takes its batch, so an
+    // interrupted phase counts only what it used.
     s.on_batch = [this, &plans, batch, offset](size_t a, uint64_t step) {
-      CharacterizeBatch(plans[a], step, batch, offset, phase_requested_);
+      phase_requested_ += BatchBytes(plans[a], step, batch, all_files_, offset);
     };
     phase_requested_ = 0;
     return s;
@@ -186,9 +126,8 @@ class Run {
     const bool in_memory = c_.reader.read_type == config::ReadType::kMemory;
     if (in_memory) {
       // read_type memory: every accelerator reads its share once, before training.
-      loader::SamplerOptions once = sampler_;
-      once.file_shuffle = once.sample_shuffle = config::Shuffle::kOff;
-      const auto plans = loader::PlanEpoch(train_counts_, once, 1, first_, options_.accelerators);
+      const auto plans = loader::PlanEpoch(train_counts_, PreloadSampling(sampler_), 1, first_,
+                                           options_.accelerators);
       auto spec = Spec("preload", 1, plans, 0, c_.reader.batch_size, steps, {});
       const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
       auto rec = out.record;
@@ -207,11 +146,10 @@ class Run {
       auto spec =
           Spec("train", epoch, plans, 0, c_.reader.batch_size, steps, c_.train.computation_time);
       spec.io = !in_memory;
-      const int64_t every = c_.checkpoint.steps_between_checkpoints;
-      if (checkpointer_ && every > 0) {
+      if (checkpointer_ && c_.checkpoint.steps_between_checkpoints > 0) {
         spec.sync_step = [&, epoch](uint64_t step, bool at_barrier) {
           const uint64_t g = global_step + step + 1;
-          if (g % static_cast<uint64_t>(every) != 0 || !checkpointer_->MayWrite()) return false;
+          if (!StepCheckpointDue(c_, g) || !checkpointer_->MayWrite()) return false;
           if (at_barrier) WriteCheckpoint(epoch, g);
           return true;
         };
@@ -229,31 +167,14 @@ class Run {
                       rec.BytesPerSecond() / kMB, rec.au_percentage,
                       rec.complete ? "" : " (incomplete)"));
       if (Stop(out)) return;
-      if (EvalDue(epoch) && !Evaluate(epoch)) return;
-      if (checkpointer_ && c_.checkpoint.steps_between_checkpoints <= 0 && CheckpointDue(epoch) &&
-          checkpointer_->MayWrite())
+      if (EvalDue(c_, epoch, !dataset_.eval.empty()) && !Evaluate(epoch)) return;
+      if (checkpointer_ && EpochCheckpointDue(c_, epoch) && checkpointer_->MayWrite())
         WriteCheckpoint(epoch, global_step);
     }
   }
 
-  bool EvalDue(uint64_t epoch) const {
-    if (!c_.workflow.evaluation || dataset_.eval.empty()) return false;
-    if (epoch < c_.evaluation.eval_after_epoch) return false;
-    const uint64_t every = std::max<uint64_t>(1, c_.evaluation.epochs_between_evals);
-    return (epoch - c_.evaluation.eval_after_epoch) % every == 0;
-  }
-
-  bool CheckpointDue(uint64_t epoch) const {
-    if (epoch < c_.checkpoint.checkpoint_after_epoch) return false;
-    const uint64_t every = std::max<uint64_t>(1, c_.checkpoint.epochs_between_checkpoints);
-    return (epoch - c_.checkpoint.checkpoint_after_epoch) % every == 0;
-  }
-
   bool Evaluate(uint64_t epoch) {
-    loader::SamplerOptions o = sampler_;
-    o.batch_size = std::max<uint64_t>(1, c_.reader.batch_size_eval);
-    o.max_steps = -1;
-    o.file_shuffle = o.sample_shuffle = config::Shuffle::kOff;
+    const loader::SamplerOptions o = EvalSampling(sampler_, c_);
     uint64_t samples = 0;
     for (auto n : eval_counts_) samples += n;
     const uint64_t steps = loader::StepsPerEpoch(samples, o);
@@ -303,14 +224,14 @@ class Run {
   const loader::DatasetFiles& dataset_;
   storage::Storage& storage_;
   dist::Communicator& comm_;
-  const TrainerOptions& options_;
-  std::vector<formats::WrittenFile> all_files_;
+  const EmulationOptions& options_;
+  std::vector<formats::WrittenFile> all_files_;  // train, then eval: the engine's objects
   std::unique_ptr<metrics::IoCharacterizer> io_;
-  std::vector<bool> opened_;
   uint64_t phase_requested_ = 0;  // bytes of the batches the current phase took
   loader::SamplerOptions sampler_;
   std::vector<uint64_t> train_counts_, eval_counts_;
   uint64_t first_ = 0;
+  ReadSetup reads_;
   std::unique_ptr<loader::ReadScheduler> scheduler_;
   std::unique_ptr<Checkpointer> checkpointer_;
   metrics::RunRecord r_;
@@ -318,45 +239,11 @@ class Run {
 
 }  // namespace
 
-uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
-                            const loader::DatasetFiles& dataset, uint64_t accelerators) {
-  uint64_t samples = 0;
-  for (const auto& f : dataset.train) samples += f.num_samples;
-  loader::SamplerOptions o;
-  o.accelerators = accelerators;
-  o.batch_size = config.reader.batch_size;
-  o.max_steps = config.train.total_training_steps;
-  const uint64_t steps = loader::StepsPerEpoch(samples, o);
-  if (steps == 0)
-    throw UsageError(fmt::format(
-        "the dataset has {} train samples, fewer than reader.batch_size ({}) x accelerators "
-        "({}): no step can run; lower the batch size or accelerators, or add files",
-        samples, config.reader.batch_size, accelerators));
-  return steps;
-}
-
-unsigned IoThreads(const config::WorkloadConfig& config, const TrainerOptions& options) {
-  if (options.io_threads > 0) return options.io_threads;
-  const uint64_t in_flight =
-      options.accelerators * std::max<uint64_t>(1, config.reader.read_threads);
-  const uint64_t cap = options.engine == loader::ReadEngine::kUring
-                           ? metrics::HostCpuCount()
-                           : std::min<uint64_t>(64, 4ull * metrics::HostCpuCount());
-  return static_cast<unsigned>(std::max<uint64_t>(1, std::min(in_flight, cap)));
-}
-
-unsigned IoDepth(const config::WorkloadConfig& config, const TrainerOptions& options) {
-  if (options.engine != loader::ReadEngine::kUring) return 1;
-  const uint64_t in_flight =
-      options.accelerators * std::max<uint64_t>(1, config.reader.read_threads);
-  const uint64_t threads = IoThreads(config, options);
-  return static_cast<unsigned>(std::clamp<uint64_t>((in_flight + threads - 1) / threads, 1, 256));
-}
-
-metrics::RunRecord RunTraining(const config::WorkloadConfig& config,
-                               const loader::DatasetFiles& dataset, storage::Storage& storage,
-                               dist::Communicator& communicator, const TrainerOptions& options) {
-  Run run(config, dataset, storage, communicator, options);
+metrics::RunRecord RunEmulatedTraining(const config::WorkloadConfig& config,
+                                       const loader::DatasetFiles& dataset,
+                                       storage::Storage& storage, dist::Communicator& communicator,
+                                       const EmulationOptions& options) {
+  EmulatedRun run(config, dataset, storage, communicator, options);
   return run.Go();
 }
 

@@ -1,0 +1,35 @@
+// Reading samples of DLIO-layout HDF5 files through libhdf5, as h5py does: one hyperslab
+// per sample (row `i` of the dataset `records_0`, or `records` in older DLIO files).
+// Every libhdf5 call holds formats' process-wide HDF5 lock (hdf5_handle.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "storage/read_queue.h"
+
+namespace trainbench::formats {
+
+struct Hdf5Shape {
+  std::string dataset;  // "records_0" or "records"
+  uint64_t num_samples = 0;
+  uint64_t sample_bytes = 0;
+  // Byte offset of sample 0 in the file when the dataset is stored contiguously
+  // (uncompressed, unchunked: sample i is at data_offset + i x sample_bytes).
+  std::optional<uint64_t> data_offset;
+};
+
+// Opens `local_path` and describes its sample dataset; throws RuntimeError naming the
+// file when it is not a DLIO-layout HDF5 file.
+Hdf5Shape ProbeHdf5(const std::string& local_path);
+
+// The read engine of HDF5 datasets: each request reads sample ReadRequest::sample of its
+// file as one hyperslab through libhdf5 (as h5py does), into the queue's own buffer.
+// libhdf5 serializes every call, so a queue reads synchronously (depth 1). Files stay
+// open until the engine is destroyed. Thread-safe as storage::ReadEngine says.
+std::unique_ptr<storage::ReadEngine> MakeHdf5SampleReader(std::vector<std::string> local_paths);
+
+}  // namespace trainbench::formats

@@ -1,0 +1,63 @@
+#include "sim/read_setup.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "formats/sample_reader.h"
+#include "metrics/process_stats.h"
+#include "storage/read_engines.h"
+
+namespace trainbench::sim {
+namespace {
+
+uint64_t SamplesInFlight(const config::WorkloadConfig& config, uint64_t accelerators) {
+  return accelerators * std::max<uint64_t>(1, config.reader.read_threads);
+}
+
+}  // namespace
+
+unsigned ReadThreads(const config::WorkloadConfig& config, uint64_t accelerators,
+                     const ReadFlags& flags, unsigned useful_depth) {
+  if (flags.io_threads > 0) return flags.io_threads;
+  const uint64_t cores = metrics::HostCpuCount();
+  // A synchronous queue needs a thread per read in flight; a deep one a thread per core.
+  const uint64_t cap = useful_depth > 1 ? cores : std::min<uint64_t>(64, 4 * cores);
+  return static_cast<unsigned>(
+      std::max<uint64_t>(1, std::min(SamplesInFlight(config, accelerators), cap)));
+}
+
+unsigned ReadDepth(const config::WorkloadConfig& config, uint64_t accelerators,
+                   const ReadFlags& flags, unsigned useful_depth) {
+  if (flags.io_depth > 0) return flags.io_depth;
+  if (useful_depth <= 1) return 1;
+  const uint64_t threads = ReadThreads(config, accelerators, flags, useful_depth);
+  const uint64_t per_thread = (SamplesInFlight(config, accelerators) + threads - 1) / threads;
+  return static_cast<unsigned>(std::clamp<uint64_t>(per_thread, 1, 256));
+}
+
+ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators,
+                     const ReadFlags& flags, storage::Storage& storage,
+                     const std::vector<formats::WrittenFile>& files) {
+  std::vector<std::string> objects;
+  objects.reserve(files.size());
+  for (const auto& f : files) objects.push_back(f.path);
+  storage::ReadEngineOptions o;
+  o.engine = flags.engine;
+  o.direct = config.reader.odirect;
+  ReadSetup setup;
+  if (flags.engine != "null") setup.engine = formats::OpenSampleReader(config, storage, objects);
+  if (!setup.engine) setup.engine = storage::OpenReadEngine(storage, objects, o);
+  const unsigned useful = setup.engine->Capabilities().useful_depth;
+  setup.reader.threads = ReadThreads(config, accelerators, flags, useful);
+  setup.reader.depth = ReadDepth(config, accelerators, flags, useful);
+  setup.reader.transfer_size = config.reader.transfer_size;
+  setup.reader.reads_per_accelerator = std::max<uint64_t>(1, config.reader.read_threads);
+  setup.reader.prefetch_batches = config.reader.prefetch_size;
+  setup.description = fmt::format("{}, {} thread{}", setup.engine->Describe(), setup.reader.threads,
+                                  setup.reader.threads == 1 ? "" : "s");
+  if (setup.reader.depth > 1) setup.description += fmt::format(", depth {}", setup.reader.depth);
+  return setup;
+}
+
+}  // namespace trainbench::sim

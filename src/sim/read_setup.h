@@ -1,0 +1,44 @@
+// How a run reads: which engine over which files, how many loop threads and how deep
+// each queue is. The defaults give the depth the workload asks for (accelerators x
+// reader.read_threads samples in flight): pread spreads it over threads (at most 4 a
+// core and 64), an engine that keeps many reads in flight per queue (io_uring) over at
+// most one thread a core. --io-threads and --io-depth override either. Not thread-safe.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/workload.h"
+#include "formats/format.h"
+#include "loader/read_scheduler.h"
+#include "storage/storage.h"
+
+namespace trainbench::sim {
+
+struct ReadFlags {
+  std::string engine;       // --io-engine; empty: the format's or the storage's own
+  unsigned io_threads = 0;  // --io-threads; 0: from the workload
+  unsigned io_depth = 0;    // --io-depth; 0: from the workload and the engine
+};
+
+struct ReadSetup {
+  std::unique_ptr<storage::ReadEngine> engine;
+  loader::ReaderOptions reader;
+  std::string description;  // "pread, 8 threads" for results
+};
+
+// Opens the engine over `files` (object i is files[i]): the format's own reader when it
+// reads samples through a library (hdf5), else the storage's engine.
+ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators,
+                     const ReadFlags& flags, storage::Storage& storage,
+                     const std::vector<formats::WrittenFile>& files);
+
+// The loop threads and per-queue depth for `accelerators` local accelerators on an
+// engine whose queues are worth `useful_depth` reads in flight.
+unsigned ReadThreads(const config::WorkloadConfig& config, uint64_t accelerators,
+                     const ReadFlags& flags, unsigned useful_depth);
+unsigned ReadDepth(const config::WorkloadConfig& config, uint64_t accelerators,
+                   const ReadFlags& flags, unsigned useful_depth);
+
+}  // namespace trainbench::sim

@@ -1,0 +1,71 @@
+#include "sim/sampling.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace trainbench::sim {
+
+loader::SamplerOptions TrainSampling(const config::WorkloadConfig& config, uint64_t accelerators,
+                                     uint64_t random_seed) {
+  loader::SamplerOptions o;
+  o.accelerators = accelerators;
+  o.batch_size = config.reader.batch_size;
+  o.max_steps = config.train.total_training_steps;
+  o.file_shuffle = config.reader.file_shuffle;
+  o.sample_shuffle = config.reader.sample_shuffle;
+  o.shuffle_size = config.reader.shuffle_size;
+  o.file_access = config.reader.file_access;
+  o.seed = config.train.seed;
+  o.seed_change_epoch = config.train.seed_change_epoch;
+  o.random_seed = random_seed;
+  return o;
+}
+
+loader::SamplerOptions EvalSampling(const loader::SamplerOptions& train,
+                                    const config::WorkloadConfig& config) {
+  loader::SamplerOptions o = train;
+  o.batch_size = std::max<uint64_t>(1, config.reader.batch_size_eval);
+  o.max_steps = -1;
+  o.file_shuffle = o.sample_shuffle = config::Shuffle::kOff;
+  return o;
+}
+
+loader::SamplerOptions PreloadSampling(const loader::SamplerOptions& train) {
+  loader::SamplerOptions o = train;
+  o.file_shuffle = o.sample_shuffle = config::Shuffle::kOff;
+  return o;
+}
+
+std::vector<uint64_t> SamplesPerFile(const std::vector<formats::WrittenFile>& files) {
+  std::vector<uint64_t> counts;
+  counts.reserve(files.size());
+  for (const auto& f : files) counts.push_back(f.num_samples);
+  return counts;
+}
+
+uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
+                            const loader::DatasetFiles& dataset, uint64_t accelerators) {
+  uint64_t samples = 0;
+  for (const auto& f : dataset.train) samples += f.num_samples;
+  const uint64_t steps = loader::StepsPerEpoch(samples, TrainSampling(config, accelerators, 0));
+  if (steps == 0)
+    throw UsageError(fmt::format(
+        "the dataset has {} train samples, fewer than reader.batch_size ({}) x accelerators "
+        "({}): no step can run; lower the batch size or accelerators, or add files",
+        samples, config.reader.batch_size, accelerators));
+  return steps;
+}
+
+uint64_t BatchBytes(const std::vector<loader::SampleRef>& plan, uint64_t step, uint64_t batch,
+                    const std::vector<formats::WrittenFile>& files, uint32_t file_offset) {
+  uint64_t bytes = 0;
+  const size_t end = std::min<size_t>(plan.size(), (step + 1) * batch);
+  for (size_t i = step * batch; i < end; ++i)
+    bytes += loader::ExtentOf(files[plan[i].file + file_offset], plan[i].sample).length;
+  return bytes;
+}
+
+}  // namespace trainbench::sim

@@ -1,0 +1,43 @@
+#include "storage/read_engines.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "storage/null_engine.h"
+#include "storage/pread_engine.h"
+
+namespace trainbench::storage {
+
+const std::vector<ReadEngineDescription>& KnownReadEngines() {
+  static const std::vector<ReadEngineDescription> kEngines = {
+      {"pread", "positional reads, one per reader thread (any storage)"},
+      {"uring", "io_uring: each reader thread keeps many reads in flight (file systems)"},
+      {"memory", "reads of objects held in memory, completed out of order (tests)"},
+      {"null", "completes every read at once without reading: trainbench's own overhead"},
+  };
+  return kEngines;
+}
+
+std::unique_ptr<ReadEngine> Storage::OpenReadEngine(const std::vector<std::string>& objects,
+                                                    const ReadEngineOptions& options) {
+  if (options.engine == "pread") return MakePreadEngine(*this, objects, options);
+  if (options.engine == "null") {
+    std::vector<std::string> names;
+    for (const auto& o : objects) names.push_back(Describe(o));
+    return MakeNullEngine(std::move(names));
+  }
+  return nullptr;
+}
+
+std::unique_ptr<ReadEngine> OpenReadEngine(Storage& storage,
+                                           const std::vector<std::string>& objects,
+                                           const ReadEngineOptions& options) {
+  ReadEngineOptions o = options;
+  if (o.engine.empty()) o.engine = storage.DefaultReadEngine();
+  if (auto engine = storage.OpenReadEngine(objects, o)) return engine;
+  throw UsageError(fmt::format(
+      "--io-engine {}: not available for {} (use pread or null{})", o.engine, storage.Describe(""),
+      storage.DefaultReadEngine() == "pread" ? "" : ", or " + storage.DefaultReadEngine()));
+}
+
+}  // namespace trainbench::storage
