@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # With computation_time 0, the bytes a run reads equal the dataset's bytes x epochs
 # (every sample once per epoch, its whole record), through every read path: plain,
-# small transfer_size pieces, O_DIRECT, shared file access, read_type memory, io_uring.
+# small transfer_size pieces, O_DIRECT, shared file access, read_type memory, io_uring, a
+# pread loop with a deep queue (a thread per read), and the null engine (which reads
+# nothing but reports what it was asked for, and opens no file).
 source "$(dirname "$0")/lib/run_common.bash"
 make_tiny_dataset
 dataset_bytes=$(json "$WORK/data/trainbench_manifest.json" 'd["total_bytes"]')
@@ -43,4 +45,19 @@ PY
 check uring $((dataset_bytes * 2)) train.epochs=2 --io-engine uring reader.transfer_size=32768 \
   reader.read_threads=4 --accelerators 5 --io-threads 1
 ALIGNED=1 check uring_direct $((dataset_bytes * 2)) train.epochs=2 --io-engine uring reader.odirect=True
+check pread_deep $((dataset_bytes * 2)) train.epochs=2 reader.transfer_size=32768 \
+  reader.read_threads=4 --accelerators 5 --io-threads 1 --io-depth 8
+check null $((dataset_bytes * 2)) train.epochs=2 reader.transfer_size=32768 --io-engine null
+dir=$(results_dir)
+python3 - "$dir/summary.json" "$dataset_bytes" <<'PY' || fail "null engine's summary"
+import json, sys
+d = json.load(open(sys.argv[1]))
+io = d["io_characterization"]
+assert d["read_engine"].startswith("null"), d["read_engine"]
+assert io["POSIX_OPENS"] == 0, io  # nothing was opened
+# Every sample of 2 epochs in 32 KiB pieces: the reads trainbench would have issued.
+assert io["POSIX_BYTES_READ"] == 2 * int(sys.argv[2]), io
+assert io["POSIX_READS"] > 800 and io["POSIX_MAX_BYTE_READ_SIZE"] == 32768, io
+assert d["cache"]["device_read_bytes"] == 0 or not d["cache"]["device_read_available"], d["cache"]
+PY
 echo OK
