@@ -9,6 +9,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "formats/hdf5_handle.h"
+#include "storage/sync_read_queue.h"
 
 namespace trainbench::formats {
 namespace {
@@ -154,14 +155,12 @@ class Hdf5SampleFiles {
   std::atomic<uint64_t> opens_{0};
 };
 
-class Hdf5SampleQueue : public storage::ReadQueue {
+class Hdf5SampleQueue : public storage::SyncReadQueue {
  public:
-  explicit Hdf5SampleQueue(Hdf5SampleFiles& files) : files_(files) {}
+  explicit Hdf5SampleQueue(Hdf5SampleFiles& files) : SyncReadQueue(1), files_(files) {}
   void Submit(const storage::ReadRequest& r) override {
     const uint64_t t0 = NowNanoseconds();
-    storage::ReadCompletion& c = done_.emplace_back();
-    c.tag = r.tag;
-    c.offset = r.offset;
+    storage::ReadCompletion& c = Finished(r);
     try {
       c.bytes = files_.ReadSample(r.object, r.sample, buffer_);
     } catch (const std::exception& e) {
@@ -169,18 +168,10 @@ class Hdf5SampleQueue : public storage::ReadQueue {
     }
     c.latency_ns = NowNanoseconds() - t0;
   }
-  size_t Reap(std::span<storage::ReadCompletion> out, size_t, double) override {
-    const size_t n = std::min(out.size(), done_.size());
-    for (size_t i = 0; i < n; ++i) out[i] = std::move(done_[i]);
-    done_.erase(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(n));
-    return n;
-  }
-  unsigned Depth() const override { return 1; }
 
  private:
   Hdf5SampleFiles& files_;
   std::vector<unsigned char> buffer_;  // one whole sample
-  std::vector<storage::ReadCompletion> done_;
 };
 
 class Hdf5SampleReader : public storage::ReadEngine {

@@ -2,29 +2,15 @@
 
 #include <vector>
 
+#include "storage/sync_read_queue.h"
+
 namespace trainbench::storage {
 namespace {
 
-class NullQueue : public ReadQueue {
+class NullQueue : public SyncReadQueue {
  public:
-  explicit NullQueue(unsigned depth) : depth_(depth) { done_.reserve(depth); }
-  void Submit(const ReadRequest& request) override {
-    ReadCompletion& c = done_.emplace_back();
-    c.tag = request.tag;
-    c.offset = request.offset;
-    c.bytes = request.length;
-  }
-  size_t Reap(std::span<ReadCompletion> out, size_t, double) override {
-    const size_t n = std::min(out.size(), done_.size());
-    for (size_t i = 0; i < n; ++i) out[i] = std::move(done_[i]);
-    done_.erase(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(n));
-    return n;
-  }
-  unsigned Depth() const override { return depth_; }
-
- private:
-  unsigned depth_;
-  std::vector<ReadCompletion> done_;
+  explicit NullQueue(unsigned depth) : SyncReadQueue(depth) {}
+  void Submit(const ReadRequest& request) override { Finished(request).bytes = request.length; }
 };
 
 class NullEngine : public ReadEngine {

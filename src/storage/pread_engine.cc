@@ -9,16 +9,14 @@
 
 #include "common/clock.h"
 #include "storage/object_table.h"
+#include "storage/sync_read_queue.h"
 
 namespace trainbench::storage {
 namespace {
 
-// Reads one request to completion on the calling thread.
-ReadCompletion ReadNow(ObjectTable<RandomAccessFile>& files, const ReadRequest& r,
-                       uint64_t submitted_ns) {
-  ReadCompletion c;
-  c.tag = r.tag;
-  c.offset = r.offset;
+// Reads one request to completion on the calling thread, into `c`.
+void ReadNow(ObjectTable<RandomAccessFile>& files, const ReadRequest& r, uint64_t submitted_ns,
+             ReadCompletion& c) {
   try {
     std::unique_ptr<RandomAccessFile> temporary;  // over the open-file budget
     c.bytes = files.Get(r.object, temporary).ReadAt(r.offset, r.buffer, r.length);
@@ -26,27 +24,18 @@ ReadCompletion ReadNow(ObjectTable<RandomAccessFile>& files, const ReadRequest& 
     c.error = e.what();
   }
   c.latency_ns = NowNanoseconds() - submitted_ns;
-  return c;
 }
 
 // Depth 1: the read happens in Submit.
-class InlineQueue : public ReadQueue {
+class InlineQueue : public SyncReadQueue {
  public:
-  explicit InlineQueue(ObjectTable<RandomAccessFile>& files) : files_(files) {}
+  explicit InlineQueue(ObjectTable<RandomAccessFile>& files) : SyncReadQueue(1), files_(files) {}
   void Submit(const ReadRequest& request) override {
-    done_.push_back(ReadNow(files_, request, NowNanoseconds()));
+    ReadNow(files_, request, NowNanoseconds(), Finished(request));
   }
-  size_t Reap(std::span<ReadCompletion> out, size_t, double) override {
-    const size_t n = std::min(out.size(), done_.size());
-    for (size_t i = 0; i < n; ++i) out[i] = std::move(done_[i]);
-    done_.erase(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(n));
-    return n;
-  }
-  unsigned Depth() const override { return 1; }
 
  private:
   ObjectTable<RandomAccessFile>& files_;
-  std::vector<ReadCompletion> done_;
 };
 
 // Depth N: N threads each take one queued request at a time.
@@ -101,7 +90,10 @@ class ThreadPoolQueue : public ReadQueue {
       const Pending p = pending_.front();
       pending_.pop_front();
       lock.unlock();
-      ReadCompletion c = ReadNow(files_, p.request, p.submitted_ns);
+      ReadCompletion c;
+      c.tag = p.request.tag;
+      c.offset = p.request.offset;
+      ReadNow(files_, p.request, p.submitted_ns, c);
       lock.lock();
       done_.push_back(std::move(c));
       done_cv_.notify_one();
