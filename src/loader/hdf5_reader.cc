@@ -63,14 +63,6 @@ void OpenSamples(const std::string& path, Handles& h, Hdf5Shape& shape) {
 
 }  // namespace
 
-Hdf5Shape ProbeHdf5(const std::string& local_path) {
-  Hdf5Lock lock;
-  Handles h;
-  Hdf5Shape shape;
-  OpenSamples(local_path, h, shape);
-  return shape;
-}
-
 struct Hdf5Reader::OpenFile {
   Handles handles;
   Hdf5Shape shape;

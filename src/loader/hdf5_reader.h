@@ -13,6 +13,8 @@
 
 namespace trainbench::loader {
 
+// The shape of an open file's sample dataset, as the reader needs it. (Where samples lie
+// in a file, for a run's plan, is formats::Hdf5Format::Scan's: the one scan of a file.)
 struct Hdf5Shape {
   std::string dataset;  // "records_0" or "records"
   uint64_t num_samples = 0;
@@ -21,10 +23,6 @@ struct Hdf5Shape {
   // (uncompressed, unchunked: sample i is at data_offset + i x sample_bytes).
   std::optional<uint64_t> data_offset;
 };
-
-// Opens `local_path` and describes its sample dataset; throws RuntimeError naming the
-// file when it is not a DLIO-layout HDF5 file.
-Hdf5Shape ProbeHdf5(const std::string& local_path);
 
 class Hdf5Reader {
  public:

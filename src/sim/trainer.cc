@@ -87,7 +87,7 @@ class Run {
     ro.depth = IoDepth(c_, options_);
     ro.transfer_size = c_.reader.transfer_size;
     ro.direct = c_.reader.odirect;
-    ro.hdf5 = c_.dataset.format == config::Format::kHdf5;
+    ro.hdf5 = hdf5_ = c_.dataset.format == "hdf5";  // until formats/ reads its samples
     ro.reads_per_accelerator = std::max<uint64_t>(1, c_.reader.read_threads);
     ro.prefetch_batches = c_.reader.prefetch_size;
     const bool uring = ro.engine == loader::ReadEngine::kUring && !ro.hdf5;
@@ -140,7 +140,6 @@ class Run {
   void CharacterizeBatch(const std::vector<loader::SampleRef>& plan, uint64_t step, uint64_t batch,
                          uint32_t offset, uint64_t& requested) {
     const uint64_t piece = loader::PieceSize(c_.reader.transfer_size, c_.reader.odirect);
-    const bool hdf5 = c_.dataset.format == config::Format::kHdf5;
     const size_t end = std::min<size_t>(plan.size(), (step + 1) * batch);
     for (size_t i = step * batch; i < end; ++i) {
       const uint32_t file = plan[i].file + offset;
@@ -150,7 +149,7 @@ class Run {
       }
       const auto extent = loader::ExtentOf(all_files_[file], plan[i].sample);
       requested += extent.length;
-      if (hdf5) {
+      if (hdf5_) {
         io_->OnRead(file, extent.offset, extent.length);
         continue;
       }
@@ -307,6 +306,7 @@ class Run {
   std::vector<formats::WrittenFile> all_files_;
   std::unique_ptr<metrics::IoCharacterizer> io_;
   std::vector<bool> opened_;
+  bool hdf5_ = false;             // samples read through libhdf5: one read each
   uint64_t phase_requested_ = 0;  // bytes of the batches the current phase took
   loader::SamplerOptions sampler_;
   std::vector<uint64_t> train_counts_, eval_counts_;
