@@ -24,7 +24,8 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
       "  trainbench datagen resnet50_h100 dataset.num_files_train=8 dataset.data_folder=/tmp/d\n"
       "  trainbench datagen unet3d_h100 ++workload.dataset.data_folder=file:///mnt/fs/unet3d "
       "--verify\n"
-      "Interrupted or failed runs leave no partial files; re-running finishes the rest.");
+      "Interrupted or failed runs leave no partial files; re-running finishes the rest.\n\n" +
+      FormatList());
   static WorkloadArgs args;
   static unsigned threads = 0;
   static bool verify = false, no_progress = false, force = false, replace = false;
@@ -49,8 +50,7 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
           threads ? threads : std::max(1u, std::thread::hardware_concurrency());
       LogInfo(fmt::format("datagen {}: {} train + {} eval {} files into {} with {} threads",
                           config.workload_name, config.dataset.num_files_train,
-                          config.dataset.num_files_eval, config::ToString(config.dataset.format),
-                          uri, used_threads));
+                          config.dataset.num_files_eval, config.dataset.format, uri, used_threads));
       dataset::GenerateOptions options{threads, verify, !no_progress, force, replace};
       try {
         const auto result = dataset::Generate(config, *storage, options);

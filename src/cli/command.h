@@ -13,6 +13,10 @@ namespace trainbench::cli {
 // Set by the subcommand that was chosen; main runs it after parsing.
 using Action = std::function<int()>;
 
+// The known dataset formats, one a line: name, extensions, help (from formats/' registry);
+// `workloads` prints it and `datagen --help` ends with it.
+std::string FormatList();
+
 void AddDatagenCommand(CLI::App& app, Action& action);
 void AddWorkloadsCommand(CLI::App& app, Action& action);
 void AddConfigCommand(CLI::App& app, Action& action);

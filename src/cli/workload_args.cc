@@ -1,6 +1,7 @@
 #include "cli/workload_args.h"
 
 #include "common/log.h"
+#include "formats/format.h"
 
 namespace trainbench::cli {
 
@@ -18,6 +19,9 @@ void AddWorkloadArgs(CLI::App& command, WorkloadArgs& args) {
 
 config::WorkloadConfig LoadWorkloadOrThrow(const WorkloadArgs& args) {
   auto loaded = config::LoadWorkload(args.workload, args.overrides);
+  // config/ cannot see formats/: an unknown dataset.format, or a key its format refuses, is
+  // refused here, before any command works (UsageError: exit 2).
+  formats::CheckFormat(loaded.config);
   if (!args.quiet_warnings)
     for (const auto& w : loaded.warnings) LogWarning(w);
   return std::move(loaded.config);

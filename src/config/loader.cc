@@ -110,10 +110,6 @@ void WarnIgnored(const std::string& source, const std::vector<std::string>& igno
 void Validate(const WorkloadConfig& c) {
   if (c.dataset.record_length_bytes_stdev > 0 && c.dataset.record_length_bytes < 1)
     throw UsageError("dataset.record_length_bytes must be >= 1");
-  if (c.dataset.enable_chunking && c.dataset.chunk_size == 0 && c.dataset.format == Format::kHdf5)
-    throw UsageError(
-        "dataset.enable_chunking is true but dataset.chunk_size is 0; set "
-        "dataset.chunk_size=BYTES");
 }
 
 }  // namespace

@@ -154,6 +154,16 @@ KeySpec StringKey(std::string path, Access access) {
           [access](const WorkloadConfig& c) { return Node(access(c)); }};
 }
 
+template <typename Access>
+KeySpec LowerStringKey(std::string path, Access access, std::string expected) {
+  return {std::move(path),
+          std::move(expected),
+          true,
+          false,
+          [access](WorkloadConfig& c, const YAML::Node& n) { access(c) = ToLower(Scalar(n)); },
+          [access](const WorkloadConfig& c) { return Node(access(c)); }};
+}
+
 template <typename E, typename Access>
 KeySpec EnumKey(std::string path, Access access, std::vector<std::pair<std::string, E>> names) {
   return {
@@ -333,17 +343,11 @@ std::vector<KeySpec> BuildSchema() {
       "dataset.data_folder", [](auto& c) -> auto& { return c.dataset.data_folder; }));
   keys.push_back(StringKey(
       "dataset.file_prefix", [](auto& c) -> auto& { return c.dataset.file_prefix; }));
-  keys.push_back(EnumKey<Format>("dataset.format",
-                                 [](auto& c) -> auto& { return c.dataset.format; },
-                                 {{"tfrecord", Format::kTfrecord},
-                                  {"npz", Format::kNpz},
-                                  {"npy", Format::kNpy},
-                                  {"hdf5", Format::kHdf5},
-                                  {"jpeg", Format::kJpeg},
-                                  {"png", Format::kPng},
-                                  {"csv", Format::kCsv},
-                                  {"indexed_binary", Format::kIndexedBinary},
-                                  {"mmap_indexed_binary", Format::kMmapIndexedBinary}}));
+  // A format's name; which names exist is formats/' registry's to say (the commands check
+  // it when they load a workload). Lower case, as the names were matched before.
+  keys.push_back(LowerStringKey(
+      "dataset.format", [](auto& c) -> auto& { return c.dataset.format; },
+      "a format name (`trainbench workloads` lists them)"));
   keys.push_back(EnumKey<Compression>("dataset.compression",
                                       [](auto& c) -> auto& { return c.dataset.compression; },
                                       {{"none", Compression::kNone},

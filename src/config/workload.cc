@@ -19,47 +19,6 @@ double TimeDistribution::Mean() const {
   return mean;
 }
 
-std::string ToString(Format format) {
-  switch (format) {
-    case Format::kTfrecord:
-      return "tfrecord";
-    case Format::kNpz:
-      return "npz";
-    case Format::kNpy:
-      return "npy";
-    case Format::kHdf5:
-      return "hdf5";
-    case Format::kJpeg:
-      return "jpeg";
-    case Format::kPng:
-      return "png";
-    case Format::kCsv:
-      return "csv";
-    case Format::kIndexedBinary:
-      return "indexed_binary";
-    case Format::kMmapIndexedBinary:
-      return "mmap_indexed_binary";
-  }
-  return "?";
-}
-
-std::string FileExtension(Format format) { return ToString(format); }
-
-std::vector<std::string> ReadableExtensions(Format format) {
-  switch (format) {
-    case Format::kHdf5:
-      return {"hdf5", "h5"};
-    case Format::kJpeg:
-      return {"jpeg", "jpg"};
-    case Format::kIndexedBinary:
-      return {"indexed_binary", "bin"};
-    case Format::kMmapIndexedBinary:
-      return {"mmap_indexed_binary", "bin"};
-    default:
-      return {ToString(format)};
-  }
-}
-
 std::string ToString(Compression compression) {
   switch (compression) {
     case Compression::kNone:

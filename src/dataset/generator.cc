@@ -187,7 +187,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
 
   uint64_t pending_bytes = 0;
   // An image file holds its one image however many samples DLIO counts in it.
-  const bool whole_file = formats::TraitsOf(config.dataset.format).whole_file_samples;
+  const bool whole_file = formats::FindFormat(config.dataset.format).traits.whole_file_samples;
   for (const auto i : pending) {
     const auto& sizes = plan.files[i].sample_sizes;
     pending_bytes += whole_file && !sizes.empty() ? sizes.front() : plan.files[i].PayloadBytes();

@@ -19,7 +19,7 @@ nlohmann::json GenerationKey(const config::WorkloadConfig& c) {
   // "layout": DLIO's names and shapes (.hdf5, (side, side, samples), ...); datasets of
   // older versions lack it, so datagen will not mix the two in one folder.
   return {{"layout", "dlio"},
-          {"format", config::ToString(d.format)},
+          {"format", d.format},
           {"seed", c.train.seed},
           {"record_length_bytes", d.record_length_bytes},
           {"record_length_bytes_stdev", d.record_length_bytes_stdev},

@@ -54,10 +54,12 @@ uint64_t DrawSampleSize(double mean, double stdev, uint64_t seed) {
 
 DatasetPlan PlanDataset(const config::WorkloadConfig& config) {
   const auto& d = config.dataset;
-  const auto traits = formats::TraitsOf(d.format);
+  const formats::FormatDescription& format = formats::FindFormat(d.format);
+  const formats::FormatTraits& traits = format.traits;
   DatasetPlan plan;
   plan.samples_per_file = d.num_samples_per_file;
-  const std::string ext = config::FileExtension(d.format);
+  // The format's name, as DLIO names its files (it lists only files whose names end with it).
+  const std::string ext(format.extensions.front());
   const uint64_t seed = config.train.seed;
   auto add_split = [&](Split split, uint64_t count, uint64_t subfolders) {
     for (uint64_t i = 0; i < count; ++i) {

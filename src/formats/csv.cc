@@ -156,4 +156,26 @@ WrittenFile CsvFormat::Scan(const std::string& path, storage::Storage& storage) 
   return scanned;
 }
 
+const FormatDescription& CsvDescription() {
+  static const FormatDescription description{
+      .name = "csv",
+      .extensions = {"csv"},
+      .traits = {.uniform_sample_size = true},  // DLIO repeats one record in every row of a file
+      .help = "rows of integers, one line per sample, as pandas' to_csv writes them",
+      .check =
+          [](const config::WorkloadConfig& config) {
+            if (config.dataset.compression != config::Compression::kNone)
+              throw UsageError(fmt::format(
+                  "dataset.compression {} is not supported for csv by trainbench; use none",
+                  config::ToString(config.dataset.compression)));
+          },
+      .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
+        return std::make_unique<CsvFormat>();
+      },
+  };
+  return description;
+}
+
+const FormatDescription& CsvFormat::description() const { return CsvDescription(); }
+
 }  // namespace trainbench::formats

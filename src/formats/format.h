@@ -1,6 +1,7 @@
 // A dataset file format: how datagen writes a file, and how it is checked. Each format
-// is one file (tfrecord.cc, npz.cc, ...) registered in registry.cc, in the manner of
-// fio's ioengines: a name, capability flags, and its operations.
+// is one file (tfrecord.cc, npz.cc, ...) that defines its FormatDescription (name,
+// extensions, capability flags, help, config check, factory), in the manner of fio's
+// ioengine tables, and one line of registry.cc's table lists it.
 // Writers are stateless and thread-safe: datagen calls Write from many threads.
 #pragma once
 
@@ -37,10 +38,13 @@ struct WrittenFile {
   std::vector<std::string> companions;  // extra files (index files of indexed_binary)
 };
 
+struct FormatDescription;
+
 class FileFormat {
  public:
   virtual ~FileFormat() = default;
-  virtual config::Format format() const = 0;
+  // The description this format was made from: its name, extensions, flags.
+  virtual const FormatDescription& description() const = 0;
   // Writes spec.path (and companions) through `storage`, each committed only when whole.
   virtual WrittenFile Write(const FileSpec& spec, storage::Storage& storage) const = 0;
   // Re-reads a file and checks its structure against what was written. Throws
@@ -61,9 +65,43 @@ struct FormatTraits {
   // Image formats hold one image per file; DLIO counts num_samples_per_file samples in
   // each (decoding the image for every one), so every sample is the whole file.
   bool whole_file_samples = false;
+  // Scan gives every sample an extent even where Write recorded none (chunked or
+  // compressed HDF5: the sample's place in the uncompressed dataset, which the format's
+  // library reads), so a run rescans a manifest entry without extents.
+  bool scan_finds_extents = false;
 };
 
-FormatTraits TraitsOf(config::Format format);
+// What a format is, in one place; each format file defines one (or more) and registry.cc
+// lists them. Descriptions live for the whole program.
+struct FormatDescription {
+  // dataset.format's value, lower case ("npy").
+  std::string_view name = {};
+  // File-name extensions without the dot: the first is what datagen writes (the name, as
+  // DLIO names its files "x.hdf5"); the rest are spellings older trainbench versions
+  // wrote, which a run also reads ("h5", "jpg", "bin").
+  std::vector<std::string_view> extensions = {};
+  FormatTraits traits = {};
+  // One line for `trainbench datagen --help` and `trainbench workloads`.
+  std::string_view help = {};
+  // Config checks that depend on the format; throws UsageError naming the key. May be null.
+  void (*check)(const config::WorkloadConfig& config) = nullptr;
+  // A format for the config (after check).
+  std::unique_ptr<FileFormat> (*make)(const config::WorkloadConfig& config) = nullptr;
+  // For formats whose samples a library reads (hdf5: libhdf5 hyperslabs), the read engine
+  // over `objects` (dataset files, in the run's order) that does it; null where samples are
+  // byte extents that the storage's own engine reads.
+  std::unique_ptr<storage::ReadEngine> (*open_reader)(
+      storage::Storage& storage, const std::vector<std::string>& objects) = nullptr;
+};
+
+// Every registered format, in the order of registry.cc's table.
+const std::vector<const FormatDescription*>& AllFormats();
+// The format named `name` (dataset.format); throws UsageError "dataset.format 'xyz' is not
+// a known format; known: tfrecord, npz, ..." for any other.
+const FormatDescription& FindFormat(std::string_view name);
+// FindFormat(config.dataset.format) and its check: what commands run on every loaded
+// workload, so a bad format or format-dependent key exits 2 before any work.
+const FormatDescription& CheckFormat(const config::WorkloadConfig& config);
 
 // "<file>: bad <kind> at offset N: <what>": the one shape of a Verify or Scan failure
 // (a RuntimeError, exit 1).
@@ -72,6 +110,7 @@ FormatTraits TraitsOf(config::Format format);
 // Throws unless `size` is the size the manifest recorded for the file.
 void CheckSize(std::string_view kind, const std::string& file, uint64_t size,
                const WrittenFile& expected);
+// CheckFormat, then the format's factory.
 std::unique_ptr<FileFormat> MakeFormat(const config::WorkloadConfig& config);
 
 }  // namespace trainbench::formats

@@ -13,6 +13,7 @@
 #include "formats/array_samples.h"
 #include "formats/format.h"
 #include "formats/hdf5_handle.h"
+#include "formats/hdf5_sample_reader.h"
 
 namespace trainbench::formats {
 namespace {
@@ -359,8 +360,53 @@ WrittenFile Hdf5Format::Scan(const std::string& path, storage::Storage& storage)
                                    name, fmt::format("opening {}", dataset_name));
   const auto dims = Dims(records.get(), name);
   scanned.num_samples = dims.empty() ? 1 : dims[0];
-  if (auto extents = RecordExtents(records.get(), name)) scanned.samples = std::move(*extents);
+  if (auto extents = RecordExtents(records.get(), name)) {
+    scanned.samples = std::move(*extents);
+  } else if (!dims.empty()) {
+    // No single byte range per sample (compressed, or chunks that split samples): libhdf5
+    // reads the sample, so its extent is its place in the uncompressed dataset, which has
+    // the sample's length: an epoch accounts the bytes it reads.
+    const Hdf5Handle type = Check(H5Dget_type(records.get()), H5Tclose, name, "H5Dget_type");
+    uint64_t sample_bytes = H5Tget_size(type.get());
+    for (size_t i = 1; i < dims.size(); ++i) sample_bytes *= dims[i];
+    scanned.samples = RowExtents(0, dims[0], sample_bytes);
+  }
   return scanned;
 }
+
+const FormatDescription& Hdf5Description() {
+  static const FormatDescription description{
+      .name = "hdf5",
+      .extensions = {"hdf5", "h5"},
+      .traits = {.uniform_sample_size = true, .square_samples = true, .scan_finds_extents = true},
+      .help =
+          "HDF5: records_0, uint8 (samples, side, side), and labels; "
+          "dataset.enable_chunking, gzip compression",
+      .check =
+          [](const config::WorkloadConfig& config) {
+            const auto& d = config.dataset;
+            if (d.enable_chunking && d.chunk_size == 0)
+              throw UsageError(
+                  "dataset.enable_chunking is true but dataset.chunk_size is 0; set "
+                  "dataset.chunk_size=BYTES");
+            if (d.compression != config::Compression::kNone &&
+                d.compression != config::Compression::kGzip)
+              throw UsageError(fmt::format(
+                  "dataset.compression {} is not available for hdf5 (HDF5's C library has gzip "
+                  "built in, not h5py's other filters); use gzip or none",
+                  config::ToString(d.compression)));
+          },
+      .make = [](const config::WorkloadConfig& config) -> std::unique_ptr<FileFormat> {
+        const auto& d = config.dataset;
+        const bool gzip = d.compression == config::Compression::kGzip;
+        return std::make_unique<Hdf5Format>(Hdf5Layout{
+            d.enable_chunking, d.chunk_size, gzip ? static_cast<int>(d.compression_level) : -1});
+      },
+      .open_reader = OpenHdf5SampleReader,
+  };
+  return description;
+}
+
+const FormatDescription& Hdf5Format::description() const { return Hdf5Description(); }
 
 }  // namespace trainbench::formats

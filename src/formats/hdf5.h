@@ -8,7 +8,9 @@
 // deflates the chunks at dataset.compression_level (one sample a chunk if no size is set).
 // Extents: contiguous records_0 gives sample i at H5Dget_offset + i * sample_bytes;
 // chunks of whole uncompressed samples give each sample's place in its chunk; otherwise
-// a sample has no single byte range and none is recorded.
+// a sample has no single byte range and Write records none, while Scan (what a run
+// uses: libhdf5 reads the samples) gives sample i at i * sample_bytes, its place in the
+// uncompressed dataset, so that an epoch still accounts each sample's bytes.
 // The file is built in memory (HDF5's core driver) and written through Storage whole,
 // so it works on any storage and commits atomically; it costs the file's size in memory
 // per writing thread. Immutable after construction; thread-safe.
@@ -20,6 +22,8 @@
 
 namespace trainbench::formats {
 
+const FormatDescription& Hdf5Description();
+
 struct Hdf5Layout {
   bool chunked = false;
   uint64_t chunk_bytes = 0;  // 0: one row per chunk
@@ -29,7 +33,7 @@ struct Hdf5Layout {
 class Hdf5Format : public FileFormat {
  public:
   explicit Hdf5Format(Hdf5Layout layout) : layout_(layout) {}
-  config::Format format() const override { return config::Format::kHdf5; }
+  const FormatDescription& description() const override;
   WrittenFile Write(const FileSpec& spec, storage::Storage& storage) const override;
   void Verify(const WrittenFile& expected, storage::Storage& storage) const override;
   WrittenFile Scan(const std::string& path, storage::Storage& storage) const override;

@@ -64,14 +64,6 @@ void OpenSamples(const std::string& path, Handles& h, Hdf5Shape& shape) {
 
 }  // namespace
 
-Hdf5Shape ProbeHdf5(const std::string& local_path) {
-  Hdf5Lock lock;
-  Handles h;
-  Hdf5Shape shape;
-  OpenSamples(local_path, h, shape);
-  return shape;
-}
-
 namespace {
 
 struct OpenFile {
@@ -195,8 +187,19 @@ class Hdf5SampleReader : public storage::ReadEngine {
 
 }  // namespace
 
-std::unique_ptr<storage::ReadEngine> MakeHdf5SampleReader(std::vector<std::string> local_paths) {
-  return std::make_unique<Hdf5SampleReader>(std::move(local_paths));
+std::unique_ptr<storage::ReadEngine> OpenHdf5SampleReader(storage::Storage& storage,
+                                                          const std::vector<std::string>& objects) {
+  std::vector<std::string> paths;
+  paths.reserve(objects.size());
+  for (const auto& o : objects) {
+    const auto local = storage.LocalPath(o);
+    if (!local)
+      throw UsageError(
+          fmt::format("hdf5 datasets must be on a file system (libhdf5 opens paths); {} is not one",
+                      storage.Describe(o)));
+    paths.push_back(*local);
+  }
+  return std::make_unique<Hdf5SampleReader>(std::move(paths));
 }
 
 }  // namespace trainbench::formats

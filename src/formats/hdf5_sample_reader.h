@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "storage/read_queue.h"
+#include "storage/storage.h"
 
 namespace trainbench::formats {
 
+// The shape of an open file's sample dataset, as the reader needs it. (Where samples lie
+// in a file, for a run's plan, is Hdf5Format::Scan's: the one scan of a file.)
 struct Hdf5Shape {
   std::string dataset;  // "records_0" or "records"
   uint64_t num_samples = 0;
@@ -22,14 +24,12 @@ struct Hdf5Shape {
   std::optional<uint64_t> data_offset;
 };
 
-// Opens `local_path` and describes its sample dataset; throws RuntimeError naming the
-// file when it is not a DLIO-layout HDF5 file.
-Hdf5Shape ProbeHdf5(const std::string& local_path);
-
 // The read engine of HDF5 datasets: each request reads sample ReadRequest::sample of its
 // file as one hyperslab through libhdf5 (as h5py does), into the queue's own buffer.
 // libhdf5 serializes every call, so a queue reads synchronously (depth 1). Files stay
 // open until the engine is destroyed. Thread-safe as storage::ReadEngine says.
-std::unique_ptr<storage::ReadEngine> MakeHdf5SampleReader(std::vector<std::string> local_paths);
+// `objects` must have local paths (libhdf5 opens paths): a UsageError says so otherwise.
+std::unique_ptr<storage::ReadEngine> OpenHdf5SampleReader(storage::Storage& storage,
+                                                          const std::vector<std::string>& objects);
 
 }  // namespace trainbench::formats

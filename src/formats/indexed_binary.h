@@ -13,11 +13,15 @@
 
 namespace trainbench::formats {
 
+const FormatDescription& IndexedBinaryDescription();
+const FormatDescription& MmapIndexedBinaryDescription();
+
 class IndexedBinaryFormat : public FileFormat {
  public:
-  // kIndexedBinary or kMmapIndexedBinary: same files, different reader.
-  explicit IndexedBinaryFormat(config::Format format) : format_(format) {}
-  config::Format format() const override { return format_; }
+  // IndexedBinaryDescription() or MmapIndexedBinaryDescription(): same files, different
+  // reader.
+  explicit IndexedBinaryFormat(const FormatDescription& description) : description_(description) {}
+  const FormatDescription& description() const override { return description_; }
   WrittenFile Write(const FileSpec& spec, storage::Storage& storage) const override;
   void Verify(const WrittenFile& expected, storage::Storage& storage) const override;
   WrittenFile Scan(const std::string& path, storage::Storage& storage) const override;
@@ -28,7 +32,7 @@ class IndexedBinaryFormat : public FileFormat {
   static std::string SizeIndexPath(const std::string& data_path) { return data_path + ".sz.idx"; }
 
  private:
-  config::Format format_;
+  const FormatDescription& description_;
 };
 
 }  // namespace trainbench::formats

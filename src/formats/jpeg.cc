@@ -108,4 +108,19 @@ WrittenFile JpegFormat::Scan(const std::string& path, storage::Storage& storage)
   return WholeFileSample(path, file->Size(), 1);
 }
 
+const FormatDescription& JpegDescription() {
+  static const FormatDescription description{
+      .name = "jpeg",
+      .extensions = {"jpeg", "jpg"},
+      .traits = {.uniform_sample_size = true, .square_samples = true, .whole_file_samples = true},
+      .help = "one grayscale JPEG image per file; every sample of it is the whole file",
+      .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
+        return std::make_unique<JpegFormat>();
+      },
+  };
+  return description;
+}
+
+const FormatDescription& JpegFormat::description() const { return JpegDescription(); }
+
 }  // namespace trainbench::formats

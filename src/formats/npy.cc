@@ -81,4 +81,19 @@ WrittenFile NpyFormat::Scan(const std::string& path, storage::Storage& storage) 
   return scanned;
 }
 
+const FormatDescription& NpyDescription() {
+  static const FormatDescription description{
+      .name = "npy",
+      .extensions = {"npy"},
+      .traits = {.uniform_sample_size = true, .square_samples = true},
+      .help = "one numpy array per file (np.save), uint8 (side, side, samples) as DLIO writes it",
+      .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
+        return std::make_unique<NpyFormat>();
+      },
+  };
+  return description;
+}
+
+const FormatDescription& NpyFormat::description() const { return NpyDescription(); }
+
 }  // namespace trainbench::formats

@@ -236,4 +236,25 @@ WrittenFile NpzFormat::Scan(const std::string& path, storage::Storage& storage) 
   return scanned;
 }
 
+const FormatDescription& NpzDescription() {
+  static const FormatDescription description{
+      .name = "npz",
+      .extensions = {"npz"},
+      .traits = {.uniform_sample_size = true, .square_samples = true},
+      .help =
+          "numpy zip (np.savez): x, uint8 (side, side, samples), and y labels; any "
+          "dataset.compression deflates",
+      .make = [](const config::WorkloadConfig& config) -> std::unique_ptr<FileFormat> {
+        // Any compression deflates: zip members know no other method numpy reads.
+        const auto& d = config.dataset;
+        return std::make_unique<NpzFormat>(d.compression == config::Compression::kNone
+                                               ? -1
+                                               : static_cast<int>(d.compression_level));
+      },
+  };
+  return description;
+}
+
+const FormatDescription& NpzFormat::description() const { return NpzDescription(); }
+
 }  // namespace trainbench::formats

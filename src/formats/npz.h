@@ -11,11 +11,13 @@
 
 namespace trainbench::formats {
 
+const FormatDescription& NpzDescription();
+
 class NpzFormat : public FileFormat {
  public:
   // level < 0 stores members uncompressed; 0..9 deflates them at that zlib level.
   explicit NpzFormat(int deflate_level) : deflate_level_(deflate_level) {}
-  config::Format format() const override { return config::Format::kNpz; }
+  const FormatDescription& description() const override;
   WrittenFile Write(const FileSpec& spec, storage::Storage& storage) const override;
   void Verify(const WrittenFile& expected, storage::Storage& storage) const override;
   WrittenFile Scan(const std::string& path, storage::Storage& storage) const override;

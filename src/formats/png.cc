@@ -103,4 +103,19 @@ WrittenFile PngFormat::Scan(const std::string& path, storage::Storage& storage) 
   return WholeFileSample(path, file->Size(), 1);
 }
 
+const FormatDescription& PngDescription() {
+  static const FormatDescription description{
+      .name = "png",
+      .extensions = {"png"},
+      .traits = {.uniform_sample_size = true, .square_samples = true, .whole_file_samples = true},
+      .help = "one grayscale PNG image per file; every sample of it is the whole file",
+      .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
+        return std::make_unique<PngFormat>();
+      },
+  };
+  return description;
+}
+
+const FormatDescription& PngFormat::description() const { return PngDescription(); }
+
 }  // namespace trainbench::formats

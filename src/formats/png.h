@@ -7,9 +7,11 @@
 
 namespace trainbench::formats {
 
+const FormatDescription& PngDescription();
+
 class PngFormat : public FileFormat {
  public:
-  config::Format format() const override { return config::Format::kPng; }
+  const FormatDescription& description() const override;
   WrittenFile Write(const FileSpec& spec, storage::Storage& storage) const override;
   void Verify(const WrittenFile& expected, storage::Storage& storage) const override;
   WrittenFile Scan(const std::string& path, storage::Storage& storage) const override;

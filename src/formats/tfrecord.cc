@@ -131,4 +131,18 @@ WrittenFile TfrecordFormat::Scan(const std::string& path, storage::Storage& stor
   return scanned;
 }
 
+const FormatDescription& TfrecordDescription() {
+  static const FormatDescription description{
+      .name = "tfrecord",
+      .extensions = {"tfrecord"},
+      .help = "TFRecord of tf.train.Example records (image bytes, size) and DLIO's DALI index",
+      .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
+        return std::make_unique<TfrecordFormat>();
+      },
+  };
+  return description;
+}
+
+const FormatDescription& TfrecordFormat::description() const { return TfrecordDescription(); }
+
 }  // namespace trainbench::formats

@@ -10,7 +10,6 @@
 #include "common/log.h"
 #include "dataset/manifest.h"
 #include "dataset/plan.h"
-#include "formats/hdf5_sample_reader.h"
 
 namespace trainbench::loader {
 namespace {
@@ -46,27 +45,11 @@ void CheckGenerationKey(const nlohmann::json& manifest_key, const nlohmann::json
 }
 
 formats::WrittenFile ScanFile(const config::WorkloadConfig& config, storage::Storage& storage,
-                              const formats::FileFormat* format, const std::string& path,
+                              const formats::FileFormat& format, const std::string& path,
                               uint64_t size) {
-  if (config.dataset.format == config::Format::kHdf5) {
-    const auto local = storage.LocalPath(path);
-    if (!local) throw UsageError("hdf5 datasets must be on a file system (libhdf5 opens paths)");
-    const formats::Hdf5Shape shape = formats::ProbeHdf5(*local);
-    formats::WrittenFile f;
-    f.path = path;
-    f.size_bytes = size;
-    f.num_samples = shape.num_samples;
-    // Where libhdf5 will read each sample: exact for contiguous datasets; for chunked
-    // ones, the sample's place in the uncompressed dataset (the bytes are the same).
-    const uint64_t base = shape.data_offset.value_or(0);
-    f.samples.reserve(shape.num_samples);
-    for (uint64_t i = 0; i < shape.num_samples; ++i)
-      f.samples.push_back({base + i * shape.sample_bytes, shape.sample_bytes});
-    return f;
-  }
-  auto f = format->Scan(path, storage);
+  auto f = format.Scan(path, storage);
   f.size_bytes = size;
-  if (formats::TraitsOf(config.dataset.format).whole_file_samples) {
+  if (format.description().traits.whole_file_samples) {
     // An image file holds num_samples_per_file samples to DLIO (each decodes the image).
     f.num_samples = std::max<uint64_t>(1, config.dataset.num_samples_per_file);
     f.samples.assign(f.num_samples, {0, size});
@@ -79,8 +62,9 @@ std::vector<formats::WrittenFile> ListSplit(const config::WorkloadConfig& config
                                             const std::string& datagen) {
   const std::string folder = split == Split::kTrain ? "train" : "valid";
   const std::string key = split == Split::kTrain ? "num_files_train" : "num_files_eval";
-  const std::string ext = config::FileExtension(config.dataset.format);
-  const auto readable = config::ReadableExtensions(config.dataset.format);
+  const auto format = formats::MakeFormat(config);
+  const auto& readable = format->description().extensions;
+  const std::string ext(readable.front());
   std::vector<storage::ListEntry> matching;
   std::map<std::string, uint64_t> other_extensions;
   for (auto& e : storage.List(folder)) {
@@ -102,19 +86,17 @@ std::vector<formats::WrittenFile> ListSplit(const config::WorkloadConfig& config
     throw RuntimeError(fmt::format(
         "the dataset at {} has {} .{} files in {}/ but the config asks for {} (dataset.{}, "
         "format {});{} write a matching dataset with\n  {}",
-        storage.Describe(""), matching.size(), ext, folder, wanted, key,
-        config::ToString(config.dataset.format), others.empty() ? "" : " found" + others, datagen));
+        storage.Describe(""), matching.size(), ext, folder, wanted, key, config.dataset.format,
+        others.empty() ? "" : " found" + others, datagen));
   }
   // As DLIO: the first num_files_* files in the order of their names (across subfolders).
   std::stable_sort(matching.begin(), matching.end(), [](const auto& a, const auto& b) {
     return std::filesystem::path(a.path).filename() < std::filesystem::path(b.path).filename();
   });
   matching.resize(wanted);
-  std::unique_ptr<formats::FileFormat> format;
-  if (config.dataset.format != config::Format::kHdf5) format = formats::MakeFormat(config);
   std::vector<formats::WrittenFile> files;
   for (const auto& e : matching)
-    files.push_back(ScanFile(config, storage, format.get(), e.path, e.size_bytes));
+    files.push_back(ScanFile(config, storage, *format, e.path, e.size_bytes));
   return files;
 }
 
@@ -196,12 +178,13 @@ DatasetFiles ResolveDataset(const config::WorkloadConfig& config, storage::Stora
     files.train = FromManifest(*manifest, plan, Split::kTrain, storage, datagen);
     if (want_eval) files.eval = FromManifest(*manifest, plan, Split::kEval, storage, datagen);
     files.from_manifest = true;
-    if (config.dataset.format == config::Format::kHdf5) {
-      // libhdf5 reads the samples; where they lie comes from the file itself when the
-      // manifest has no extents (chunked or compressed datasets).
+    const auto format = formats::MakeFormat(config);
+    if (format->description().traits.scan_finds_extents) {
+      // Where samples lie comes from the file itself when the manifest has none (a
+      // format whose library reads the samples: chunked or compressed HDF5).
       for (auto* split : {&files.train, &files.eval})
         for (auto& f : *split)
-          if (f.samples.empty()) f = ScanFile(config, storage, nullptr, f.path, f.size_bytes);
+          if (f.samples.empty()) f = ScanFile(config, storage, *format, f.path, f.size_bytes);
     }
   } else {
     files.train =

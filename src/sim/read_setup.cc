@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "formats/sample_reader.h"
+#include "formats/format.h"
 #include "metrics/process_stats.h"
 #include "storage/read_engines.h"
 
@@ -46,7 +46,9 @@ ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators
   o.engine = flags.engine;
   o.direct = config.reader.odirect;
   ReadSetup setup;
-  if (flags.engine != "null") setup.engine = formats::OpenSampleReader(config, storage, objects);
+  const auto& format = formats::FindFormat(config.dataset.format);
+  if (flags.engine != "null" && format.open_reader)
+    setup.engine = format.open_reader(storage, objects);
   if (!setup.engine) setup.engine = storage::OpenReadEngine(storage, objects, o);
   const unsigned useful = setup.engine->Capabilities().useful_depth;
   setup.reader.threads = ReadThreads(config, accelerators, flags, useful);

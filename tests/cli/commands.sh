@@ -13,6 +13,9 @@ for cmd in datagen workloads config datasize; do
 done
 contains "$WORK/help_datagen" "--verify"
 contains "$WORK/help_datasize" "--host-memory-gib"
+# datagen --help ends with the formats, from the registry.
+contains "$WORK/help_datagen" "mmap_indexed_binary"
+contains "$WORK/help_datagen" ".hdf5 .h5"
 
 # Usage errors: exit 2 and a message that says what to do.
 expect_exit 2 "$WORK/out" "$TRAINBENCH"
@@ -25,6 +28,19 @@ expect_exit 2 "$WORK/out" "$TRAINBENCH" config resnet50_h100 dataset.num_file_tr
 contains "$WORK/out" "did you mean 'dataset.num_files_train'"
 expect_exit 2 "$WORK/out" "$TRAINBENCH" config resnet50_h100 reader.batch_size=-4
 contains "$WORK/out" "reader.batch_size: expected an integer >= 1"
+# An unknown format is refused by every command that loads the workload, with the list;
+# names match in any case, as DLIO's do.
+for cmd in config datagen run "datasize --accelerators 8 --hosts 1 --host-memory-gib 64"; do
+  # shellcheck disable=SC2086 # the command's words
+  expect_exit 2 "$WORK/out" "$TRAINBENCH" $cmd resnet50_h100 dataset.format=tfrecords
+  contains "$WORK/out" "dataset.format 'tfrecords' is not a known format; known: tfrecord, npz"
+done
+expect_exit 0 "$WORK/out" "$TRAINBENCH" config resnet50_h100 dataset.format=NPZ
+contains "$WORK/out" "format: npz"
+# A check the format makes: hdf5 chunks need a size.
+expect_exit 2 "$WORK/out" "$TRAINBENCH" config resnet50_h100 dataset.format=hdf5 \
+  dataset.enable_chunking=true
+contains "$WORK/out" "dataset.chunk_size"
 
 cat >"$WORK/bad.yaml" <<'YAML'
 dataset:
@@ -39,6 +55,7 @@ expect_exit 0 "$WORK/out" "$TRAINBENCH" workloads
 for w in resnet50_h100 resnet50_a100 resnet50_v100 unet3d_h100 unet3d_a100 cosmoflow_h100 cosmoflow_a100; do
   contains "$WORK/out" "$w"
 done
+contains "$WORK/out" "indexed_binary       .indexed_binary .bin"
 
 # config prints the resolved YAML, overrides in both forms applied.
 expect_exit 0 "$WORK/out" "$TRAINBENCH" config resnet50_h100 dataset.num_files_train=16 ++workload.reader.batch_size=32

@@ -18,7 +18,7 @@ std::vector<uint64_t> Words(const std::vector<unsigned char>& bytes) {
 }
 
 TEST_F(IndexedBinaryTest, WritesDataAndDlioNamedIndexes) {
-  IndexedBinaryFormat format(config::Format::kIndexedBinary);
+  IndexedBinaryFormat format(IndexedBinaryDescription());
   const FileSpec spec{"train/img_0_of_2.bin", 6, {100, 250, 1, 4000}};
   const WrittenFile written = format.Write(spec, storage());
   EXPECT_EQ(written.companions, (std::vector<std::string>{"train/img_0_of_2.bin.off.idx",
@@ -38,8 +38,8 @@ TEST_F(IndexedBinaryTest, WritesDataAndDlioNamedIndexes) {
 }
 
 TEST_F(IndexedBinaryTest, SameSeedSameBytes) {
-  IndexedBinaryFormat format(config::Format::kMmapIndexedBinary);
-  EXPECT_EQ(format.format(), config::Format::kMmapIndexedBinary);
+  IndexedBinaryFormat format(MmapIndexedBinaryDescription());
+  EXPECT_EQ(format.description().name, "mmap_indexed_binary");
   format.Write({"a.bin", 4, {300, 200}}, storage());
   format.Write({"b.bin", 4, {300, 200}}, storage());
   format.Write({"c.bin", 5, {300, 200}}, storage());
@@ -49,7 +49,7 @@ TEST_F(IndexedBinaryTest, SameSeedSameBytes) {
 }
 
 TEST_F(IndexedBinaryTest, VerifyNamesTheBadIndexEntry) {
-  IndexedBinaryFormat format(config::Format::kIndexedBinary);
+  IndexedBinaryFormat format(IndexedBinaryDescription());
   const WrittenFile written = format.Write({"a.bin", 4, {300, 200, 100}}, storage());
   FlipByte("a.bin.off.idx", 16);  // sample 2's offset
   const std::string error = VerifyError(format, written, storage());

@@ -1,0 +1,108 @@
+// The format registry: every format describes itself consistently, unknown names are
+// refused with the list, and a run's dataset listing reads every spelling a description
+// gives (older trainbench versions wrote .h5, .jpg, .bin).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "common/error.h"
+#include "config/workload.h"
+#include "format_test_support.h"
+#include "formats/format.h"
+#include "loader/dataset_files.h"
+
+namespace trainbench::formats {
+namespace {
+
+std::string ErrorOf(const auto& f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(FormatRegistryTest, NamesAreUniqueAndExtensionsStartWithTheName) {
+  std::set<std::string_view> names;
+  ASSERT_FALSE(AllFormats().empty());
+  for (const auto* d : AllFormats()) {
+    SCOPED_TRACE(std::string(d->name));
+    EXPECT_TRUE(names.insert(d->name).second) << "duplicate name";
+    EXPECT_FALSE(d->name.empty());
+    ASSERT_FALSE(d->extensions.empty());
+    // datagen writes "x.<name>", as DLIO names its files.
+    EXPECT_EQ(d->extensions.front(), d->name);
+    for (const auto e : d->extensions) {
+      EXPECT_FALSE(e.empty());
+      EXPECT_EQ(e.find('.'), std::string_view::npos) << e;
+    }
+    EXPECT_FALSE(d->help.empty());
+    EXPECT_NE(d->make, nullptr);
+    EXPECT_EQ(&FindFormat(d->name), d);
+    // The format a description makes says it came from that description.
+    config::WorkloadConfig c;
+    c.dataset.format = std::string(d->name);
+    EXPECT_EQ(&MakeFormat(c)->description(), d);
+  }
+}
+
+TEST(FormatRegistryTest, UnknownNameThrowsWithTheList) {
+  const std::string e = ErrorOf([] { FindFormat("xyz"); });
+  EXPECT_NE(e.find("dataset.format 'xyz' is not a known format"), std::string::npos) << e;
+  for (const auto* d : AllFormats())
+    EXPECT_NE(e.find(std::string(d->name)), std::string::npos) << e;
+  config::WorkloadConfig c;
+  c.dataset.format = "tfrecords";
+  EXPECT_NE(ErrorOf([&] { CheckFormat(c); }).find("'tfrecords'"), std::string::npos);
+}
+
+TEST(FormatRegistryTest, ChecksNameTheKey) {
+  config::WorkloadConfig c;
+  c.dataset.format = "hdf5";
+  c.dataset.enable_chunking = true;
+  EXPECT_NE(ErrorOf([&] { CheckFormat(c); }).find("dataset.chunk_size"), std::string::npos);
+  c.dataset.chunk_size = 4096;
+  EXPECT_EQ(ErrorOf([&] { CheckFormat(c); }), "");
+  c.dataset.compression = config::Compression::kLzf;
+  EXPECT_NE(ErrorOf([&] { CheckFormat(c); }).find("dataset.compression lzf"), std::string::npos);
+  c.dataset.format = "csv";
+  EXPECT_NE(ErrorOf([&] { CheckFormat(c); }).find("dataset.compression lzf"), std::string::npos);
+  c.dataset.format = "npz";  // any compression deflates
+  EXPECT_EQ(ErrorOf([&] { CheckFormat(c); }), "");
+}
+
+using OlderSpellingsTest = FormatTest;
+
+// A dataset without a manifest (scanned, as DLIO's) whose files carry each spelling a
+// format lists is found and read by `run`'s listing.
+TEST_F(OlderSpellingsTest, RunListsEverySpelling) {
+  for (const auto* d : AllFormats()) {
+    for (const auto extension : d->extensions) {
+      SCOPED_TRACE(fmt::format("{} as .{}", d->name, extension));
+      std::filesystem::remove_all(Full("train"));
+      config::WorkloadConfig c;
+      c.dataset.format = std::string(d->name);
+      c.dataset.num_files_train = 2;
+      c.dataset.num_samples_per_file = 2;
+      const auto format = MakeFormat(c);
+      for (int i = 0; i < 2; ++i)
+        format->Write({fmt::format("train/img_{}_of_2.{}", i, extension),
+                       static_cast<uint64_t>(i + 1),
+                       {2500, 2500}},
+                      storage());
+      const auto files = loader::ResolveDataset(c, storage(), "trainbench datagen");
+      EXPECT_FALSE(files.from_manifest);
+      ASSERT_EQ(files.train.size(), 2u);
+      for (const auto& f : files.train) {
+        EXPECT_EQ(f.num_samples, 2u);
+        EXPECT_EQ(f.path.substr(f.path.rfind('.') + 1), extension);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace trainbench::formats
