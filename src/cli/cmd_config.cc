@@ -5,8 +5,8 @@
 #include "cli/command.h"
 #include "cli/workload_args.h"
 #include "common/error.h"
-#include "config/loader.h"
 #include "config/schema.h"
+#include "config/workload_yaml.h"
 
 namespace trainbench::cli {
 

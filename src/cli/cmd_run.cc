@@ -17,7 +17,7 @@
 #include "common/log.h"
 #include "common/output_path.h"
 #include "common/units.h"
-#include "config/loader.h"
+#include "config/workload_yaml.h"
 #include "dataset/generator.h"
 #include "dist/communicator.h"
 #include "loader/dataset_files.h"

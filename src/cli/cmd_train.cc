@@ -11,7 +11,7 @@
 #include "cli/validators.h"
 #include "common/error.h"
 #include "common/output_path.h"
-#include "config/loader.h"
+#include "config/workload_yaml.h"
 #include "train/train_report.h"
 #include "train/trainer.h"
 

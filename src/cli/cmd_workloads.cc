@@ -4,7 +4,7 @@
 
 #include "cli/command.h"
 #include "config/builtin_workloads.h"
-#include "config/loader.h"
+#include "config/workload_yaml.h"
 #include "formats/format.h"
 
 namespace trainbench::cli {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "config/loader.h"
+#include "config/workload_yaml.h"
 
 namespace trainbench::cli {
 

@@ -8,7 +8,7 @@
 #include "common/error.h"
 #include "config/builtin_workloads.h"
 #include "config/datasize.h"
-#include "config/loader.h"
+#include "config/workload_yaml.h"
 #include "formats/format.h"
 
 namespace trainbench::config {

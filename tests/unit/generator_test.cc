@@ -7,7 +7,7 @@
 #include <cerrno>
 
 #include "common/error.h"
-#include "config/loader.h"
+#include "config/workload_yaml.h"
 #include "storage/fault_injecting_storage.h"
 #include "storage/memory_storage.h"
 

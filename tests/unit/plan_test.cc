@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "config/loader.h"
+#include "config/workload_yaml.h"
 
 namespace trainbench::dataset {
 namespace {

@@ -1,4 +1,5 @@
-// Turns a workload name or YAML path plus overrides into a validated WorkloadConfig.
+// Turns a workload name or YAML path plus overrides into a validated WorkloadConfig (the
+// config side of loading; src/loader/ is the data loader that reads a dataset).
 // Errors (UsageError, exit 2) name the file, line, key and expected form, and suggest
 // the nearest known key; DLIO keys that trainbench accepts but does not act on become
 // warnings returned to the caller (which decides whether to print them).

@@ -1,4 +1,4 @@
-#include "config/loader.h"
+#include "config/workload_yaml.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
