@@ -13,6 +13,7 @@ out=${1:-.debs}
 packages=(
   libyaml-cpp-dev libyaml-cpp0.7 nlohmann-json3-dev libcli11-dev libfmt-dev libfmt9
   libhdf5-dev libhdf5-103-1 libhdf5-hl-100 libsz2 libaec0 libcurl4 libssl3
+  libcurl4-openssl-dev libssl-dev libpugixml-dev libpugixml1v5
   libturbojpeg0-dev libturbojpeg0 libjpeg62-turbo-dev libjpeg62-turbo libpng-dev libpng16-16
   zlib1g-dev zlib1g libisal-dev libisal2 libzip-dev libzip4 libbz2-1.0 liburing-dev liburing2
   libgtest-dev libgmock-dev googletest

@@ -44,7 +44,7 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
     action = [] {
       const auto config = LoadWorkloadOrThrow(args);
       const std::string uri = config::DatasetUri(config);
-      auto storage = storage::OpenStorage(uri);
+      auto storage = storage::OpenStorage(uri, config.storage.storage_options);
       InstallInterruptHandler();
       const unsigned used_threads =
           threads ? threads : std::max(1u, std::thread::hardware_concurrency());

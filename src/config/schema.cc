@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/secrets.h"
 #include "common/strings.h"
 
 namespace trainbench::config {
@@ -468,17 +469,18 @@ std::vector<KeySpec> BuildSchema() {
       },
       [](const WorkloadConfig& c) {
         YAML::Node n(YAML::NodeType::Map);
-        for (const auto& [k, v] : c.storage.storage_options) n[k] = v;
+        // Secrets are never written back (config.yaml in results, `trainbench config`).
+        for (const auto& [k, v] : c.storage.storage_options)
+          n[k] = IsSecretName(k) ? std::string("<redacted>") : v;
         return n;
       }};
   keys.push_back(std::move(options));
   // Read into the config (and printed) but not acted on: DLIO's framework knobs that change
-  // nothing in emulated reads, and the S3 options until an S3 backend exists.
+  // nothing in emulated reads.
   for (auto& key : keys)
     if (key.path == "model.type" || key.path == "reader.data_loader" ||
         key.path == "dataset.record_length_bytes_resize" ||
-        key.path == "reader.computation_threads" || key.path == "reader.dont_use_mmap" ||
-        key.path == "storage.storage_options")
+        key.path == "reader.computation_threads" || key.path == "reader.dont_use_mmap")
       key.acted_on = false;
   keys.push_back(Ignored("profiling.profiler"));
   keys.push_back(Ignored("profiling.iostat_devices"));

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "common/secrets.h"
 #include "common/strings.h"
 #include "config/builtin_workloads.h"
 #include "config/schema.h"
@@ -137,8 +138,13 @@ void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
                    std::vector<std::string>& warnings) {
   const size_t eq = override_text.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw UsageError(fmt::format(
-        "override '{}' is not key=value (example: dataset.num_files_train=16)", override_text));
+    throw UsageError(
+        fmt::format("override '{}' is not key=value (example: dataset.num_files_train=16)",
+                    IsSecretName(override_text) ? "<a secret>" : override_text));
+  // Messages quote the override; a secret's value is never among what they show.
+  const std::string shown = IsSecretName(override_text.substr(0, eq))
+                                ? override_text.substr(0, eq) + "=<redacted>"
+                                : override_text;
   std::string key = override_text.substr(0, eq);
   while (!key.empty() && key.front() == '+') key.erase(0, 1);
   if (StartsWith(key, "workload.")) key = key.substr(9);
@@ -147,12 +153,10 @@ void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
   try {
     value = YAML::Load(value_text);
   } catch (const YAML::Exception& e) {
-    throw UsageError(
-        fmt::format("override '{}': value is not valid YAML: {}", override_text, e.msg));
+    throw UsageError(fmt::format("override '{}': value is not valid YAML: {}", shown, e.msg));
   }
   if (value.IsNull())
-    throw UsageError(
-        fmt::format("override '{}' has no value (example: {}=16)", override_text, key));
+    throw UsageError(fmt::format("override '{}' has no value (example: {}=16)", shown, key));
   // Nest the dotted key into a map and walk it like file content.
   YAML::Node root = value;
   const auto parts = Split(key, '.');
@@ -161,14 +165,14 @@ void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
     parent[*it] = root;
     root = parent;
   }
-  const Where where = [&override_text](const YAML::Node&) {
-    return fmt::format("command-line override '{}'", override_text);
+  const Where where = [&shown](const YAML::Node&) {
+    return fmt::format("command-line override '{}'", shown);
   };
   std::vector<std::string> ignored;
   Walk(root, "", where, config, ignored);
   for (auto& name : ignored)
     name = name.substr(0, name.find(" (line"));  // no lines on a command line
-  WarnIgnored(fmt::format("command-line override '{}'", override_text), ignored, warnings);
+  WarnIgnored(fmt::format("command-line override '{}'", shown), ignored, warnings);
 }
 
 LoadedWorkload LoadWorkload(const std::string& workload,

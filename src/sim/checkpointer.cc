@@ -14,7 +14,8 @@ constexpr size_t kChunk = 4 << 20;  // 4 MiB per write or read call
 
 Checkpointer::Checkpointer(const config::WorkloadConfig& config)
     : config_(config),
-      storage_(storage::OpenStorage(config.checkpoint.checkpoint_folder)),
+      storage_(storage::OpenStorage(config.checkpoint.checkpoint_folder,
+                                    config.storage.storage_options)),
       buffer_(kChunk) {
   FillRandom(Mix(config.train.seed, 0xC4EC), 0, buffer_.data(), buffer_.size());
 }

@@ -3,16 +3,20 @@
 #include "common/error.h"
 #include "common/strings.h"
 #include "storage/posix_storage.h"
+#include "storage/s3_storage.h"
 #include "storage/storage.h"
 
 namespace trainbench::storage {
 
-std::unique_ptr<Storage> OpenStorage(const std::string& uri) {
+std::unique_ptr<Storage> OpenStorage(const std::string& uri,
+                                     const std::map<std::string, std::string>& options) {
   if (StartsWith(uri, "file://")) return std::make_unique<PosixStorage>(uri.substr(7));
+  if (StartsWith(uri, "s3://")) return std::make_unique<S3Storage>(uri, options);
   const size_t scheme = uri.find("://");
   if (scheme != std::string::npos)
     throw UsageError(
-        fmt::format("storage URI '{}': scheme '{}' is not supported (use a path or file:///path)",
+        fmt::format("storage URI '{}': scheme '{}' is not supported (use a path, file:///path or "
+                    "s3://bucket/prefix)",
                     uri, uri.substr(0, scheme)));
   return std::make_unique<PosixStorage>(uri);
 }

@@ -13,6 +13,7 @@ const std::vector<ReadEngineDescription>& KnownReadEngines() {
       {"pread", "positional reads, one per reader thread (any storage)"},
       {"uring", "io_uring: each reader thread keeps many reads in flight (file systems)"},
       {"memory", "reads of objects held in memory, completed out of order (tests)"},
+      {"s3", "ranged GETs through libcurl's multi interface, many in flight per loop (S3)"},
       {"null", "completes every read at once without reading: trainbench's own overhead"},
   };
   return kEngines;

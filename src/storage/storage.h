@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -81,8 +82,10 @@ class Storage {
   virtual uint64_t OpenObjectBudget(uint64_t wanted) { return wanted; }
 };
 
-// Opens the storage a URI names: a local path, file:///path, (s3://bucket/prefix later).
-std::unique_ptr<Storage> OpenStorage(const std::string& uri);
+// Opens the storage a URI names: a local path, file:///path, or s3://bucket/prefix (with
+// DLIO's storage.storage_options: endpoint, region, keys; see s3_options.h).
+std::unique_ptr<Storage> OpenStorage(const std::string& uri,
+                                     const std::map<std::string, std::string>& options = {});
 
 // Reads a whole object into memory.
 std::vector<unsigned char> ReadAll(Storage& storage, const std::string& path);

@@ -1,0 +1,280 @@
+#include "storage/s3_http.h"
+
+#include <fmt/format.h>
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <pugixml.hpp>
+#include <random>
+#include <thread>
+
+#include "common/clock.h"
+#include "common/error.h"
+
+namespace trainbench::storage {
+namespace {
+
+// libcurl's global state, set up once before any handle.
+void InitCurlOnce() {
+  static const bool done = [] { return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK; }();
+  (void)done;
+}
+
+std::string Sha256Hex(const unsigned char* data, size_t size) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(data, size, digest, &length, EVP_sha256(), nullptr);
+  static const char* kHex = "0123456789abcdef";
+  std::string hex;
+  for (unsigned i = 0; i < length; ++i) {
+    hex += kHex[digest[i] >> 4];
+    hex += kHex[digest[i] & 15];
+  }
+  return hex;
+}
+
+size_t OnBody(char* data, size_t size, size_t count, void* user) {
+  auto& t = *static_cast<S3Transfer*>(user);
+  const size_t n = size * count;
+  if (t.first_byte_ns == 0) t.first_byte_ns = NowNanoseconds();
+  if (t.out) {
+    const uint64_t room = t.out_capacity > t.received ? t.out_capacity - t.received : 0;
+    const size_t take = static_cast<size_t>(std::min<uint64_t>(room, n));
+    if (take > 0) std::memcpy(t.out + t.received, data, take);
+    if (take < n) t.text.append(data + take, n - take);  // an error body, or more than asked
+  } else {
+    t.text.append(data, n);
+  }
+  t.received += n;
+  return n;
+}
+
+size_t OnHeader(char* data, size_t size, size_t count, void* user) {
+  auto& t = *static_cast<S3Transfer*>(user);
+  const size_t n = size * count;
+  std::string line(data, n);
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+  const size_t colon = line.find(':');
+  if (colon != std::string::npos) {
+    std::string name = line.substr(0, colon);
+    std::transform(name.begin(), name.end(), name.begin(), ::tolower);
+    std::string value = line.substr(colon + 1);
+    while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    if (name == "etag") t.etag = value;
+    if (name == "content-length") t.content_length = std::strtoull(value.c_str(), nullptr, 10);
+    if (name == "x-amz-request-id") t.request_id = value;
+  }
+  return n;
+}
+
+struct EasyDeleter {
+  void operator()(CURL* easy) const { curl_easy_cleanup(easy); }
+};
+
+}  // namespace
+
+S3Transfer::~S3Transfer() {
+  if (headers) curl_slist_free_all(headers);
+}
+
+std::string UriEncode(const std::string& text, bool keep_slash) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' ||
+        (keep_slash && c == '/')) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+S3Endpoint::S3Endpoint(S3Options options, S3Location location)
+    : options_(std::move(options)), location_(std::move(location)) {
+  InitCurlOnce();
+  if (options_.endpoint.empty())
+    options_.endpoint = fmt::format("https://s3.{}.amazonaws.com", options_.region);
+  sigv4_ = fmt::format("aws:amz:{}:s3", options_.region);
+  userpwd_ = options_.access_key_id + ":" + options_.secret_access_key;
+}
+
+std::string S3Endpoint::Key(const std::string& path) const {
+  if (location_.prefix.empty()) return path;
+  if (path.empty()) return location_.prefix;
+  return location_.prefix + "/" + path;
+}
+
+std::string S3Endpoint::Describe(const std::string& key) const {
+  return fmt::format("s3://{}/{}", location_.bucket, key);
+}
+
+std::string S3Endpoint::Url(const S3Request& r) const {
+  const size_t scheme = options_.endpoint.find("://");
+  const std::string base = options_.endpoint;
+  std::string url;
+  if (options_.force_path_style || location_.bucket.find('.') != std::string::npos) {
+    url = base + "/" + location_.bucket + "/" + UriEncode(r.key, true);
+  } else {
+    url = base.substr(0, scheme + 3) + location_.bucket + "." + base.substr(scheme + 3) + "/" +
+          UriEncode(r.key, true);
+  }
+  auto query = r.query;
+  std::sort(query.begin(), query.end());  // SigV4 signs the query as written: sorted
+  for (size_t i = 0; i < query.size(); ++i)
+    url += (i == 0 ? "?" : "&") + UriEncode(query[i].first, false) + "=" +
+           UriEncode(query[i].second, false);
+  return url;
+}
+
+void S3Endpoint::Prepare(CURL* easy, const S3Request& r, S3Transfer& t) const {
+  curl_easy_reset(easy);
+  if (t.headers) curl_slist_free_all(t.headers);
+  t.headers = nullptr;
+  t.received = 0;
+  t.text.clear();
+  t.etag.clear();
+  t.content_length.reset();
+  t.request_id.clear();
+  t.error[0] = 0;
+  t.started_ns = NowNanoseconds();
+  t.first_byte_ns = 0;
+  const std::string url = Url(r);
+  curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, sigv4_.c_str());
+  curl_easy_setopt(easy, CURLOPT_USERPWD, userpwd_.c_str());
+  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error);
+  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, OnBody);
+  curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
+  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, OnHeader);
+  curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
+  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+  // A stalled transfer (no byte for 30 s) is cut and retried.
+  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, 30L);
+  curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+  if (!options_.ca_bundle.empty())
+    curl_easy_setopt(easy, CURLOPT_CAINFO, options_.ca_bundle.c_str());
+  const std::string hash =
+      Sha256Hex(r.body ? r.body : reinterpret_cast<const unsigned char*>(""), r.body_size);
+  t.headers = curl_slist_append(t.headers, ("x-amz-content-sha256: " + hash).c_str());
+  if (!options_.session_token.empty())
+    t.headers =
+        curl_slist_append(t.headers, ("x-amz-security-token: " + options_.session_token).c_str());
+  if (r.range)
+    t.headers = curl_slist_append(
+        t.headers, fmt::format("Range: bytes={}-{}", r.range->first,
+                               r.range->first + std::max<uint64_t>(1, r.range->second) - 1)
+                       .c_str());
+  if (r.method == "GET") {
+    curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+  } else if (r.method == "HEAD") {
+    curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+  } else {
+    curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, r.method.c_str());
+    if (r.method == "PUT" || r.method == "POST") {
+      curl_easy_setopt(easy, CURLOPT_POSTFIELDS,
+                       r.body ? reinterpret_cast<const char*>(r.body) : "");
+      curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body_size));
+      t.headers = curl_slist_append(
+          t.headers,
+          ("Content-Type: " +
+           (r.content_type.empty() ? std::string("application/octet-stream") : r.content_type))
+              .c_str());
+      // No "Expect:" to suppress 100-continue: libcurl 7.88 signs that empty header but
+      // does not send it, and the server then refuses the signature.
+    }
+  }
+  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, t.headers);
+}
+
+S3Result S3Endpoint::Finish(CURL* easy, CURLcode code) {
+  S3Result r;
+  r.curl = code;
+  curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &r.status);
+  return r;
+}
+
+bool S3Endpoint::Retryable(const S3Result& result, const S3Transfer& transfer) {
+  if (result.curl != CURLE_OK) {
+    switch (result.curl) {
+      case CURLE_COULDNT_CONNECT:
+      case CURLE_OPERATION_TIMEDOUT:
+      case CURLE_RECV_ERROR:
+      case CURLE_SEND_ERROR:
+      case CURLE_GOT_NOTHING:
+      case CURLE_PARTIAL_FILE:
+      case CURLE_HTTP2:
+      case CURLE_HTTP2_STREAM:
+        return true;
+      default:
+        return false;
+    }
+  }
+  if (result.status >= 500 || result.status == 429) return true;
+  return result.status == 503 || transfer.text.find("SlowDown") != std::string::npos;
+}
+
+double S3Endpoint::BackoffSeconds(unsigned attempt) const {
+  // Full jitter (AWS's advice): uniform in [0, min(cap, base x 2^attempt)].
+  const double cap = 5.0, base = 0.05;
+  const double ceiling = std::min(cap, base * static_cast<double>(1u << std::min(attempt, 16u)));
+  thread_local std::mt19937_64 rng(std::random_device{}());
+  return std::uniform_real_distribution<double>(0, ceiling)(rng);
+}
+
+std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
+                              const S3Transfer& t) const {
+  const std::string what =
+      fmt::format("S3 {} {} at {}", r.method, Describe(r.key), options_.endpoint);
+  if (result.curl != CURLE_OK)
+    return fmt::format(
+        "{}: {} ({}); check the endpoint (AWS_ENDPOINT_URL or "
+        "storage.storage_options.endpoint_url) and that it is reachable",
+        what, t.error[0] ? t.error : curl_easy_strerror(result.curl),
+        static_cast<int>(result.curl));
+  std::string code, message;
+  pugi::xml_document doc;
+  if (!t.text.empty() && doc.load_buffer(t.text.data(), t.text.size())) {
+    code = doc.child("Error").child_value("Code");
+    message = doc.child("Error").child_value("Message");
+  }
+  std::string hint;
+  if (code == "SignatureDoesNotMatch" || code == "InvalidAccessKeyId" || result.status == 403)
+    hint = fmt::format("check the access key and secret (from {}) and the region ({})",
+                       options_.credentials_source.empty() ? "nowhere: none were found"
+                                                           : options_.credentials_source,
+                       options_.region);
+  else if (code == "NoSuchBucket")
+    hint = fmt::format("create bucket '{}' or name an existing one", location_.bucket);
+  else if (code == "NoSuchKey" || result.status == 404)
+    hint = "the object is missing: write the dataset first (trainbench datagen)";
+  else
+    hint = "see the endpoint's logs for the request id";
+  return fmt::format("{}: HTTP {}{}{}{}; {}", what, result.status, code.empty() ? "" : " " + code,
+                     message.empty() ? "" : " (" + message + ")",
+                     t.request_id.empty() ? "" : ", request id " + t.request_id, hint);
+}
+
+S3Result S3Endpoint::Perform(const S3Request& request, S3Transfer& transfer) const {
+  thread_local std::unique_ptr<CURL, EasyDeleter> easy(curl_easy_init());
+  S3Result result;
+  for (unsigned attempt = 1;; ++attempt) {
+    Prepare(easy.get(), request, transfer);
+    result = Finish(easy.get(), curl_easy_perform(easy.get()));
+    if (result.Ok() || (request.method == "HEAD" && result.status == 404)) return result;
+    if (attempt >= options_.max_attempts || !Retryable(result, transfer)) break;
+    CountRetry();
+    std::this_thread::sleep_for(std::chrono::duration<double>(BackoffSeconds(attempt)));
+  }
+  throw IoError(Error(request, result, transfer), 0);
+}
+
+}  // namespace trainbench::storage

@@ -1,0 +1,108 @@
+// One S3 request on a libcurl easy handle: the URL (path-style or virtual-hosted, keys
+// percent-encoded, query parameters sorted as SigV4 signs them), libcurl's own AWS SigV4
+// signing (CURLOPT_AWS_SIGV4), the payload's SHA-256 in x-amz-content-sha256 (libcurl
+// does not add it), the response into a caller's buffer or a string, and S3's error
+// XML turned into a message that names the bucket, key and endpoint and the next thing
+// to try, never a secret. Requests that may succeed on another try (5xx, SlowDown,
+// timeouts, cut connections) are retried with exponential backoff and full jitter, at
+// most S3Options::max_attempts tries in all.
+// Thread safety: S3Endpoint is immutable and thread-safe; an S3Transfer belongs to one
+// easy handle and is used by one thread at a time.
+#pragma once
+
+#include <curl/curl.h>
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "storage/s3_options.h"
+
+namespace trainbench::storage {
+
+struct S3Request {
+  std::string method = "GET";
+  std::string key;  // the object's full key (unescaped); empty for the bucket itself
+  std::vector<std::pair<std::string, std::string>> query;  // unescaped
+  std::optional<std::pair<uint64_t, uint64_t>> range;      // offset, length
+  const unsigned char* body = nullptr;                     // what PUT/POST sends
+  size_t body_size = 0;
+  std::string content_type;
+};
+
+// The state of one request on one easy handle: where the response goes, and what came back.
+struct S3Transfer {
+  S3Transfer() = default;
+  S3Transfer(const S3Transfer&) = delete;
+  S3Transfer& operator=(const S3Transfer&) = delete;
+  ~S3Transfer();
+
+  unsigned char* out = nullptr;  // the body goes here (a ranged GET's bytes), up to out_capacity
+  uint64_t out_capacity = 0;
+  uint64_t received = 0;  // body bytes received (into `out`, or `text`)
+  std::string text;       // the body when there is no `out`, or an error body
+  std::string etag;
+  std::optional<uint64_t> content_length;
+  std::string request_id;
+  curl_slist* headers = nullptr;
+  char error[CURL_ERROR_SIZE] = {};
+  uint64_t started_ns = 0;
+  uint64_t first_byte_ns = 0;
+};
+
+struct S3Result {
+  CURLcode curl = CURLE_OK;
+  long status = 0;
+  bool Ok() const { return curl == CURLE_OK && status >= 200 && status < 300; }
+};
+
+class S3Endpoint {
+ public:
+  S3Endpoint(S3Options options, S3Location location);
+
+  const S3Options& options() const { return options_; }
+  const S3Location& location() const { return location_; }
+  // The full key of `path` under the prefix.
+  std::string Key(const std::string& path) const;
+  // "s3://bucket/key".
+  std::string Describe(const std::string& key) const;
+  std::string Url(const S3Request& request) const;
+
+  // Sets `easy` up for `request`, its response going to `transfer`; the request's body
+  // must outlive the transfer.
+  void Prepare(CURL* easy, const S3Request& request, S3Transfer& transfer) const;
+  // The outcome of a finished transfer.
+  static S3Result Finish(CURL* easy, CURLcode code);
+
+  // Whether a failed attempt may succeed on another one.
+  static bool Retryable(const S3Result& result, const S3Transfer& transfer);
+  // How long to wait before attempt `attempt` (1 = the first retry): full jitter.
+  double BackoffSeconds(unsigned attempt) const;
+  // The message for a failed request: operation, object, endpoint, S3's code and message,
+  // and what to do; never a secret.
+  std::string Error(const S3Request& request, const S3Result& result,
+                    const S3Transfer& transfer) const;
+
+  // Performs a request on this thread (its own reused easy handle), with retries;
+  // throws IoError with Error()'s message when it fails. `transfer` receives the body.
+  S3Result Perform(const S3Request& request, S3Transfer& transfer) const;
+
+  uint64_t Retries() const { return retries_.load(std::memory_order_relaxed); }
+  void CountRetry() const { retries_.fetch_add(1, std::memory_order_relaxed); }
+
+ private:
+  S3Options options_;
+  S3Location location_;
+  std::string sigv4_;    // "aws:amz:<region>:s3"
+  std::string userpwd_;  // key:secret, for libcurl's signing only
+  mutable std::atomic<uint64_t> retries_{0};
+};
+
+// RFC 3986 percent-encoding as SigV4 wants it (unreserved characters kept; '/' kept
+// when `keep_slash`).
+std::string UriEncode(const std::string& text, bool keep_slash);
+
+}  // namespace trainbench::storage

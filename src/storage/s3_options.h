@@ -1,0 +1,42 @@
+// Where an S3 endpoint is and who trainbench is to it, resolved the way the AWS tools do
+// (later sources win): defaults, ~/.aws/credentials and ~/.aws/config for the profile
+// (AWS_PROFILE, else "default"), the standard environment variables (AWS_ENDPOINT_URL_S3,
+// AWS_ENDPOINT_URL, AWS_REGION, AWS_DEFAULT_REGION, AWS_ACCESS_KEY_ID,
+// AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_CA_BUNDLE), then DLIO's storage_options
+// (endpoint_url, region, access_key_id, secret_access_key, s3_force_path_style,
+// s3_max_attempts, ca_bundle, part_size). The secret never leaves this struct: messages
+// name where it came from, never its value. Plain data; thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace trainbench::storage {
+
+struct S3Location {
+  std::string bucket;
+  std::string prefix;  // no leading or trailing '/'; may be empty
+};
+
+// "s3://bucket/some/prefix" -> {bucket, "some/prefix"}; throws UsageError naming the URI.
+S3Location ParseS3Uri(const std::string& uri);
+
+struct S3Options {
+  std::string endpoint;  // scheme://host[:port]; empty: https://s3.<region>.amazonaws.com
+  std::string region = "us-east-1";
+  std::string access_key_id;
+  std::string secret_access_key;
+  std::string session_token;
+  std::string credentials_source;    // where the keys came from, for messages
+  bool force_path_style = false;     // bucket in the path rather than the host name
+  unsigned max_attempts = 5;         // per request, the first try included
+  std::string ca_bundle;             // PEM file of trusted CAs; empty: the system's
+  uint64_t part_size = 16ull << 20;  // multipart upload part size
+};
+
+// `storage_options`: DLIO's storage.storage_options map. Throws UsageError naming the
+// option when a value does not parse.
+S3Options ResolveS3Options(const std::map<std::string, std::string>& storage_options);
+
+}  // namespace trainbench::storage

@@ -1,0 +1,43 @@
+// Storage on S3 (or any S3-compatible object store: Ceph's RADOS Gateway, MinIO): objects
+// under s3://bucket/prefix. Writes buffer in memory and publish on Commit with one PUT,
+// or as a multipart upload once they outgrow a part (parts of S3Options::part_size,
+// aborted when the writer is dropped uncommitted, so no orphan upload remains); an
+// object is never visible half-written. Whole-object reads are ranged GETs; the read
+// engine `s3` (s3_read_engine.h) keeps many ranged GETs in flight on one thread.
+// Thread-safe.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "storage/s3_http.h"
+#include "storage/storage.h"
+
+namespace trainbench::storage {
+
+class S3Storage : public Storage {
+ public:
+  S3Storage(const std::string& uri, const std::map<std::string, std::string>& storage_options);
+
+  std::unique_ptr<AtomicWriter> Create(const std::string& path) override;
+  std::unique_ptr<RandomAccessFile> Open(const std::string& path,
+                                         const OpenOptions& options) override;
+  std::optional<uint64_t> FileSize(const std::string& path) override;
+  void Remove(const std::string& path) override;
+  std::vector<ListEntry> List(const std::string& prefix) override;
+  size_t RemoveLeftovers(const std::string& prefix) override;
+  std::string Describe(const std::string& path) const override;
+  std::optional<std::string> LocalPath(const std::string& path) const override;
+  // Adds `s3`: libcurl's multi interface, many ranged GETs in flight per reader loop.
+  std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
+                                             const ReadEngineOptions& options) override;
+  std::string DefaultReadEngine() const override { return "s3"; }
+
+  const S3Endpoint& endpoint() const { return endpoint_; }
+
+ private:
+  S3Endpoint endpoint_;
+};
+
+}  // namespace trainbench::storage
