@@ -167,7 +167,8 @@ int Execute(const RunFlags& flags) {
     info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
                      FormatBytes(static_cast<double>(config.model.model_size_bytes)),
                      checkpoint_folder));
-  const auto record = sim::RunEmulatedTraining(config, dataset, *storage, *communicator, options);
+  auto record = sim::RunEmulatedTraining(config, dataset, *storage, *communicator, options);
+  record.storage_counters = storage->Counters();
   progress.End();
 
   // The table and the JSON line first: a results file that cannot be written (a full disk)

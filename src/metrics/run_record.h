@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,10 @@ struct RunRecord {
   uint64_t host_memory_bytes = 0;
   ProcessIo io_before;
   ProcessIo io_after;
+
+  // The storage backend's own counters (S3: requests, retries, bytes and seconds lost to
+  // retries), over the whole run: datagen's writes are not in them.
+  std::map<std::string, double> storage_counters;
 
   bool complete = true;
   std::string stop_reason;  // "" when complete: "interrupted", or the error's message

@@ -231,6 +231,7 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
            ? 1e6 * r.cpu_seconds / static_cast<double>(train.samples + eval.samples)
            : 0},
       {"peak_rss_bytes", r.peak_rss_bytes},
+      {"storage_counters", r.storage_counters},
   };
 }
 

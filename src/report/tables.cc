@@ -59,6 +59,14 @@ std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConf
                        k.seconds > 0 ? static_cast<double>(k.bytes) / k.seconds / kGB : 0);
   out += fmt::format("CPU {:.2f} s over {:.2f} s; peak memory {}\n", r.cpu_seconds, r.run_seconds,
                      FormatBytesBinary(static_cast<double>(r.peak_rss_bytes)));
+  if (r.storage_counters.count("s3_requests")) {
+    const auto& s = r.storage_counters;
+    out += fmt::format("S3: {:.0f} requests, {:.0f} retried ({:.3f} s and {} lost to retries, {:.1f}% "
+                       "of the run)\n",
+                       s.at("s3_requests"), s.at("s3_retries"), s.at("s3_retry_seconds"),
+                       FormatBytes(s.at("s3_retry_bytes")),
+                       r.run_seconds > 0 ? 100 * s.at("s3_retry_seconds") / r.run_seconds : 0);
+  }
   if (!r.complete) out += fmt::format("INCOMPLETE: {}\n", r.stop_reason);
   return out;
 }

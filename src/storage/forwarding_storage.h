@@ -36,6 +36,7 @@ class ForwardingStorage : public Storage {
   }
   std::string DefaultReadEngine() const override { return base_.DefaultReadEngine(); }
   uint64_t OpenObjectBudget(uint64_t wanted) override { return base_.OpenObjectBudget(wanted); }
+  std::map<std::string, double> Counters() const override { return base_.Counters(); }
 
  protected:
   Storage& base_;

@@ -145,6 +145,7 @@ void S3Endpoint::Prepare(CURL* easy, const S3Request& r, S3Transfer& t) const {
   t.error[0] = 0;
   t.started_ns = NowNanoseconds();
   t.first_byte_ns = 0;
+  stats_.requests.fetch_add(1, std::memory_order_relaxed);
   const std::string url = Url(r);
   curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
   curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, sigv4_.c_str());
@@ -193,6 +194,14 @@ void S3Endpoint::Prepare(CURL* easy, const S3Request& r, S3Transfer& t) const {
     }
   }
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, t.headers);
+}
+
+void S3Endpoint::CountRetry(const S3Transfer& failed, double backoff_s) const {
+  stats_.retries.fetch_add(1, std::memory_order_relaxed);
+  stats_.retry_bytes.fetch_add(failed.received, std::memory_order_relaxed);
+  stats_.retry_ns.fetch_add(
+      NowNanoseconds() - failed.started_ns + static_cast<uint64_t>(backoff_s * 1e9),
+      std::memory_order_relaxed);
 }
 
 S3Result S3Endpoint::Finish(CURL* easy, CURLcode code) {
@@ -271,8 +280,9 @@ S3Result S3Endpoint::Perform(const S3Request& request, S3Transfer& transfer) con
     result = Finish(easy.get(), curl_easy_perform(easy.get()));
     if (result.Ok() || (request.method == "HEAD" && result.status == 404)) return result;
     if (attempt >= options_.max_attempts || !Retryable(result, transfer)) break;
-    CountRetry();
-    std::this_thread::sleep_for(std::chrono::duration<double>(BackoffSeconds(attempt)));
+    const double backoff = BackoffSeconds(attempt);
+    CountRetry(transfer, backoff);
+    std::this_thread::sleep_for(std::chrono::duration<double>(backoff));
   }
   throw IoError(Error(request, result, transfer), 0);
 }

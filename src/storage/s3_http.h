@@ -90,15 +90,20 @@ class S3Endpoint {
   // throws IoError with Error()'s message when it fails. `transfer` receives the body.
   S3Result Perform(const S3Request& request, S3Transfer& transfer) const;
 
-  uint64_t Retries() const { return retries_.load(std::memory_order_relaxed); }
-  void CountRetry() const { retries_.fetch_add(1, std::memory_order_relaxed); }
+  // Every attempt is a request; a retry also counts what its failed attempt cost: the
+  // bytes it had received and the time from its start to the next attempt.
+  struct Stats {
+    std::atomic<uint64_t> requests{0}, retries{0}, retry_bytes{0}, retry_ns{0};
+  };
+  const Stats& stats() const { return stats_; }
+  void CountRetry(const S3Transfer& failed, double backoff_s) const;
 
  private:
   S3Options options_;
   S3Location location_;
   std::string sigv4_;    // "aws:amz:<region>:s3"
   std::string userpwd_;  // key:secret, for libcurl's signing only
-  mutable std::atomic<uint64_t> retries_{0};
+  mutable Stats stats_;
 };
 
 // RFC 3986 percent-encoding as SigV4 wants it (unreserved characters kept; '/' kept

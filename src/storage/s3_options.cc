@@ -132,6 +132,8 @@ S3Options ResolveS3Options(const std::map<std::string, std::string>& storage_opt
       o.max_attempts = static_cast<unsigned>(ParseCount(name, value, 1));
     } else if (name == "ca_bundle") {
       o.ca_bundle = value;
+    } else if (name == "list_max_keys") {
+      o.list_max_keys = static_cast<unsigned>(ParseCount(name, value, 1));
     } else if (name == "part_size") {
       o.part_size = ParseCount(name, value, 5ull << 20);  // S3's smallest part
     }

@@ -4,7 +4,7 @@
 // AWS_ENDPOINT_URL, AWS_REGION, AWS_DEFAULT_REGION, AWS_ACCESS_KEY_ID,
 // AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_CA_BUNDLE), then DLIO's storage_options
 // (endpoint_url, region, access_key_id, secret_access_key, s3_force_path_style,
-// s3_max_attempts, ca_bundle, part_size). The secret never leaves this struct: messages
+// s3_max_attempts, ca_bundle, part_size, list_max_keys). The secret never leaves this struct: messages
 // name where it came from, never its value. Plain data; thread-compatible.
 #pragma once
 
@@ -33,6 +33,7 @@ struct S3Options {
   unsigned max_attempts = 5;         // per request, the first try included
   std::string ca_bundle;             // PEM file of trusted CAs; empty: the system's
   uint64_t part_size = 16ull << 20;  // multipart upload part size
+  unsigned list_max_keys = 1000;     // keys per ListObjectsV2 page (S3's own maximum)
 };
 
 // `storage_options`: DLIO's storage.storage_options map. Throws UsageError naming the

@@ -110,8 +110,9 @@ class S3ReadQueue : public ReadQueue {
     const bool past_end = result.curl == CURLE_OK && result.status == 416;
     if (!result.Ok() && !past_end && s.attempt < e_.options().max_attempts &&
         S3Endpoint::Retryable(result, s.transfer)) {
-      e_.CountRetry();
-      s.retry_at = NowSeconds() + e_.BackoffSeconds(s.attempt);
+      const double backoff = e_.BackoffSeconds(s.attempt);
+      e_.CountRetry(s.transfer, backoff);
+      s.retry_at = NowSeconds() + backoff;
       ++s.attempt;
       return;
     }

@@ -183,7 +183,9 @@ std::vector<ListEntry> S3Storage::List(const std::string& prefix) {
   for (int page = 0; page < 1000000; ++page) {  // bounded: a million pages of 1000 keys
     S3Request r;
     r.key = "";
-    r.query = {{"list-type", "2"}, {"prefix", want}};
+    r.query = {{"list-type", "2"},
+               {"max-keys", std::to_string(endpoint_.options().list_max_keys)},
+               {"prefix", want}};
     if (!token.empty()) r.query.push_back({"continuation-token", token});
     S3Transfer t;
     endpoint_.Perform(r, t);
@@ -207,6 +209,14 @@ std::vector<ListEntry> S3Storage::List(const std::string& prefix) {
 
 size_t S3Storage::RemoveLeftovers(const std::string&) {
   return 0;  // nothing is half-written on S3: uploads publish whole or are aborted
+}
+
+std::map<std::string, double> S3Storage::Counters() const {
+  const auto& s = endpoint_.stats();
+  return {{"s3_requests", static_cast<double>(s.requests.load())},
+          {"s3_retries", static_cast<double>(s.retries.load())},
+          {"s3_retry_bytes", static_cast<double>(s.retry_bytes.load())},
+          {"s3_retry_seconds", static_cast<double>(s.retry_ns.load()) / 1e9}};
 }
 
 std::string S3Storage::Describe(const std::string& path) const {

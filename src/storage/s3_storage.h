@@ -33,6 +33,7 @@ class S3Storage : public Storage {
   std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
                                              const ReadEngineOptions& options) override;
   std::string DefaultReadEngine() const override { return "s3"; }
+  std::map<std::string, double> Counters() const override;
 
   const S3Endpoint& endpoint() const { return endpoint_; }
 

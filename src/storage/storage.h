@@ -80,6 +80,9 @@ class Storage {
   // How many of `wanted` objects may stay open at once (file descriptors on a file
   // system); engines open the rest for each read.
   virtual uint64_t OpenObjectBudget(uint64_t wanted) { return wanted; }
+  // What the backend counted so far (S3: requests, retries, bytes and seconds lost to
+  // retries), for results; empty where it counts nothing.
+  virtual std::map<std::string, double> Counters() const { return {}; }
 };
 
 // Opens the storage a URI names: a local path, file:///path, or s3://bucket/prefix (with

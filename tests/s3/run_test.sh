@@ -1,0 +1,122 @@
+# trainbench's own S3 client against the gateway (which checks every signature and payload
+# hash): datagen (the prepare phase) with multipart uploads into keys with a space and a
+# non-ASCII letter, then run (the get phase) reading every byte written x epochs; checkpoints
+# written to and read back from S3; a dataset without a manifest found by listing over many
+# pages; a wrong secret refused with a message that names the object and what to check;
+# the secret never printed nor saved; and a run through a proxy that answers 503 SlowDown,
+# cuts connections mid-body and delays, completing with every byte and counting retries.
+# What trainbench wrote is checked with curl's own SigV4 client (lib.sh), not trainbench's.
+source "$(dirname "$0")/../lib/common.sh"
+source "$(dirname "$0")/lib.sh"
+s3_use_gateway
+TB=$TRAINBENCH
+cd "$WORK"
+
+bucket=run-$$-$RANDOM
+[ "$(s3_status PUT "/$bucket" "$WORK/mk.xml")" = 200 ] || fail "cannot create bucket $bucket"
+export AWS_ENDPOINT_URL=$S3_TEST_ENDPOINT
+secret=$AWS_SECRET_ACCESS_KEY
+folder="s3://$bucket/my data ü/r50"
+common=(resnet50_h100 dataset.num_files_train=4 dataset.num_samples_per_file=100
+  "dataset.data_folder=$folder" storage.storage_options.s3_force_path_style=true
+  "output.folder=$WORK/out")
+
+# json FILE EXPR
+json() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+no_secret() {  # no_secret FILES...: the secret appears in none of them
+  if grep -rlF -- "$secret" "$@" 2>/dev/null; then fail "the secret was printed or saved in the files above"; fi
+}
+
+# Prepare: ~11 MB files in 5 MiB parts (multipart), verified by reading them back.
+"$TB" datagen "${common[@]}" storage.storage_options.part_size=5242880 --verify \
+  >datagen.out 2>datagen.err || { cat datagen.err; fail "datagen to S3"; }
+grep -q "verify: 4 files OK" datagen.out || fail "datagen --verify over S3: $(cat datagen.out)"
+# What curl lists under the prefix: 4 tfrecord objects with the manifest's sizes.
+s3curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2Ftrain%2F" >list.xml
+"$PY" - list.xml <<'PY' || fail "objects listed by curl"
+import re, sys
+keys = re.findall(r"<Key>([^<]*)</Key>", open(sys.argv[1], encoding="utf-8").read())
+assert len(keys) == 4 and all(k.startswith("my data ü/r50/train/") for k in keys), keys
+PY
+# No multipart upload was left open.
+s3curl GET "/$bucket?uploads=" >uploads.xml
+! grep -q "<Upload>" uploads.xml || fail "a multipart upload was left behind: $(cat uploads.xml)"
+# One object fetched by curl is byte-identical to what the manifest says it holds.
+s3curl GET "/$bucket/my%20data%20%C3%BC%2Fr50/trainbench_manifest.json" -o manifest.json
+key=$(json manifest.json 'd["files"][0]["path"]')
+size=$(json manifest.json 'd["files"][0]["size_bytes"]')
+s3curl GET "/$bucket/my%20data%20%C3%BC%2Fr50/$key" -o first.obj
+[ "$(stat -c %s first.obj)" = "$size" ] || fail "object $key: $(stat -c %s first.obj) bytes, manifest $size"
+train_bytes=$(json manifest.json 'sum(f["size_bytes"] for f in d["files"] if f["path"].startswith("train/"))')
+
+# Get: every byte x 2 epochs, with checkpoints written to S3 and the last read back.
+"$TB" run "${common[@]}" train.computation_time=0 reader.batch_size=16 train.epochs=2 \
+  reader.read_threads=4 --accelerators 2 workflow.checkpoint=True \
+  "checkpoint.checkpoint_folder=s3://$bucket/ckpt" model.model_size_bytes=6000000 \
+  checkpoint.num_checkpoints_read=1 >run.out 2>run.err || { cat run.err; fail "run from S3"; }
+tail -n 1 run.out >run.json
+[ "$(json run.json 'd["trainbench_metrics"]["bytes_read"]')" = $((train_bytes * 2)) ] ||
+  fail "bytes read $(json run.json 'd["trainbench_metrics"]["bytes_read"]') != 2 x $train_bytes"
+dir=$(ls -d "$WORK"/out/*/ | head -n 1)
+"$PY" - "$dir/summary.json" <<'PY' || fail "summary of the S3 run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"], d["stop_reason"]
+assert d["read_engine"].startswith("s3"), d["read_engine"]
+assert d["storage_counters"]["s3_requests"] >= 800, d["storage_counters"]
+ops = [c["operation"] for c in d["checkpoints"]]
+assert ops.count("write") == 2 and ops.count("read") == 1, ops
+assert all(c["bytes"] == 18000000 for c in d["checkpoints"]), d["checkpoints"]
+PY
+s3curl GET "/$bucket?list-type=2&prefix=ckpt%2F" >ckpt.xml
+grep -q "<Key>ckpt/" ckpt.xml || fail "no checkpoint objects under s3://$bucket/ckpt"
+no_secret run.out run.err datagen.out datagen.err "$dir"
+
+# The secret given as a key: redacted in the saved config, never printed.
+rm -rf "$WORK/out"
+env -u AWS_SECRET_ACCESS_KEY -u AWS_ACCESS_KEY_ID "$TB" run "${common[@]}" train.epochs=1 \
+  train.computation_time=0 "storage.storage_options.access_key_id=$AWS_ACCESS_KEY_ID" \
+  "storage.storage_options.secret_access_key=$secret" >keyed.out 2>keyed.err ||
+  { cat keyed.err; fail "run with the keys in storage_options"; }
+dir=$(ls -d "$WORK"/out/*/ | head -n 1)
+grep -q "secret_access_key: <redacted>" "$dir/config.yaml" || fail "config.yaml does not redact the secret"
+no_secret keyed.out keyed.err "$dir"
+
+# A wrong secret: refused at once, naming the object, endpoint and what to check.
+AWS_SECRET_ACCESS_KEY=wrong-$secret "$TB" run "${common[@]}" >bad.out 2>bad.err && fail "a wrong secret was accepted"
+grep -q "HTTP 403" bad.err && grep -q "check the access key and secret" bad.err &&
+  grep -qF "s3://$bucket/my data ü/r50/" bad.err || fail "wrong-secret message: $(cat bad.err)"
+no_secret bad.out bad.err
+
+# No manifest (a dataset DLIO wrote): found by listing, 2 keys a page.
+[ "$(s3_status DELETE "/$bucket/my%20data%20%C3%BC%2Fr50/trainbench_manifest.json" del.xml)" = 204 ] ||
+  fail "cannot delete the manifest"
+rm -rf "$WORK/out"
+"$TB" run "${common[@]}" storage.storage_options.list_max_keys=2 train.computation_time=0 \
+  reader.batch_size=16 train.epochs=1 >listed.out 2>listed.err || { cat listed.err; fail "run by listing"; }
+tail -n 1 listed.out >listed.json
+[ "$(json listed.json 'd["trainbench_metrics"]["bytes_read"]')" = "$train_bytes" ] || fail "listed run bytes"
+
+# Faults between client and server: 503 SlowDown, connections cut mid-body, delays.
+s3_start_proxy "$WORK/proxy.json" --seed 7 --slowdown 0.08 --cut 0.05 --delay 0.05 --delay-ms 100
+rm -rf "$WORK/out"
+AWS_ENDPOINT_URL=$S3_PROXY_ENDPOINT "$TB" run "${common[@]}" storage.storage_options.list_max_keys=2 \
+  storage.storage_options.s3_max_attempts=10 train.computation_time=0 reader.batch_size=16 \
+  reader.read_threads=4 --accelerators 2 train.epochs=1 >faults.out 2>faults.err ||
+  { cat faults.err; fail "run through the fault proxy"; }
+s3_stop_proxy
+tail -n 1 faults.out >faults.json
+[ "$(json faults.json 'd["trainbench_metrics"]["bytes_read"]')" = "$train_bytes" ] ||
+  fail "bytes read through faults: $(json faults.json 'd["trainbench_metrics"]["bytes_read"]')"
+dir=$(ls -d "$WORK"/out/*/ | head -n 1)
+"$PY" - "$dir/summary.json" "$WORK/proxy.json" <<'PY' || fail "retries under faults"
+import json, sys
+d = json.load(open(sys.argv[1])); p = json.load(open(sys.argv[2]))
+s = d["storage_counters"]
+faults = p.get("slowdown", 0) + p.get("cut", 0)
+assert faults > 0, p
+assert s["s3_retries"] >= faults * 0.5, (s, p)
+assert s["s3_retry_seconds"] > 0, s
+PY
+grep -q "^S3: .* retried" faults.out || fail "the table does not report retries"
+echo OK
