@@ -75,3 +75,50 @@ s3_error_code() {
 
 # s3_sha256 FILE: the hex sha256 of a file (for S3_PAYLOAD_SHA256).
 s3_sha256() { sha256sum "$1" | cut -d' ' -f1; }
+
+# s3_start_proxy STATSFILE [fault_proxy.py args...]: starts tests/s3/fault_proxy.py in front
+# of $S3_TEST_ENDPOINT on a free port (at most 10 s to listen) and sets S3_PROXY_PID and
+# S3_PROXY_ENDPOINT (http://127.0.0.1:PORT: sign for it and connect to it, e.g.
+# S3CURL_ENDPOINT=$S3_PROXY_ENDPOINT s3curl ...). The stats file is JSON, rewritten after
+# every request. One proxy at a time per shell; s3_stop_proxy ends it.
+s3_start_proxy() {
+  local stats=$1
+  shift
+  local portfile=$stats.port i
+  rm -f "$portfile"
+  /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/fault_proxy.py" \
+    --upstream "${S3_TEST_ENDPOINT#http://}" --port-file "$portfile" --stats "$stats" \
+    --max-seconds 300 "$@" &
+  S3_PROXY_PID=$!
+  for i in $(seq 100); do
+    [ -s "$portfile" ] && break
+    kill -0 "$S3_PROXY_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  [ -s "$portfile" ] || {
+    echo "FAIL: fault_proxy.py did not start" >&2
+    return 1
+  }
+  S3_PROXY_ENDPOINT=http://127.0.0.1:$(cat "$portfile")
+}
+
+# _s3_running PID: the process exists and is not a zombie.
+_s3_running() {
+  local state
+  state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+  [ -n "$state" ] && [ "$state" != Z ]
+}
+
+# s3_stop_proxy: SIGTERM to the proxy (it writes its stats file), at most 5 s wait.
+s3_stop_proxy() {
+  local i
+  [ -n "${S3_PROXY_PID:-}" ] || return 0
+  kill -TERM "$S3_PROXY_PID" 2>/dev/null || true
+  for i in $(seq 50); do
+    _s3_running "$S3_PROXY_PID" || break
+    sleep 0.1
+  done
+  kill -KILL "$S3_PROXY_PID" 2>/dev/null || true
+  wait "$S3_PROXY_PID" 2>/dev/null || true
+  S3_PROXY_PID=
+}
