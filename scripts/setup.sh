@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian package that trainbench's build, tests and benches need.
 # Idempotent: packages already present are left alone, so re-running costs seconds.
+# ceph-mon, ceph-osd, radosgw, ceph-common: the S3 server the tests run (tests/s3/gateway.sh).
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libtorch-dev libgloo-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  ceph-mon ceph-osd radosgw ceph-common
   fio time python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
 )
 

@@ -1,0 +1,420 @@
+#!/usr/bin/python3
+"""An HTTP/1.1 forwarding proxy that injects S3 faults, for the S3 tests.
+
+Listens on 127.0.0.1, forwards each request unchanged (Host header included: SigV4 signs
+Host, so a client signs for the proxy's host:port and connects to the proxy as its endpoint)
+to one upstream (the gateway), and per a seeded plan answers a share of requests with
+503 SlowDown, cuts a share of responses mid-body (headers and part of the body, then the
+connection is closed), and delays a share. Keep-alive works on both sides. Standard library
+only; run with /usr/bin/python3.
+
+  /usr/bin/python3 tests/s3/fault_proxy.py --upstream 127.0.0.1:PORT --port-file F \\
+      --stats S.json --seed 1 --slowdown 0.2 --cut 0.1 --delay 0.2 --delay-ms 200
+
+Each request draws one number from random.Random(seed + request index) (the index counts
+requests in arrival order from 0): below --slowdown it gets 503, below slowdown+cut it is cut,
+below slowdown+cut+delay it is delayed, else it is forwarded as is. --no-fault-first N
+forwards the first N requests untouched (setup steps of a test).
+
+The stats file (JSON, rewritten after every request and on SIGTERM/SIGINT/exit) counts:
+connections, requests, forwarded (reached upstream, cut and delayed included), slowdown, cut,
+delayed, upstream_errors, and by_method.
+"""
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import socketserver
+import sys
+import threading
+import time
+
+MAX_HEAD = 64 * 1024
+TIMEOUT_S = 60
+
+SLOWDOWN_BODY = (
+    b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code>'
+    b"<Message>Please reduce your request rate.</Message>"
+    b"<RequestId>fault-proxy-%d</RequestId></Error>"
+)
+
+
+class Stats:
+    def __init__(self, path):
+        self.path = path
+        self.lock = threading.Lock()
+        self.counts = {
+            "connections": 0,
+            "requests": 0,
+            "forwarded": 0,
+            "slowdown": 0,
+            "cut": 0,
+            "delayed": 0,
+            "upstream_errors": 0,
+            "by_method": {},
+        }
+
+    def next_request(self, method):
+        with self.lock:
+            index = self.counts["requests"]
+            self.counts["requests"] += 1
+            by = self.counts["by_method"]
+            by[method] = by.get(method, 0) + 1
+            return index
+
+    def add(self, key, n=1):
+        with self.lock:
+            self.counts[key] += n
+
+    def write(self):
+        if not self.path:
+            return
+        with self.lock:
+            text = json.dumps(self.counts, sort_keys=True)
+        tmp = "%s.%d.tmp" % (self.path, threading.get_ident())
+        with open(tmp, "w") as f:
+            f.write(text + "\n")
+        os.replace(tmp, self.path)
+
+
+class Closed(Exception):
+    """The peer closed the connection (or sent something that is not HTTP/1.1)."""
+
+
+def read_head(rfile):
+    """Reads a message head up to the blank line; returns (start line, [(name, value)], raw)."""
+    raw = b""
+    while True:
+        line = rfile.readline(MAX_HEAD + 1)
+        if not line:
+            if raw:
+                raise Closed("eof inside a message head")
+            raise Closed("eof")
+        raw += line
+        if len(raw) > MAX_HEAD:
+            raise Closed("message head too large")
+        if line in (b"\r\n", b"\n"):
+            if raw == line:  # stray empty line between messages
+                raw = b""
+                continue
+            break
+    lines = raw.decode("latin-1").split("\r\n")
+    start = lines[0]
+    headers = []
+    for line in lines[1:]:
+        if not line:
+            continue
+        name, _, value = line.partition(":")
+        headers.append((name.strip(), value.strip()))
+    return start, headers, raw
+
+
+def header(headers, name):
+    name = name.lower()
+    for k, v in headers:
+        if k.lower() == name:
+            return v
+    return None
+
+
+def copy_exact(rfile, wsock, n, limit=None):
+    """Copies n bytes from rfile to wsock (wsock None: discards); with limit, stops after
+    limit bytes. Returns the number copied."""
+    done = 0
+    stop = n if limit is None else min(n, limit)
+    while done < stop:
+        chunk = rfile.read(min(65536, stop - done))
+        if not chunk:
+            raise Closed("eof inside a body")
+        if wsock is not None:
+            wsock.sendall(chunk)
+        done += len(chunk)
+    return done
+
+
+def copy_chunked(rfile, wsock):
+    """Copies a chunked body (chunks and trailers, as they are)."""
+    while True:
+        line = rfile.readline(MAX_HEAD)
+        if not line:
+            raise Closed("eof inside a chunked body")
+        if wsock is not None:
+            wsock.sendall(line)
+        size = int(line.split(b";")[0].strip() or b"0", 16)
+        if size == 0:
+            while True:
+                trailer = rfile.readline(MAX_HEAD)
+                if not trailer:
+                    raise Closed("eof inside trailers")
+                if wsock is not None:
+                    wsock.sendall(trailer)
+                if trailer in (b"\r\n", b"\n"):
+                    return
+        copy_exact(rfile, wsock, size + 2)
+
+
+def copy_body(rfile, wsock, headers):
+    """Copies a request body as framed by its headers."""
+    te = header(headers, "transfer-encoding")
+    if te and "chunked" in te.lower():
+        copy_chunked(rfile, wsock)
+        return
+    length = header(headers, "content-length")
+    if length:
+        copy_exact(rfile, wsock, int(length))
+
+
+class Upstream:
+    """One keep-alive connection to the upstream, opened on demand."""
+
+    def __init__(self, addr):
+        self.addr = addr
+        self.sock = None
+        self.rfile = None
+
+    def connect(self):
+        if self.sock is None:
+            self.sock = socket.create_connection(self.addr, timeout=TIMEOUT_S)
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.rfile = self.sock.makefile("rb")
+        return self.sock
+
+    def close(self):
+        if self.sock is not None:
+            try:
+                self.rfile.close()
+                self.sock.close()
+            except OSError:
+                pass
+        self.sock = None
+        self.rfile = None
+
+
+class Handler(socketserver.BaseRequestHandler):
+    def setup(self):
+        self.request.settimeout(TIMEOUT_S)
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.rfile = self.request.makefile("rb")
+        self.upstream = Upstream(self.server.upstream_addr)
+        self.server.stats.add("connections")
+
+    def finish(self):
+        self.upstream.close()
+        try:
+            self.rfile.close()
+        except OSError:
+            pass
+
+    def handle(self):
+        try:
+            while self.one_request():
+                pass
+        except (Closed, OSError, ValueError):
+            pass
+        finally:
+            self.server.stats.write()
+
+    def plan(self, index):
+        o = self.server.options
+        if index < o.no_fault_first:
+            return "forward"
+        r = random.Random(o.seed * 1000003 + index).random()
+        if r < o.slowdown:
+            return "slowdown"
+        if r < o.slowdown + o.cut:
+            return "cut"
+        if r < o.slowdown + o.cut + o.delay:
+            return "delay"
+        return "forward"
+
+    def one_request(self):
+        """Serves one request; False when the client connection is to be closed."""
+        start, headers, raw = read_head(self.rfile)
+        method = start.split(" ", 1)[0]
+        stats = self.server.stats
+        index = stats.next_request(method)
+        action = self.plan(index)
+        expect = (header(headers, "expect") or "").lower() == "100-continue"
+        client_close = (header(headers, "connection") or "").lower() == "close"
+
+        if action == "slowdown":
+            stats.add("slowdown")
+            if not expect:
+                copy_body(self.rfile, None, headers)  # keeps the connection usable
+            body = SLOWDOWN_BODY % index
+            keep = not expect and not client_close
+            self.request.sendall(
+                b"HTTP/1.1 503 Slow Down\r\nContent-Type: application/xml\r\n"
+                b"Content-Length: %d\r\nConnection: %s\r\n\r\n%s"
+                % (len(body), b"keep-alive" if keep else b"close", body)
+            )
+            stats.write()
+            return keep
+
+        if action == "delay":
+            stats.add("delayed")
+            time.sleep(self.server.options.delay_ms / 1000.0)
+
+        if self.server.options.rewrite_host:
+            raw = rewrite_host(raw, self.server.options.rewrite_host)
+        try:
+            up = self.upstream.connect()
+            up.sendall(raw)
+        except OSError:
+            # A kept-alive upstream connection may have been closed: one fresh try.
+            self.upstream.close()
+            try:
+                up = self.upstream.connect()
+                up.sendall(raw)
+            except OSError:
+                return self.upstream_error()
+        stats.add("forwarded")
+        try:
+            if expect:
+                status, rheaders, rraw = read_head(self.upstream.rfile)
+                if status.split(" ")[1] == "100":
+                    self.request.sendall(rraw)
+                    copy_body(self.rfile, up, headers)
+                    status, rheaders, rraw = read_head(self.upstream.rfile)
+                else:
+                    # A final answer before the body: the client may or may not send it;
+                    # pass the answer on and close both sides.
+                    self.relay(method, status, rheaders, rraw, cut=False)
+                    self.upstream.close()
+                    return False
+            else:
+                copy_body(self.rfile, up, headers)
+                status, rheaders, rraw = read_head(self.upstream.rfile)
+        except (Closed, OSError) as e:
+            if isinstance(e, Closed) and "body" in str(e):
+                raise  # the client went away mid-request
+            return self.upstream_error()
+        keep = self.relay(method, status, rheaders, rraw, cut=(action == "cut"))
+        if action == "cut":
+            stats.add("cut")
+        stats.write()
+        return keep and not client_close
+
+    def upstream_error(self):
+        self.server.stats.add("upstream_errors")
+        self.upstream.close()
+        body = b"fault_proxy: upstream unreachable\n"
+        try:
+            self.request.sendall(
+                b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+                % (len(body), body)
+            )
+        except OSError:
+            pass
+        self.server.stats.write()
+        return False
+
+    def relay(self, method, status, rheaders, rraw, cut):
+        """Passes the upstream's response on (with cut: its head and part of its body, then
+        closes). Returns whether both connections stay usable."""
+        code = int(status.split(" ")[1])
+        no_body = method == "HEAD" or code in (204, 304) or 100 <= code < 200
+        te = (header(rheaders, "transfer-encoding") or "").lower()
+        length = header(rheaders, "content-length")
+        up_close = (header(rheaders, "connection") or "").lower() == "close"
+        src = self.upstream.rfile
+        if cut:
+            # Headers and part of the body; with no body, part of the headers.
+            if no_body or (length is not None and int(length) < 2):
+                self.request.sendall(rraw[: len(rraw) // 2])
+            else:
+                self.request.sendall(rraw)
+                if length is not None:
+                    copy_exact(src, self.request, int(length), limit=int(length) // 2)
+                else:  # chunked or until close: the first piece of it
+                    piece = src.read1(4096) if hasattr(src, "read1") else src.read(1)
+                    self.request.sendall(piece[: max(1, len(piece) // 2)])
+            self.request.shutdown(socket.SHUT_RDWR)
+            self.upstream.close()
+            return False
+        self.request.sendall(rraw)
+        if no_body:
+            pass
+        elif "chunked" in te:
+            copy_chunked(src, self.request)
+        elif length is not None:
+            copy_exact(src, self.request, int(length))
+        else:  # until the upstream closes
+            while True:
+                chunk = src.read1(65536)
+                if not chunk:
+                    break
+                self.request.sendall(chunk)
+            self.upstream.close()
+            return False
+        if up_close:
+            self.upstream.close()
+        return True
+
+
+def rewrite_host(raw, host):
+    lines = raw.split(b"\r\n")
+    for i, line in enumerate(lines):
+        if line.lower().startswith(b"host:"):
+            lines[i] = b"Host: " + host.encode()
+    return b"\r\n".join(lines)
+
+
+class Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 64
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--upstream", required=True, help="HOST:PORT of the S3 server")
+    p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0: a free one)")
+    p.add_argument("--port-file", help="written with the port once listening")
+    p.add_argument("--stats", help="JSON file of counts")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--slowdown", type=float, default=0.0, help="share answered 503 SlowDown")
+    p.add_argument("--cut", type=float, default=0.0, help="share cut mid-body")
+    p.add_argument("--delay", type=float, default=0.0, help="share delayed")
+    p.add_argument("--delay-ms", type=int, default=200)
+    p.add_argument("--no-fault-first", type=int, default=0, help="requests forwarded untouched first")
+    p.add_argument("--rewrite-host", help="replace the Host header (to show SigV4 refusing it)")
+    p.add_argument("--max-seconds", type=float, default=600, help="exit after this long")
+    o = p.parse_args()
+    if o.slowdown + o.cut + o.delay > 1:
+        p.error("--slowdown + --cut + --delay must not exceed 1")
+    host, _, port = o.upstream.rpartition(":")
+
+    stats = Stats(o.stats)
+    server = Server(("127.0.0.1", o.port), Handler)
+    server.upstream_addr = (host or "127.0.0.1", int(port))
+    server.options = o
+    server.stats = stats
+    stats.write()
+
+    def stop(signum, frame):
+        stats.write()
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    # Never outlive a forgotten test by much.
+    signal.signal(signal.SIGALRM, stop)
+    signal.alarm(max(1, int(o.max_seconds)))
+
+    if o.port_file:
+        tmp = o.port_file + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % server.server_address[1])
+        os.replace(tmp, o.port_file)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    finally:
+        stats.write()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,414 @@
+#!/usr/bin/env bash
+# A real S3 server for the tests: a one-host Ceph (one ceph-mon, one ceph-osd on memstore,
+# radosgw with the beast frontend) on 127.0.0.1 only, entirely under DIR, no systemd, no mgr,
+# cephx off. Needs Debian's ceph-mon, ceph-osd, radosgw and ceph-common (scripts/setup.sh).
+#
+#   tests/s3/gateway.sh start DIR    # (re)creates DIR, starts the daemons, writes DIR/env
+#   tests/s3/gateway.sh status DIR   # 0 when every daemon runs and a signed request succeeds
+#   tests/s3/gateway.sh stop DIR     # stops the daemons, removes DIR's state (keeps DIR/log)
+#
+# By hand:
+#   tests/s3/gateway.sh start /tmp/gw && source /tmp/gw/env
+#   source tests/s3/lib.sh && s3curl GET / ; echo      # ListBuckets, signed with curl's SigV4
+#   tests/s3/gateway.sh stop /tmp/gw
+#
+# DIR/env (shell-sourceable) holds S3_TEST_ENDPOINT=http://127.0.0.1:PORT, AWS_ACCESS_KEY_ID,
+# AWS_SECRET_ACCESS_KEY, AWS_REGION (us-east-1; rgw takes the region from the request's
+# credential scope and accepts any, but us-east-1 is what SDKs default to), S3_GATEWAY_DIR,
+# and the daemons' pids (S3_GATEWAY_MON_PID, _OSD_PID, _RGW_PID). Logs: DIR/log/*.log.
+#
+# Exit codes of start: 0 up; 77 the Ceph packages are missing (a test runner's "skip"),
+# but 1 when CI=true; 1 anything else (the daemons' log tails are printed to stderr).
+#
+# Measured on the 2-core Debian bookworm box (Ceph 16.2.15), `/usr/bin/time -v ... start`:
+#   MEASURED_PLACEHOLDER
+set -euo pipefail
+
+readonly ACCESS_KEY=TRAINBENCHTESTKEY000
+readonly SECRET_KEY=trainbench/test/secret/0000000000000000000
+readonly REGION=us-east-1
+readonly MARKER=.trainbench-s3-gateway
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PY=/usr/bin/python3
+
+usage() {
+  echo "usage: $0 start|stop|status DIR" >&2
+  exit 2
+}
+[ $# -eq 2 ] || usage
+cmd=$1
+case $2 in
+  /*) DIR=$2 ;;
+  *) DIR=$PWD/$2 ;;
+esac
+DIR=${DIR%/}
+[ -n "$DIR" ] && [ "$DIR" != / ] || {
+  echo "gateway: refusing DIR '$2'" >&2
+  exit 2
+}
+
+log() { echo "gateway: $*" >&2; }
+
+free_port() {
+  "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# The daemons' log tails, for a failed start.
+dump_logs() {
+  local f
+  for f in "$DIR"/log/*.log "$DIR"/log/*.out; do
+    [ -s "$f" ] || continue
+    echo "----- tail of $f -----" >&2
+    tail -n 40 "$f" >&2
+  done
+}
+
+# is_ours PID: the process runs and its command line names DIR (so a recycled pid is left
+# alone).
+is_ours() {
+  local pid=$1
+  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$DIR/"
+}
+
+# stop_pid PID: SIGTERM, at most 10 s wait, then SIGKILL (and at most 5 s more).
+stop_pid() {
+  local pid=$1 i
+  is_ours "$pid" || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for i in $(seq 100); do
+    is_ours "$pid" || return 0
+    sleep 0.1
+  done
+  log "pid $pid still runs 10 s after SIGTERM: SIGKILL"
+  kill -KILL "$pid" 2>/dev/null || true
+  for i in $(seq 50); do
+    is_ours "$pid" || return 0
+    sleep 0.1
+  done
+  log "could not kill pid $pid"
+  return 1
+}
+
+# Stops the recorded daemons in the reverse order of their start (radosgw, osd, mon: each
+# still has the daemons it talks to while it shuts down).
+kill_daemons() {
+  local pids pid rc=0
+  [ -f "$DIR/pids" ] || return 0
+  mapfile -t pids < <(tac "$DIR/pids")
+  for pid in "${pids[@]}"; do
+    stop_pid "$pid" || rc=1
+  done
+  return "$rc"
+}
+
+# Removes DIR's state; only a DIR this script made (it holds the marker) or an empty one.
+wipe() {
+  local keep_logs=$1
+  [ -d "$DIR" ] || return 0
+  if [ ! -e "$DIR/$MARKER" ] && [ -n "$(ls -A "$DIR")" ]; then
+    log "$DIR is not empty and was not made by gateway.sh; not touching it"
+    exit 1
+  fi
+  if [ "$keep_logs" = 1 ]; then
+    find "$DIR" -mindepth 1 -maxdepth 1 ! -name log ! -name "$MARKER" -exec rm -rf {} +
+  else
+    rm -rf "$DIR"
+  fi
+}
+
+ceph_cli() { timeout 20 ceph -c "$DIR/ceph.conf" --connect-timeout 10 "$@"; }
+
+# Records a daemon's pid (the background job's pid is the daemon's: `exec` below).
+start_daemon() {
+  local name=$1
+  shift
+  setsid "$@" </dev/null >"$DIR/log/$name.out" 2>&1 &
+  local pid=$!
+  echo "$pid" >>"$DIR/pids"
+  eval "${name^^}_PID=$pid"
+}
+
+require_alive() {
+  local name=$1 pid=$2
+  if ! kill -0 "$pid" 2>/dev/null; then
+    log "$name (pid $pid) exited"
+    return 1
+  fi
+}
+
+do_start() {
+  local missing=() b
+  for b in ceph-mon ceph-osd radosgw radosgw-admin ceph monmaptool; do
+    command -v "$b" >/dev/null || missing+=("$b")
+  done
+  if ((${#missing[@]})); then
+    log "missing ${missing[*]} (Debian packages ceph-mon ceph-osd radosgw ceph-common; scripts/setup.sh)"
+    # A developer machine without them skips the S3 tests; CI must not.
+    [ "${CI:-}" = true ] && exit 1
+    exit 77
+  fi
+
+  # A stale DIR from a crashed run: stop what it still runs, then start afresh.
+  if [ -d "$DIR" ]; then
+    kill_daemons || true
+    wipe 0
+  fi
+  mkdir -p "$DIR"/{log,run,mon,osd,rgw,crash,tmp}
+  touch "$DIR/$MARKER"
+  : >"$DIR/pids"
+
+  local mon_port rgw_port fsid
+  mon_port=$(free_port)
+  rgw_port=$(free_port)
+  while [ "$rgw_port" = "$mon_port" ]; do rgw_port=$(free_port); done
+  fsid=$("$PY" -c 'import uuid; print(uuid.uuid4())')
+
+  cat >"$DIR/ceph.conf" <<EOF
+[global]
+fsid = $fsid
+mon host = v2:127.0.0.1:$mon_port
+mon initial members = a
+public addr = 127.0.0.1
+cluster addr = 127.0.0.1
+public network = 127.0.0.0/8
+ms bind ipv6 = false
+ms bind msgr1 = false
+auth cluster required = none
+auth service required = none
+auth client required = none
+keyring = $DIR/keyring
+run dir = $DIR/run
+crash dir = $DIR/crash
+admin socket = $DIR/run/\$name.asok
+log file = $DIR/log/\$name.log
+log to stderr = false
+err to stderr = true
+mon cluster log file = $DIR/log/cluster.log
+pid file =
+osd pool default size = 1
+osd pool default min size = 1
+osd pool default pg num = 8
+osd pool default pgp num = 8
+osd pool default pg autoscale mode = off
+osd crush chooseleaf type = 0
+mon allow pool size one = true
+mon warn on pool no redundancy = false
+mon max pg per osd = 1000
+ms async op threads = 2
+# Few threads and small caches: the box has 2 cores.
+rocksdb cache size = 16777216
+debug ms = 0
+
+[mon]
+mon data = $DIR/mon/\$cluster-\$id
+mon data avail crit = 1
+mon data avail warn = 2
+mon allow pool delete = true
+
+[osd]
+osd data = $DIR/osd/\$cluster-\$id
+osd objectstore = memstore
+memstore device bytes = 1073741824
+osd op num shards = 1
+osd op num threads per shard = 2
+osd crush update on start = true
+osd max object name len = 460
+osd max object namespace len = 64
+osd memory target = 536870912
+osd heartbeat grace = 60
+
+[client]
+ms mon client mode = crc
+rgw data = $DIR/rgw/\$cluster-\$id
+rgw frontends = beast endpoint=127.0.0.1:$rgw_port
+rgw thread pool size = 16
+rgw dns name = 127.0.0.1
+rgw enable usage log = false
+rgw dynamic resharding = false
+rgw lc debug interval = -1
+log file = $DIR/log/\$name.log
+EOF
+
+  # The mon: a monmap with one mon, mkfs, then run (in the foreground, in the background).
+  monmaptool --create --addv a "[v2:127.0.0.1:$mon_port]" --fsid "$fsid" "$DIR/monmap" >"$DIR/log/mkfs.out" 2>&1 ||
+    {
+      dump_logs
+      exit 1
+    }
+  ceph-mon -c "$DIR/ceph.conf" --mkfs -i a --monmap "$DIR/monmap" >>"$DIR/log/mkfs.out" 2>&1 || {
+    dump_logs
+    exit 1
+  }
+  start_daemon mon ceph-mon -c "$DIR/ceph.conf" -f -i a
+
+  # The osd: registered with the mon, mkfs on memstore, then run.
+  local osd_uuid osd_id i
+  osd_uuid=$("$PY" -c 'import uuid; print(uuid.uuid4())')
+  osd_id=
+  for i in $(seq 20); do
+    require_alive mon "$MON_PID" || break
+    osd_id=$(ceph_cli osd new "$osd_uuid" 2>>"$DIR/log/mkfs.out") && break
+    osd_id=
+    sleep 0.5
+  done
+  [ -n "$osd_id" ] || {
+    log "the mon did not answer 'osd new'"
+    dump_logs
+    kill_daemons || true
+    exit 1
+  }
+  mkdir -p "$DIR/osd/ceph-$osd_id"
+  ceph-osd -c "$DIR/ceph.conf" -i "$osd_id" --mkfs --osd-uuid "$osd_uuid" >>"$DIR/log/mkfs.out" 2>&1 || {
+    dump_logs
+    kill_daemons || true
+    exit 1
+  }
+  start_daemon osd ceph-osd -c "$DIR/ceph.conf" -f -i "$osd_id"
+
+  # radosgw creates its pools as it starts; it needs an osd that is up.
+  local up=0
+  for i in $(seq 60); do
+    require_alive osd "$OSD_PID" || break
+    if ceph_cli osd dump 2>/dev/null | grep -q "^osd.$osd_id up"; then
+      up=1
+      break
+    fi
+    sleep 0.5
+  done
+  [ "$up" = 1 ] || {
+    log "osd.$osd_id did not come up"
+    dump_logs
+    kill_daemons || true
+    exit 1
+  }
+  start_daemon rgw radosgw -c "$DIR/ceph.conf" -f -n client.rgw.a
+
+  # The test user (radosgw-admin makes the default realm/zone if radosgw has not yet).
+  local made=0
+  for i in $(seq 20); do
+    if timeout 30 radosgw-admin -c "$DIR/ceph.conf" -n client.admin user create --uid=trainbench \
+      --display-name=trainbench --access-key="$ACCESS_KEY" --secret="$SECRET_KEY" \
+      >"$DIR/log/user.out" 2>&1; then
+      made=1
+      break
+    fi
+    sleep 1
+  done
+  [ "$made" = 1 ] || {
+    log "radosgw-admin user create failed"
+    cat "$DIR/log/user.out" >&2
+    dump_logs
+    kill_daemons || true
+    exit 1
+  }
+
+  write_env "$rgw_port"
+  # Ready when a signed ListBuckets succeeds: at most ~60 s.
+  local t0=$SECONDS ok=0
+  while ((SECONDS - t0 < 60)); do
+    require_alive rgw "$RGW_PID" || break
+    if signed_ok; then
+      ok=1
+      break
+    fi
+    sleep 0.5
+  done
+  [ "$ok" = 1 ] || {
+    log "radosgw did not answer a signed request within 60 s"
+    dump_logs
+    kill_daemons || true
+    exit 1
+  }
+  # The first bucket and multipart upload make radosgw create its pools (seconds): done here, once, rather
+  # than in whichever test comes first.
+  warm_up || {
+    log "radosgw could not create a bucket"
+    dump_logs
+    kill_daemons || true
+    exit 1
+  }
+  log "up: S3 endpoint http://127.0.0.1:$rgw_port (env in $DIR/env)"
+}
+
+write_env() {
+  cat >"$DIR/env.tmp" <<EOF
+# Written by tests/s3/gateway.sh start; source it.
+S3_GATEWAY_DIR=$DIR
+S3_TEST_ENDPOINT=http://127.0.0.1:$1
+AWS_ACCESS_KEY_ID=$ACCESS_KEY
+AWS_SECRET_ACCESS_KEY=$SECRET_KEY
+AWS_REGION=$REGION
+S3_GATEWAY_MON_PID=$MON_PID
+S3_GATEWAY_OSD_PID=$OSD_PID
+S3_GATEWAY_RGW_PID=$RGW_PID
+export S3_GATEWAY_DIR S3_TEST_ENDPOINT AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_REGION
+EOF
+  mv "$DIR/env.tmp" "$DIR/env"
+}
+
+# A signed ListBuckets answered 200.
+signed_ok() {
+  (
+    # shellcheck disable=SC1091
+    source "$DIR/env"
+    # shellcheck source=lib.sh
+    source "$HERE/lib.sh"
+    [ "$(s3curl GET / -o /dev/null -w '%{http_code}' --max-time 5)" = 200 ]
+  ) 2>/dev/null
+}
+
+warm_up() {
+  (
+    # shellcheck disable=SC1091
+    source "$DIR/env"
+    # shellcheck source=lib.sh
+    source "$HERE/lib.sh"
+    local b=gateway-warm-up id
+    [ "$(s3curl PUT /$b -o /dev/null -w '%{http_code}')" = 200 ] &&
+      [ "$(s3curl PUT /$b/o --data-binary x -o /dev/null -w '%{http_code}')" = 200 ] &&
+      [ "$(s3curl DELETE /$b/o -o /dev/null -w '%{http_code}')" = 204 ] &&
+      s3curl POST "/$b/m?uploads=" -o "$DIR/tmp/upload" &&
+      id=$(sed -n 's:.*<UploadId>\([^<]*\)</UploadId>.*:\1:p' "$DIR/tmp/upload") &&
+      [ -n "$id" ] &&
+      [ "$(s3curl DELETE "/$b/m?uploadId=$id" -o /dev/null -w '%{http_code}')" = 204 ] &&
+      [ "$(s3curl DELETE /$b -o /dev/null -w '%{http_code}')" = 204 ]
+  ) >"$DIR/log/warm-up.out" 2>&1
+}
+
+do_status() {
+  [ -f "$DIR/env" ] || {
+    echo "gateway: not started in $DIR"
+    exit 3
+  }
+  # shellcheck disable=SC1091
+  source "$DIR/env"
+  local bad=0 n
+  for n in MON OSD RGW; do
+    local v=S3_GATEWAY_${n}_PID
+    if is_ours "${!v}"; then echo "${n,,}: running (pid ${!v})"; else
+      echo "${n,,}: not running (pid ${!v})"
+      bad=1
+    fi
+  done
+  if signed_ok; then echo "s3: $S3_TEST_ENDPOINT answers signed requests"; else
+    echo "s3: $S3_TEST_ENDPOINT does not answer"
+    bad=1
+  fi
+  exit "$bad"
+}
+
+do_stop() {
+  [ -d "$DIR" ] || return 0
+  local rc=0
+  kill_daemons || rc=1
+  wipe 1
+  return "$rc"
+}
+
+case $cmd in
+  start) do_start ;;
+  stop) do_stop ;;
+  status) do_status ;;
+  *) usage ;;
+esac

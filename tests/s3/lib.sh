@@ -1,0 +1,124 @@
+# S3 helpers for the shell tests: sourced, not run. Requests are signed by curl itself
+# (--aws-sigv4, curl 7.88 in bookworm), so a test checks what trainbench wrote to the gateway
+# with a client that shares none of trainbench's code.
+#
+#   source tests/s3/lib.sh
+#   s3_use_gateway        # loads $S3_GATEWAY_DIR/env; exits 77 (skip) when there is none,
+#                         # or fails when CI=true
+#   s3curl PUT /bucket                                   # prints the body, returns curl's code
+#   s3curl PUT /bucket/key --data-binary @file -o /dev/null -w '%{http_code}'
+#   s3curl GET /bucket/key -o out
+#   s3curl GET '/bucket?list-type=2&prefix=a%2F'        # query: see QUIRKS
+#   s3_status PUT /bucket/key BODYFILE [curl args]      # prints the HTTP code, body in BODYFILE
+#   s3_error_code FILE                                  # the <Code> of an S3 XML error
+#
+# Environment: S3_TEST_ENDPOINT (http://127.0.0.1:PORT), AWS_ACCESS_KEY_ID,
+# AWS_SECRET_ACCESS_KEY, AWS_REGION (all from the gateway's env file), S3_PAYLOAD_SHA256
+# (the x-amz-content-sha256 header; UNSIGNED-PAYLOAD unless set).
+#
+# QUIRKS (curl 7.88.1 against radosgw 16.2.15):
+# - curl does not send x-amz-content-sha256 itself, and rgw needs it: s3curl sends
+#   UNSIGNED-PAYLOAD (or S3_PAYLOAD_SHA256). curl then signs with that header's value as the
+#   payload hash, so a real sha256 that does not match the body is refused by rgw with
+#   400 XAmzContentSHA256Mismatch.
+# - curl signs the query string exactly as written: parameters must be in sorted order,
+#   already percent-encoded, and a valueless one written with '=' ('?uploads=', not
+#   '?uploads'), or rgw answers 403 SignatureDoesNotMatch.
+# - rgw takes the region from the request's credential scope, whatever it is.
+# - -X HEAD makes curl wait for a body that never comes: s3curl uses --head for HEAD.
+
+# s3_use_gateway: loads the gateway's env (S3_GATEWAY_DIR/env) unless S3_TEST_ENDPOINT is
+# already set. Without one: exit 77 (skip) on a developer machine, a failure when CI=true.
+s3_use_gateway() {
+  if [ -z "${S3_TEST_ENDPOINT:-}" ] && [ -n "${S3_GATEWAY_DIR:-}" ] && [ -f "$S3_GATEWAY_DIR/env" ]; then
+    # shellcheck disable=SC1091
+    source "$S3_GATEWAY_DIR/env"
+  fi
+  if [ -z "${S3_TEST_ENDPOINT:-}" ]; then
+    if [ "${CI:-}" = true ]; then
+      echo "FAIL: no S3 gateway (S3_GATEWAY_DIR='${S3_GATEWAY_DIR:-}' has no env file)" >&2
+      exit 1
+    fi
+    echo "SKIP: no S3 gateway (S3_GATEWAY_DIR='${S3_GATEWAY_DIR:-}' has no env file)" >&2
+    exit 77
+  fi
+}
+
+# s3curl METHOD PATH [curl args...]: one signed request to ${S3CURL_ENDPOINT:-$S3_TEST_ENDPOINT}
+# PATH (path style: /bucket/key?query). Body to stdout unless the args redirect it; HTTP error
+# codes do not make it fail (use -w '%{http_code}' or s3_status). Bounded by --max-time 30.
+s3curl() {
+  local method=$1 path=$2
+  shift 2
+  local endpoint=${S3CURL_ENDPOINT:-$S3_TEST_ENDPOINT}
+  local how=(-X "$method")
+  [ "$method" = HEAD ] && how=(--head)
+  curl -sS --max-time 30 "${how[@]}" \
+    --aws-sigv4 "aws:amz:${AWS_REGION:-us-east-1}:s3" \
+    --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
+    -H "x-amz-content-sha256: ${S3_PAYLOAD_SHA256:-UNSIGNED-PAYLOAD}" \
+    "$@" "$endpoint$path"
+}
+
+# s3_status METHOD PATH BODYFILE [curl args...]: prints the HTTP status (000 when curl failed);
+# the response body goes to BODYFILE.
+s3_status() {
+  local method=$1 path=$2 body=$3
+  shift 3
+  s3curl "$method" "$path" -o "$body" -w '%{http_code}' "$@" || true
+}
+
+# s3_error_code FILE: the <Code> of an S3 error document (empty when there is none).
+s3_error_code() {
+  sed -n 's:.*<Code>\([^<]*\)</Code>.*:\1:p' "$1" | head -n 1
+}
+
+# s3_sha256 FILE: the hex sha256 of a file (for S3_PAYLOAD_SHA256).
+s3_sha256() { sha256sum "$1" | cut -d' ' -f1; }
+
+# s3_start_proxy STATSFILE [fault_proxy.py args...]: starts tests/s3/fault_proxy.py in front
+# of $S3_TEST_ENDPOINT on a free port (at most 10 s to listen) and sets S3_PROXY_PID and
+# S3_PROXY_ENDPOINT (http://127.0.0.1:PORT: sign for it and connect to it, e.g.
+# S3CURL_ENDPOINT=$S3_PROXY_ENDPOINT s3curl ...). The stats file is JSON, rewritten after
+# every request. One proxy at a time per shell; s3_stop_proxy ends it.
+s3_start_proxy() {
+  local stats=$1
+  shift
+  local portfile=$stats.port i
+  rm -f "$portfile"
+  /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/fault_proxy.py" \
+    --upstream "${S3_TEST_ENDPOINT#http://}" --port-file "$portfile" --stats "$stats" \
+    --max-seconds 300 "$@" &
+  S3_PROXY_PID=$!
+  for i in $(seq 100); do
+    [ -s "$portfile" ] && break
+    kill -0 "$S3_PROXY_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  [ -s "$portfile" ] || {
+    echo "FAIL: fault_proxy.py did not start" >&2
+    return 1
+  }
+  S3_PROXY_ENDPOINT=http://127.0.0.1:$(cat "$portfile")
+}
+
+# _s3_running PID: the process exists and is not a zombie.
+_s3_running() {
+  local state
+  state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+  [ -n "$state" ] && [ "$state" != Z ]
+}
+
+# s3_stop_proxy: SIGTERM to the proxy (it writes its stats file), at most 5 s wait.
+s3_stop_proxy() {
+  local i
+  [ -n "${S3_PROXY_PID:-}" ] || return 0
+  kill -TERM "$S3_PROXY_PID" 2>/dev/null || true
+  for i in $(seq 50); do
+    _s3_running "$S3_PROXY_PID" || break
+    sleep 0.1
+  done
+  kill -KILL "$S3_PROXY_PID" 2>/dev/null || true
+  wait "$S3_PROXY_PID" 2>/dev/null || true
+  S3_PROXY_PID=
+}
