@@ -27,6 +27,9 @@
 # - rgw takes the region from the request's credential scope, whatever it is.
 # - -X HEAD makes curl wait for a body that never comes: s3curl uses --head for HEAD.
 
+# Resolved now: tests cd into their scratch folder after sourcing this file.
+S3_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
 # s3_use_gateway: loads the gateway's env (S3_GATEWAY_DIR/env) unless S3_TEST_ENDPOINT is
 # already set. Without one: exit 77 (skip) on a developer machine, a failure when CI=true.
 s3_use_gateway() {
@@ -86,7 +89,7 @@ s3_start_proxy() {
   shift
   local portfile=$stats.port i
   rm -f "$portfile"
-  /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/fault_proxy.py" \
+  /usr/bin/python3 "$S3_LIB_DIR/fault_proxy.py" \
     --upstream "${S3_TEST_ENDPOINT#http://}" --port-file "$portfile" --stats "$stats" \
     --max-seconds 300 "$@" &
   S3_PROXY_PID=$!

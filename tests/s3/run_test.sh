@@ -42,15 +42,15 @@ PY
 s3curl GET "/$bucket?uploads=" >uploads.xml
 ! grep -q "<Upload>" uploads.xml || fail "a multipart upload was left behind: $(cat uploads.xml)"
 # One object fetched by curl is byte-identical to what the manifest says it holds.
-s3curl GET "/$bucket/my%20data%20%C3%BC%2Fr50/trainbench_manifest.json" -o manifest.json
+s3curl GET "/$bucket/my%20data%20%C3%BC/r50/trainbench_manifest.json" -o manifest.json
 key=$(json manifest.json 'd["files"][0]["path"]')
 size=$(json manifest.json 'd["files"][0]["size_bytes"]')
-s3curl GET "/$bucket/my%20data%20%C3%BC%2Fr50/$key" -o first.obj
+s3curl GET "/$bucket/my%20data%20%C3%BC/r50/$key" -o first.obj
 [ "$(stat -c %s first.obj)" = "$size" ] || fail "object $key: $(stat -c %s first.obj) bytes, manifest $size"
-train_bytes=$(json manifest.json 'sum(f["size_bytes"] for f in d["files"] if f["path"].startswith("train/"))')
+train_bytes=$(json manifest.json 'd["total_bytes"]')  # the samples' bytes, as run_bytes_read.sh
 
 # Get: every byte x 2 epochs, with checkpoints written to S3 and the last read back.
-"$TB" run "${common[@]}" train.computation_time=0 reader.batch_size=16 train.epochs=2 \
+"$TB" run "${common[@]}" train.computation_time=0 reader.batch_size=20 train.epochs=2 \
   reader.read_threads=4 --accelerators 2 workflow.checkpoint=True \
   "checkpoint.checkpoint_folder=s3://$bucket/ckpt" model.model_size_bytes=6000000 \
   checkpoint.num_checkpoints_read=1 >run.out 2>run.err || { cat run.err; fail "run from S3"; }
@@ -89,7 +89,7 @@ grep -q "HTTP 403" bad.err && grep -q "check the access key and secret" bad.err 
 no_secret bad.out bad.err
 
 # No manifest (a dataset DLIO wrote): found by listing, 2 keys a page.
-[ "$(s3_status DELETE "/$bucket/my%20data%20%C3%BC%2Fr50/trainbench_manifest.json" del.xml)" = 204 ] ||
+[ "$(s3_status DELETE "/$bucket/my%20data%20%C3%BC/r50/trainbench_manifest.json" del.xml)" = 204 ] ||
   fail "cannot delete the manifest"
 rm -rf "$WORK/out"
 "$TB" run "${common[@]}" storage.storage_options.list_max_keys=2 train.computation_time=0 \
@@ -101,7 +101,7 @@ tail -n 1 listed.out >listed.json
 s3_start_proxy "$WORK/proxy.json" --seed 7 --slowdown 0.08 --cut 0.05 --delay 0.05 --delay-ms 100
 rm -rf "$WORK/out"
 AWS_ENDPOINT_URL=$S3_PROXY_ENDPOINT "$TB" run "${common[@]}" storage.storage_options.list_max_keys=2 \
-  storage.storage_options.s3_max_attempts=10 train.computation_time=0 reader.batch_size=16 \
+  storage.storage_options.s3_max_attempts=10 train.computation_time=0 reader.batch_size=20 \
   reader.read_threads=4 --accelerators 2 train.epochs=1 >faults.out 2>faults.err ||
   { cat faults.err; fail "run through the fault proxy"; }
 s3_stop_proxy
