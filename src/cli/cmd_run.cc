@@ -169,6 +169,7 @@ int Execute(const RunFlags& flags) {
                      checkpoint_folder));
   auto record = sim::RunEmulatedTraining(config, dataset, *storage, *communicator, options);
   record.storage_counters = storage->Counters();
+  record.storage_latency_ns = storage->OperationLatencies();
   progress.End();
 
   // The table and the JSON line first: a results file that cannot be written (a full disk)

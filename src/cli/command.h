@@ -23,5 +23,6 @@ void AddConfigCommand(CLI::App& app, Action& action);
 void AddDatasizeCommand(CLI::App& app, Action& action);
 void AddRunCommand(CLI::App& app, Action& action);
 void AddTrainCommand(CLI::App& app, Action& action);
+void AddCleanCommand(CLI::App& app, Action& action);
 
 }  // namespace trainbench::cli

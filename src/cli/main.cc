@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   cli::AddDatasizeCommand(app, action);
   cli::AddRunCommand(app, action);
   cli::AddTrainCommand(app, action);
+  cli::AddCleanCommand(app, action);
 
   try {
     app.parse(argc, argv);

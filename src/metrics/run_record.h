@@ -81,6 +81,7 @@ struct RunRecord {
   // The storage backend's own counters (S3: requests, retries, bytes and seconds lost to
   // retries), over the whole run: datagen's writes are not in them.
   std::map<std::string, double> storage_counters;
+  std::map<std::string, Histogram> storage_latency_ns;  // per kind of request
 
   bool complete = true;
   std::string stop_reason;  // "" when complete: "interrupted", or the error's message

@@ -51,6 +51,13 @@ json Latency(const metrics::Histogram& h, double scale) {
           {"max", static_cast<double>(h.Max()) * scale}};
 }
 
+// Each kind of storage request's latency (S3's GET, PUT, ...), in ms.
+json StorageLatencies(const metrics::RunRecord& r) {
+  json out = json::object();
+  for (const auto& [op, h] : r.storage_latency_ns) out[op] = Latency(h, 1e-6);
+  return out;
+}
+
 json PhaseJson(const metrics::PhaseRecord& p) {
   return {{"kind", p.kind},
           {"epoch", p.epoch},
@@ -232,6 +239,7 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
            : 0},
       {"peak_rss_bytes", r.peak_rss_bytes},
       {"storage_counters", r.storage_counters},
+      {"storage_latency_ms", StorageLatencies(r)},
   };
 }
 
@@ -260,7 +268,8 @@ json MetricsLine(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
               {"max", lat["max"]}}},
             {"bytes_read", train.bytes + Sum(r.evals).bytes + Sum(r.preloads).bytes},
             {"device_read_bytes", r.io_after.read_bytes - r.io_before.read_bytes},
-            {"requested_bytes", requested}}}};
+            {"requested_bytes", requested},
+            {"storage_latency_ms", StorageLatencies(r)}}}};
 }
 
 }  // namespace trainbench::report

@@ -61,12 +61,20 @@ std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConf
                      FormatBytesBinary(static_cast<double>(r.peak_rss_bytes)));
   if (r.storage_counters.count("s3_requests")) {
     const auto& s = r.storage_counters;
-    out += fmt::format("S3: {:.0f} requests, {:.0f} retried ({:.3f} s and {} lost to retries, {:.1f}% "
-                       "of the run)\n",
-                       s.at("s3_requests"), s.at("s3_retries"), s.at("s3_retry_seconds"),
-                       FormatBytes(s.at("s3_retry_bytes")),
-                       r.run_seconds > 0 ? 100 * s.at("s3_retry_seconds") / r.run_seconds : 0);
+    out += fmt::format(
+        "S3: {:.0f} requests, {:.0f} retried ({:.3f} s and {} lost to retries, {:.1f}% "
+        "of the run)\n",
+        s.at("s3_requests"), s.at("s3_retries"), s.at("s3_retry_seconds"),
+        FormatBytes(s.at("s3_retry_bytes")),
+        r.run_seconds > 0 ? 100 * s.at("s3_retry_seconds") / r.run_seconds : 0);
   }
+  for (const auto& [op, latency] : r.storage_latency_ns)
+    out += fmt::format(
+        "  {:<15} {:>7} requests, ms: p50 {:.3f}  p90 {:.3f}  p99 {:.3f}  p99.9 {:.3f}  "
+        "max {:.3f}\n",
+        op, latency.Count(), latency.Percentile(0.5) / 1e6, latency.Percentile(0.9) / 1e6,
+        latency.Percentile(0.99) / 1e6, latency.Percentile(0.999) / 1e6,
+        static_cast<double>(latency.Max()) / 1e6);
   if (!r.complete) out += fmt::format("INCOMPLETE: {}\n", r.stop_reason);
   return out;
 }

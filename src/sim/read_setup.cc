@@ -46,8 +46,11 @@ ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators
   o.engine = flags.engine;
   o.direct = config.reader.odirect;
   ReadSetup setup;
+  // A format whose library reads samples (hdf5) needs files; on object storage its
+  // samples are read as what the manifest says they are, byte extents (the emulation
+  // reads the same bytes libhdf5 would for contiguous and whole-sample-chunk datasets).
   const auto& format = formats::FindFormat(config.dataset.format);
-  if (flags.engine != "null" && format.open_reader)
+  if (flags.engine != "null" && format.open_reader && storage.LocalPath("").has_value())
     setup.engine = format.open_reader(storage, objects);
   if (!setup.engine) setup.engine = storage::OpenReadEngine(storage, objects, o);
   const unsigned useful = setup.engine->Capabilities().useful_depth;

@@ -29,7 +29,8 @@ struct ReadSetup {
 };
 
 // Opens the engine over `files` (object i is files[i]): the format's own reader when it
-// reads samples through a library (hdf5), else the storage's engine.
+// reads samples through a library (hdf5) from a file system, else the storage's engine
+// (on S3, hdf5 samples are ranged GETs of their extents).
 ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators,
                      const ReadFlags& flags, storage::Storage& storage,
                      const std::vector<formats::WrittenFile>& files);

@@ -37,6 +37,9 @@ class ForwardingStorage : public Storage {
   std::string DefaultReadEngine() const override { return base_.DefaultReadEngine(); }
   uint64_t OpenObjectBudget(uint64_t wanted) override { return base_.OpenObjectBudget(wanted); }
   std::map<std::string, double> Counters() const override { return base_.Counters(); }
+  std::map<std::string, metrics::Histogram> OperationLatencies() const override {
+    return base_.OperationLatencies();
+  }
 
  protected:
   Storage& base_;

@@ -204,6 +204,22 @@ void S3Endpoint::CountRetry(const S3Transfer& failed, double backoff_s) const {
       std::memory_order_relaxed);
 }
 
+void S3Endpoint::RecordLatency(const S3Request& r, const S3Transfer& t) const {
+  const uint64_t now = NowNanoseconds();
+  bool list = false;
+  for (const auto& q : r.query) list = list || q.first == "list-type";
+  const std::string op = list ? "LIST" : r.method;
+  std::lock_guard<std::mutex> lock(latency_mutex_);
+  latency_ns_[op].Record(now - t.started_ns);
+  if (op == "GET" && t.first_byte_ns > 0)
+    latency_ns_["GET_first_byte"].Record(t.first_byte_ns - t.started_ns);
+}
+
+std::map<std::string, metrics::Histogram> S3Endpoint::Latencies() const {
+  std::lock_guard<std::mutex> lock(latency_mutex_);
+  return latency_ns_;
+}
+
 S3Result S3Endpoint::Finish(CURL* easy, CURLcode code) {
   S3Result r;
   r.curl = code;
@@ -278,6 +294,7 @@ S3Result S3Endpoint::Perform(const S3Request& request, S3Transfer& transfer) con
   for (unsigned attempt = 1;; ++attempt) {
     Prepare(easy.get(), request, transfer);
     result = Finish(easy.get(), curl_easy_perform(easy.get()));
+    RecordLatency(request, transfer);
     if (result.Ok() || (request.method == "HEAD" && result.status == 404)) return result;
     if (attempt >= options_.max_attempts || !Retryable(result, transfer)) break;
     const double backoff = BackoffSeconds(attempt);

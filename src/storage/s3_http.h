@@ -14,11 +14,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "metrics/histogram.h"
 #include "storage/s3_options.h"
 
 namespace trainbench::storage {
@@ -96,6 +99,10 @@ class S3Endpoint {
     std::atomic<uint64_t> requests{0}, retries{0}, retry_bytes{0}, retry_ns{0};
   };
   const Stats& stats() const { return stats_; }
+  // Records a finished attempt's latency under its operation (and a GET's time to first
+  // byte under GET_first_byte).
+  void RecordLatency(const S3Request& request, const S3Transfer& transfer) const;
+  std::map<std::string, metrics::Histogram> Latencies() const;
   void CountRetry(const S3Transfer& failed, double backoff_s) const;
 
  private:
@@ -104,6 +111,8 @@ class S3Endpoint {
   std::string sigv4_;    // "aws:amz:<region>:s3"
   std::string userpwd_;  // key:secret, for libcurl's signing only
   mutable Stats stats_;
+  mutable std::mutex latency_mutex_;
+  mutable std::map<std::string, metrics::Histogram> latency_ns_;
 };
 
 // RFC 3986 percent-encoding as SigV4 wants it (unreserved characters kept; '/' kept

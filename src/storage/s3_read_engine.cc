@@ -107,6 +107,7 @@ class S3ReadQueue : public ReadQueue {
     curl_multi_remove_handle(multi_, easy);
     s.active = false;
     const S3Result result = S3Endpoint::Finish(easy, code);
+    e_.RecordLatency(s.request, s.transfer);
     const bool past_end = result.curl == CURLE_OK && result.status == 416;
     if (!result.Ok() && !past_end && s.attempt < e_.options().max_attempts &&
         S3Endpoint::Retryable(result, s.transfer)) {

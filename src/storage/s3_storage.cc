@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <future>
+#include <memory>
 #include <pugixml.hpp>
 #include <vector>
 
@@ -11,10 +13,16 @@
 namespace trainbench::storage {
 namespace {
 
+// Parts of a multipart upload in flight at once: enough to hide one part's round trip
+// behind the others' transfers without holding many parts in memory.
+constexpr size_t kParallelParts = 4;
+
 class S3Writer : public AtomicWriter {
  public:
   S3Writer(const S3Endpoint& endpoint, std::string key) : e_(endpoint), key_(std::move(key)) {}
   ~S3Writer() override {
+    for (auto& p : parts_)
+      if (p.valid()) p.wait();
     if (upload_id_.empty() || committed_) return;
     try {  // an abandoned upload must not linger (and cost) on the server
       S3Request r;
@@ -31,7 +39,7 @@ class S3Writer : public AtomicWriter {
     const auto* p = static_cast<const unsigned char*>(data);
     buffer_.insert(buffer_.end(), p, p + size);
     written_ += size;
-    if (buffer_.size() >= e_.options().part_size) UploadPart();
+    if (buffer_.size() >= e_.options().part_size) StartPart();
   }
   void Sync() override {}  // S3 acknowledges a PUT once it is durable
   void Commit() override {
@@ -44,11 +52,11 @@ class S3Writer : public AtomicWriter {
       S3Transfer t;
       e_.Perform(r, t);
     } else {
-      if (!buffer_.empty()) UploadPart();
+      if (!buffer_.empty()) StartPart();
       std::string xml = "<CompleteMultipartUpload>";
-      for (size_t i = 0; i < etags_.size(); ++i)
+      for (size_t i = 0; i < parts_.size(); ++i)
         xml += fmt::format("<Part><PartNumber>{}</PartNumber><ETag>{}</ETag></Part>", i + 1,
-                           etags_[i]);
+                           parts_[i].get());  // rethrows a part's failure
       xml += "</CompleteMultipartUpload>";
       S3Request r;
       r.method = "POST";
@@ -70,39 +78,48 @@ class S3Writer : public AtomicWriter {
   uint64_t BytesWritten() const override { return written_; }
 
  private:
-  void UploadPart() {
-    if (upload_id_.empty()) {
-      S3Request r;
-      r.method = "POST";
-      r.key = key_;
-      r.query = {{"uploads", ""}};
-      S3Transfer t;
-      e_.Perform(r, t);
-      pugi::xml_document doc;
-      doc.load_buffer(t.text.data(), t.text.size());
-      upload_id_ = doc.child("InitiateMultipartUploadResult").child_value("UploadId");
-      if (upload_id_.empty())
-        throw IoError(fmt::format("S3 did not start a multipart upload of {}: {}",
-                                  e_.Describe(key_), t.text.substr(0, 300)),
-                      0);
-    }
+  void Initiate() {
     S3Request r;
-    r.method = "PUT";
+    r.method = "POST";
     r.key = key_;
-    r.query = {{"partNumber", std::to_string(etags_.size() + 1)}, {"uploadId", upload_id_}};
-    r.body = buffer_.data();
-    r.body_size = buffer_.size();
+    r.query = {{"uploads", ""}};
     S3Transfer t;
     e_.Perform(r, t);
-    etags_.push_back(t.etag);
-    buffer_.clear();
+    pugi::xml_document doc;
+    doc.load_buffer(t.text.data(), t.text.size());
+    upload_id_ = doc.child("InitiateMultipartUploadResult").child_value("UploadId");
+    if (upload_id_.empty())
+      throw IoError(fmt::format("S3 did not start a multipart upload of {}: {}", e_.Describe(key_),
+                                t.text.substr(0, 300)),
+                    0);
+  }
+
+  // Sends the buffer as the next part on a thread of its own; at most kParallelParts
+  // are in flight (the oldest is waited for first).
+  void StartPart() {
+    if (upload_id_.empty()) Initiate();
+    if (parts_.size() >= kParallelParts) parts_[parts_.size() - kParallelParts].wait();
+    auto body = std::make_shared<std::vector<unsigned char>>(std::move(buffer_));
+    buffer_ = {};
+    const std::string number = std::to_string(parts_.size() + 1);
+    parts_.push_back(std::async(std::launch::async, [this, body, number] {
+      S3Request r;
+      r.method = "PUT";
+      r.key = key_;
+      r.query = {{"partNumber", number}, {"uploadId", upload_id_}};
+      r.body = body->data();
+      r.body_size = body->size();
+      S3Transfer t;
+      e_.Perform(r, t);
+      return t.etag;
+    }));
   }
 
   const S3Endpoint& e_;
   std::string key_;
   std::vector<unsigned char> buffer_;
   std::string upload_id_;
-  std::vector<std::string> etags_;
+  std::vector<std::future<std::string>> parts_;  // each part's ETag, in part order
   uint64_t written_ = 0;
   bool committed_ = false;
 };

@@ -34,6 +34,9 @@ class S3Storage : public Storage {
                                              const ReadEngineOptions& options) override;
   std::string DefaultReadEngine() const override { return "s3"; }
   std::map<std::string, double> Counters() const override;
+  std::map<std::string, metrics::Histogram> OperationLatencies() const override {
+    return endpoint_.Latencies();
+  }
 
   const S3Endpoint& endpoint() const { return endpoint_; }
 

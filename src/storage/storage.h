@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/histogram.h"
 #include "storage/read_queue.h"
 
 namespace trainbench::storage {
@@ -83,6 +84,9 @@ class Storage {
   // What the backend counted so far (S3: requests, retries, bytes and seconds lost to
   // retries), for results; empty where it counts nothing.
   virtual std::map<std::string, double> Counters() const { return {}; }
+  // Latency of each kind of request so far, in nanoseconds (S3: GET, GET_first_byte, PUT,
+  // POST, HEAD, LIST, DELETE); empty where the backend keeps none.
+  virtual std::map<std::string, metrics::Histogram> OperationLatencies() const { return {}; }
 };
 
 // Opens the storage a URI names: a local path, file:///path, or s3://bucket/prefix (with

@@ -2,7 +2,8 @@
 # hash): datagen (the prepare phase) with multipart uploads into keys with a space and a
 # non-ASCII letter, then run (the get phase) reading every byte written x epochs; checkpoints
 # written to and read back from S3; a dataset without a manifest found by listing over many
-# pages; a wrong secret refused with a message that names the object and what to check;
+# pages; DLIO's storage keys; `clean`; a wrong secret refused with a message that names the
+# object and what to check;
 # the secret never printed nor saved; and a run through a proxy that answers 503 SlowDown,
 # cuts connections mid-body and delays, completing with every byte and counting retries.
 # What trainbench wrote is checked with curl's own SigV4 client (lib.sh), not trainbench's.
@@ -119,4 +120,25 @@ assert s["s3_retries"] >= faults * 0.5, (s, p)
 assert s["s3_retry_seconds"] > 0, s
 PY
 grep -q "^S3: .* retried" faults.out || fail "the table does not report retries"
+grep -q "GET_first_byte" faults.out || fail "the table lacks per-request latencies"
+
+# DLIO's storage keys, with no AWS variables at all.
+rm -rf "$WORK/out"
+env -u AWS_ENDPOINT_URL -u AWS_SECRET_ACCESS_KEY -u AWS_ACCESS_KEY_ID "$TB" run resnet50_h100 \
+  dataset.num_files_train=4 dataset.num_samples_per_file=100 storage.storage_type=s3 \
+  "storage.storage_root=$bucket" "dataset.data_folder=my data ü/r50" \
+  "storage.storage_options.endpoint_url=$S3_TEST_ENDPOINT" storage.storage_options.s3_force_path_style=true \
+  "storage.storage_options.access_key_id=$AWS_ACCESS_KEY_ID" \
+  "storage.storage_options.secret_access_key=$secret" train.computation_time=0 train.epochs=1 \
+  "output.folder=$WORK/out" >dlio.out 2>dlio.err || { cat dlio.err; fail "run with DLIO's storage keys"; }
+no_secret dlio.out dlio.err "$WORK/out"
+
+# clean: lists without --yes, removes with it; curl then finds nothing under the prefix.
+"$TB" clean "${common[@]}" >clean.out 2>&1 || fail "clean (list): $(cat clean.out)"
+grep -q "would remove .* add --yes" clean.out || fail "clean without --yes: $(cat clean.out)"
+s3curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" | grep -q "<Key>" ||
+  fail "clean without --yes removed objects"
+"$TB" clean "${common[@]}" --yes >clean.out 2>&1 || fail "clean --yes: $(cat clean.out)"
+! s3curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" | grep -q "<Key>" ||
+  fail "objects remain after clean --yes"
 echo OK
