@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # S3 helpers for the shell tests: sourced, not run. Requests are signed by curl itself
 # (--aws-sigv4, curl 7.88 in bookworm), so a test checks what trainbench wrote to the gateway
 # with a client that shares none of trainbench's code.
@@ -84,13 +85,13 @@ s3_sha256() { sha256sum "$1" | cut -d' ' -f1; }
 s3_start_proxy() {
   local stats=$1
   shift
-  local portfile=$stats.port i
+  local portfile=$stats.port
   rm -f "$portfile"
   /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/fault_proxy.py" \
     --upstream "${S3_TEST_ENDPOINT#http://}" --port-file "$portfile" --stats "$stats" \
     --max-seconds 300 "$@" &
   S3_PROXY_PID=$!
-  for i in $(seq 100); do
+  for _ in $(seq 100); do
     [ -s "$portfile" ] && break
     kill -0 "$S3_PROXY_PID" 2>/dev/null || break
     sleep 0.1
@@ -99,6 +100,7 @@ s3_start_proxy() {
     echo "FAIL: fault_proxy.py did not start" >&2
     return 1
   }
+  # shellcheck disable=SC2034 # for the caller
   S3_PROXY_ENDPOINT=http://127.0.0.1:$(cat "$portfile")
 }
 
@@ -111,10 +113,9 @@ _s3_running() {
 
 # s3_stop_proxy: SIGTERM to the proxy (it writes its stats file), at most 5 s wait.
 s3_stop_proxy() {
-  local i
   [ -n "${S3_PROXY_PID:-}" ] || return 0
   kill -TERM "$S3_PROXY_PID" 2>/dev/null || true
-  for i in $(seq 50); do
+  for _ in $(seq 50); do
     _s3_running "$S3_PROXY_PID" || break
     sleep 0.1
   done
