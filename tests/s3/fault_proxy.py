@@ -156,6 +156,11 @@ def copy_chunked(rfile, wsock):
         copy_exact(rfile, wsock, size + 2)
 
 
+def has_body(headers):
+    te = header(headers, "transfer-encoding")
+    return bool(te) or int(header(headers, "content-length") or 0) > 0
+
+
 def copy_body(rfile, wsock, headers):
     """Copies a request body as framed by its headers."""
     te = header(headers, "transfer-encoding")
@@ -260,6 +265,7 @@ class Handler(socketserver.BaseRequestHandler):
 
         if self.server.options.rewrite_host:
             raw = rewrite_host(raw, self.server.options.rewrite_host)
+        reused = self.upstream.sock is not None
         try:
             up = self.upstream.connect()
             up.sendall(raw)
@@ -287,7 +293,17 @@ class Handler(socketserver.BaseRequestHandler):
                     return False
             else:
                 copy_body(self.rfile, up, headers)
-                status, rheaders, rraw = read_head(self.upstream.rfile)
+                try:
+                    status, rheaders, rraw = read_head(self.upstream.rfile)
+                except (Closed, OSError) as e:
+                    # The upstream closed a kept-alive connection as the request went out: a
+                    # request without a body is sent again once on a fresh connection.
+                    if not reused or has_body(headers) or str(e) not in ("eof", ""):
+                        raise
+                    self.upstream.close()
+                    up = self.upstream.connect()
+                    up.sendall(raw)
+                    status, rheaders, rraw = read_head(self.upstream.rfile)
         except (Closed, OSError) as e:
             if isinstance(e, Closed) and "body" in str(e):
                 raise  # the client went away mid-request

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # S3 helpers for the shell tests: sourced, not run. Requests are signed by curl itself
 # (--aws-sigv4, curl 7.88 in bookworm), so a test checks what trainbench wrote to the gateway
 # with a client that shares none of trainbench's code.
@@ -6,11 +7,15 @@
 #   s3_use_gateway        # loads $S3_GATEWAY_DIR/env; exits 77 (skip) when there is none,
 #                         # or fails when CI=true
 #   s3curl PUT /bucket                                   # prints the body, returns curl's code
-#   s3curl PUT /bucket/key --data-binary @file -o /dev/null -w '%{http_code}'
+#   s3curl PUT /bucket/key -T file -o /dev/null -w '%{http_code}'
 #   s3curl GET /bucket/key -o out
 #   s3curl GET '/bucket?list-type=2&prefix=a%2F'        # query: see QUIRKS
 #   s3_status PUT /bucket/key BODYFILE [curl args]      # prints the HTTP code, body in BODYFILE
 #   s3_error_code FILE                                  # the <Code> of an S3 XML error
+#   s3_start_proxy STATS.json --seed 1 --slowdown 0.1 --cut 0.1 --delay 0.1
+#                         # fault_proxy.py in front of the gateway: S3_PROXY_ENDPOINT, S3_PROXY_PID
+#   S3CURL_ENDPOINT=$S3_PROXY_ENDPOINT s3curl GET /bucket/key   # through it
+#   s3_stop_proxy         # SIGTERM: the stats file has the final counts
 #
 # Environment: S3_TEST_ENDPOINT (http://127.0.0.1:PORT), AWS_ACCESS_KEY_ID,
 # AWS_SECRET_ACCESS_KEY, AWS_REGION (all from the gateway's env file), S3_PAYLOAD_SHA256
@@ -26,6 +31,13 @@
 #   '?uploads'), or rgw answers 403 SignatureDoesNotMatch.
 # - rgw takes the region from the request's credential scope, whatever it is.
 # - -X HEAD makes curl wait for a body that never comes: s3curl uses --head for HEAD.
+# - rgw refuses a chunked PUT (curl -T -, no length) with 411 MissingContentLength: send
+#   Content-Length (curl -T FILE; libcurl CURLOPT_INFILESIZE_LARGE).
+# - curl --data-binary also sends Content-Type: application/x-www-form-urlencoded, which rgw
+#   stores with the object and returns on GET: PUT files with -T instead.
+# - Bucket names need 3..63 characters ('b1' is InvalidBucketName).
+# - The Host header is signed; rgw checks the signature against the Host it receives, so a
+#   proxy must pass Host on unchanged (fault_proxy.py does; --rewrite-host shows the 403).
 
 # Resolved now: tests cd into their scratch folder after sourcing this file.
 S3_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -87,13 +99,13 @@ s3_sha256() { sha256sum "$1" | cut -d' ' -f1; }
 s3_start_proxy() {
   local stats=$1
   shift
-  local portfile=$stats.port i
+  local portfile=$stats.port
   rm -f "$portfile"
   /usr/bin/python3 "$S3_LIB_DIR/fault_proxy.py" \
     --upstream "${S3_TEST_ENDPOINT#http://}" --port-file "$portfile" --stats "$stats" \
     --max-seconds 300 "$@" &
   S3_PROXY_PID=$!
-  for i in $(seq 100); do
+  for _ in $(seq 100); do
     [ -s "$portfile" ] && break
     kill -0 "$S3_PROXY_PID" 2>/dev/null || break
     sleep 0.1
@@ -102,6 +114,7 @@ s3_start_proxy() {
     echo "FAIL: fault_proxy.py did not start" >&2
     return 1
   }
+  # shellcheck disable=SC2034 # for the caller
   S3_PROXY_ENDPOINT=http://127.0.0.1:$(cat "$portfile")
 }
 
@@ -114,10 +127,9 @@ _s3_running() {
 
 # s3_stop_proxy: SIGTERM to the proxy (it writes its stats file), at most 5 s wait.
 s3_stop_proxy() {
-  local i
   [ -n "${S3_PROXY_PID:-}" ] || return 0
   kill -TERM "$S3_PROXY_PID" 2>/dev/null || true
-  for i in $(seq 50); do
+  for _ in $(seq 50); do
     _s3_running "$S3_PROXY_PID" || break
     sleep 0.1
   done
