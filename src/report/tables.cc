@@ -60,13 +60,18 @@ std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConf
   out += fmt::format("CPU {:.2f} s over {:.2f} s; peak memory {}\n", r.cpu_seconds, r.run_seconds,
                      FormatBytesBinary(static_cast<double>(r.peak_rss_bytes)));
   if (r.storage_counters.count("s3_requests")) {
+    // Requests overlap, so time is summed over requests: the share is of all request time.
+    double request_s = 0;
+    for (const auto& [op, latency] : r.storage_latency_ns)
+      if (op != "GET_first_byte")
+        request_s += latency.Mean() * static_cast<double>(latency.Count()) / 1e9;
     const auto& s = r.storage_counters;
+    const double lost = s.at("s3_retry_seconds");
     out += fmt::format(
-        "S3: {:.0f} requests, {:.0f} retried ({:.3f} s and {} lost to retries, {:.1f}% "
-        "of the run)\n",
-        s.at("s3_requests"), s.at("s3_retries"), s.at("s3_retry_seconds"),
-        FormatBytes(s.at("s3_retry_bytes")),
-        r.run_seconds > 0 ? 100 * s.at("s3_retry_seconds") / r.run_seconds : 0);
+        "S3: {:.0f} requests, {:.0f} retried; {} received and {:.3f} request-s lost to retries "
+        "(attempts and backoff, {:.1f}% of {:.3f} request-s in all)\n",
+        s.at("s3_requests"), s.at("s3_retries"), FormatBytes(s.at("s3_retry_bytes")), lost,
+        request_s + lost > 0 ? 100 * lost / (request_s + lost) : 0, request_s + lost);
   }
   for (const auto& [op, latency] : r.storage_latency_ns)
     out += fmt::format(

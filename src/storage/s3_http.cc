@@ -119,7 +119,14 @@ std::string S3Endpoint::Url(const S3Request& r) const {
   const size_t scheme = options_.endpoint.find("://");
   const std::string base = options_.endpoint;
   std::string url;
-  if (options_.force_path_style || location_.bucket.find('.') != std::string::npos) {
+  // Path style where a bucket cannot be a host name: asked for, a bucket with dots (TLS
+  // wildcards do not match them), or an endpoint that is an address or localhost, as the
+  // AWS SDKs do.
+  const std::string host = base.substr(scheme + 3);
+  const bool address_host = !host.empty() && (std::isdigit(static_cast<unsigned char>(host[0])) ||
+                                              host[0] == '[' || host.rfind("localhost", 0) == 0);
+  if (options_.force_path_style || address_host ||
+      location_.bucket.find('.') != std::string::npos) {
     url = base + "/" + location_.bucket + "/" + UriEncode(r.key, true);
   } else {
     url = base.substr(0, scheme + 3) + location_.bucket + "." + base.substr(scheme + 3) + "/" +

@@ -29,7 +29,7 @@ struct S3Options {
   std::string secret_access_key;
   std::string session_token;
   std::string credentials_source;    // where the keys came from, for messages
-  bool force_path_style = false;     // bucket in the path rather than the host name
+  bool force_path_style = false;     // bucket in the path (always for an IP or localhost endpoint)
   unsigned max_attempts = 5;         // per request, the first try included
   std::string ca_bundle;             // PEM file of trusted CAs; empty: the system's
   uint64_t part_size = 16ull << 20;  // multipart upload part size

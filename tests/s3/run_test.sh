@@ -119,8 +119,22 @@ assert faults > 0, p
 assert s["s3_retries"] >= faults * 0.5, (s, p)
 assert s["s3_retry_seconds"] > 0, s
 PY
-grep -q "^S3: .* retried" faults.out || fail "the table does not report retries"
+grep -q "^S3: .* retried; .* lost to retries" faults.out || fail "the table does not report retries"
 grep -q "GET_first_byte" faults.out || fail "the table lacks per-request latencies"
+
+# An interrupted datagen aborts its multipart uploads: none is left open.
+"$TB" datagen resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=2000 \
+  "dataset.data_folder=s3://$bucket/interrupted" storage.storage_options.part_size=5242880 \
+  --threads 2 >int.out 2>int.err &
+pid=$!
+for _ in $(seq 100); do  # until a multipart upload is open (at most 10 s)
+  s3curl GET "/$bucket?uploads=" | grep -q "<Upload>" && break
+  sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid" && fail "datagen was not interrupted" || true
+s3curl GET "/$bucket?uploads=" >uploads.xml
+! grep -q "<Upload>" uploads.xml || fail "an interrupted upload was left open: $(cat uploads.xml)"
 
 # DLIO's storage keys, with no AWS variables at all.
 rm -rf "$WORK/out"
