@@ -147,6 +147,29 @@ env -u AWS_ENDPOINT_URL -u AWS_SECRET_ACCESS_KEY -u AWS_ACCESS_KEY_ID "$TB" run 
   "output.folder=$WORK/out" >dlio.out 2>dlio.err || { cat dlio.err; fail "run with DLIO's storage keys"; }
 no_secret dlio.out dlio.err "$WORK/out"
 
+# An AWS profile in ~/.aws: credentials and endpoint from files, nothing from variables.
+mkdir -p "$WORK/home/.aws"
+printf '[profile bench]\nregion = us-east-1\nendpoint_url = %s\n' "$S3_TEST_ENDPOINT" >"$WORK/home/.aws/config"
+printf '[bench]\naws_access_key_id = %s\naws_secret_access_key = %s\n' "$AWS_ACCESS_KEY_ID" "$secret" \
+  >"$WORK/home/.aws/credentials"
+rm -rf "$WORK/out"
+env -u AWS_ENDPOINT_URL -u AWS_SECRET_ACCESS_KEY -u AWS_ACCESS_KEY_ID HOME="$WORK/home" AWS_PROFILE=bench \
+  "$TB" run "${common[@]}" train.computation_time=0 train.epochs=1 >profile.out 2>profile.err ||
+  { cat profile.err; fail "run with an AWS profile"; }
+no_secret profile.out profile.err "$WORK/out"
+
+# HDF5 on S3: libhdf5 needs files, so run reads the manifest's sample extents by ranged GETs.
+h5=(unet3d_h100 dataset.num_files_train=2 dataset.num_samples_per_file=3 dataset.record_length_bytes=262144
+  dataset.record_length_bytes_stdev=0 "dataset.data_folder=s3://$bucket/h5" "output.folder=$WORK/out")
+"$TB" datagen "${h5[@]}" >h5gen.out 2>h5gen.err || { cat h5gen.err; fail "hdf5 datagen to S3"; }
+"$TB" run "${h5[@]}" train.computation_time=0 reader.batch_size=1 train.epochs=2 >h5.out 2>h5.err ||
+  { cat h5.err; fail "hdf5 run from S3"; }
+tail -n 1 h5.out >h5.json
+[ "$(json h5.json 'd["trainbench_metrics"]["bytes_read"]')" = "$(json h5.json 'd["trainbench_metrics"]["requested_bytes"]')" ] ||
+  fail "hdf5 on S3: bytes read != requested"
+[ "$(json h5.json 'd["trainbench_metrics"]["requested_bytes"]')" -ge $((2 * 6 * 262144)) ] ||
+  fail "hdf5 on S3 read too little: $(cat h5.json)"
+
 # clean: lists without --yes, removes with it; curl then finds nothing under the prefix.
 "$TB" clean "${common[@]}" >clean.out 2>&1 || fail "clean (list): $(cat clean.out)"
 grep -q "would remove .* add --yes" clean.out || fail "clean without --yes: $(cat clean.out)"
