@@ -14,7 +14,7 @@ TB=${TRAINBENCH:-./build/trainbench}
 data=${1:-/tmp/trainbench-bench/resnet50}
 shift || true
 counts=("$@")
-[ ${#counts[@]} -gt 0 ] || counts=(1 8 32 64 128)
+[ ${#counts[@]} -gt 0 ] || counts=(1 8 32 64 80 96 112 128)  # fine steps where fio's limit falls
 files=${FILES:-24}  # DLIO's resnet50 run: 24 files x 1251 samples
 epochs=${EPOCHS:-1}
 scale=${SCALE:-8}
