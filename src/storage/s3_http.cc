@@ -44,7 +44,10 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
     const uint64_t room = t.out_capacity > t.received ? t.out_capacity - t.received : 0;
     const size_t take = static_cast<size_t>(std::min<uint64_t>(room, n));
     if (take > 0) std::memcpy(t.out + t.received, data, take);
-    if (take < n) t.text.append(data + take, n - take);  // an error body, or more than asked
+    // Past the range: an error body (kept for its message), or a server that ignored the
+    // Range header (kept no further than an error body needs).
+    if (take < n && t.text.size() < 65536)
+      t.text.append(data + take, std::min<size_t>(n - take, 65536 - t.text.size()));
   } else {
     t.text.append(data, n);
   }
