@@ -16,13 +16,15 @@
 #    with io_depth C (and two loops with C/2 each): C GETs in flight, one GET per sample;
 #    MiB/s = bytes_read over the epochs' time, CPU from summary.json, GET latency p50/p99.
 #  Both read the dataset PASSES times (trainbench: epochs).
-# Then the resnet50_h100 get phase on S3 (RESNET_FILES files, RESNET_ACCEL accelerators,
-# computation_time 0): samples/s, MiB/s, CPU, latency.
+# Then the resnet50_h100 get phase on S3 (RESNET_FILES files of RESNET_SAMPLES ~115 KB samples,
+# RESNET_ACCEL accelerators, batch RESNET_BATCH, computation_time 0, its default 8 read threads
+# per accelerator, one ranged GET a sample): samples/s, MiB/s, CPU, latency.
+# The gateway keeps objects in memory (memstore, 1 GiB): the defaults write ~500 MB.
 # "gw CPU s" is the gateway's CPU (radosgw + ceph-osd) during the measurement: on this
 # 2-core host the client and the gateway share the cores.
 #
 # Env: OBJECTS (256), CONCURRENCY ("8"), REPEAT (3), PASSES (4), BATCH (32), RESNET_FILES (4),
-# RESNET_ACCEL (4), RESNET_EPOCHS (2), TRAINBENCH (build/trainbench), WORK (/tmp/trainbench-s3get),
+# RESNET_SAMPLES (500), RESNET_BATCH (100), RESNET_ACCEL (4), RESNET_EPOCHS (3), TRAINBENCH (build/trainbench), WORK (/tmp/trainbench-s3get),
 # S3_GATEWAY_DIR (a running gateway's folder; otherwise one is started in WORK/gw).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,8 +37,10 @@ repeat=${REPEAT:-3}
 passes=${PASSES:-4}
 batch=${BATCH:-32}
 resnet_files=${RESNET_FILES:-4}
+resnet_samples=${RESNET_SAMPLES:-500}
+resnet_batch=${RESNET_BATCH:-100}
 resnet_accel=${RESNET_ACCEL:-4}
-resnet_epochs=${RESNET_EPOCHS:-2}
+resnet_epochs=${RESNET_EPOCHS:-3}
 W=${WORK:-/tmp/trainbench-s3get}
 bucket=trainbench-s3get
 mkdir -p "$W"
@@ -73,8 +77,9 @@ get_ds=(resnet50_h100 dataset.format=npy dataset.record_length_bytes=1048576
   dataset.num_samples_per_file=1 "dataset.num_files_train=$objects"
   "dataset.data_folder=s3://$bucket/get-$objects" "${s3opt[@]}")
 res_ds=(resnet50_h100 "dataset.num_files_train=$resnet_files"
-  "dataset.data_folder=s3://$bucket/resnet50-$resnet_files" "${s3opt[@]}")
-echo "s3_get: datagen ($objects objects of 1 MiB; resnet50_h100 with $resnet_files files)" >&2
+  "dataset.num_samples_per_file=$resnet_samples"
+  "dataset.data_folder=s3://$bucket/resnet50-$resnet_files-$resnet_samples" "${s3opt[@]}")
+echo "s3_get: datagen ($objects objects of 1 MiB; resnet50_h100: $resnet_files x $resnet_samples samples)" >&2
 timeout 600 "$TB" datagen "${get_ds[@]}" >/dev/null
 timeout 600 "$TB" datagen "${res_ds[@]}" >/dev/null
 
@@ -184,7 +189,7 @@ done
 rn=""
 for ((r = 1; r <= repeat; r++)); do
   echo "s3_get: resnet50_h100 get phase, round $r/$repeat" >&2
-  rn=$(best "$rn" "$(tb_run resnet "${res_ds[@]}" "train.epochs=$resnet_epochs" --accelerators "$resnet_accel")")
+  rn=$(best "$rn" "$(tb_run resnet "${res_ds[@]}" "train.epochs=$resnet_epochs" "reader.batch_size=$resnet_batch" --accelerators "$resnet_accel")")
 done
 rows+=("resnet50_h100 $resnet_accel acc|default|$rn|")
 
