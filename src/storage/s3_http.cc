@@ -172,8 +172,11 @@ void S3Endpoint::Prepare(CURL* easy, const S3Request& r, S3Transfer& t) const {
                          r.range ? r.range->second : kMaxRecvBuffer, 16384, kMaxRecvBuffer)));
   if (!options_.ca_bundle.empty())
     curl_easy_setopt(easy, CURLOPT_CAINFO, options_.ca_bundle.c_str());
-  const std::string hash =
-      Sha256Hex(r.body ? r.body : reinterpret_cast<const unsigned char*>(""), r.body_size);
+  // Every GET, HEAD and listing has an empty payload: its hash is a constant, not a digest
+  // (with OpenSSL 3 each EVP_Digest also fetches the implementation by name).
+  static const std::string kEmptySha256 =
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+  const std::string hash = r.body_size == 0 ? kEmptySha256 : Sha256Hex(r.body, r.body_size);
   t.headers = curl_slist_append(t.headers, ("x-amz-content-sha256: " + hash).c_str());
   if (!options_.session_token.empty())
     t.headers =
