@@ -23,7 +23,7 @@
 # "gw CPU s" is the gateway's CPU (radosgw + ceph-osd) during the measurement: on this
 # 2-core host the client and the gateway share the cores.
 #
-# Env: OBJECTS (256), CONCURRENCY ("8"), REPEAT (3), PASSES (4), BATCH (32), RESNET_FILES (4),
+# Env: OBJECTS (256), OBJECT_BYTES (1048576), CONCURRENCY ("8"), REPEAT (3), PASSES (4), BATCH (32), RESNET_FILES (4),
 # RESNET_SAMPLES (500), RESNET_BATCH (100), RESNET_ACCEL (4), RESNET_EPOCHS (3), TRAINBENCH (build/trainbench), WORK (/tmp/trainbench-s3get),
 # S3_GATEWAY_DIR (a running gateway's folder; otherwise one is started in WORK/gw).
 set -euo pipefail
@@ -32,6 +32,7 @@ ROOT=$PWD
 TB=$(realpath "${TRAINBENCH:-build/trainbench}")
 PY=/usr/bin/python3
 objects=${OBJECTS:-256}
+object_bytes=${OBJECT_BYTES:-1048576}  # one sample an object (npy: plus a 128-byte header)
 read -r -a concurrency <<<"${CONCURRENCY:-8}"
 repeat=${REPEAT:-3}
 passes=${PASSES:-4}
@@ -73,18 +74,18 @@ gw_cpu() {
 }
 
 s3opt=(storage.storage_options.s3_force_path_style=true --no-warnings)
-get_ds=(resnet50_h100 dataset.format=npy dataset.record_length_bytes=1048576
+get_ds=(resnet50_h100 dataset.format=npy "dataset.record_length_bytes=$object_bytes"
   dataset.num_samples_per_file=1 "dataset.num_files_train=$objects"
-  "dataset.data_folder=s3://$bucket/get-$objects" "${s3opt[@]}")
+  "dataset.data_folder=s3://$bucket/get-$objects-$object_bytes" "${s3opt[@]}")
 res_ds=(resnet50_h100 "dataset.num_files_train=$resnet_files"
   "dataset.num_samples_per_file=$resnet_samples"
   "dataset.data_folder=s3://$bucket/resnet50-$resnet_files-$resnet_samples" "${s3opt[@]}")
-echo "s3_get: datagen ($objects objects of 1 MiB; resnet50_h100: $resnet_files x $resnet_samples samples)" >&2
+echo "s3_get: datagen ($objects objects of $object_bytes bytes; resnet50_h100: $resnet_files x $resnet_samples samples)" >&2
 timeout 600 "$TB" datagen "${get_ds[@]}" >/dev/null
 timeout 600 "$TB" datagen "${res_ds[@]}" >/dev/null
 
 # The objects' keys and the sample's byte range, from trainbench's manifest.
-s3curl GET "/$bucket/get-$objects/trainbench_manifest.json" -o "$W/manifest.json"
+s3curl GET "/$bucket/get-$objects-$object_bytes/trainbench_manifest.json" -o "$W/manifest.json"
 $PY - "$W/manifest.json" "$W/keys" "$W/range" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
@@ -105,7 +106,7 @@ curl_run() {
       echo "range = \"$range\""
       for ((pass = 0; pass < passes; pass++)); do
         for ((i = p; i < ${#keys[@]}; i += c)); do
-          printf 'url = "%s/%s/get-%s/%s"\noutput = "/dev/null"\n' "$S3_TEST_ENDPOINT" "$bucket" "$objects" "${keys[i]}"
+          printf 'url = "%s/%s/get-%s-%s/%s"\noutput = "/dev/null"\n' "$S3_TEST_ENDPOINT" "$bucket" "$objects" "$object_bytes" "${keys[i]}"
         done
       done
     } >"$W/curl.cfg.$p"
@@ -176,7 +177,7 @@ for c in "${concurrency[@]}"; do
   tb1=(--accelerators 1 "reader.read_threads=$c" --io-threads 1 --io-depth "$c")
   h=$(((c + 1) / 2))
   tb2=(--accelerators 1 "reader.read_threads=$c" --io-threads 2 --io-depth "$h")
-  common=("${get_ds[@]}" "train.epochs=$passes" "reader.batch_size=$batch" reader.transfer_size=2097152)
+  common=("${get_ds[@]}" "train.epochs=$passes" "reader.batch_size=$batch" "reader.transfer_size=$((object_bytes + 4096))")
   cu="" t1="" t2=""
   for ((r = 1; r <= repeat; r++)); do
     echo "s3_get: concurrency $c, round $r/$repeat" >&2
@@ -209,7 +210,7 @@ else:
 print(f"{tool:<22} {loops:<8} {mib:8.1f} {cpu:7.2f} {total / cpu:9.1f} {p50:8.2f} {p99:8.2f} {rate:8.1f} {gw:7.2f} {ratio}")
 PY
 done
-echo "(best of $repeat rounds each, the tools alternating; $objects objects of 1 MiB read $passes times"
+echo "(best of $repeat rounds each, the tools alternating; $objects objects of $object_bytes B read $passes times"
 echo " per run; 'loops x' = curl processes x connections, or trainbench reader loops x GETs in"
 echo " flight per loop; ÷ = trainbench / curl at the same concurrency; gw CPU = radosgw + ceph-osd"
 echo " CPU seconds during the run; the resnet50 row: samples/s under GETs/s, one ranged GET a sample)"
