@@ -17,6 +17,9 @@
 namespace trainbench::storage {
 namespace {
 
+// The most a GET's receive buffer grows to (libcurl's default is 16 KiB, curl's tool 100 KiB).
+constexpr uint64_t kMaxRecvBuffer = 256 * 1024;
+
 // libcurl's global state, set up once before any handle.
 void InitCurlOnce() {
   static const bool done = [] { return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK; }();
@@ -171,10 +174,19 @@ void S3Endpoint::Prepare(CURL* easy, const S3Request& r, S3Transfer& t) const {
   curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
   curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, 30L);
   curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+  // A receive buffer as large as the GET's range (at most 256 KiB) rather than libcurl's
+  // 16 KiB: a 1 MiB GET then costs ~6 recv() and their polls instead of ~65 of each.
+  if (r.method == "GET")
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE,
+                     static_cast<long>(std::clamp<uint64_t>(
+                         r.range ? r.range->second : kMaxRecvBuffer, 16384, kMaxRecvBuffer)));
   if (!options_.ca_bundle.empty())
     curl_easy_setopt(easy, CURLOPT_CAINFO, options_.ca_bundle.c_str());
-  const std::string hash =
-      Sha256Hex(r.body ? r.body : reinterpret_cast<const unsigned char*>(""), r.body_size);
+  // Every GET, HEAD and listing has an empty payload: its hash is a constant, not a digest
+  // (with OpenSSL 3 each EVP_Digest also fetches the implementation by name).
+  static const std::string kEmptySha256 =
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+  const std::string hash = r.body_size == 0 ? kEmptySha256 : Sha256Hex(r.body, r.body_size);
   t.headers = curl_slist_append(t.headers, ("x-amz-content-sha256: " + hash).c_str());
   if (!options_.session_token.empty())
     t.headers =
