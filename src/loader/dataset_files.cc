@@ -142,8 +142,15 @@ std::vector<formats::WrittenFile> FromManifest(const dataset::Manifest& manifest
     files.clear();
     for (uint64_t i = 0; i < wanted; ++i) files.push_back(*in_split[i]);
   }
+  // One listing of the split's folder gives every size (one request a page on S3, not a
+  // HEAD per file); a file it lacks is asked for on its own before it is called missing.
+  std::map<std::string, uint64_t> listed;
+  for (const auto& e : storage.List(folder.substr(0, folder.size() - 1)))
+    listed[e.path] = e.size_bytes;
   for (const auto& f : files) {
-    const auto size = storage.FileSize(f.path);
+    const auto it = listed.find(f.path);
+    const auto size =
+        it != listed.end() ? std::optional<uint64_t>(it->second) : storage.FileSize(f.path);
     if (!size)
       throw RuntimeError(fmt::format("dataset file {} is in the manifest but missing; re-run\n  {}",
                                      storage.Describe(f.path), datagen));
