@@ -23,8 +23,7 @@ namespace {
 class EmulatedRun {
  public:
   EmulatedRun(const config::WorkloadConfig& config, const loader::DatasetFiles& dataset,
-              storage::Storage& storage, dist::Communicator& comm,
-              const EmulationOptions& options)
+              storage::Storage& storage, dist::Communicator& comm, const EmulationOptions& options)
       : c_(config), dataset_(dataset), storage_(storage), comm_(comm), options_(options) {
     all_files_ = dataset.train;
     all_files_.insert(all_files_.end(), dataset.eval.begin(), dataset.eval.end());
@@ -45,9 +44,9 @@ class EmulatedRun {
     eval_counts_ = SamplesPerFile(dataset_.eval);
     const uint64_t steps = TrainStepsPerEpoch(c_, dataset_, total);
 
-    r_ = StartRunRecord(c_, dataset_,
-                        {total, static_cast<uint64_t>(comm_.Size()), steps, random_seed,
-                         options_.barrier});
+    r_ = StartRunRecord(
+        c_, dataset_,
+        {total, static_cast<uint64_t>(comm_.Size()), steps, random_seed, options_.barrier});
     r_.io_before = metrics::ReadProcessIo();
     const double cpu0 = metrics::ProcessCpuSeconds();
     const double t0 = NowSeconds();
@@ -56,8 +55,8 @@ class EmulatedRun {
     r_.read_engine = reads_.description;
     r_.io_threads = reads_.reader.threads;
     r_.io_depth = reads_.reader.depth;
-    scheduler_ = std::make_unique<loader::ReadScheduler>(*reads_.engine, &all_files_,
-                                                         reads_.reader, local, io_.get());
+    scheduler_ = std::make_unique<loader::ReadScheduler>(*reads_.engine, &all_files_, reads_.reader,
+                                                         local, io_.get());
     if (c_.workflow.checkpoint) checkpointer_ = std::make_unique<Checkpointer>(c_);
 
     try {
