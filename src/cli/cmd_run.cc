@@ -169,7 +169,8 @@ int Execute(const RunFlags& flags) {
                      checkpoint_folder));
   auto record = sim::RunEmulatedTraining(config, dataset, *storage, *communicator, options);
   record.storage_counters = storage->Counters();
-  record.storage_latency_ns = storage->OperationLatencies();
+  for (auto& [op, latency] : storage->OperationLatencies())
+    record.storage_latency_ns[op] = std::move(latency);
   progress.End();
 
   // The table and the JSON line first: a results file that cannot be written (a full disk)

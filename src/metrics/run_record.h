@@ -81,7 +81,9 @@ struct RunRecord {
   // The storage backend's own counters (S3: requests, retries, bytes and seconds lost to
   // retries), over the whole run: datagen's writes are not in them.
   std::map<std::string, double> storage_counters;
-  std::map<std::string, Histogram> storage_latency_ns;  // per kind of request
+  // Per kind of storage request: the dataset's (GET, HEAD, ...) and the checkpoints'
+  // (checkpoint_PUT, ...).
+  std::map<std::string, Histogram> storage_latency_ns;
 
   bool complete = true;
   std::string stop_reason;  // "" when complete: "interrupted", or the error's message

@@ -4,6 +4,7 @@
 // and read back whole. Every write and read is timed. Not thread-safe.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,10 @@ class Checkpointer {
   metrics::CheckpointRecord Read(const metrics::CheckpointRecord& written);
   // Whether another write is allowed by checkpoint.num_checkpoints_write.
   bool MayWrite() const;
+  // The checkpoint storage's own request latencies (S3: PUT, POST, GET, ...).
+  std::map<std::string, metrics::Histogram> StorageLatencies() const {
+    return storage_->OperationLatencies();
+  }
 
  private:
   const config::WorkloadConfig& config_;

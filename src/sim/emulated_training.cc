@@ -70,6 +70,9 @@ class EmulatedRun {
     }
 
     r_.read_latency_ns = scheduler_->Latencies();
+    if (checkpointer_)  // the checkpoint storage's requests, named apart from the dataset's
+      for (auto& [op, latency] : checkpointer_->StorageLatencies())
+        r_.storage_latency_ns["checkpoint_" + op] = std::move(latency);
     scheduler_.reset();  // its loops hand over the reads they recorded as they stop
     io_->OnOpens(reads_.engine->Opens());
     r_.io = io_->Counters();

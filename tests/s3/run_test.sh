@@ -68,6 +68,8 @@ assert d["storage_counters"]["s3_requests"] >= 800, d["storage_counters"]
 ops = [c["operation"] for c in d["checkpoints"]]
 assert ops.count("write") == 2 and ops.count("read") == 1, ops
 assert all(c["bytes"] == 18000000 for c in d["checkpoints"]), d["checkpoints"]
+lat = d["storage_latency_ms"]
+assert lat["checkpoint_PUT"]["count"] >= 4 and lat["GET"]["count"] >= 800, lat.keys()
 PY
 s3curl GET "/$bucket?list-type=2&prefix=ckpt%2F" >ckpt.xml
 grep -q "<Key>ckpt/" ckpt.xml || fail "no checkpoint objects under s3://$bucket/ckpt"
