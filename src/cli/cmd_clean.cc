@@ -58,6 +58,8 @@ int Execute(const CleanFlags& flags) {
     storage->Remove(e.path);
     ++removed;
   }
+  // What no listing shows: uploads a killed writer left open on S3.
+  const size_t leftovers = storage->RemoveLeftovers("");
   // On a file system the folders are left empty: remove them, deepest first.
   if (const auto local = storage->LocalPath("")) {
     std::error_code ec;
@@ -70,8 +72,9 @@ int Execute(const CleanFlags& flags) {
     for (const auto& f : folders)
       if (std::filesystem::is_empty(f, ec)) std::filesystem::remove(f, ec);
   }
-  fmt::print("clean: removed {} {} objects ({}) under {}\n", removed, what,
-             FormatBytes(static_cast<double>(bytes)), storage->Describe(""));
+  fmt::print("clean: removed {} {} objects ({}) under {}{}\n", removed, what,
+             FormatBytes(static_cast<double>(bytes)), storage->Describe(""),
+             leftovers ? fmt::format(", and {} unfinished writes", leftovers) : "");
   return 0;
 }
 

@@ -36,6 +36,10 @@ struct WrittenFile {
   uint64_t num_samples = 0;
   std::vector<SampleExtent> samples;    // empty where samples have no fixed place (compressed)
   std::vector<std::string> companions;  // extra files (index files of indexed_binary)
+  // False when `samples` are places in uncompressed data that only the format's library
+  // can read (compressed HDF5), not byte ranges of the file. Not saved in the manifest:
+  // only a scan sets it.
+  bool extents_are_bytes = true;
 };
 
 struct FormatDescription;

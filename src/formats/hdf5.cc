@@ -370,6 +370,7 @@ WrittenFile Hdf5Format::Scan(const std::string& path, storage::Storage& storage)
     uint64_t sample_bytes = H5Tget_size(type.get());
     for (size_t i = 1; i < dims.size(); ++i) sample_bytes *= dims[i];
     scanned.samples = RowExtents(0, dims[0], sample_bytes);
+    scanned.extents_are_bytes = false;
   }
   return scanned;
 }

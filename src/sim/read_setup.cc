@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/error.h"
 #include "formats/format.h"
 #include "metrics/process_stats.h"
 #include "storage/read_engines.h"
@@ -50,8 +51,22 @@ ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators
   // samples are read as what the manifest says they are, byte extents (the emulation
   // reads the same bytes libhdf5 would for contiguous and whole-sample-chunk datasets).
   const auto& format = formats::FindFormat(config.dataset.format);
-  if (flags.engine != "null" && format.open_reader && storage.LocalPath("").has_value())
-    setup.engine = format.open_reader(storage, objects);
+  if (flags.engine != "null" && format.open_reader) {
+    if (storage.LocalPath("").has_value()) {
+      setup.engine = format.open_reader(storage, objects);
+    } else {
+      // Compressed or split-chunk samples have no byte range in the object: reading their
+      // places in the uncompressed data would measure nothing real.
+      for (const auto& f : files)
+        if (!f.extents_are_bytes)
+          throw UsageError(fmt::format(
+              "{}: its samples have no byte range in the object (a compressed or chunked {} "
+              "dataset), and {} reads them only through a library that needs a file system; "
+              "write it with dataset.compression=none and dataset.enable_chunking=false, or "
+              "use a file system",
+              storage.Describe(f.path), format.name, format.name));
+    }
+  }
   if (!setup.engine) setup.engine = storage::OpenReadEngine(storage, objects, o);
   const unsigned useful = setup.engine->Capabilities().useful_depth;
   setup.reader.threads = ReadThreads(config, accelerators, flags, useful);

@@ -266,7 +266,7 @@ bool S3Endpoint::Retryable(const S3Result& result, const S3Transfer& transfer) {
     }
   }
   if (result.status >= 500 || result.status == 429) return true;
-  return result.status == 503 || transfer.text.find("SlowDown") != std::string::npos;
+  return transfer.text.find("SlowDown") != std::string::npos;  // some stores answer 400
 }
 
 double S3Endpoint::BackoffSeconds(unsigned attempt) const {

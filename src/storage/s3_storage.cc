@@ -224,8 +224,43 @@ std::vector<ListEntry> S3Storage::List(const std::string& prefix) {
   return entries;
 }
 
-size_t S3Storage::RemoveLeftovers(const std::string&) {
-  return 0;  // nothing is half-written on S3: uploads publish whole or are aborted
+// The S3 form of a temporary file: a multipart upload that a killed writer never
+// completed nor aborted (a dropped writer aborts its own). It holds storage (and costs)
+// until aborted, and no listing of objects shows it.
+size_t S3Storage::RemoveLeftovers(const std::string& prefix) {
+  std::string want = endpoint_.Key(prefix);
+  if (!want.empty()) want += "/";
+  size_t removed = 0;
+  std::string key_marker, upload_marker;
+  for (int page = 0; page < 100000; ++page) {  // bounded: 1000 uploads a page
+    S3Request r;
+    r.query = {{"uploads", ""}, {"prefix", want}};
+    if (!key_marker.empty()) {
+      r.query.push_back({"key-marker", key_marker});
+      r.query.push_back({"upload-id-marker", upload_marker});
+    }
+    S3Transfer t;
+    endpoint_.Perform(r, t);
+    pugi::xml_document doc;
+    if (!doc.load_buffer(t.text.data(), t.text.size()))
+      throw IoError(fmt::format("S3 listing of uploads under {} returned no XML", Describe(prefix)),
+                    0);
+    const auto result = doc.child("ListMultipartUploadsResult");
+    for (auto upload : result.children("Upload")) {
+      S3Request abort;
+      abort.method = "DELETE";
+      abort.key = upload.child_value("Key");
+      abort.query = {{"uploadId", upload.child_value("UploadId")}};
+      S3Transfer a;
+      endpoint_.Perform(abort, a);
+      ++removed;
+    }
+    if (std::string(result.child_value("IsTruncated")) != "true") break;
+    key_marker = result.child_value("NextKeyMarker");
+    upload_marker = result.child_value("NextUploadIdMarker");
+    if (key_marker.empty()) break;
+  }
+  return removed;
 }
 
 std::map<std::string, double> S3Storage::Counters() const {

@@ -1,8 +1,8 @@
 // Storage on S3 (or any S3-compatible object store: Ceph's RADOS Gateway, MinIO): objects
 // under s3://bucket/prefix. Writes buffer in memory and publish on Commit with one PUT,
 // or as a multipart upload once they outgrow a part (parts of S3Options::part_size,
-// aborted when the writer is dropped uncommitted, so no orphan upload remains); an
-// object is never visible half-written. Whole-object reads are ranged GETs; the read
+// aborted when the writer is dropped uncommitted; uploads a killed writer left open are
+// RemoveLeftovers' to abort); an object is never visible half-written. Whole-object reads are ranged GETs; the read
 // engine `s3` (s3_read_engine.h) keeps many ranged GETs in flight on one thread.
 // Thread-safe.
 #pragma once

@@ -137,6 +137,31 @@ kill -INT "$pid"
 wait "$pid" && fail "datagen was not interrupted" || true
 s3curl GET "/$bucket?uploads=" >uploads.xml
 ! grep -q "<Upload>" uploads.xml || fail "an interrupted upload was left open: $(cat uploads.xml)"
+# A killed datagen cannot abort its upload; the next datagen into that folder does.
+"$TB" datagen resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=2000 \
+  "dataset.data_folder=s3://$bucket/killed" storage.storage_options.part_size=5242880 \
+  --threads 2 >kill.out 2>kill.err &
+pid=$!
+for _ in $(seq 100); do
+  s3curl GET "/$bucket?uploads=" | grep -q "<Upload>" && break
+  sleep 0.1
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+s3curl GET "/$bucket?uploads=" | grep -q "<Key>killed/" || fail "the killed datagen left no upload to test with"
+"$TB" datagen resnet50_h100 dataset.num_files_train=1 dataset.num_samples_per_file=10 \
+  "dataset.data_folder=s3://$bucket/killed" >rerun.out 2>rerun.err || { cat rerun.err; fail "datagen after a kill"; }
+s3curl GET "/$bucket?uploads=" >uploads.xml
+! grep -q "<Upload>" uploads.xml || fail "the killed datagen's upload is still open: $(cat uploads.xml)"
+
+# A compressed HDF5 dataset has no byte range per sample: run refuses it on S3, saying why.
+hz=(unet3d_h100 dataset.format=hdf5 workflow.checkpoint=False dataset.num_files_train=1 dataset.num_samples_per_file=2 dataset.record_length_bytes=65536
+  dataset.record_length_bytes_stdev=0 dataset.compression=gzip "dataset.data_folder=s3://$bucket/h5z"
+  "output.folder=$WORK/out")
+"$TB" datagen "${hz[@]}" >hz.out 2>hz.err || { cat hz.err; fail "gzip hdf5 datagen to S3"; }
+code=0
+"$TB" run "${hz[@]}" train.computation_time=0 reader.batch_size=1 >hz.out 2>hz.err || code=$?
+[ "$code" = 2 ] && grep -q "no byte range in the object" hz.err || fail "gzip hdf5 on S3: exit $code, $(cat hz.err)"
 
 # DLIO's storage keys, with no AWS variables at all.
 rm -rf "$WORK/out"
@@ -161,7 +186,7 @@ env -u AWS_ENDPOINT_URL -u AWS_SECRET_ACCESS_KEY -u AWS_ACCESS_KEY_ID HOME="$WOR
 no_secret profile.out profile.err "$WORK/out"
 
 # HDF5 on S3: libhdf5 needs files, so run reads the manifest's sample extents by ranged GETs.
-h5=(unet3d_h100 dataset.num_files_train=2 dataset.num_samples_per_file=3 dataset.record_length_bytes=262144
+h5=(unet3d_h100 dataset.format=hdf5 workflow.checkpoint=False dataset.num_files_train=2 dataset.num_samples_per_file=3 dataset.record_length_bytes=262144
   dataset.record_length_bytes_stdev=0 "dataset.data_folder=s3://$bucket/h5" "output.folder=$WORK/out")
 "$TB" datagen "${h5[@]}" >h5gen.out 2>h5gen.err || { cat h5gen.err; fail "hdf5 datagen to S3"; }
 "$TB" run "${h5[@]}" train.computation_time=0 reader.batch_size=1 train.epochs=2 >h5.out 2>h5.err ||
