@@ -12,6 +12,7 @@
 #include "common/log.h"
 #include "common/units.h"
 #include "dataset/generator.h"
+#include "dist/communicator.h"
 #include "storage/storage.h"
 
 namespace trainbench::cli {
@@ -42,18 +43,24 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
                     "No progress lines (the final line is still printed)");
   command->callback([&action] {
     action = [] {
+      dist::Communicator& ranks = dist::World();
       const auto config = LoadWorkloadOrThrow(args);
       const std::string uri = config::DatasetUri(config);
       auto storage = storage::OpenStorage(uri, config.storage.storage_options);
       InstallInterruptHandler();
       const unsigned used_threads =
           threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-      LogInfo(fmt::format("datagen {}: {} train + {} eval {} files into {} with {} threads",
-                          config.workload_name, config.dataset.num_files_train,
-                          config.dataset.num_files_eval, config.dataset.format, uri, used_threads));
+      LogInfo(fmt::format(
+          "datagen {}: {} train + {} eval {} files into {} with {} threads{}", config.workload_name,
+          config.dataset.num_files_train, config.dataset.num_files_eval, config.dataset.format, uri,
+          used_threads,
+          ranks.Size() > 1 ? fmt::format(" per rank, {} ranks (rank r writes files r, r+{}, ...)",
+                                         ranks.Size(), ranks.Size())
+                           : ""));
       dataset::GenerateOptions options{threads, verify, !no_progress, force, replace};
       try {
-        const auto result = dataset::Generate(config, *storage, options);
+        const auto result = dataset::Generate(config, *storage, options, &ranks);
+        if (ranks.Rank() != 0) return 0;  // rank 0 reports for the job
         const double rate =
             result.seconds > 0 ? static_cast<double>(result.bytes_written) / result.seconds : 0;
         fmt::print(

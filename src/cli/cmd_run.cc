@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <mutex>
 
@@ -22,10 +23,13 @@
 #include "dist/communicator.h"
 #include "loader/dataset_files.h"
 #include "metrics/process_stats.h"
+#include "metrics/run_record_merge.h"
+#include "report/ranks_report.h"
 #include "report/results_folder.h"
 #include "report/summary.h"
 #include "report/tables.h"
 #include "sim/emulated_training.h"
+#include "sim/ranks.h"
 #include "sim/sampling.h"
 #include "storage/read_engines.h"
 #include "storage/storage.h"
@@ -92,14 +96,17 @@ class LiveProgress {
   bool shown_ = false;
 };
 
+// Under several ranks only rank 0 writes results; the others hand it their record.
 int Execute(const RunFlags& flags) {
   if (flags.accelerators == 0) throw UsageError("--accelerators must be at least 1");
+  dist::Communicator& ranks = dist::World();
+  const bool lead = ranks.Rank() == 0;
   const auto config = LoadWorkloadOrThrow(flags.workload);
   if (!config.workflow.train)
     throw UsageError(
         "workflow.train is false: `trainbench run` emulates training; set workflow.train=true");
   // Where results and checkpoints go must be writable before the first byte is read.
-  CheckWritableFolder(config.output.folder, "output.folder");
+  if (lead) CheckWritableFolder(config.output.folder, "output.folder");
   std::string checkpoint_folder;
   if (config.workflow.checkpoint) {
     const auto checkpoints =
@@ -113,20 +120,23 @@ int Execute(const RunFlags& flags) {
   if (config.workflow.generate_data) {
     // DLIO's workflow: generate (or finish generating) the dataset, then train on it.
     LogInfo(fmt::format("workflow.generate_data: writing the dataset to {} first", uri));
-    const auto generated = dataset::Generate(config, *storage, {0, false, !flags.no_progress});
+    const auto generated =
+        dataset::Generate(config, *storage, {0, false, !flags.no_progress}, &ranks);
     LogInfo(fmt::format("datagen: {} files written, {} already complete, {:.3f} s",
                         generated.files_written, generated.files_skipped, generated.seconds));
   }
   const auto dataset = loader::ResolveDataset(config, *storage, DatagenCommand(flags.workload));
 
-  auto communicator = dist::MakeSingleProcessCommunicator();
-  sim::TrainStepsPerEpoch(config, dataset, flags.accelerators * communicator->Size());
+  const sim::RankLayout layout = sim::ExchangeRankLayout(ranks, flags.accelerators);
+  sim::TrainStepsPerEpoch(config, dataset, layout.total_accelerators);
 
   const std::string started = UtcStamp();
-  const std::string folder =
-      report::CreateResultsFolder(config.output.folder, config.workload_name, started);
+  std::string folder;
   RunLog log;
-  log.Open(folder + "/" + config.output.log_file);
+  if (lead) {
+    folder = report::CreateResultsFolder(config.output.folder, config.workload_name, started);
+    log.Open(folder + "/" + config.output.log_file);
+  }
   auto info = [&](const std::string& line) {
     LogInfo(line);
     log.Line(line);
@@ -135,48 +145,80 @@ int Execute(const RunFlags& flags) {
     LogWarning(line);
     log.Line("warning: " + line);
   };
-  report::WriteResultFile(folder, "config.yaml", config::ToYaml(config));
+  if (lead) report::WriteResultFile(folder, "config.yaml", config::ToYaml(config));
 
   sim::EmulationOptions options;
   options.accelerators = flags.accelerators;
+  options.first_accelerator = layout.first_accelerator;
+  options.total_accelerators = layout.total_accelerators;
+  options.random_shuffle_seed = layout.random_shuffle_seed;
   options.barrier = !flags.no_barrier;
   options.reads = flags.reads;
-  LiveProgress progress(!flags.no_progress);
+  LiveProgress progress(lead && !flags.no_progress);
   options.progress = [&](const sim::Progress& p) { progress.Show(p); };
   options.log = [&](const std::string& line) {
     progress.End();
     info(line);
   };
 
-  const uint64_t memory = metrics::HostMemoryBytes();
-  // The page cache holds only what a local file system reads.
-  if (storage->LocalPath("") && memory > 0 &&
-      static_cast<double>(dataset.TotalBytes()) < 5.0 * static_cast<double>(memory))
-    warn(fmt::format(
-        "the dataset ({}) is smaller than 5x host memory ({}): the page cache can serve it, so "
-        "this measures memory, not storage (MLPerf Storage asks for 5x memory)",
-        FormatBytesBinary(static_cast<double>(dataset.TotalBytes())),
-        FormatBytesBinary(static_cast<double>(memory))));
+  // The page cache holds only what a local file system reads; each host has its own.
+  if (lead && storage->LocalPath("")) {
+    std::vector<std::string> caching;
+    for (const auto& rank : layout.ranks)
+      if (rank.memory_bytes > 0 &&
+          static_cast<double>(dataset.TotalBytes()) < 5.0 * static_cast<double>(rank.memory_bytes))
+        if (std::find(caching.begin(), caching.end(), rank.host) == caching.end())
+          caching.push_back(fmt::format("{} ({})", rank.host,
+                                        FormatBytesBinary(static_cast<double>(rank.memory_bytes))));
+    if (!caching.empty())
+      warn(fmt::format(
+          "the dataset ({}) is smaller than 5x the memory of {}{}: the page cache can serve it, "
+          "so this measures memory, not storage (MLPerf Storage asks for 5x memory)",
+          FormatBytesBinary(static_cast<double>(dataset.TotalBytes())),
+          caching.size() == 1 ? "host " : "hosts ", fmt::join(caching, ", ")));
+  }
   InstallInterruptHandler();  // before the line that tells a watcher the run has begun
-  info(fmt::format("run {}: {} accelerator(s), {} train files ({}) at {}, {} epochs, results in {}",
-                   config.workload_name, flags.accelerators * communicator->Size(),
-                   dataset.train.size(), FormatBytes(static_cast<double>(dataset.TrainBytes())),
-                   uri, config.train.epochs, folder));
+  std::string spread;
+  if (ranks.Size() > 1) {
+    std::vector<std::string> hosts;
+    for (const auto& rank : layout.ranks)
+      if (std::find(hosts.begin(), hosts.end(), rank.host) == hosts.end())
+        hosts.push_back(rank.host);
+    spread = fmt::format(" over {} ranks on {} host(s) ({})", ranks.Size(), hosts.size(),
+                         fmt::join(hosts, ", "));
+  }
+  info(fmt::format(
+      "run {}: {} accelerator(s){}, {} train files ({}) at {}, {} epochs, results in {}",
+      config.workload_name, layout.total_accelerators, spread, dataset.train.size(),
+      FormatBytes(static_cast<double>(dataset.TrainBytes())), uri, config.train.epochs, folder));
 
   if (config.workflow.checkpoint)
     info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
                      FormatBytes(static_cast<double>(config.model.model_size_bytes)),
                      checkpoint_folder));
-  auto record = sim::RunEmulatedTraining(config, dataset, *storage, *communicator, options);
-  record.storage_counters = storage->Counters();
+  auto mine = sim::RunEmulatedTraining(config, dataset, *storage, ranks, options);
+  mine.storage_counters = storage->Counters();
   for (auto& [op, latency] : storage->OperationLatencies())
-    record.storage_latency_ns[op] = std::move(latency);
+    mine.storage_latency_ns[op] = std::move(latency);
   progress.End();
+
+  const auto records = sim::GatherRecords(ranks, mine);
+  if (!lead) {
+    if (!mine.complete && !mine.stopped_by_peer) LogWarning("stopped: " + mine.stop_reason);
+    return mine.complete ? 0 : mine.stop_reason == "interrupted" ? 130 : 1;
+  }
+  const auto record = metrics::MergeRanks(records);
 
   // The table and the JSON line first: a results file that cannot be written (a full disk)
   // must not take them along. Each file is written whole or not at all, and the summary
   // lists those that could not be written.
   auto summary = report::Summary(record, config, started, UtcStamp());
+  if (ranks.Size() > 1) {
+    std::vector<uint64_t> counts;
+    for (const auto& rank : layout.ranks) counts.push_back(rank.accelerators);
+    summary["hosts"] = report::HostRows(records, counts);
+    summary["ranks"] = report::RankRows(records, counts);
+  }
   fmt::print("{}", report::ConsoleTable(record, config));
   fmt::print("results: {}\n", folder);
   fmt::print("{}\n", report::MetricsLine(record, config).dump());
@@ -191,6 +233,10 @@ int Execute(const RunFlags& flags) {
     }
   };
   write("epochs.csv", report::EpochsCsv(record));
+  if (ranks.Size() > 1)  // each rank as it measured itself
+    for (size_t r = 0; r < records.size(); ++r)
+      write(fmt::format("rank-{:04}.json", r),
+            report::Summary(records[r], config, started, UtcStamp()).dump(2) + "\n");
   if (!unwritten.empty()) summary["unwritten_files"] = unwritten;
   write("summary.json", summary.dump(2) + "\n");
   if (!unwritten.empty())
@@ -209,7 +255,9 @@ int Execute(const RunFlags& flags) {
     return 130;
   }
   log.Line("error: " + record.stop_reason);
-  throw RuntimeError(record.stop_reason + "; partial results (marked incomplete) in " + folder);
+  // Not thrown: under several ranks an exception ends the job at once (dist::AbortJob).
+  LogError(record.stop_reason + "; partial results (marked incomplete) in " + folder);
+  return static_cast<int>(ExitCode::kRuntime);
 }
 
 }  // namespace
@@ -222,6 +270,7 @@ void AddRunCommand(CLI::App& app, Action& action) {
       "Examples:\n"
       "  trainbench run resnet50_h100 --accelerators 8 dataset.data_folder=/mnt/fs/resnet50\n"
       "  trainbench run my_workload.yaml train.computation_time=0 reader.read_threads=4\n"
+      "  mpirun -np 8 --hostfile hosts trainbench run resnet50_h100 -a 4   # 32 accelerators\n"
       "Results: <output.folder>/<workload>-<UTC time>/ (config.yaml, summary.json, epochs.csv, "
       "log);\nthe last stdout line is {\"trainbench_metrics\": {...}}. Ctrl-C stops and keeps "
       "partial results.");
@@ -229,7 +278,8 @@ void AddRunCommand(CLI::App& app, Action& action) {
   AddWorkloadArgs(*command, flags.workload);
   command
       ->add_option("--accelerators,-a", flags.accelerators,
-                   "Emulated accelerators in this process (default 1)")
+                   "Emulated accelerators in this process (default 1); under mpirun, per rank "
+                   "(ranks may differ: set it per host with mpirun's MPMD form)")
       ->check(AtLeast(1));
   command->add_flag("--no-barrier", flags.no_barrier,
                     "Let accelerators run their steps independently (no all-reduce barrier)");

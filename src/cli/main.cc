@@ -7,11 +7,16 @@
 
 #include "cli/command.h"
 #include "common/error.h"
+#include "common/log.h"
+#include "dist/communicator.h"
 
 namespace {
 
+// Under several ranks a failure ends every rank of the job at once, this one having said
+// why (its line names the rank and host).
 int Fail(int code, const std::string& message) {
-  std::fprintf(stderr, "trainbench: error: %s\n", message.c_str());
+  trainbench::LogError(message);
+  trainbench::dist::AbortJob(code);
   return code;
 }
 

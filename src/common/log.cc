@@ -8,6 +8,8 @@
 namespace trainbench {
 namespace {
 std::atomic<bool> quiet{false};
+// Set once at start-up, before threads that log exist.
+std::string prefix = "trainbench";
 
 void WriteLine(std::string line) {
   line.push_back('\n');
@@ -24,13 +26,19 @@ void WriteLine(std::string line) {
 }  // namespace
 
 void LogWarning(std::string_view message) {
-  WriteLine("trainbench: warning: " + std::string(message));
+  WriteLine(prefix + ": warning: " + std::string(message));
 }
 
+void LogError(std::string_view message) { WriteLine(prefix + ": error: " + std::string(message)); }
+
 void LogInfo(std::string_view message) {
-  if (!quiet.load(std::memory_order_relaxed)) WriteLine("trainbench: " + std::string(message));
+  if (!quiet.load(std::memory_order_relaxed)) WriteLine(prefix + ": " + std::string(message));
 }
 
 void SetQuiet(bool value) { quiet.store(value); }
+
+void SetLogPrefix(std::string value) { prefix = std::move(value); }
+
+std::string LogPrefix() { return prefix; }
 
 }  // namespace trainbench

@@ -4,14 +4,20 @@
 
 #include <fmt/format.h>
 
+#include <string>
 #include <string_view>
 
 namespace trainbench {
 
 void LogWarning(std::string_view message);
 void LogInfo(std::string_view message);
+// "trainbench: error: ...": the one line a failed command ends with.
+void LogError(std::string_view message);
 // Silences LogInfo (warnings still show); set once by the CLI from --quiet.
 void SetQuiet(bool quiet);
+// "trainbench" unless set: several ranks of one job name themselves ("trainbench[2/4 hostb]").
+void SetLogPrefix(std::string prefix);
+std::string LogPrefix();
 
 template <typename... Args>
 void Warn(fmt::format_string<Args...> format, Args&&... args) {

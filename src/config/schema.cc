@@ -442,7 +442,9 @@ std::vector<KeySpec> BuildSchema() {
       "checkpoint.num_checkpoints_read",
       [](auto& c) -> auto& { return c.checkpoint.num_checkpoints_read; }, -1));
   keys.push_back(Ignored("checkpoint.time_between_checkpoints"));
-  keys.push_back(Ignored("checkpoint.type"));
+  keys.push_back(EnumKey<CheckpointType>(
+      "checkpoint.type", [](auto& c) -> auto& { return c.checkpoint.type; },
+      {{"rank_zero", CheckpointType::kRankZero}, {"all_ranks", CheckpointType::kAllRanks}}));
   // metric, output, storage
   keys.push_back(NumberKey(
       "metric.au", [](auto& c) -> auto& { return c.metric.au; }, 0, 1));

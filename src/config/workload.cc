@@ -61,6 +61,10 @@ std::string ToString(StorageType storage_type) {
   return storage_type == StorageType::kLocalFs ? "local_fs" : "s3";
 }
 
+std::string ToString(CheckpointType type) {
+  return type == CheckpointType::kRankZero ? "rank_zero" : "all_ranks";
+}
+
 std::string DatasetUri(const WorkloadConfig& config) {
   const std::string& folder = config.dataset.data_folder;
   if (folder.find("://") != std::string::npos) return folder;

@@ -15,6 +15,8 @@ enum class Shuffle { kOff, kSeed, kRandom };
 enum class ReadType { kOnDemand, kMemory };
 enum class FileAccess { kMulti, kShared };
 enum class StorageType { kLocalFs, kS3 };
+// DLIO's checkpoint.type: rank 0 writes the whole checkpoint, or every rank its share.
+enum class CheckpointType { kRankZero, kAllRanks };
 
 // A time in seconds drawn per step: a constant, or a seeded distribution.
 struct TimeDistribution {
@@ -101,6 +103,7 @@ struct CheckpointConfig {
   bool fsync = false;
   int64_t num_checkpoints_write = -1;
   int64_t num_checkpoints_read = -1;
+  CheckpointType type = CheckpointType::kRankZero;
 };
 
 struct MetricConfig {
@@ -141,6 +144,7 @@ std::string ToString(Shuffle shuffle);
 std::string ToString(ReadType read_type);
 std::string ToString(FileAccess file_access);
 std::string ToString(StorageType storage_type);
+std::string ToString(CheckpointType type);
 
 // Where the dataset lives, as a URI or local path: data_folder, resolved against
 // storage_root (and the s3:// bucket when storage_type is s3).

@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/log.h"
 #include "common/units.h"
 #include "dataset/dataset_lock.h"
@@ -144,34 +145,83 @@ void CheckFreeSpace(uint64_t planned_bytes, storage::Storage& storage, bool forc
                    "another dataset.data_folder, or pass --force to write until it is full");
 }
 
-}  // namespace
+// The files a rank writes: r, r+R, ... of the plan.
+bool Mine(uint64_t file, int rank, int ranks) {
+  return file % static_cast<uint64_t>(ranks) == static_cast<uint64_t>(rank);
+}
 
-GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& storage,
-                        const GenerateOptions& options) {
-  const DatasetPlan plan = PlanDataset(config);
-  const auto format = formats::MakeFormat(config);
-  const nlohmann::json key = GenerationKey(config);
-  const DatasetLock lock(storage);  // before anything else touches the folder
-  auto existing = ReadManifest(storage);
-  CheckCompatible(existing, key, storage, options.replace);
+std::optional<std::string> JournalPath(storage::Storage& storage, int rank, int ranks) {
+  if (ranks <= 1) return storage.LocalPath(kJournalName);
+  return storage.LocalPath(fmt::format("{}.rank{}", kJournalName, rank));
+}
 
-  GenerateResult result;
-  const double start = NowSeconds();
-  storage.RemoveLeftovers("train");
-  storage.RemoveLeftovers("valid");
-  storage.RemoveLeftovers("index");  // TFRecord indexes (DLIO's, for DALI)
-  CreateSplitFolders(config, storage);
-  Journal journal(storage.LocalPath(kJournalName), key);
+void WaitForRanks(dist::Communicator* ranks) {
+  if (!ranks || ranks->Barrier()) return;
+  if (InterruptRequested()) throw Interrupted();
+  throw RuntimeError("datagen stopped: " + ranks->PeerFailure().value_or("another rank failed"));
+}
 
-  // What is already done: the manifest's files, then the journal's (newer).
+// What is already done: the manifest's files, then the journal's (newer).
+std::map<std::string, formats::WrittenFile> KnownFiles(const std::optional<Manifest>& existing,
+                                                       const Journal& journal) {
   std::map<std::string, formats::WrittenFile> known;
   if (existing)
     for (const auto& f : existing->files) known[f.path] = f;
   for (const auto& [path, f] : journal.Entries()) known[path] = f;
+  return known;
+}
 
+}  // namespace
+
+GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& storage,
+                        const GenerateOptions& options, dist::Communicator* ranks) {
+  const int rank = ranks ? ranks->Rank() : 0;
+  const int size = ranks ? ranks->Size() : 1;
+  const DatasetPlan plan = PlanDataset(config);
+  const auto format = formats::MakeFormat(config);
+  const nlohmann::json key = GenerationKey(config);
+  GenerateResult result;
+  const double start = NowSeconds();
+
+  // Rank 0 prepares the folder alone, before any rank writes into it.
+  std::optional<DatasetLock> lock;
+  if (rank == 0) {
+    lock.emplace(storage);  // before anything else touches the folder
+    auto existing = ReadManifest(storage);
+    CheckCompatible(existing, key, storage, options.replace);
+    storage.RemoveLeftovers("train");
+    storage.RemoveLeftovers("valid");
+    storage.RemoveLeftovers("index");  // TFRecord indexes (DLIO's, for DALI)
+    CreateSplitFolders(config, storage);
+    const Journal journal(JournalPath(storage, 0, size), key);
+    const auto known = KnownFiles(existing, journal);
+    uint64_t planned_bytes = 0;
+    // An image file holds its one image however many samples DLIO counts in it.
+    const bool whole_file = formats::FindFormat(config.dataset.format).traits.whole_file_samples;
+    for (const auto& f : plan.files) {
+      const auto it = known.find(f.path);
+      if (it != known.end() && it->second.num_samples == f.sample_sizes.size() &&
+          IsComplete(it->second, storage))
+        continue;
+      planned_bytes +=
+          whole_file && !f.sample_sizes.empty() ? f.sample_sizes.front() : f.PayloadBytes();
+    }
+    // Refused for space before anything, the earlier dataset's files included, is removed.
+    CheckFreeSpace(planned_bytes, storage, options.force);
+    result.files_removed = RemoveFilesNotPlanned(plan, known, storage);
+  }
+  WaitForRanks(ranks);
+
+  // This rank's files: those already complete are kept, the others written.
+  const auto existing = ReadManifest(storage);
+  Journal journal(JournalPath(storage, rank, size), key);
+  const auto known = KnownFiles(existing, journal);
   std::vector<formats::WrittenFile> written(plan.files.size());
   std::vector<uint64_t> pending;
+  uint64_t mine = 0;
   for (uint64_t i = 0; i < plan.files.size(); ++i) {
+    if (!Mine(i, rank, size)) continue;
+    ++mine;
     const auto it = known.find(plan.files[i].path);
     if (it != known.end() && it->second.num_samples == plan.files[i].sample_sizes.size() &&
         IsComplete(it->second, storage)) {
@@ -183,18 +233,14 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   }
   if (result.files_skipped > 0)
     LogInfo(fmt::format("{} of {} files already complete; writing the other {}",
-                        result.files_skipped, plan.files.size(), pending.size()));
+                        result.files_skipped, mine, pending.size()));
 
   uint64_t pending_bytes = 0;
-  // An image file holds its one image however many samples DLIO counts in it.
   const bool whole_file = formats::FindFormat(config.dataset.format).traits.whole_file_samples;
   for (const auto i : pending) {
     const auto& sizes = plan.files[i].sample_sizes;
     pending_bytes += whole_file && !sizes.empty() ? sizes.front() : plan.files[i].PayloadBytes();
   }
-  // Refused for space before anything, the earlier dataset's files included, is removed.
-  CheckFreeSpace(pending_bytes, storage, options.force);
-  result.files_removed = RemoveFilesNotPlanned(plan, known, storage);
   std::atomic<uint64_t> bytes_written{0};
   {
     // Bytes count as they are appended, so a large file's progress shows before it is whole.
@@ -218,13 +264,42 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   }
   result.files_written = pending.size();
   result.bytes_written = bytes_written.load();
-  result.seconds = NowSeconds() - start;
 
+  if (ranks && size > 1) {  // rank 0 learns every rank's files (for the manifest) and counts
+    nlohmann::json files = nlohmann::json::array();
+    for (uint64_t i = 0; i < plan.files.size(); ++i)
+      if (Mine(i, rank, size)) files.push_back(ToJson(written[i]));
+    const nlohmann::json report = {{"files", files},
+                                   {"written", result.files_written},
+                                   {"skipped", result.files_skipped},
+                                   {"bytes", result.bytes_written}};
+    const auto all = ranks->Gather(report.dump());
+    for (int r = 1; r < static_cast<int>(all.size()); ++r) {
+      const auto theirs = nlohmann::json::parse(all[static_cast<size_t>(r)]);
+      uint64_t next = static_cast<uint64_t>(r);
+      for (const auto& f : theirs.at("files")) {
+        written[next] = FileFromJson(f);
+        next += static_cast<uint64_t>(size);
+      }
+      result.files_written += theirs.at("written").get<uint64_t>();
+      result.files_skipped += theirs.at("skipped").get<uint64_t>();
+      result.bytes_written += theirs.at("bytes").get<uint64_t>();
+    }
+  }
+  if (rank != 0) {  // keeps its own files only (for --verify): rank 0 has the whole list
+    std::vector<formats::WrittenFile> own;
+    for (uint64_t i = 0; i < plan.files.size(); ++i)
+      if (Mine(i, rank, size)) own.push_back(std::move(written[i]));
+    written = std::move(own);
+  }
+  result.seconds = NowSeconds() - start;
   result.manifest.workload = config.workload_name;
   result.manifest.key = key;
   result.manifest.files = std::move(written);
   result.dataset_bytes = result.manifest.TotalBytes();
-  WriteManifest(result.manifest, storage);
+  if (rank == 0) WriteManifest(result.manifest, storage);
+  // The journals go once the manifest holds what they recorded.
+  WaitForRanks(ranks);
   journal.Remove();
 
   if (options.verify) {

@@ -4,6 +4,11 @@
 // block write), and finishes with the manifest. One writer per folder (DatasetLock); files
 // of an earlier dataset in the folder that this one does not have are removed; the free
 // space is checked before anything is written.
+//
+// Over several ranks (mpirun) rank r writes files r, r+R, ...: rank 0 takes the lock and
+// prepares the folder (checks, leftovers, folders) while the others wait; every rank then
+// writes its files and keeps its own journal (resume works per rank); rank 0 gathers what
+// they wrote and writes the one manifest after all finished.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +16,7 @@
 #include "config/workload.h"
 #include "dataset/manifest.h"
 #include "dataset/plan.h"
+#include "dist/communicator.h"
 #include "storage/storage.h"
 
 namespace trainbench::dataset {
@@ -34,8 +40,10 @@ struct GenerateResult {
   Manifest manifest;
 };
 
+// `ranks` null: this process alone. At rank 0 the result is the whole job's; elsewhere its
+// counts and manifest are this rank's own files.
 GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& storage,
-                        const GenerateOptions& options);
+                        const GenerateOptions& options, dist::Communicator* ranks = nullptr);
 
 // Re-reads every file of a manifest and checks it; throws RuntimeError at the first bad
 // file (named, with the offset).

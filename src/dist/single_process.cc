@@ -1,19 +1,40 @@
-// One process is the whole job: rank 0 of 1, and every reduction is the identity.
-#include "dist/communicator.h"
+// One process is the whole job: rank 0 of 1; every exchange returns this rank's own.
+#include <unistd.h>
+
+#include "dist/implementations.h"
 
 namespace trainbench::dist {
 namespace {
 
 class SingleProcess : public Communicator {
  public:
+  SingleProcess() : host_(LocalHostName()) {}
   int Rank() const override { return 0; }
   int Size() const override { return 1; }
-  void Barrier() override {}
-  void SumInPlace(std::vector<double>&) override {}
-  void MaxInPlace(std::vector<double>&) override {}
+  const std::string& Host() const override { return host_; }
+  std::vector<std::string> AllGather(const std::string& mine) override { return {mine}; }
+  std::vector<std::string> Gather(const std::string& mine) override { return {mine}; }
+  void StartStep(double value) override { step_ = value; }
+  bool StepDone(double& max) override {
+    max = step_;
+    return true;
+  }
+  bool Barrier() override { return true; }
+  void ReportFailure(const std::string&) override {}
+  std::optional<std::string> PeerFailure() override { return std::nullopt; }
+
+ private:
+  std::string host_;
+  double step_ = 0;
 };
 
 }  // namespace
+
+std::string LocalHostName() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof(name) - 1) != 0) return "localhost";
+  return name;
+}
 
 std::unique_ptr<Communicator> MakeSingleProcessCommunicator() {
   return std::make_unique<SingleProcess>();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 
 namespace trainbench::metrics {
 namespace {
@@ -47,6 +48,33 @@ void Histogram::Merge(const Histogram& other) {
   sum_ += other.sum_;
   min_ = std::min(min_, other.min_);
   max_ = std::max(max_, other.max_);
+}
+
+Histogram::Parts Histogram::Export() const {
+  Parts p;
+  for (size_t i = 0; i < kBuckets; ++i)
+    if (buckets_[i]) p.buckets.emplace_back(static_cast<uint32_t>(i), buckets_[i]);
+  p.count = count_;
+  p.sum = sum_;
+  p.min = Min();
+  p.max = max_;
+  return p;
+}
+
+Histogram Histogram::Import(const Parts& p) {
+  Histogram h;
+  uint64_t total = 0;
+  for (const auto& [bucket, n] : p.buckets) {
+    if (bucket >= kBuckets) throw std::invalid_argument("histogram bucket out of range");
+    h.buckets_[bucket] += n;
+    total += n;
+  }
+  if (total != p.count) throw std::invalid_argument("histogram buckets do not add up to count");
+  h.count_ = p.count;
+  h.sum_ = p.sum;
+  h.min_ = p.count ? p.min : UINT64_MAX;
+  h.max_ = p.max;
+  return h;
 }
 
 double Histogram::Percentile(double q) const {

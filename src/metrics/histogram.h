@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace trainbench::metrics {
@@ -26,6 +27,16 @@ class Histogram {
   }
   // The value at quantile q in [0, 1] (0.999 for p99.9); 0 when empty.
   double Percentile(double q) const;
+
+  // The non-empty buckets and the totals, so a histogram can travel between processes and
+  // be rebuilt whole (merged bucket by bucket, never by averaging percentiles).
+  struct Parts {
+    std::vector<std::pair<uint32_t, uint64_t>> buckets;  // (bucket index, count), ascending
+    uint64_t count = 0, sum = 0, min = 0, max = 0;
+  };
+  Parts Export() const;
+  // Throws std::invalid_argument on a bucket index out of range or counts that disagree.
+  static Histogram Import(const Parts& parts);
 
   // Exposed for the arithmetic tests.
   static size_t BucketOf(uint64_t value);

@@ -1,6 +1,7 @@
 // Everything one `trainbench run` measured, as plain data: filled by sim/ (and the read
 // scheduler's reads) while the run goes, and turned into files and tables by report/.
-// Each process keeps its own; nothing reduces records across ranks yet (the MPI issue).
+// Each rank keeps its own; rank 0 merges them (run_record_merge.h) and they travel as JSON
+// (run_record_json.h).
 // Not thread-safe (built by the event loop, read after it stops).
 #pragma once
 
@@ -25,9 +26,11 @@ struct PhaseRecord {
   uint64_t samples = 0;          // over all accelerators
   uint64_t bytes_read = 0;       // bytes the reads returned (aligned bytes under O_DIRECT)
   uint64_t requested_bytes = 0;  // the samples' bytes
-  double au_percentage = 0;
-  double compute_s = 0;    // summed over accelerators
-  double data_wait_s = 0;  // summed over accelerators: time steps waited for their batch
+  double au_percentage = 0;      // 100 x compute_s / counted_s: the mean over accelerators
+  double au_min_percentage = 0;  // the accelerator with the lowest AU
+  double compute_s = 0;          // summed over accelerators, the steps AU counts
+  double counted_s = 0;          // summed over accelerators: the elapsed time of those steps
+  double data_wait_s = 0;        // summed over accelerators: time steps waited for their batch
   bool complete = true;
   double SamplesPerSecond() const;
   double BytesPerSecond() const;
@@ -47,6 +50,7 @@ struct RunRecord {
   std::string workload;
   uint64_t accelerators = 0;  // over all ranks
   uint64_t ranks = 1;
+  std::vector<std::string> hosts;  // distinct host names, rank 0's first
   uint64_t epochs_planned = 0;
   uint64_t steps_per_epoch = 0;
   uint64_t batch_size = 0;
@@ -87,6 +91,8 @@ struct RunRecord {
 
   bool complete = true;
   std::string stop_reason;  // "" when complete: "interrupted", or the error's message
+  // The stop came from another rank's failure notice (stop_reason is that rank's words).
+  bool stopped_by_peer = false;
 };
 
 }  // namespace trainbench::metrics

@@ -1,6 +1,6 @@
 #include "report/summary.h"
 
-#include <unistd.h>
+#include <algorithm>
 
 #include "common/units.h"
 #include "metrics/au.h"
@@ -19,6 +19,7 @@ std::vector<double> Field(const std::vector<metrics::PhaseRecord>& phases,
 }
 
 double Au(const metrics::PhaseRecord& p) { return p.au_percentage; }
+double AuMin(const metrics::PhaseRecord& p) { return p.au_min_percentage; }
 double Sps(const metrics::PhaseRecord& p) { return p.SamplesPerSecond(); }
 double Mbps(const metrics::PhaseRecord& p) { return p.BytesPerSecond() / kMB; }
 double Mibps(const metrics::PhaseRecord& p) { return p.BytesPerSecond() / kMiB; }
@@ -68,18 +69,13 @@ json PhaseJson(const metrics::PhaseRecord& p) {
           {"bytes_read", p.bytes_read},
           {"requested_bytes", p.requested_bytes},
           {"au_percentage", p.au_percentage},
+          {"au_min_percentage", p.au_min_percentage},
           {"samples_per_second", p.SamplesPerSecond()},
           {"io_MB_per_second", p.BytesPerSecond() / kMB},
           {"io_MiB_per_second", p.BytesPerSecond() / kMiB},
           {"compute_s", p.compute_s},
           {"data_wait_s", p.data_wait_s},
           {"complete", p.complete}};
-}
-
-std::string Hostname() {
-  char name[256] = {};
-  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
-  return name;
 }
 
 }  // namespace
@@ -118,6 +114,7 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
   json metric = {
       {"train_au_percentage", Field(r.epochs, Au)},
       {"train_au_mean_percentage", au.mean},
+      {"train_au_min_accelerator_percentage", Field(r.epochs, AuMin)},
       {"train_au_stdev_percentage", au.stdev},
       {"train_au_meet_expectation",
        AuMeaningful(c) ? (Passed(r, c) ? "success" : "fail") : "not applicable"},
@@ -206,8 +203,9 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"complete", r.complete},
       {"stop_reason", r.stop_reason},
       {"num_accelerators", r.accelerators},
-      {"num_hosts", r.ranks},
-      {"hostname", Hostname()},
+      {"num_hosts", std::max<size_t>(1, r.hosts.size())},
+      {"num_ranks", r.ranks},
+      {"hostname", r.hosts.empty() ? "" : r.hosts.front()},
       {"epochs", r.epochs_planned},
       {"epochs_completed", Field(r.epochs, Au).size()},
       {"steps_per_epoch", r.steps_per_epoch},
@@ -241,6 +239,29 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"storage_counters", r.storage_counters},
       {"storage_latency_ms", StorageLatencies(r)},
   };
+}
+
+json Headline(const metrics::RunRecord& r) {
+  double au_min = 100;
+  for (const auto& p : r.epochs)
+    if (p.complete) au_min = std::min(au_min, p.au_min_percentage);
+  const uint64_t bytes_read = Sum(r.epochs).bytes + Sum(r.evals).bytes + Sum(r.preloads).bytes;
+  const uint64_t device_read = r.io_after.read_bytes - r.io_before.read_bytes;
+  return {{"samples_per_second", metrics::MeanAndStdev(Field(r.epochs, Sps)).mean},
+          {"io_MB_per_second", metrics::MeanAndStdev(Field(r.epochs, Mbps)).mean},
+          {"au_mean_percentage", metrics::MeanAndStdev(Field(r.epochs, Au)).mean},
+          {"au_min_percentage", Field(r.epochs, Au).empty() ? 0 : au_min},
+          {"bytes_read", bytes_read},
+          {"device_read_bytes", device_read},
+          {"page_cache_fraction", bytes_read > 0 && r.io_after.available
+                                      ? 1.0 - std::min(1.0, static_cast<double>(device_read) /
+                                                                static_cast<double>(bytes_read))
+                                      : 0},
+          {"host_memory_bytes", r.host_memory_bytes},
+          {"fits_in_page_cache", DatasetFitsInCache(r)},
+          {"cpu_seconds", r.cpu_seconds},
+          {"peak_rss_bytes", r.peak_rss_bytes},
+          {"complete", r.complete}};
 }
 
 json MetricsLine(const metrics::RunRecord& r, const config::WorkloadConfig& c) {

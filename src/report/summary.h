@@ -17,6 +17,11 @@ namespace trainbench::report {
 nlohmann::json Summary(const metrics::RunRecord& record, const config::WorkloadConfig& config,
                        const std::string& started_utc, const std::string& ended_utc);
 
+// The figures of one host or rank of a job (from its ranks' merged record): samples/s,
+// MB/s and AU over the complete train epochs (means of the epochs, as the summary's),
+// the lowest accelerator's AU, and how much of what was read the devices served.
+nlohmann::json Headline(const metrics::RunRecord& record);
+
 // The object printed as the last stdout line: {"trainbench_metrics": {...}}.
 nlohmann::json MetricsLine(const metrics::RunRecord& record, const config::WorkloadConfig& config);
 

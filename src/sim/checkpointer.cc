@@ -12,8 +12,10 @@ namespace {
 constexpr size_t kChunk = 4 << 20;  // 4 MiB per write or read call
 }  // namespace
 
-Checkpointer::Checkpointer(const config::WorkloadConfig& config)
+Checkpointer::Checkpointer(const config::WorkloadConfig& config, int rank, int ranks)
     : config_(config),
+      rank_(rank),
+      ranks_(ranks),
       storage_(storage::OpenStorage(config.checkpoint.checkpoint_folder,
                                     config.storage.storage_options)),
       buffer_(kChunk) {
@@ -25,16 +27,30 @@ bool Checkpointer::MayWrite() const {
          written_ < config_.checkpoint.num_checkpoints_write;
 }
 
+std::vector<std::pair<std::string, uint64_t>> Checkpointer::Files() const {
+  const uint64_t model = config_.model.model_size_bytes;
+  if (ranks_ <= 1) return {{"model.pt", model}, {"optimizer.pt", 2 * model}};
+  if (config_.checkpoint.type == config::CheckpointType::kRankZero) {
+    if (rank_ != 0) return {};
+    return {{"model.pt", model}, {"optimizer.pt", 2 * model}};
+  }
+  // Rank r's share of n bytes: they add up to n over the ranks.
+  const auto share = [this](uint64_t n) {
+    const auto r = static_cast<uint64_t>(rank_), k = static_cast<uint64_t>(ranks_);
+    return n / k + (r < n % k ? 1 : 0);
+  };
+  return {{fmt::format("model-rank{}.pt", rank_), share(model)},
+          {fmt::format("optimizer-rank{}.pt", rank_), share(2 * model)}};
+}
+
 metrics::CheckpointRecord Checkpointer::Write(uint64_t epoch, uint64_t step) {
   metrics::CheckpointRecord r;
   r.operation = "write";
   r.epoch = epoch;
   r.step = step;
   r.path = fmt::format("{}-epoch{}-step{}", config_.model.name, epoch, step);
-  const uint64_t model = config_.model.model_size_bytes;
   const double t0 = NowSeconds();
-  for (const auto& [name, bytes] : {std::pair<const char*, uint64_t>{"model.pt", model},
-                                    std::pair<const char*, uint64_t>{"optimizer.pt", 2 * model}}) {
+  for (const auto& [name, bytes] : Files()) {
     auto out = storage_->Create(r.path + "/" + name);
     for (uint64_t left = bytes; left > 0;) {
       // Ctrl-C stops a multi-gigabyte checkpoint within one chunk; the object being
@@ -60,7 +76,7 @@ metrics::CheckpointRecord Checkpointer::Read(const metrics::CheckpointRecord& wr
   r.bytes = 0;
   r.files = 0;
   const double t0 = NowSeconds();
-  for (const char* name : {"model.pt", "optimizer.pt"}) {
+  for (const auto& [name, size_written] : Files()) {
     const std::string path = written.path + "/" + name;
     auto in = storage_->Open(path);
     const uint64_t size = in->Size();

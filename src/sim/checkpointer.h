@@ -1,12 +1,16 @@
 // Checkpoints as a framework writes them: a folder per checkpoint holding the model's
 // state (model_size_bytes) and the optimizer's (twice that: Adam keeps two moments per
 // parameter), written through Storage (atomic per file; fsync when checkpoint.fsync),
-// and read back whole. Every write and read is timed. Not thread-safe.
+// and read back whole. Every write and read is timed. With several ranks, checkpoint.type
+// says who writes: rank 0 all of it (rank_zero, DLIO's default) or every rank its share of
+// the bytes into files of its own (all_ranks, as sharded data-parallel training saves).
+// Not thread-safe.
 #pragma once
 
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/workload.h"
@@ -17,9 +21,10 @@ namespace trainbench::sim {
 
 class Checkpointer {
  public:
-  explicit Checkpointer(const config::WorkloadConfig& config);
+  Checkpointer(const config::WorkloadConfig& config, int rank, int ranks);
 
-  // Writes the checkpoint of (epoch, global step) and returns its record.
+  // Writes this rank's part of the checkpoint of (epoch, global step) and returns its
+  // record: no files and no bytes for a rank that writes none (it still counts it).
   metrics::CheckpointRecord Write(uint64_t epoch, uint64_t step);
   // Reads back a checkpoint written earlier; throws RuntimeError if it is not whole.
   metrics::CheckpointRecord Read(const metrics::CheckpointRecord& written);
@@ -31,7 +36,11 @@ class Checkpointer {
   }
 
  private:
+  // This rank's files of a checkpoint and their sizes (none when it writes nothing).
+  std::vector<std::pair<std::string, uint64_t>> Files() const;
+
   const config::WorkloadConfig& config_;
+  int rank_, ranks_;
   std::unique_ptr<storage::Storage> storage_;
   std::vector<unsigned char> buffer_;
   int64_t written_ = 0;

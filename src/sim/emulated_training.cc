@@ -2,11 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
-#include <random>
-
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/random.h"
 #include "common/units.h"
 #include "loader/read_scheduler.h"
@@ -34,11 +32,9 @@ class EmulatedRun {
 
   metrics::RunRecord Go() {
     const uint64_t local = options_.accelerators;
-    const uint64_t total = local * static_cast<uint64_t>(comm_.Size());
-    first_ = local * static_cast<uint64_t>(comm_.Rank());
-    const uint64_t random_seed =
-        std::random_device{}() ^
-        static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+    const uint64_t total = options_.total_accelerators ? options_.total_accelerators : local;
+    first_ = options_.first_accelerator;
+    const uint64_t random_seed = options_.random_shuffle_seed.value_or(DrawRandomShuffleSeed());
     sampler_ = TrainSampling(c_, total, random_seed);
     train_counts_ = SamplesPerFile(dataset_.train);
     eval_counts_ = SamplesPerFile(dataset_.eval);
@@ -47,6 +43,7 @@ class EmulatedRun {
     r_ = StartRunRecord(
         c_, dataset_,
         {total, static_cast<uint64_t>(comm_.Size()), steps, random_seed, options_.barrier});
+    r_.hosts = {comm_.Host()};
     r_.io_before = metrics::ReadProcessIo();
     const double cpu0 = metrics::ProcessCpuSeconds();
     const double t0 = NowSeconds();
@@ -57,7 +54,8 @@ class EmulatedRun {
     r_.io_depth = reads_.reader.depth;
     scheduler_ = std::make_unique<loader::ReadScheduler>(*reads_.engine, &all_files_, reads_.reader,
                                                          local, io_.get());
-    if (c_.workflow.checkpoint) checkpointer_ = std::make_unique<Checkpointer>(c_);
+    if (c_.workflow.checkpoint)
+      checkpointer_ = std::make_unique<Checkpointer>(c_, comm_.Rank(), comm_.Size());
 
     try {
       Train(steps);
@@ -65,8 +63,7 @@ class EmulatedRun {
     } catch (const RuntimeError& e) {
       // A checkpoint that cannot be written or read back: keep what was measured.
       scheduler_->Drain();
-      r_.complete = false;
-      r_.stop_reason = e.what();
+      StopHere(e.what());
     }
 
     r_.read_latency_ns = scheduler_->Latencies();
@@ -90,13 +87,36 @@ class EmulatedRun {
 
   bool Stop(const PhaseOutcome& out) {
     if (out.interrupted) {
-      r_.complete = false;
-      r_.stop_reason = "interrupted";
+      StopHere("interrupted");
     } else if (out.failed) {
-      r_.complete = false;
-      r_.stop_reason = scheduler_->Error().value_or("a read failed");
+      StopHere(scheduler_->Error().value_or("a read failed"));
+    } else if (!out.peer_failure.empty()) {
+      StopForPeer(out.peer_failure);
     }
     return !r_.complete;
+  }
+
+  // This rank stops by itself, and tells the others.
+  void StopHere(const std::string& reason) {
+    r_.complete = false;
+    r_.stop_reason = reason;
+    comm_.ReportFailure(reason);
+  }
+
+  void StopForPeer(const std::string& notice) {
+    r_.complete = false;
+    r_.stop_reason = notice;
+    r_.stopped_by_peer = true;
+  }
+
+  // Every rank starts the phase together; false (and the run stops) when one stopped.
+  bool StartTogether() {
+    if (comm_.Barrier()) return true;
+    if (InterruptRequested())
+      StopHere("interrupted");
+    else
+      StopForPeer(comm_.PeerFailure().value_or("another rank stopped"));
+    return false;
   }
 
   PhaseSpec Spec(const char* kind, uint64_t epoch, const auto& plans, uint32_t offset,
@@ -115,6 +135,7 @@ class EmulatedRun {
     s.first_accelerator = first_;
     s.exclude_start_steps = c_.metric.exclude_start_steps;
     s.progress = options_.progress;
+    s.ranks = &comm_;
     // The bytes the accelerators asked for, counted as each takes its batch, so an
     // interrupted phase counts only what it used.
     s.on_batch = [this, &plans, batch, offset](size_t a, uint64_t step) {
@@ -131,6 +152,7 @@ class EmulatedRun {
       const auto plans = loader::PlanEpoch(train_counts_, PreloadSampling(sampler_), 1, first_,
                                            options_.accelerators);
       auto spec = Spec("preload", 1, plans, 0, c_.reader.batch_size, steps, {});
+      if (!StartTogether()) return;
       const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
       auto rec = out.record;
       rec.requested_bytes = phase_requested_;
@@ -156,7 +178,7 @@ class EmulatedRun {
           return true;
         };
       }
-      comm_.Barrier();
+      if (!StartTogether()) return;
       const double start = NowSeconds() - run_start;
       const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
       auto rec = out.record;
@@ -189,6 +211,7 @@ class EmulatedRun {
     }
     const auto plans = loader::PlanEpoch(eval_counts_, o, epoch, first_, options_.accelerators);
     const auto offset = static_cast<uint32_t>(dataset_.train.size());
+    if (!StartTogether()) return false;
     auto spec = Spec("eval", epoch, plans, offset, o.batch_size, steps, c_.evaluation.eval_time);
     const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
     auto rec = out.record;
@@ -201,6 +224,7 @@ class EmulatedRun {
 
   void WriteCheckpoint(uint64_t epoch, uint64_t step) {
     const auto rec = checkpointer_->Write(epoch, step);
+    if (rec.files == 0) return;  // another rank writes it
     r_.checkpoints.push_back(rec);
     Log(fmt::format("checkpoint {} written: {} in {:.3f} s ({:.3f} GB/s)", rec.path,
                     FormatBytes(static_cast<double>(rec.bytes)), rec.seconds,

@@ -2,12 +2,15 @@
 // a real model): for each epoch, plan every accelerator's samples, run the step loop
 // with the read scheduler feeding it, then evaluate and checkpoint on schedule; finally
 // read checkpoints back. Stops cleanly on Ctrl-C or a failed read, keeping what was
-// measured (the record says why it stopped). The pieces it composes each live in a file
-// of their own: sampling.h, schedule.h, read_setup.h, run_record_start.h, step_loop.h,
+// measured (the record says why it stopped). With several ranks, epochs start together,
+// step barriers span the ranks, and a rank that stops tells the others, which stop too
+// (each rank returns its own record; rank 0 merges them). The pieces it composes each live in a
+// file of their own: sampling.h, schedule.h, read_setup.h, run_record_start.h, step_loop.h,
 // checkpointer.h. Not thread-safe: one per process.
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "config/workload.h"
@@ -22,6 +25,12 @@ namespace trainbench::sim {
 
 struct EmulationOptions {
   uint64_t accelerators = 1;  // in this process
+  // Where this rank's accelerators stand among every rank's (ranks may have different
+  // counts): the global index of its first, and the total; 0 total: this process alone.
+  uint64_t first_accelerator = 0;
+  uint64_t total_accelerators = 0;
+  // The seed of `shuffle: random` orders, the same on every rank; unset: drawn here.
+  std::optional<uint64_t> random_shuffle_seed;
   bool barrier = true;
   ReadFlags reads;
   std::function<void(const Progress&)> progress;

@@ -3,10 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <random>
 
 #include "common/error.h"
 
 namespace trainbench::sim {
+
+uint64_t DrawRandomShuffleSeed() {
+  return std::random_device{}() ^
+         static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+}
 
 loader::SamplerOptions TrainSampling(const config::WorkloadConfig& config, uint64_t accelerators,
                                      uint64_t random_seed) {

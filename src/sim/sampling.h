@@ -14,6 +14,9 @@
 namespace trainbench::sim {
 
 // Training's sampler over `accelerators` in all; `random_seed` orders `shuffle: random`.
+// A fresh seed for `shuffle: random` (a run records it, so it can be replayed).
+uint64_t DrawRandomShuffleSeed();
+
 loader::SamplerOptions TrainSampling(const config::WorkloadConfig& config, uint64_t accelerators,
                                      uint64_t random_seed);
 // Evaluation's: batch_size_eval, files and samples in order, every sample.

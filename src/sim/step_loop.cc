@@ -35,11 +35,16 @@ struct Timer {
 };
 
 constexpr double kMaxSleep = 0.05;  // also how quickly Ctrl-C is noticed
+// How often a step all-reduce over ranks is polled: a fraction of a short step.
+constexpr double kStepPoll = 0.0002;
 
 class Loop {
  public:
   Loop(const PhaseSpec& spec, loader::ReadScheduler* scheduler, metrics::Histogram& wait)
-      : spec_(spec), scheduler_(scheduler), wait_ns_(wait) {
+      : spec_(spec),
+        scheduler_(scheduler),
+        wait_ns_(wait),
+        ranks_(spec.ranks && spec.ranks->Size() > 1 ? spec.ranks : nullptr) {
     const size_t n = spec.plans->size();
     accelerators_.reserve(n);
     for (size_t a = 0; a < n; ++a)
@@ -75,6 +80,19 @@ class Loop {
         out.failed = true;
         break;
       }
+      if (ranks_) {
+        if (auto failure = ranks_->PeerFailure(); failure || peer_stopped_) {
+          out.peer_failure = failure.value_or("another rank stopped");
+          break;
+        }
+        double latest = 0;
+        if (step_pending_ && ranks_->StepDone(latest)) {
+          step_pending_ = false;
+          // The step ends when the last rank's last accelerator finished it, as each rank
+          // measures from the phase start that the barrier before the phase aligned.
+          Release(pending_step_, std::max(pending_latest_, start_ + latest));
+        }
+      }
       double now = NowSeconds();
       while (!timers_.empty() && timers_.top().deadline <= now) {
         const Timer t = timers_.top();
@@ -97,7 +115,7 @@ class Loop {
         stepped_ = false;
         continue;
       }
-      double deadline = now + kMaxSleep;
+      double deadline = now + (step_pending_ ? kStepPoll : kMaxSleep);
       if (!timers_.empty()) deadline = std::min(deadline, timers_.top().deadline);
       if (!waiting_.empty() && scheduler_)
         scheduler_->Wait(deadline);
@@ -111,7 +129,7 @@ class Loop {
     r.kind = spec_.kind;
     r.epoch = spec_.epoch;
     r.duration_s = end - start;
-    r.complete = !out.interrupted && !out.failed;
+    r.complete = !out.interrupted && !out.failed && out.peer_failure.empty();
     uint64_t min_steps = UINT64_MAX;
     std::vector<metrics::AuAccumulator> au;
     for (const auto& acc : accelerators_) {
@@ -121,7 +139,12 @@ class Loop {
     }
     r.steps = accelerators_.empty() ? 0 : min_steps;
     r.au_percentage = metrics::AuPercentage(au);
-    for (const auto& acc : accelerators_) r.compute_s += acc.au.CountedCompute();
+    r.au_min_percentage = accelerators_.empty() ? 0 : 100;
+    for (const auto& acc : accelerators_) {
+      r.compute_s += acc.au.CountedCompute();
+      r.counted_s += acc.au.CountedElapsed();
+      r.au_min_percentage = std::min(r.au_min_percentage, metrics::AuPercentage({acc.au}));
+    }
     r.data_wait_s = data_wait_s_;
     r.bytes_read = scheduler_ && spec_.io ? scheduler_->BytesRead() - bytes_before : 0;
     return out;
@@ -175,11 +198,24 @@ class Loop {
     if (++barrier.count < accelerators_.size()) return;
     // Every accelerator finished the step: it ends for all at once, when the last one
     // finished (in emulated time: the loop may notice finishes out of order).
-    double release = barrier.latest;
+    const double latest = barrier.latest;
     at_barrier_.erase(step);
+    if (ranks_) {  // and, when the other ranks' accelerators have too
+      pending_step_ = step;
+      pending_latest_ = latest;
+      step_pending_ = true;
+      ranks_->StartStep(latest - start_);
+      return;
+    }
+    Release(step, latest);
+  }
+
+  void Release(uint64_t step, double release) {
     if (spec_.sync_step && SyncWanted(step)) {
       const double t0 = NowSeconds();
       spec_.sync_step(step, true);  // a checkpoint, taken while all wait
+      // Every rank waits for the ranks that write it.
+      if (ranks_ && !ranks_->Barrier()) peer_stopped_ = true;
       release += NowSeconds() - t0;
     }
     for (size_t b = 0; b < accelerators_.size(); ++b)
@@ -239,6 +275,11 @@ class Loop {
   const PhaseSpec& spec_;
   loader::ReadScheduler* scheduler_;
   metrics::Histogram& wait_ns_;
+  dist::Communicator* ranks_;  // null when this process is the whole job
+  bool step_pending_ = false;  // an all-reduce over ranks for pending_step_ is under way
+  uint64_t pending_step_ = 0;
+  double pending_latest_ = 0;
+  bool peer_stopped_ = false;  // a barrier over ranks ended because a peer failed
   std::vector<Accelerator> accelerators_;
   std::vector<size_t> waiting_, scratch_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;

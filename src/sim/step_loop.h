@@ -2,7 +2,10 @@
 // emulated accelerator is a small state machine driven by timers, not a thread. A step:
 // wait for the batch (the read scheduler signals it), compute for a drawn time (a
 // timer), then, when steps are synchronised, wait at the barrier until every
-// accelerator has finished the step (a data-parallel all-reduce), as DLIO does.
+// accelerator has finished the step (a data-parallel all-reduce), as DLIO does. With
+// several ranks the barrier spans them all: when this rank's accelerators are all there,
+// a non-blocking all-reduce starts and the loop polls it where it waits, so timers and
+// reads go on meanwhile.
 // Not thread-safe: one loop per process; the reads run on the scheduler's threads.
 #pragma once
 
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "config/workload.h"
+#include "dist/communicator.h"
 #include "loader/read_scheduler.h"
 #include "metrics/run_record.h"
 
@@ -45,12 +49,16 @@ struct PhaseSpec {
   // (io phases only): what was read for it can be counted then, so an interrupted phase
   // counts only what it used.
   std::function<void(size_t a, uint64_t step)> on_batch;
+  // Several ranks (null or one rank: this process alone): step barriers span them, and a
+  // failure another rank reports stops the phase.
+  dist::Communicator* ranks = nullptr;
 };
 
 struct PhaseOutcome {
   metrics::PhaseRecord record;
   bool interrupted = false;
-  bool failed = false;  // a read failed: scheduler->Error() says which
+  bool failed = false;       // a read failed: scheduler->Error() says which
+  std::string peer_failure;  // another rank stopped: which, where and why
 };
 
 // Runs one phase; `scheduler` may be null when spec.io is false. Records each step's

@@ -1,0 +1,17 @@
+// The implementations behind dist::World(), for world.cc and the tests.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "dist/communicator.h"
+
+namespace trainbench::dist {
+
+std::string LocalHostName();
+std::unique_ptr<Communicator> MakeSingleProcessCommunicator();
+// Only when built with MPI (TRAINBENCH_HAVE_MPI); calls MPI_Init_thread.
+std::unique_ptr<Communicator> MakeMpiCommunicator();
+void AbortMpiJob(int code);
+
+}  // namespace trainbench::dist

@@ -1,0 +1,37 @@
+// What the ranks of one job exchange around a run: at the start, where each rank's
+// accelerators stand among all of them, the host each runs on, and the one seed of
+// `shuffle: random` (rank 0's); at the end, every rank's record, gathered at rank 0.
+// Ranks may run different accelerator counts; shards stay disjoint because each rank's
+// first accelerator is the sum of the counts of the ranks before it.
+// Not thread-safe: called from the event loop's thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dist/communicator.h"
+#include "metrics/run_record.h"
+
+namespace trainbench::sim {
+
+struct RankInfo {
+  std::string host;
+  uint64_t accelerators = 0;
+  uint64_t memory_bytes = 0;  // the host's
+};
+
+struct RankLayout {
+  std::vector<RankInfo> ranks;     // in rank order
+  uint64_t first_accelerator = 0;  // this rank's
+  uint64_t total_accelerators = 0;
+  uint64_t random_shuffle_seed = 0;
+};
+
+RankLayout ExchangeRankLayout(dist::Communicator& ranks, uint64_t accelerators);
+
+// At rank 0: every rank's record in rank order; elsewhere: empty.
+std::vector<metrics::RunRecord> GatherRecords(dist::Communicator& ranks,
+                                              const metrics::RunRecord& mine);
+
+}  // namespace trainbench::sim
