@@ -25,8 +25,10 @@
 #     other ends (<P>ra, <P>rb) are enslaved to. X is the first 10.77.X.0/24
 #     not already used by an address in the root namespace (picked under a
 #     flock, so two concurrent `up`s get different subnets);
-#   - DIR/hostfile ("hosta slots=N" / "hostb slots=N"), DIR/rsh (the launch
-#     agent), DIR/netns.env (state for `down`), DIR/mpirun.args, DIR/mpirun.env.
+#   - DIR/hostfile ("10.77.X.1 slots=N" / "10.77.X.2 slots=N": addresses,
+#     see "Host names" below), DIR/rsh (the launch agent), DIR/netns.env
+#     (state for `down`), DIR/mpirun.args, DIR/mpirun.env.
+#   Processes in the namespaces call gethostname() and get hosta / hostb.
 #
 # Why a bridge in the root namespace (and mpirun in the root namespace):
 #   mpirun (the HNP) listens for the orteds' OOB TCP connections, and the
@@ -48,30 +50,58 @@
 #   to the remote user's shell (Open MPI already quotes for that shell, e.g.
 #   -mca orte_hnp_uri "1234.0;tcp://10.77.0.254:4567"). The agent does the
 #   same: joins "$@" with spaces and runs it with `bash -c` inside
-#   `ip netns exec <ns> unshare --uts`, after `hostname hosta`. Like ssh it
-#   starts from a clean environment (PATH, LD_LIBRARY_PATH, HOME, USER,
-#   LOGNAME, SHELL, TMPDIR, LANG only): mpirun's own environment (it holds
-#   PMIX_* / OMPI_* variables of the HNP) must not leak into the orteds, and
-#   the test sees what a real cluster does: environment for the ranks has to
-#   be forwarded with `mpirun -x VAR`.
+#   `ip netns exec <ns> unshare --uts`, after `hostname hosta` (the UTS
+#   namespace gives the orted and its ranks their own host name). It accepts
+#   either the address or hosta/hostb as HOST. Like ssh it starts from a
+#   clean environment (PATH, LD_LIBRARY_PATH, HOME, USER, LOGNAME, SHELL,
+#   TMPDIR, LANG only), so a test sees what a real cluster does: variables
+#   the ranks need must be forwarded with `mpirun -x VAR`. (Open MPI itself
+#   works either way: passing the whole environment through was tried, and
+#   mpirun hands the orteds nothing from its environment that breaks them.)
+#   Every call is logged to DIR/rsh.log.
+#
+# Host names (the one setting that mattered for time):
+#   With "hosta"/"hostb" in the hostfile, mpirun resolves both names through
+#   DNS (8 lookups each, seen with strace). They do not exist, which costs
+#   nothing here (the resolver answers NXDOMAIN at once), but with a resolver
+#   that does not answer (nameserver unreachable, as on offline machines)
+#   `mpirun -np 2 hostname` took 49 s instead of 0.3 s. /etc/hosts is not
+#   ours to edit, so the hostfile names the hosts by address: no lookups at
+#   all, mpirun's node names (--display-map, error messages) are 10.77.X.1 /
+#   10.77.X.2, while the ranks' gethostname() and MPI_Get_processor_name()
+#   still say hosta / hostb. The namespaces have no default route, so a
+#   lookup made inside them fails at once (network unreachable) instead of
+#   waiting for a resolver.
 #
 # Open MPI 4.1 settings (all in NETNS_MPIRUN_ARGS) and why:
-#   --hostfile DIR/hostfile        the two hosts; names, not IPs, so that
-#                                  the nodes' names equal what the orteds
-#                                  report by gethostname() (hosta/hostb).
-#   --mca plm_rsh_agent DIR/rsh    instead of ssh (there is no sshd here).
-#   --mca plm_rsh_no_tree_spawn 1  the HNP launches every orted itself
-#                                  (no orted calling DIR/rsh from inside a
-#                                  namespace; also the usual cluster fix).
-#   --mca oob_tcp_if_include SUBNET  the HNP must advertise (and the orteds
-#                                  use) only the bridge address; without it
-#                                  its URI also lists eth0 / other addresses
-#                                  the namespaces cannot route to.
-#   --mca btl tcp,self, --mca btl_tcp_if_include SUBNET  MPI traffic
-#                                  between the hosts goes over the veths.
-#   --allow-run-as-root            tests run as root; mpirun refuses without.
+#   Needed (without them nothing starts):
+#   --hostfile DIR/hostfile        the two hosts, by address (see above).
+#   --mca plm_rsh_agent DIR/rsh    instead of ssh (there is no sshd here);
+#                                  a broken agent shows as "ORTE was unable
+#                                  to reliably start one or more daemons".
+#   --allow-run-as-root            tests run as root; otherwise mpirun stops
+#                                  with "mpirun has detected an attempt to
+#                                  run as root" (or set OMPI_ALLOW_RUN_AS_ROOT=1
+#                                  and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1).
+#   Not needed here (each was removed in turn and the self-test's Allreduce
+#   still passed in the same time) but kept, so that the job cannot depend on
+#   anything outside the two hosts and stays as a real two-node run would be:
+#   --mca plm_rsh_no_tree_spawn 1  the HNP launches every orted itself (tree
+#                                  spawn also worked: an orted in host A
+#                                  calls DIR/rsh, which reaches host B too).
+#   --mca oob_tcp_if_include SUBNET  the HNP advertises only the bridge
+#                                  address (its URI otherwise also lists
+#                                  eth0's, which the namespaces cannot route
+#                                  to and skip at once: no default route).
+#   --mca btl tcp,self, --mca btl_tcp_if_include SUBNET  MPI traffic only
+#                                  over TCP on the veths (the namespaces have
+#                                  nothing else but lo, which tcp excludes by
+#                                  default; sm/vader would be used only
+#                                  between ranks of the same host).
 #   --oversubscribe                more ranks than slots do not fail.
-#   (See the notes at netns_mpirun_args for what failed while finding these.)
+#   Harmless noise: mpirun sometimes prints "plm:rsh: Warning: setpgid(...)
+#   failed in parent with errno=Permission denied(13)" (the agent had already
+#   exec'd; the child sets its own process group).
 #
 # Requires: root (or CAP_NET_ADMIN+CAP_SYS_ADMIN), iproute2, util-linux unshare.
 # netns_up returns 77 when namespaces cannot be made (callers: exit 77 = skip).
@@ -86,12 +116,12 @@ netns_log() { echo "netns_hosts: $*" >&2; }
 netns_can() {
   [ "$(id -u)" = 0 ] || return 1
   command -v ip >/dev/null && command -v unshare >/dev/null || return 1
-  local probe="tbnprobe$$"
+  local probe="tbnp$$x" # <= 15 characters (interface names)
   ip netns add "$probe" 2>/dev/null || return 1
   ip netns del "$probe" 2>/dev/null
   unshare --uts true 2>/dev/null || return 1
-  ip link add "${probe}x" type bridge 2>/dev/null || return 1
-  ip link del "${probe}x" 2>/dev/null
+  ip link add "$probe" type bridge 2>/dev/null || return 1
+  ip link del "$probe" 2>/dev/null
   return 0
 }
 
@@ -231,7 +261,7 @@ EOF
     netns_down "$dir"
     return 1
   fi
-  printf 'hosta slots=%s\nhostb slots=%s\n' "$slots" "$slots" >"$dir/hostfile"
+  printf '%s slots=%s\n' "$NETNS_IP_A" "$slots" "$NETNS_IP_B" "$slots" >"$dir/hostfile"
   netns_write_rsh "$dir"
   netns_mpirun_args "$dir"
   printf '%s\n' "${NETNS_MPIRUN_ARGS[@]}" >"$dir/mpirun.args"

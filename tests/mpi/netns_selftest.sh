@@ -53,14 +53,16 @@ run_mpi() {
   return $rc
 }
 
-# 1. hostname and address of each rank.
-ms=$(run_mpi "$tmp/out1" -np 2 sh -c \
-  'echo "rank=$OMPI_COMM_WORLD_RANK host=$(hostname) $(ip -4 -o addr show | awk "\$2 != \"lo\" {print \"ip=\" \$4}")"') ||
+# 1. hostname and address of each rank. The environment reaches the ranks
+# only through -x, as over ssh.
+export NETNS_SELFTEST_X=forwarded NETNS_SELFTEST_NOX=leaked
+ms=$(run_mpi "$tmp/out1" -np 2 -x NETNS_SELFTEST_X sh -c \
+  'echo "rank=$OMPI_COMM_WORLD_RANK host=$(hostname) $(ip -4 -o addr show | awk "\$2 != \"lo\" {print \"ip=\" \$4}") x=$NETNS_SELFTEST_X nox=${NETNS_SELFTEST_NOX:-}"') ||
   { cat "$tmp/out1"; fail "mpirun -np 2 (hostname) failed or timed out"; }
 echo "--- mpirun -np 2 hostname/ip (${ms} ms):"
 sort "$tmp/out1"
-grep -qx "rank=0 host=hosta ip=$NETNS_IP_A/24" "$tmp/out1" || fail "rank 0 is not hosta/$NETNS_IP_A"
-grep -qx "rank=1 host=hostb ip=$NETNS_IP_B/24" "$tmp/out1" || fail "rank 1 is not hostb/$NETNS_IP_B"
+grep -qx "rank=0 host=hosta ip=$NETNS_IP_A/24 x=forwarded nox=" "$tmp/out1" || fail "rank 0 is not hosta/$NETNS_IP_A"
+grep -qx "rank=1 host=hostb ip=$NETNS_IP_B/24 x=forwarded nox=" "$tmp/out1" || fail "rank 1 is not hostb/$NETNS_IP_B"
 [ "$(wc -l <"$tmp/out1")" = 2 ] || fail "expected 2 lines of output"
 
 # Start-up cost: a trivial job, a few times.
@@ -81,11 +83,13 @@ cat >"$tmp/allreduce.c" <<'EOF'
  * (so that the traffic is visible on the veth counters) and check the sum. */
 int main(int argc, char **argv) {
   int rank, size, n = argc > 1 ? atoi(argv[1]) : 1 << 20, i, ok = 1;
-  char host[256] = "", peer[256] = "";
+  char host[256] = "", peer[256] = "", proc[MPI_MAX_PROCESSOR_NAME] = "";
+  int len;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   gethostname(host, sizeof host);
+  MPI_Get_processor_name(proc, &len);
   double *v = malloc(sizeof(double) * n), *s = malloc(sizeof(double) * n);
   for (i = 0; i < n; i++) v[i] = rank + 1;
   MPI_Allreduce(v, s, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -95,8 +99,8 @@ int main(int argc, char **argv) {
   MPI_Sendrecv(host, sizeof host, MPI_CHAR, (rank + 1) % size, 0, peer,
                sizeof peer, MPI_CHAR, (rank + size - 1) % size, 0,
                MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  printf("rank=%d size=%d host=%s from=%s sum=%s\n", rank, size, host, peer,
-         ok ? "ok" : "BAD");
+  printf("rank=%d size=%d host=%s proc=%s from=%s sum=%s\n", rank, size, host,
+         proc, peer, ok ? "ok" : "BAD");
   free(v);
   free(s);
   MPI_Finalize();
@@ -117,8 +121,8 @@ tx_b=$(($(tx_bytes "$NETNS_B") - tx_b0))
 echo "--- mpirun -np 2 allreduce (${ms} ms):"
 sort "$tmp/out2"
 echo "veth tx during the job: hosta $tx_a bytes, hostb $tx_b bytes (vector: $((n * 8)) bytes)"
-grep -qx "rank=0 size=2 host=hosta from=hostb sum=ok" "$tmp/out2" || fail "rank 0 output"
-grep -qx "rank=1 size=2 host=hostb from=hosta sum=ok" "$tmp/out2" || fail "rank 1 output"
+grep -qx "rank=0 size=2 host=hosta proc=hosta from=hostb sum=ok" "$tmp/out2" || fail "rank 0 output"
+grep -qx "rank=1 size=2 host=hostb proc=hostb from=hosta sum=ok" "$tmp/out2" || fail "rank 1 output"
 # An allreduce of 8 MiB between two ranks sends at least half of it each
 # way; all of it has to cross the veths (the only way between namespaces).
 [ "$tx_a" -ge $((n * 8 / 2)) ] || fail "hosta's veth sent only $tx_a bytes: MPI traffic did not cross it"
