@@ -315,7 +315,8 @@ netns_down() {
   local NETNS_PREFIX
   NETNS_PREFIX=$(sed -n 's/^NETNS_PREFIX=//p' "$dir/$NETNS_STATE")
   [ -n "$NETNS_PREFIX" ] && netns_down_prefix "$NETNS_PREFIX"
-  rm -f "$dir/$NETNS_STATE" "$dir/hostfile" "$dir/rsh" "$dir/mpirun.args" "$dir/mpirun.env"
+  rm -f "$dir/$NETNS_STATE" "$dir/hostfile" "$dir/rsh" "$dir/mpirun.args" "$dir/mpirun.env" "$dir/rsh.log"
+  rmdir "$dir" 2>/dev/null # if up made it and nothing else is in it
   return 0
 }
 

@@ -12,14 +12,21 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 MPI_TIMEOUT=${MPI_TIMEOUT:-60}
 
 skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+fail() {
+  echo "FAIL: $*"
+  if [ -s "${hosts:-}/rsh.log" ]; then
+    echo "--- launches (rsh.log):"
+    cut -c1-300 "$hosts/rsh.log"
+  fi
+  exit 1
+}
 
 [ "$(id -u)" = 0 ] || skip "needs root"
 command -v mpirun >/dev/null || skip "no mpirun"
 command -v mpicc >/dev/null || skip "no mpicc"
 netns_can || skip "ip netns / unshare --uts / bridge not permitted here"
 
-tmp=$(mktemp -d /tmp/netns_selftest.XXXXXX) || fail "mktemp"
+tmp=$(mktemp -d "/tmp/netns_selftest.$$.XXXXXX") || fail "mktemp"
 hosts=$tmp/hosts
 cleanup() {
   netns_down "$hosts"
@@ -28,8 +35,20 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-# Leftovers of runs that were killed with -9 (their trap never ran).
+# Leftovers of runs that were killed with -9 (their trap never ran): their
+# namespaces and links, and their temp dirs (named after their pid).
 netns_gc
+for d in /tmp/netns_selftest.*.*; do
+  [ -d "$d" ] || continue
+  pid=${d#/tmp/netns_selftest.}
+  pid=${pid%%.*}
+  case $pid in '' | *[!0-9]*) continue ;; esac
+  if [ "$pid" != $$ ] && [ ! -d "/proc/$pid" ]; then
+    echo "removing leftover $d"
+    netns_down "$d/hosts"
+    rm -rf "$d"
+  fi
+done
 
 netns_up "$hosts" 1
 rc=$?
