@@ -182,7 +182,7 @@ netns_mpirun_args() {
     --mca plm_rsh_agent "$dir/rsh"
     --mca plm_rsh_no_tree_spawn 1
     --mca oob_tcp_if_include "$NETNS_SUBNET"
-    --mca btl tcp,self
+    --mca btl "tcp,self"
     --mca btl_tcp_if_include "$NETNS_SUBNET"
     --allow-run-as-root
     --oversubscribe
@@ -282,7 +282,7 @@ EOF
 # netns_kill_ns NS: kill every process in namespace NS (SIGKILL), wait a bit.
 netns_kill_ns() {
   local ns=$1 pids i
-  for i in 1 2 3 4 5 6 7 8 9 10; do
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
     pids=$(ip netns pids "$ns" 2>/dev/null) || return 0
     [ -n "$pids" ] || return 0
     # shellcheck disable=SC2086

@@ -28,6 +28,7 @@ netns_can || skip "ip netns / unshare --uts / bridge not permitted here"
 
 tmp=$(mktemp -d "/tmp/netns_selftest.$$.XXXXXX") || fail "mktemp"
 hosts=$tmp/hosts
+# shellcheck disable=SC2317 # called by the trap
 cleanup() {
   netns_down "$hosts"
   rm -rf "$tmp"
@@ -75,6 +76,7 @@ run_mpi() {
 # 1. hostname and address of each rank. The environment reaches the ranks
 # only through -x, as over ssh.
 export NETNS_SELFTEST_X=forwarded NETNS_SELFTEST_NOX=leaked
+# shellcheck disable=SC2016 # expanded by the ranks' shell
 ms=$(run_mpi "$tmp/out1" -np 2 -x NETNS_SELFTEST_X sh -c \
   'echo "rank=$OMPI_COMM_WORLD_RANK host=$(hostname) $(ip -4 -o addr show | awk "\$2 != \"lo\" {print \"ip=\" \$4}") x=$NETNS_SELFTEST_X nox=${NETNS_SELFTEST_NOX:-}"') ||
   { cat "$tmp/out1"; fail "mpirun -np 2 (hostname) failed or timed out"; }
@@ -85,7 +87,7 @@ grep -qx "rank=1 host=hostb ip=$NETNS_IP_B/24 x=forwarded nox=" "$tmp/out1" || f
 [ "$(wc -l <"$tmp/out1")" = 2 ] || fail "expected 2 lines of output"
 
 # Start-up cost: a trivial job, a few times.
-for i in 1 2 3; do
+for _ in 1 2 3; do
   ms=$(run_mpi "$tmp/out_true" -np 2 true) || { cat "$tmp/out_true"; fail "mpirun -np 2 true failed"; }
   echo "mpirun -np 2 true across the namespaces: ${ms} ms"
 done
