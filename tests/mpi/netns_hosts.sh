@@ -281,7 +281,7 @@ EOF
 
 # netns_kill_ns NS: kill every process in namespace NS (SIGKILL), wait a bit.
 netns_kill_ns() {
-  local ns=$1 pids i
+  local ns=$1 pids
   for _ in 1 2 3 4 5 6 7 8 9 10; do
     pids=$(ip netns pids "$ns" 2>/dev/null) || return 0
     [ -n "$pids" ] || return 0
