@@ -60,16 +60,22 @@ rc=$?
 echo "hosts: hosta=$NETNS_IP_A (ns $NETNS_A) hostb=$NETNS_IP_B (ns $NETNS_B) mpirun side=$NETNS_IP_ROOT"
 echo "mpirun flags: $(netns_print_flags "$hosts")"
 
-# run_mpi OUTFILE ARGS...: bounded mpirun with the hosts' flags; prints the
-# wall time in ms on stdout.
+# run_mpi OUTFILE ARGS...: bounded mpirun with the hosts' flags, stdout to
+# OUTFILE, stderr to OUTFILE.err (mpirun sometimes warns there, e.g.
+# "plm:rsh: Warning: setpgid(...) failed in parent with errno=Permission
+# denied(13)": a harmless race with the agent's exec); prints the wall time
+# in ms on stdout.
 run_mpi() {
   local out=$1 t0 t1 rc
   shift
   t0=$(date +%s%N)
-  timeout -k 5 "$MPI_TIMEOUT" mpirun "${NETNS_MPIRUN_ARGS[@]}" "$@" >"$out" 2>&1
+  timeout -k 5 "$MPI_TIMEOUT" mpirun "${NETNS_MPIRUN_ARGS[@]}" "$@" >"$out" 2>"$out.err"
   rc=$?
   t1=$(date +%s%N)
   echo $(((t1 - t0) / 1000000))
+  if [ -s "$out.err" ]; then
+    sed 's/^/mpirun stderr: /' "$out.err" >&2
+  fi
   return $rc
 }
 
