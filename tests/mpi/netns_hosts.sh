@@ -303,7 +303,9 @@ netns_down_prefix() {
   # veth ends go with their peer's namespace; delete explicitly in case not.
   for link in "${p}ra" "${p}rb" "${p}br"; do
     if ip link show "$link" >/dev/null 2>&1; then
-      ip link del "$link" 2>/dev/null || netns_log "could not delete link $link"
+      # (the kernel may remove a veth end between the show and the del)
+      ip link del "$link" 2>/dev/null || ! ip link show "$link" >/dev/null 2>&1 ||
+        netns_log "could not delete link $link"
     fi
   done
 }
