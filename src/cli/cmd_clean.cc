@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "dist/communicator.h"
 #include "cli/workload_args.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -25,7 +26,7 @@ struct CleanFlags {
   bool yes = false;
 };
 
-int Execute(const CleanFlags& flags) {
+int Clean(const CleanFlags& flags) {
   const auto config = LoadWorkloadOrThrow(flags.workload);
   const std::string uri =
       flags.checkpoints ? config.checkpoint.checkpoint_folder : config::DatasetUri(config);
@@ -76,6 +77,16 @@ int Execute(const CleanFlags& flags) {
              FormatBytes(static_cast<double>(bytes)), storage->Describe(""),
              leftovers ? fmt::format(", and {} unfinished writes", leftovers) : "");
   return 0;
+}
+
+// Under mpirun rank 0 does the work and the other ranks wait for it, so a job script can
+// clean with the same launcher line it runs with.
+int Execute(const CleanFlags& flags) {
+  dist::Communicator& ranks = dist::World();
+  if (ranks.Rank() != 0) return ranks.Barrier() ? 0 : 1;
+  const int code = Clean(flags);
+  ranks.Barrier();
+  return code;
 }
 
 }  // namespace

@@ -163,13 +163,15 @@ int Execute(const RunFlags& flags) {
 
   // The page cache holds only what a local file system reads; each host has its own.
   if (lead && storage->LocalPath("")) {
-    std::vector<std::string> caching;
-    for (const auto& rank : layout.ranks)
+    std::vector<std::string> hosts, caching;
+    for (const auto& rank : layout.ranks) {
+      if (std::find(hosts.begin(), hosts.end(), rank.host) != hosts.end()) continue;
+      hosts.push_back(rank.host);
       if (rank.memory_bytes > 0 &&
           static_cast<double>(dataset.TotalBytes()) < 5.0 * static_cast<double>(rank.memory_bytes))
-        if (std::find(caching.begin(), caching.end(), rank.host) == caching.end())
-          caching.push_back(fmt::format("{} ({})", rank.host,
-                                        FormatBytesBinary(static_cast<double>(rank.memory_bytes))));
+        caching.push_back(fmt::format("{} ({})", rank.host,
+                                      FormatBytesBinary(static_cast<double>(rank.memory_bytes))));
+    }
     if (!caching.empty())
       warn(fmt::format(
           "the dataset ({}) is smaller than 5x the memory of {}{}: the page cache can serve it, "
@@ -202,7 +204,11 @@ int Execute(const RunFlags& flags) {
     mine.storage_latency_ns[op] = std::move(latency);
   progress.End();
 
-  const auto records = sim::GatherRecords(ranks, mine);
+  // A signal to rank 0 under several ranks is mpirun ending the job (Ctrl-C, or a rank
+  // that died): the others may be gone, so rank 0 keeps its own measurements rather than
+  // wait for theirs, and ends the job once they are written.
+  const bool job_ending = lead && ranks.Size() > 1 && InterruptRequested();
+  const auto records = job_ending ? std::vector{mine} : sim::GatherRecords(ranks, mine);
   if (!lead) {
     if (!mine.complete && !mine.stopped_by_peer) LogWarning("stopped: " + mine.stop_reason);
     return mine.complete ? 0 : mine.stop_reason == "interrupted" ? 130 : 1;
@@ -216,8 +222,16 @@ int Execute(const RunFlags& flags) {
   if (ranks.Size() > 1) {
     std::vector<uint64_t> counts;
     for (const auto& rank : layout.ranks) counts.push_back(rank.accelerators);
+    counts.resize(records.size());
     summary["hosts"] = report::HostRows(records, counts);
     summary["ranks"] = report::RankRows(records, counts);
+    if (job_ending) {
+      summary["ranks_missing"] = ranks.Size() - 1;
+      warn(fmt::format(
+          "the job is ending (a signal): these results hold rank 0's measurements only, not "
+          "the other {} ranks'",
+          ranks.Size() - 1));
+    }
   }
   fmt::print("{}", report::ConsoleTable(record, config));
   fmt::print("results: {}\n", folder);
@@ -252,6 +266,8 @@ int Execute(const RunFlags& flags) {
   }
   if (record.stop_reason == "interrupted") {
     warn("interrupted: partial results (marked incomplete) in " + folder);
+    // The other ranks did not hand over their records and may wait for rank 0: end them.
+    if (job_ending) dist::AbortJob(static_cast<int>(ExitCode::kInterrupted));
     return 130;
   }
   log.Line("error: " + record.stop_reason);
