@@ -316,11 +316,9 @@ std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
   const std::string what =
       fmt::format("S3 {} {} at {}", r.method, Describe(r.key), options_.endpoint);
   if (result.curl != CURLE_OK)
-    return fmt::format(
-        "{}: {} ({}); check the endpoint (AWS_ENDPOINT_URL or "
-        "storage.storage_options.endpoint_url) and that it is reachable",
-        what, t.error[0] ? t.error : curl_easy_strerror(result.curl),
-        static_cast<int>(result.curl));
+    return fmt::format("{}: {} ({}); {}", what,
+                       t.error[0] ? t.error : curl_easy_strerror(result.curl),
+                       static_cast<int>(result.curl), TransportHint(result.curl, t.error));
   std::string code, message;
   pugi::xml_document doc;
   if (!t.text.empty() && doc.load_buffer(t.text.data(), t.text.size())) {
@@ -342,6 +340,44 @@ std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
   return fmt::format("{}: HTTP {}{}{}{}; {}", what, result.status, code.empty() ? "" : " " + code,
                      message.empty() ? "" : " (" + message + ")",
                      t.request_id.empty() ? "" : ", request id " + t.request_id, hint);
+}
+
+std::string S3Endpoint::TransportHint(CURLcode code, const std::string& curl_error) const {
+  const std::string source =
+      options_.ca_bundle_source.empty() ? "the options" : options_.ca_bundle_source;
+  const std::string host = EndpointHost(options_.endpoint);
+  switch (code) {
+    case CURLE_PEER_FAILED_VERIFICATION:
+      // libcurl's OpenSSL backend: "SSL: no alternative certificate subject name matches
+      // target host name 'x'" or "SSL: certificate subject name 'y' does not match ...".
+      if (curl_error.find("subject name") != std::string::npos)
+        return fmt::format(
+            "the endpoint's TLS certificate does not name the host connected to{}: use a name "
+            "or address the certificate lists in the endpoint URL",
+            virtual_hosted_
+                ? fmt::format(" ({}.{}: virtual-hosted addressing needs a certificate for "
+                              "*.{}; or set storage.storage_options.s3_force_path_style=true)",
+                              location_.bucket, host, host)
+                : fmt::format(" ({})", host));
+      return fmt::format(
+          "the endpoint's TLS certificate is not signed by a CA trusted here ({}): for a private "
+          "or self-signed CA set storage.storage_options.ca_bundle or AWS_CA_BUNDLE to a PEM "
+          "file holding that CA",
+          options_.ca_bundle.empty()
+              ? std::string("the system's CAs")
+              : fmt::format("the CAs in {}, from {}", options_.ca_bundle, source));
+    case CURLE_SSL_CACERT_BADFILE:
+      return fmt::format(
+          "the CA bundle '{}' (from {}) cannot be read as PEM certificates: fix "
+          "storage.storage_options.ca_bundle or AWS_CA_BUNDLE",
+          options_.ca_bundle, source);
+    case CURLE_SSL_CONNECT_ERROR:
+      return "the TLS handshake failed: check that the endpoint's port speaks https (else use "
+             "http://) and its certificate";
+    default:
+      return "check the endpoint (AWS_ENDPOINT_URL or storage.storage_options.endpoint_url) and "
+             "that it is reachable";
+  }
 }
 
 S3Result S3Endpoint::Perform(const S3Request& request, S3Transfer& transfer) const {

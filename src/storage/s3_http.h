@@ -108,6 +108,9 @@ class S3Endpoint {
   void CountRetry(const S3Transfer& failed, double backoff_s) const;
 
  private:
+  // What to do about a request that failed below HTTP (libcurl's `code` and error text).
+  std::string TransportHint(CURLcode code, const std::string& curl_error) const;
+
   S3Options options_;
   S3Location location_;
   std::string sigv4_;    // "aws:amz:<region>:s3"

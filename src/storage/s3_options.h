@@ -1,6 +1,6 @@
 // Where an S3 endpoint is and who trainbench is to it, resolved the way the AWS tools do
 // (later sources win): defaults, ~/.aws/credentials and ~/.aws/config for the profile
-// (AWS_PROFILE, else "default"; endpoint_url, region), the standard environment
+// (AWS_PROFILE, else "default"; endpoint_url, region, ca_bundle), the standard environment
 // variables (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, AWS_REGION, AWS_DEFAULT_REGION,
 // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_CA_BUNDLE), then DLIO's
 // storage_options (endpoint_url, region, access_key_id, secret_access_key, s3_force_path_style,
@@ -38,6 +38,7 @@ struct S3Options {
   std::optional<bool> force_path_style;
   unsigned max_attempts = 5;         // per request, the first try included
   std::string ca_bundle;             // PEM file of trusted CAs; empty: the system's
+  std::string ca_bundle_source;      // where ca_bundle came from, for messages
   uint64_t part_size = 16ull << 20;  // multipart upload part size
   unsigned list_max_keys = 1000;     // keys per ListObjectsV2 page (S3's own maximum)
 };

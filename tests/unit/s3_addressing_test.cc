@@ -92,5 +92,11 @@ TEST(S3AddressingTest, ForcePathStyleOptionIsTriState) {
             std::optional<bool>(true));
 }
 
+TEST(S3AddressingTest, CaBundleSourceIsNamed) {
+  const S3Options o = ResolveS3Options({{"ca_bundle", "/etc/ca.pem"}});
+  EXPECT_EQ(o.ca_bundle, "/etc/ca.pem");
+  EXPECT_EQ(o.ca_bundle_source, "storage.storage_options.ca_bundle");
+}
+
 }  // namespace
 }  // namespace trainbench::storage
