@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -80,7 +81,47 @@ struct EasyDeleter {
   void operator()(CURL* easy) const { curl_easy_cleanup(easy); }
 };
 
+std::string ToLowerAscii(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 }  // namespace
+
+std::string EndpointHost(const std::string& endpoint) {
+  const size_t scheme = endpoint.find("://");
+  std::string rest = endpoint.substr(scheme == std::string::npos ? 0 : scheme + 3);
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (!rest.empty() && rest[0] == '[') return ToLowerAscii(rest.substr(0, rest.find(']') + 1));
+  return ToLowerAscii(rest.substr(0, rest.find(':')));
+}
+
+bool IsIpAddressHost(const std::string& host) {
+  if (host.empty()) return false;
+  if (host[0] == '[') return true;  // IPv6
+  return host.find_first_not_of("0123456789.") == std::string::npos;
+}
+
+bool UseVirtualHost(const S3Options& options, const std::string& bucket) {
+  if (options.force_path_style.value_or(false)) return false;
+  const std::string host = EndpointHost(options.endpoint);
+  // An address cannot carry a bucket; nor can localhost unless asked for (local servers
+  // seldom serve bucket.localhost; libcurl resolves *.localhost to the loopback itself).
+  if (host.empty() || IsIpAddressHost(host) || host.find('@') != std::string::npos) return false;
+  if (!options.force_path_style.has_value() && host.rfind("localhost", 0) == 0) return false;
+  // The bucket must be a DNS name: 3..63 of [a-z0-9.-], starting and ending with a letter
+  // or digit, no "..", not an IPv4 address; and no dot over https (a wildcard certificate
+  // covers one label), as the AWS SDKs' endpoint rules decide.
+  if (bucket.size() < 3 || bucket.size() > 63) return false;
+  if (bucket.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-") != std::string::npos)
+    return false;
+  if (!std::isalnum(static_cast<unsigned char>(bucket.front())) ||
+      !std::isalnum(static_cast<unsigned char>(bucket.back())) ||
+      bucket.find("..") != std::string::npos || IsIpAddressHost(bucket))
+    return false;
+  const bool https = ToLowerAscii(options.endpoint).rfind("https://", 0) == 0;
+  return !(https && bucket.find('.') != std::string::npos);
+}
 
 S3Transfer::~S3Transfer() {
   if (headers) curl_slist_free_all(headers);
@@ -109,6 +150,14 @@ S3Endpoint::S3Endpoint(S3Options options, S3Location location)
     options_.endpoint = fmt::format("https://s3.{}.amazonaws.com", options_.region);
   sigv4_ = fmt::format("aws:amz:{}:s3", options_.region);
   userpwd_ = options_.access_key_id + ":" + options_.secret_access_key;
+  virtual_hosted_ = UseVirtualHost(options_, location_.bucket);
+  // "scheme://bucket.host[:port]" or "scheme://host[:port]/bucket"; keys follow after '/'.
+  // libcurl signs the Host header it sends, so either form is signed as sent.
+  const size_t scheme = options_.endpoint.find("://");
+  const size_t after = scheme == std::string::npos ? 0 : scheme + 3;
+  base_url_ = virtual_hosted_ ? options_.endpoint.substr(0, after) + location_.bucket + "." +
+                                    options_.endpoint.substr(after)
+                              : options_.endpoint + "/" + location_.bucket;
 }
 
 std::string S3Endpoint::Key(const std::string& path) const {
@@ -122,22 +171,7 @@ std::string S3Endpoint::Describe(const std::string& key) const {
 }
 
 std::string S3Endpoint::Url(const S3Request& r) const {
-  const size_t scheme = options_.endpoint.find("://");
-  const std::string base = options_.endpoint;
-  std::string url;
-  // Path style where a bucket cannot be a host name: asked for, a bucket with dots (TLS
-  // wildcards do not match them), or an endpoint that is an address or localhost, as the
-  // AWS SDKs do.
-  const std::string host = base.substr(scheme + 3);
-  const bool address_host = !host.empty() && (std::isdigit(static_cast<unsigned char>(host[0])) ||
-                                              host[0] == '[' || host.rfind("localhost", 0) == 0);
-  if (options_.force_path_style || address_host ||
-      location_.bucket.find('.') != std::string::npos) {
-    url = base + "/" + location_.bucket + "/" + UriEncode(r.key, true);
-  } else {
-    url = base.substr(0, scheme + 3) + location_.bucket + "." + base.substr(scheme + 3) + "/" +
-          UriEncode(r.key, true);
-  }
+  std::string url = base_url_ + "/" + UriEncode(r.key, true);
   auto query = r.query;
   std::sort(query.begin(), query.end());  // SigV4 signs the query as written: sorted
   for (size_t i = 0; i < query.size(); ++i)
@@ -282,11 +316,9 @@ std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
   const std::string what =
       fmt::format("S3 {} {} at {}", r.method, Describe(r.key), options_.endpoint);
   if (result.curl != CURLE_OK)
-    return fmt::format(
-        "{}: {} ({}); check the endpoint (AWS_ENDPOINT_URL or "
-        "storage.storage_options.endpoint_url) and that it is reachable",
-        what, t.error[0] ? t.error : curl_easy_strerror(result.curl),
-        static_cast<int>(result.curl));
+    return fmt::format("{}: {} ({}); {}", what,
+                       t.error[0] ? t.error : curl_easy_strerror(result.curl),
+                       static_cast<int>(result.curl), TransportHint(result.curl, t.error));
   std::string code, message;
   pugi::xml_document doc;
   if (!t.text.empty() && doc.load_buffer(t.text.data(), t.text.size())) {
@@ -308,6 +340,44 @@ std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
   return fmt::format("{}: HTTP {}{}{}{}; {}", what, result.status, code.empty() ? "" : " " + code,
                      message.empty() ? "" : " (" + message + ")",
                      t.request_id.empty() ? "" : ", request id " + t.request_id, hint);
+}
+
+std::string S3Endpoint::TransportHint(CURLcode code, const std::string& curl_error) const {
+  const std::string source =
+      options_.ca_bundle_source.empty() ? "the options" : options_.ca_bundle_source;
+  const std::string host = EndpointHost(options_.endpoint);
+  switch (code) {
+    case CURLE_PEER_FAILED_VERIFICATION:
+      // libcurl's OpenSSL backend: "SSL: no alternative certificate subject name matches
+      // target host name 'x'" or "SSL: certificate subject name 'y' does not match ...".
+      if (curl_error.find("subject name") != std::string::npos)
+        return fmt::format(
+            "the endpoint's TLS certificate does not name the host connected to{}: use a name "
+            "or address the certificate lists in the endpoint URL",
+            virtual_hosted_
+                ? fmt::format(" ({}.{}: virtual-hosted addressing needs a certificate for "
+                              "*.{}; or set storage.storage_options.s3_force_path_style=true)",
+                              location_.bucket, host, host)
+                : fmt::format(" ({})", host));
+      return fmt::format(
+          "the endpoint's TLS certificate is not signed by a CA trusted here ({}): for a private "
+          "or self-signed CA set storage.storage_options.ca_bundle or AWS_CA_BUNDLE to a PEM "
+          "file holding that CA",
+          options_.ca_bundle.empty()
+              ? std::string("the system's CAs")
+              : fmt::format("the CAs in {}, from {}", options_.ca_bundle, source));
+    case CURLE_SSL_CACERT_BADFILE:
+      return fmt::format(
+          "the CA bundle '{}' (from {}) cannot be read as PEM certificates: fix "
+          "storage.storage_options.ca_bundle or AWS_CA_BUNDLE",
+          options_.ca_bundle, source);
+    case CURLE_SSL_CONNECT_ERROR:
+      return "the TLS handshake failed: check that the endpoint's port speaks https (else use "
+             "http://) and its certificate";
+    default:
+      return "check the endpoint (AWS_ENDPOINT_URL or storage.storage_options.endpoint_url) and "
+             "that it is reachable";
+  }
 }
 
 S3Result S3Endpoint::Perform(const S3Request& request, S3Transfer& transfer) const {

@@ -73,6 +73,8 @@ class S3Endpoint {
   // "s3://bucket/key".
   std::string Describe(const std::string& key) const;
   std::string Url(const S3Request& request) const;
+  // Whether URLs put the bucket in the host name (UseVirtualHost).
+  bool virtual_hosted() const { return virtual_hosted_; }
 
   // Sets `easy` up for `request`, its response going to `transfer`; the request's body
   // must outlive the transfer.
@@ -106,14 +108,28 @@ class S3Endpoint {
   void CountRetry(const S3Transfer& failed, double backoff_s) const;
 
  private:
+  // What to do about a request that failed below HTTP (libcurl's `code` and error text).
+  std::string TransportHint(CURLcode code, const std::string& curl_error) const;
+
   S3Options options_;
   S3Location location_;
   std::string sigv4_;    // "aws:amz:<region>:s3"
   std::string userpwd_;  // key:secret, for libcurl's signing only
+  bool virtual_hosted_ = false;
+  std::string base_url_;  // every URL up to the key's '/'
   mutable Stats stats_;
   mutable std::mutex latency_mutex_;
   mutable std::map<std::string, metrics::Histogram> latency_ns_;
 };
+
+// The host of "scheme://host[:port][/path]", lower-case, without the port ("[::1]" for IPv6).
+std::string EndpointHost(const std::string& endpoint);
+// An IPv4 or bracketed IPv6 address.
+bool IsIpAddressHost(const std::string& host);
+// Virtual-hosted addressing (http://bucket.host/key) rather than path style
+// (http://host/bucket/key): see S3Options::force_path_style. Path style always for an
+// address endpoint and for a bucket that cannot be a host name (or, over https, has a dot).
+bool UseVirtualHost(const S3Options& options, const std::string& bucket);
 
 // RFC 3986 percent-encoding as SigV4 wants it (unreserved characters kept; '/' kept
 // when `keep_slash`).

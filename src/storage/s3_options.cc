@@ -92,6 +92,10 @@ S3Options ResolveS3Options(const std::map<std::string, std::string>& storage_opt
         IniSection(home + "/.aws/config", profile == "default" ? profile : "profile " + profile);
     if (config.count("region")) o.region = config["region"];
     if (config.count("endpoint_url")) o.endpoint = config["endpoint_url"];
+    if (config.count("ca_bundle")) {
+      o.ca_bundle = config["ca_bundle"];
+      o.ca_bundle_source = "ca_bundle in ~/.aws/config";
+    }
     auto creds = IniSection(home + "/.aws/credentials", profile);
     if (creds.count("aws_access_key_id") && creds.count("aws_secret_access_key")) {
       o.access_key_id = creds["aws_access_key_id"];
@@ -106,7 +110,10 @@ S3Options ResolveS3Options(const std::map<std::string, std::string>& storage_opt
   if (!Env("AWS_REGION").empty()) o.region = Env("AWS_REGION");
   if (!Env("AWS_ENDPOINT_URL").empty()) o.endpoint = Env("AWS_ENDPOINT_URL");
   if (!Env("AWS_ENDPOINT_URL_S3").empty()) o.endpoint = Env("AWS_ENDPOINT_URL_S3");
-  if (!Env("AWS_CA_BUNDLE").empty()) o.ca_bundle = Env("AWS_CA_BUNDLE");
+  if (!Env("AWS_CA_BUNDLE").empty()) {
+    o.ca_bundle = Env("AWS_CA_BUNDLE");
+    o.ca_bundle_source = "AWS_CA_BUNDLE";
+  }
   if (!Env("AWS_ACCESS_KEY_ID").empty() && !Env("AWS_SECRET_ACCESS_KEY").empty()) {
     o.access_key_id = Env("AWS_ACCESS_KEY_ID");
     o.secret_access_key = Env("AWS_SECRET_ACCESS_KEY");
@@ -132,6 +139,7 @@ S3Options ResolveS3Options(const std::map<std::string, std::string>& storage_opt
       o.max_attempts = static_cast<unsigned>(ParseCount(name, value, 1));
     } else if (name == "ca_bundle") {
       o.ca_bundle = value;
+      o.ca_bundle_source = "storage.storage_options.ca_bundle";
     } else if (name == "list_max_keys") {
       o.list_max_keys = static_cast<unsigned>(ParseCount(name, value, 1));
     } else if (name == "part_size") {

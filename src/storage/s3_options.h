@@ -1,15 +1,16 @@
 // Where an S3 endpoint is and who trainbench is to it, resolved the way the AWS tools do
 // (later sources win): defaults, ~/.aws/credentials and ~/.aws/config for the profile
-// (AWS_PROFILE, else "default"), the standard environment variables (AWS_ENDPOINT_URL_S3,
-// AWS_ENDPOINT_URL, AWS_REGION, AWS_DEFAULT_REGION, AWS_ACCESS_KEY_ID,
-// AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_CA_BUNDLE), then DLIO's storage_options
-// (endpoint_url, region, access_key_id, secret_access_key, s3_force_path_style,
+// (AWS_PROFILE, else "default"; endpoint_url, region, ca_bundle), the standard environment
+// variables (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, AWS_REGION, AWS_DEFAULT_REGION,
+// AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_CA_BUNDLE), then DLIO's
+// storage_options (endpoint_url, region, access_key_id, secret_access_key, s3_force_path_style,
 // s3_max_attempts, ca_bundle, part_size, list_max_keys). The secret never leaves this struct:
 // messages name where it came from, never its value. Plain data; thread-compatible.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace trainbench::storage {
@@ -28,10 +29,16 @@ struct S3Options {
   std::string access_key_id;
   std::string secret_access_key;
   std::string session_token;
-  std::string credentials_source;    // where the keys came from, for messages
-  bool force_path_style = false;     // bucket in the path (always for an IP or localhost endpoint)
+  std::string credentials_source;  // where the keys came from, for messages
+  // Addressing: true, the bucket in the path (http://host/bucket/key); false, virtual-hosted
+  // (http://bucket.host/key) whenever the bucket can be a host name and the endpoint is not an
+  // IP address (localhost included: a false from DLIO's s3_force_path_style means it); unset,
+  // virtual-hosted too except for an IP address or localhost endpoint (path style there, what
+  // local MinIO or RGW servers without a DNS name serve).
+  std::optional<bool> force_path_style;
   unsigned max_attempts = 5;         // per request, the first try included
   std::string ca_bundle;             // PEM file of trusted CAs; empty: the system's
+  std::string ca_bundle_source;      // where ca_bundle came from, for messages
   uint64_t part_size = 16ull << 20;  // multipart upload part size
   unsigned list_max_keys = 1000;     // keys per ListObjectsV2 page (S3's own maximum)
 };

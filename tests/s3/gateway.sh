@@ -12,7 +12,13 @@
 #   source tests/s3/lib.sh && s3curl GET / ; echo      # ListBuckets, signed with curl's SigV4
 #   tests/s3/gateway.sh stop /tmp/gw
 #
-# DIR/env (shell-sourceable) holds S3_TEST_ENDPOINT=http://127.0.0.1:PORT, AWS_ACCESS_KEY_ID,
+# DIR/env (shell-sourceable) holds S3_TEST_ENDPOINT=http://127.0.0.1:PORT (path style),
+# S3_TEST_VHOST_ENDPOINT=http://localhost:PORT (the same port: rgw's DNS name is localhost, so
+# it serves http://BUCKET.localhost:PORT/key virtual-hosted; libcurl resolves *.localhost to
+# the loopback itself, glibc does not), S3_TEST_TLS_ENDPOINT=https://127.0.0.1:TLSPORT and
+# S3_TEST_CA_BUNDLE (the PEM of the CA that signed the gateway's certificate, made at start
+# with openssl: a fresh CA key each start, valid 2 days, SAN IP:127.0.0.1 and DNS:localhost;
+# both left empty when openssl is missing), AWS_ACCESS_KEY_ID,
 # AWS_SECRET_ACCESS_KEY, AWS_REGION (us-east-1; rgw takes the region from the request's
 # credential scope and accepts any, but us-east-1 is what SDKs default to), S3_GATEWAY_DIR,
 # and the daemons' pids (S3_GATEWAY_MON_PID, _OSD_PID, _RGW_PID). Logs: DIR/log/*.log.
@@ -186,10 +192,21 @@ do_start() {
   touch "$DIR/$MARKER"
   : >"$DIR/pids"
 
-  local mon_port rgw_port fsid
+  local mon_port rgw_port tls_port fsid
   mon_port=$(free_port)
   rgw_port=$(free_port)
   while [ "$rgw_port" = "$mon_port" ]; do rgw_port=$(free_port); done
+  tls_port=$(free_port)
+  while [ "$tls_port" = "$mon_port" ] || [ "$tls_port" = "$rgw_port" ]; do tls_port=$(free_port); done
+  local frontends="beast endpoint=127.0.0.1:$rgw_port"
+  TLS_PORT=
+  if make_certificates; then
+    TLS_PORT=$tls_port
+    frontends+=" ssl_endpoint=127.0.0.1:$tls_port ssl_certificate=$DIR/tls/server.pem"
+    frontends+=" ssl_private_key=$DIR/tls/server.key"
+  else
+    log "no TLS endpoint: openssl could not make a certificate ($(tail -n 2 "$DIR/log/tls.out" 2>/dev/null))"
+  fi
   fsid=$("$PY" -c 'import uuid; print(uuid.uuid4())')
 
   cat >"$DIR/ceph.conf" <<EOF
@@ -252,9 +269,10 @@ osd heartbeat grace = 60
 [client]
 ms mon client mode = crc
 rgw data = $DIR/rgw/\$cluster-\$id
-rgw frontends = beast endpoint=127.0.0.1:$rgw_port
+rgw frontends = $frontends
 rgw thread pool size = 16
-rgw dns name = 127.0.0.1
+# Host: BUCKET.localhost is virtual-hosted; any other Host (127.0.0.1, localhost) path style.
+rgw dns name = localhost
 rgw enable usage log = false
 rgw dynamic resharding = false
 rgw lc debug interval = -1
@@ -329,11 +347,45 @@ EOF
     sleep 0.5
   done
   [ "$ok" = 1 ] || die "radosgw did not answer a signed request within 60 s"
+  if [ -n "$TLS_PORT" ]; then
+    tls_ok || die "radosgw did not answer over TLS on 127.0.0.1:$TLS_PORT: $(tail -n 3 "$DIR/log/tls.out")"
+  fi
   log "${SECONDS}s: radosgw answers signed requests"
   # The first bucket and multipart upload make radosgw create its last pools: done here, once,
   # rather than in whichever test comes first.
   warm_up || die "radosgw could not create a bucket: $(cat "$DIR/log/warm-up.out")"
-  log "${SECONDS}s: up: S3 endpoint http://127.0.0.1:$rgw_port (env in $DIR/env)"
+  log "${SECONDS}s: up: S3 endpoint http://127.0.0.1:$rgw_port${TLS_PORT:+, https://127.0.0.1:$TLS_PORT} (env in $DIR/env)"
+}
+
+# make_certificates: a CA and a server certificate it signs for 127.0.0.1 and localhost, under
+# DIR/tls (EC P-256: ~0.1 s). The CA's key is removed once the server's certificate is signed.
+make_certificates() {
+  command -v openssl >/dev/null || return 1
+  mkdir -p "$DIR/tls"
+  (
+    cd "$DIR/tls" &&
+      openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key \
+        -out ca.pem -days 2 -subj "/CN=trainbench test CA" \
+        -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign &&
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key \
+        -out server.csr -subj "/CN=localhost" &&
+      printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost" "basicConstraints=CA:FALSE" \
+        "keyUsage=critical,digitalSignature" "extendedKeyUsage=serverAuth" >server.ext &&
+      openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
+        -extfile server.ext -out server.pem &&
+      rm -f ca.key ca.srl server.csr
+  ) >"$DIR/log/tls.out" 2>&1
+}
+
+# tls_ok: the TLS endpoint completes a handshake with the CA's certificate and answers.
+tls_ok() {
+  local t0=$SECONDS
+  while ((SECONDS - t0 < 10)); do
+    curl -sS --max-time 5 --cacert "$DIR/tls/ca.pem" -o /dev/null "https://127.0.0.1:$TLS_PORT/" \
+      >>"$DIR/log/tls.out" 2>&1 && return 0
+    sleep 0.2
+  done
+  return 1
 }
 
 write_env() {
@@ -341,13 +393,16 @@ write_env() {
 # Written by tests/s3/gateway.sh start; source it.
 S3_GATEWAY_DIR=$DIR
 S3_TEST_ENDPOINT=http://127.0.0.1:$1
+S3_TEST_VHOST_ENDPOINT=http://localhost:$1
+S3_TEST_TLS_ENDPOINT=${TLS_PORT:+https://127.0.0.1:$TLS_PORT}
+S3_TEST_CA_BUNDLE=${TLS_PORT:+$DIR/tls/ca.pem}
 AWS_ACCESS_KEY_ID=$ACCESS_KEY
 AWS_SECRET_ACCESS_KEY=$SECRET_KEY
 AWS_REGION=$REGION
 S3_GATEWAY_MON_PID=$MON_PID
 S3_GATEWAY_OSD_PID=$OSD_PID
 S3_GATEWAY_RGW_PID=$RGW_PID
-export S3_GATEWAY_DIR S3_TEST_ENDPOINT AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_REGION
+export S3_GATEWAY_DIR S3_TEST_ENDPOINT S3_TEST_VHOST_ENDPOINT S3_TEST_TLS_ENDPOINT S3_TEST_CA_BUNDLE AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_REGION
 EOF
   mv "$DIR/env.tmp" "$DIR/env"
 }
@@ -399,6 +454,14 @@ do_status() {
   if signed_ok; then echo "s3: $S3_TEST_ENDPOINT answers signed requests"; else
     echo "s3: $S3_TEST_ENDPOINT does not answer"
     bad=1
+  fi
+  if [ -n "${S3_TEST_TLS_ENDPOINT:-}" ]; then
+    if curl -sS --max-time 5 --cacert "$S3_TEST_CA_BUNDLE" -o /dev/null "$S3_TEST_TLS_ENDPOINT/"; then
+      echo "tls: $S3_TEST_TLS_ENDPOINT answers (CA $S3_TEST_CA_BUNDLE)"
+    else
+      echo "tls: $S3_TEST_TLS_ENDPOINT does not answer"
+      bad=1
+    fi
   fi
   exit "$bad"
 }

@@ -18,8 +18,11 @@
 #   s3_stop_proxy         # SIGTERM: the stats file has the final counts
 #
 # Environment: S3_TEST_ENDPOINT (http://127.0.0.1:PORT), AWS_ACCESS_KEY_ID,
-# AWS_SECRET_ACCESS_KEY, AWS_REGION (all from the gateway's env file), S3_PAYLOAD_SHA256
+# AWS_SECRET_ACCESS_KEY, AWS_REGION (all from the gateway's env file, with
+# S3_TEST_VHOST_ENDPOINT, S3_TEST_TLS_ENDPOINT and S3_TEST_CA_BUNDLE: gateway.sh), S3_PAYLOAD_SHA256
 # (the x-amz-content-sha256 header; UNSIGNED-PAYLOAD unless set).
+#   S3CURL_ENDPOINT=http://BUCKET.localhost:PORT s3curl GET /key      # virtual-hosted
+#   S3CURL_ENDPOINT=$S3_TEST_TLS_ENDPOINT s3curl GET /b/k --cacert "$S3_TEST_CA_BUNDLE"  # https
 #
 # QUIRKS (curl 7.88.1 against radosgw 16.2.15):
 # - curl does not send x-amz-content-sha256 itself, and rgw needs it: s3curl sends
