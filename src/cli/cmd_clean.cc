@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "cli/command.h"
-#include "dist/communicator.h"
 #include "cli/workload_args.h"
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/log.h"
 #include "common/units.h"
+#include "dist/communicator.h"
 #include "storage/storage.h"
 
 namespace trainbench::cli {

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# datagen and run over 1, 2 and 4 ranks on this machine: ranks split the dataset's files and
+# the accelerators' shards without overlap, so the job reads the same samples per epoch as
+# one process with the same total accelerators (the sum of the varying sample sizes an epoch
+# took says which samples it took), with uneven accelerators per rank too; a random shuffle
+# is one order over all ranks (its seed is rank 0's); rank 0 reports hosts and ranks.
+source "$(dirname "$0")/lib.sh"
+
+# datagen: 3 ranks write the same files and manifest as one process; a second run resumes.
+"$TB" datagen resnet50_h100 "${SMALL[@]}" "dataset.data_folder=$WORK/one" --no-progress \
+  >/dev/null 2>&1 || fail "datagen, one process"
+launch 120 -np 3 "$TB" datagen resnet50_h100 "${SMALL[@]}" --no-progress >dg.txt 2>&1 ||
+  { cat dg.txt; fail "datagen over 3 ranks"; }
+grep -q "^datagen: 16 files (16 written, 0 already complete)" dg.txt || fail "datagen line: $(cat dg.txt)"
+[ "$(grep -c '^datagen:' dg.txt)" = 1 ] || fail "only rank 0 prints the result line"
+cmp "$WORK/one/trainbench_manifest.json" "$WORK/data/trainbench_manifest.json" ||
+  fail "the manifest of 3 ranks differs from one process's"
+(cd "$WORK/one" && find train -type f | sort | xargs md5sum) >one.md5
+(cd "$WORK/data" && find train -type f | sort | xargs md5sum) >ranks.md5
+cmp one.md5 ranks.md5 || fail "files of 3 ranks differ from one process's"
+ls -a "$WORK/data" | grep -q journal && fail "a rank's journal was left behind"
+launch 120 -np 3 "$TB" datagen resnet50_h100 "${SMALL[@]}" --no-progress >dg2.txt 2>&1 ||
+  { cat dg2.txt; fail "datagen again"; }
+grep -q "(0 written, 16 already complete)" dg2.txt || fail "resume over ranks: $(cat dg2.txt)"
+
+# epoch_takes SUMMARY: per train epoch, samples and the bytes of the samples taken.
+epoch_takes() { json "$1" '[(p["samples"], p["requested_bytes"]) for p in d["phases"] if p["kind"] == "train"]'; }
+
+# 4 accelerators, batch 3: 10 steps per epoch, and 8 of the 128 samples are left out, which
+# ones depending on every accelerator's shard.
+common=(resnet50_h100 "${SMALL[@]}" reader.batch_size=3 train.epochs=2 --no-progress)
+"$TB" run "${common[@]}" -a 4 >one.txt 2>&1 || { cat one.txt; fail "run, one process"; }
+one=$(epoch_takes "$(newest_summary)")
+bytes_one=$(json "$(newest_summary)" 'd["io_characterization"]["POSIX_BYTES_READ"]')
+for shape in "2 2" "4 1"; do
+  set -- $shape
+  launch 120 -np "$1" "$TB" run "${common[@]}" -a "$2" >r.txt 2>&1 ||
+    { cat r.txt; fail "run over $1 ranks x $2"; }
+  s=$(newest_summary)
+  [ "$(epoch_takes "$s")" = "$one" ] ||
+    fail "$1 ranks x $2 took other samples than 1 x 4: $(epoch_takes "$s") vs $one"
+  [ "$(json "$s" 'd["io_characterization"]["POSIX_BYTES_READ"]')" = "$bytes_one" ] ||
+    fail "$1 ranks x $2: bytes read differ from one process's"
+  [ "$(json "$s" 'd["num_accelerators"], d["num_ranks"], d["num_hosts"]')" = "(4, $1, 1)" ] ||
+    fail "accelerators/ranks/hosts in summary"
+  [ "$(json "$s" 'len(d["ranks"]), d["hosts"][0]["ranks"], d["hosts"][0]["accelerators"]')" = \
+    "($1, $(json "$s" 'list(range('"$1"'))'), 4)" ] || fail "hosts and ranks rows: $(json "$s" 'd["hosts"]')"
+  [ "$(ls "$(results_dir)"/rank-*.json | wc -l)" = "$1" ] || fail "one rank-N.json per rank"
+  grep -q "over $1 ranks on 1 host(s)" r.txt || fail "the run line names the ranks"
+done
+# Uneven: rank 0 drives 3 accelerators, rank 1 one (mpirun's MPMD form).
+launch 120 -np 1 "$TB" run "${common[@]}" -a 3 : -np 1 "$TB" run "${common[@]}" -a 1 >u.txt 2>&1 ||
+  { cat u.txt; fail "uneven run"; }
+s=$(newest_summary)
+[ "$(epoch_takes "$s")" = "$one" ] || fail "3+1 accelerators took other samples than 1 x 4"
+[ "$(json "$s" '[r["accelerators"] for r in d["ranks"]]')" = "[3, 1]" ] || fail "per-rank accelerators"
+# Histograms are merged bucket by bucket: the job's read count is the ranks' sum.
+[ "$(json "$s" 'd["read_latency_ms"]["count"] == sum(json.load(open(f))["read_latency_ms"]["count"] for f in __import__("glob").glob("'"$(results_dir)"'/rank-*.json"))')" = True ] ||
+  fail "read latency counts do not add up over ranks"
+
+# shuffle random over 2 ranks x 2, batch 4: 8 steps take all 128 samples, each once per
+# epoch, only if both ranks shuffle with the same seed.
+total=$(json "$WORK/data/trainbench_manifest.json" 'sum(s[1] for f in d["files"] for s in f["samples"])' 2>/dev/null ||
+  json "$(newest_summary)" 'd["train_bytes"]')
+launch 120 -np 2 "$TB" run resnet50_h100 "${SMALL[@]}" reader.batch_size=4 train.epochs=2 \
+  reader.sample_shuffle=random reader.file_shuffle=random -a 2 --no-progress >rnd.txt 2>&1 ||
+  { cat rnd.txt; fail "random shuffle run"; }
+s=$(newest_summary)
+[ "$(json "$s" '[p["samples"] for p in d["phases"]]')" = "[128, 128]" ] || fail "random: samples per epoch"
+[ "$(json "$s" 'len({json.load(open(f))["random_shuffle_seed"] for f in __import__("glob").glob("'"$(results_dir)"'/rank-*.json")})')" = 1 ] ||
+  fail "ranks drew different random seeds"
+req=$(json "$s" '[p["requested_bytes"] for p in d["phases"]]')
+[ "$req" = "[$total, $total]" ] || fail "random: each epoch must take every sample once ($req vs $total per epoch)"
+[ "$(json "$s" 'd["io_characterization"]["POSIX_BYTES_READ"]')" = $((2 * total)) ] ||
+  fail "bytes read != dataset bytes x epochs"
+
+# clean under mpirun: rank 0 removes, the others wait.
+launch 60 -np 2 "$TB" clean resnet50_h100 "${SMALL[@]}" --yes >clean.txt 2>&1 || { cat clean.txt; fail "clean"; }
+[ "$(grep -c '^clean: removed' clean.txt)" = 1 ] || fail "clean: one report"
+[ ! -e "$WORK/data/trainbench_manifest.json" ] || fail "clean left the manifest"
+echo OK
