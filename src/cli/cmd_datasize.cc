@@ -1,8 +1,11 @@
 // `trainbench datasize WORKLOAD --accelerators N --hosts H --host-memory-gib M`:
-// MLPerf Storage's dataset sizing rule, so the page cache cannot hold the dataset.
+// MLPerf Storage's dataset sizing rule, so the page cache cannot hold the dataset. Under
+// mpirun the ranks say it themselves: hosts are the ranks' distinct hosts, memory theirs,
+// and --accelerators is per rank (as in `run`), summed.
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 
 #include "cli/command.h"
 #include "cli/validators.h"
@@ -10,6 +13,9 @@
 #include "common/error.h"
 #include "common/units.h"
 #include "config/datasize.h"
+#include "dist/communicator.h"
+#include "metrics/process_stats.h"
+#include "sim/ranks.h"
 
 namespace trainbench::cli {
 
@@ -23,18 +29,40 @@ void AddDatasizeCommand(CLI::App& app, Action& action) {
   static double memory_gib = 0;
   AddWorkloadArgs(*command, args);
   command
-      ->add_option("--accelerators,-n", accelerators, "Emulated accelerators in total (all hosts)")
+      ->add_option("--accelerators,-n", accelerators,
+                   "Emulated accelerators in total (under mpirun: per rank, as in run)")
       ->check(AtLeast(1));
-  command->add_option("--hosts", hosts, "Hosts running the benchmark")->check(AtLeast(1));
-  command->add_option("--host-memory-gib", memory_gib, "Memory per host in GiB")
-      ->required()
+  command
+      ->add_option("--hosts", hosts,
+                   "Hosts running the benchmark (default 1; under mpirun, the ranks' hosts)")
+      ->check(AtLeast(1));
+  command
+      ->add_option("--host-memory-gib", memory_gib,
+                   "Memory per host in GiB (default: this host's; under mpirun, the mean of the "
+                   "ranks' hosts)")
       ->check(PositiveFinite());
   command->callback([&action] {
     action = [] {
+      dist::Communicator& ranks = dist::World();
       const auto config = LoadWorkloadOrThrow(args);
+      if (ranks.Size() > 1) {
+        const auto layout = sim::ExchangeRankLayout(ranks, accelerators);
+        if (ranks.Rank() != 0) return 0;  // rank 0 answers for the job
+        accelerators = layout.total_accelerators;
+        std::map<std::string, uint64_t> memory;
+        for (const auto& rank : layout.ranks) memory[rank.host] = rank.memory_bytes;
+        hosts = memory.size();
+        double total = 0;
+        for (const auto& [host, bytes] : memory) total += static_cast<double>(bytes);
+        if (memory_gib <= 0) memory_gib = total / static_cast<double>(hosts) / kGiB;
+        fmt::print("ranks            {} on {} host(s), {} accelerators\n", ranks.Size(), hosts,
+                   accelerators);
+      } else if (memory_gib <= 0) {
+        memory_gib = static_cast<double>(metrics::HostMemoryBytes()) / kGiB;
+      }
       const auto size = config::ComputeDataSize(config, accelerators, hosts, memory_gib);
       fmt::print("workload         {}\n", config.workload_name);
-      fmt::print("rule             samples = max(500 x {} x {}, 5 x {} x {} GiB / {:.0f} B)\n",
+      fmt::print("rule             samples = max(500 x {} x {}, 5 x {} x {:.2f} GiB / {:.0f} B)\n",
                  config.reader.batch_size, accelerators, hosts, memory_gib,
                  config.dataset.record_length_bytes);
       fmt::print("samples          {}\n", size.samples);

@@ -17,6 +17,7 @@
 #include "common/interrupt.h"
 #include "common/log.h"
 #include "common/output_path.h"
+#include "common/page_cache.h"
 #include "common/units.h"
 #include "config/workload_yaml.h"
 #include "dataset/generator.h"
@@ -43,6 +44,7 @@ struct RunFlags {
   bool no_barrier = false;
   sim::ReadFlags reads;
   bool no_progress = false;
+  bool drop_caches = false;
 };
 
 std::string ShellQuote(const std::string& s) {
@@ -129,6 +131,19 @@ int Execute(const RunFlags& flags) {
 
   const sim::RankLayout layout = sim::ExchangeRankLayout(ranks, flags.accelerators);
   sim::TrainStepsPerEpoch(config, dataset, layout.total_accelerators);
+  size_t hosts_dropped = 0;
+  if (flags.drop_caches) {
+    // The first rank on each host empties that host's cache; all start after every host has.
+    for (size_t r = 0; r < layout.ranks.size(); ++r) {
+      const auto& host = layout.ranks[r].host;
+      bool first = true;
+      for (size_t q = 0; q < r; ++q) first = first && layout.ranks[q].host != host;
+      if (!first) continue;
+      ++hosts_dropped;
+      if (r == static_cast<size_t>(ranks.Rank())) DropPageCache();
+    }
+    if (!ranks.Barrier()) throw RuntimeError("--drop-caches: another rank failed");
+  }
 
   const std::string started = UtcStamp();
   std::string folder;
@@ -194,6 +209,9 @@ int Execute(const RunFlags& flags) {
       config.workload_name, layout.total_accelerators, spread, dataset.train.size(),
       FormatBytes(static_cast<double>(dataset.TrainBytes())), uri, config.train.epochs, folder));
 
+  if (flags.drop_caches)
+    info(fmt::format("--drop-caches: page caches dropped on {} host(s) before the run",
+                     hosts_dropped));
   if (config.workflow.checkpoint)
     info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
                      FormatBytes(static_cast<double>(config.model.model_size_bytes)),
@@ -219,6 +237,7 @@ int Execute(const RunFlags& flags) {
   // must not take them along. Each file is written whole or not at all, and the summary
   // lists those that could not be written.
   auto summary = report::Summary(record, config, started, UtcStamp());
+  summary["cache"]["dropped_before_run"] = flags.drop_caches;
   if (ranks.Size() > 1) {
     std::vector<uint64_t> counts;
     for (const auto& rank : layout.ranks) counts.push_back(rank.accelerators);
@@ -318,6 +337,9 @@ void AddRunCommand(CLI::App& app, Action& action) {
                    "null, accelerators x read_threads / loops, at most 256)")
       ->check(AtLeast(0));
   command->add_flag("--no-progress", flags.no_progress, "No live progress line on a terminal");
+  command->add_flag("--drop-caches", flags.drop_caches,
+                    "Empty the page cache of every host before the run (root only; one rank "
+                    "per host does it), so reads come from storage");
   command->callback([&action] { action = [] { return Execute(flags); }; });
 }
 

@@ -74,6 +74,35 @@ req=$(json "$s" '[p["requested_bytes"] for p in d["phases"]]')
 [ "$(json "$s" 'd["io_characterization"]["POSIX_BYTES_READ"]')" = $((2 * total)) ] ||
   fail "bytes read != dataset bytes x epochs"
 
+# Checkpoints over 2 ranks: rank_zero writes the whole checkpoint from rank 0, all_ranks a
+# share from each rank (together the same bytes); both read back whole.
+ck=(resnet50_h100 "${SMALL[@]}" reader.batch_size=4 train.epochs=2 -a 2 --no-progress
+  workflow.checkpoint=true checkpoint.epochs_between_checkpoints=1 checkpoint.num_checkpoints_read=1
+  model.model_size_bytes=3000001)
+for type in rank_zero all_ranks; do
+  launch 120 -np 2 "$TB" run "${ck[@]}" "checkpoint.checkpoint_folder=$WORK/ck-$type" \
+    "checkpoint.type=$type" >ck.txt 2>&1 || { cat ck.txt; fail "checkpoints $type"; }
+  s=$(newest_summary)
+  [ "$(json "$s" '[(c["operation"], c["bytes"]) for c in d["checkpoints"]]')" = \
+    "[('write', 9000003), ('write', 9000003), ('read', 9000003)]" ] ||
+    fail "$type checkpoints: $(json "$s" 'd["checkpoints"]')"
+done
+[ "$(ls "$WORK"/ck-rank_zero/*epoch1*/)" = "$(printf 'model.pt\noptimizer.pt')" ] || fail "rank_zero files"
+[ "$(ls "$WORK"/ck-all_ranks/*epoch1*/ | tr '\n' ' ')" = \
+  "model-rank0.pt model-rank1.pt optimizer-rank0.pt optimizer-rank1.pt " ] || fail "all_ranks files"
+
+# datasize takes hosts, memory and accelerators from the ranks.
+launch 60 -np 2 "$TB" datasize resnet50_h100 -n 3 >ds.txt 2>&1 || { cat ds.txt; fail "datasize"; }
+grep -q "^ranks  *2 on 1 host(s), 6 accelerators" ds.txt || fail "datasize over ranks: $(cat ds.txt)"
+grep -q "500 x 400 x 6, 5 x 1 x" ds.txt || fail "datasize rule"
+
+# --drop-caches: one rank per host empties its page cache (where this box lets root do it).
+if sync && echo 1 >/proc/sys/vm/drop_caches 2>/dev/null; then
+launch 120 -np 2 "$TB" run "${common[@]}" -a 2 --drop-caches >dc.txt 2>&1 || { cat dc.txt; fail "drop caches"; }
+grep -q "page caches dropped on 1 host(s)" dc.txt || fail "drop-caches line"
+[ "$(json "$(newest_summary)" 'd["cache"]["dropped_before_run"]')" = True ] || fail "summary: dropped"
+fi
+
 # clean under mpirun: rank 0 removes, the others wait.
 launch 60 -np 2 "$TB" clean resnet50_h100 "${SMALL[@]}" --yes >clean.txt 2>&1 || { cat clean.txt; fail "clean"; }
 [ "$(grep -c '^clean: removed' clean.txt)" = 1 ] || fail "clean: one report"
