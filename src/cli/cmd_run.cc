@@ -169,6 +169,9 @@ int Execute(const RunFlags& flags) {
   options.random_shuffle_seed = layout.random_shuffle_seed;
   options.barrier = !flags.no_barrier;
   options.reads = flags.reads;
+  options.reads.ranks_on_host = static_cast<unsigned>(
+      std::count_if(layout.ranks.begin(), layout.ranks.end(),
+                    [&ranks](const sim::RankInfo& r) { return r.host == ranks.Host(); }));
   LiveProgress progress(lead && !flags.no_progress);
   options.progress = [&](const sim::Progress& p) { progress.Show(p); };
   options.log = [&](const std::string& line) {

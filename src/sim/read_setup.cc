@@ -21,7 +21,8 @@ uint64_t SamplesInFlight(const config::WorkloadConfig& config, uint64_t accelera
 unsigned ReadThreads(const config::WorkloadConfig& config, uint64_t accelerators,
                      const ReadFlags& flags, unsigned useful_depth) {
   if (flags.io_threads > 0) return flags.io_threads;
-  const uint64_t cores = metrics::HostCpuCount();
+  const uint64_t cores =
+      std::max<uint64_t>(1, metrics::HostCpuCount() / std::max(1u, flags.ranks_on_host));
   // A synchronous queue needs a thread per read in flight; a deep one a thread per core.
   const uint64_t cap = useful_depth > 1 ? cores : std::min<uint64_t>(64, 4 * cores);
   return static_cast<unsigned>(

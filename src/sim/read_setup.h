@@ -20,6 +20,8 @@ struct ReadFlags {
   std::string engine;       // --io-engine; empty: the format's or the storage's own
   unsigned io_threads = 0;  // --io-threads; 0: from the workload
   unsigned io_depth = 0;    // --io-depth; 0: from the workload and the engine
+  // Ranks of the job on this host: they share its cores, and so the default cap on threads.
+  unsigned ranks_on_host = 1;
 };
 
 struct ReadSetup {

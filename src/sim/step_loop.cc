@@ -35,8 +35,12 @@ struct Timer {
 };
 
 constexpr double kMaxSleep = 0.05;  // also how quickly Ctrl-C is noticed
-// How often a step all-reduce over ranks is polled: a fraction of a short step.
-constexpr double kStepPoll = 0.0002;
+// How often a step all-reduce over ranks is polled: first a fraction of a short step, then
+// less often the longer the other ranks take (a step released late is still released at
+// the emulated time the last rank finished, so polling slower costs CPU nothing and
+// accuracy little).
+constexpr double kStepPollFirst = 0.00005;
+constexpr double kStepPollMost = 0.001;
 
 class Loop {
  public:
@@ -87,6 +91,7 @@ class Loop {
         }
         double latest = 0;
         if (step_pending_ && ranks_->StepDone(latest)) {
+          step_poll_ = kStepPollFirst;
           step_pending_ = false;
           // The step ends when the last rank's last accelerator finished it, as each rank
           // measures from the phase start that the barrier before the phase aligned.
@@ -115,7 +120,11 @@ class Loop {
         stepped_ = false;
         continue;
       }
-      double deadline = now + (step_pending_ ? kStepPoll : kMaxSleep);
+      double deadline = now + kMaxSleep;
+      if (step_pending_) {
+        deadline = now + step_poll_;
+        step_poll_ = std::min(kStepPollMost, 2 * step_poll_);
+      }
       if (!timers_.empty()) deadline = std::min(deadline, timers_.top().deadline);
       if (!waiting_.empty() && scheduler_)
         scheduler_->Wait(deadline);
@@ -277,6 +286,7 @@ class Loop {
   metrics::Histogram& wait_ns_;
   dist::Communicator* ranks_;  // null when this process is the whole job
   bool step_pending_ = false;  // an all-reduce over ranks for pending_step_ is under way
+  double step_poll_ = kStepPollFirst;
   uint64_t pending_step_ = 0;
   double pending_latest_ = 0;
   bool peer_stopped_ = false;  // a barrier over ranks ended because a peer failed
