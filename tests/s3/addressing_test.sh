@@ -76,14 +76,7 @@ grep -q "verify: 4 files OK" datagen.out || fail "datagen --verify virtual-hoste
 requests virtual "$prefix" PUT 5 # 4 objects and the manifest
 # curl lists (virtual-hosted, its own signing) what was written: the bytes of the 4 objects.
 S3CURL_ENDPOINT=$vhost s3curl GET "/?list-type=2&prefix=$prefix%2Ftrain%2F" -o list.xml
-written=$("$PY" - list.xml <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-sizes = [int(s) for s in re.findall(r"<Size>(\d+)</Size>", t)]
-assert len(sizes) == 4, t
-print(sum(sizes))
-PY
-) || fail "listing virtual-hosted: $(cat list.xml)"
+written=$(listed_bytes list.xml 4) || fail "listing virtual-hosted: $(cat list.xml)"
 S3CURL_ENDPOINT=$vhost s3curl GET "/$prefix/trainbench_manifest.json" -o manifest.json
 check "the manifest read virtual-hosted is JSON" json manifest.json 'd["total_bytes"]' >/dev/null
 [ "$(json manifest.json 'd["total_bytes"]')" = "$written" ] ||

@@ -140,3 +140,15 @@ s3_stop_proxy() {
   wait "$S3_PROXY_PID" 2>/dev/null || true
   S3_PROXY_PID=
 }
+
+# listed_bytes LISTING.xml COUNT: the sum of a ListObjectsV2 reply's object sizes; fails
+# unless it lists COUNT objects.
+listed_bytes() {
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+sizes = [int(s) for s in re.findall(r"<Size>(\d+)</Size>", t)]
+assert len(sizes) == int(sys.argv[2]), t
+print(sum(sizes))
+PY
+}

@@ -46,14 +46,7 @@ AWS_ENDPOINT_URL=$tls AWS_CA_BUNDLE=$ca "$TB" datagen "${common[@]}" --verify >d
   { cat datagen.err; fail "datagen over https with AWS_CA_BUNDLE"; }
 grep -q "verify: 3 files OK" datagen.out || fail "datagen --verify over https: $(cat datagen.out)"
 S3CURL_ENDPOINT=$tls s3curl GET "/$bucket?list-type=2&prefix=tls%2Ftrain%2F" --cacert "$ca" -o list.xml
-written=$("$PY" - list.xml <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-sizes = [int(s) for s in re.findall(r"<Size>(\d+)</Size>", t)]
-assert len(sizes) == 3, t
-print(sum(sizes))
-PY
-) || fail "listing over https: $(cat list.xml)"
+written=$(listed_bytes list.xml 3) || fail "listing over https: $(cat list.xml)"
 
 # ... and run over https with storage_options.ca_bundle: every byte written is read.
 AWS_ENDPOINT_URL=$tls "$TB" run "${common[@]}" "storage.storage_options.ca_bundle=$ca" \

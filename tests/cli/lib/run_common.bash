@@ -30,11 +30,14 @@ results_dir() {
   echo "${dir%/}"
 }
 
-# wait_for_start FILE: waits (at most 30 s) until a run's stderr says it has begun.
-wait_for_start() {
+# wait_for_line FILE REGEX WHAT: waits (at most 30 s) until FILE has a line matching REGEX.
+wait_for_line() {
   for _ in $(seq 300); do
-    grep -q "trainbench: run " "$1" 2>/dev/null && return 0
+    grep -Eq "$2" "$1" 2>/dev/null && return 0
     sleep 0.1
   done
-  fail "the run did not start: $(cat "$1")"
+  fail "$3: $(cat "$1")"
 }
+
+# wait_for_start FILE: until a run's stderr says it has begun.
+wait_for_start() { wait_for_line "$1" "trainbench: run " "the run did not start"; }
