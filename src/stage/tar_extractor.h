@@ -1,0 +1,53 @@
+// Streams a tar archive into a folder while it is still arriving (no copy of the archive
+// on disk): ustar, GNU (long names) and pax headers; regular files and folders; a member that
+// is itself a tar (the ImageNet train tar holds one tar per class) is, with nested_tars,
+// extracted into a folder named after it (n01440764.tar -> n01440764/). Each member is written
+// under a temporary name and renamed when whole, so nothing half-written has a final name.
+// Resume: ResumeOffset() is where the archive must be fed from again after a stop (the start
+// of the first top-level member not yet complete); a new extractor made with that offset
+// carries on. Not thread-safe: one feeder.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace trainbench::stage {
+
+struct TarOptions {
+  bool nested_tars = true;      // extract members ending in .tar into a folder of their name
+  bool verify_members = false;  // check each member's bytes against its header size at close
+};
+
+struct TarStats {
+  uint64_t members = 0;        // regular files written (nested ones included)
+  uint64_t bytes = 0;          // their bytes
+  uint64_t archive_bytes = 0;  // archive bytes consumed (from the start offset)
+  double seconds = 0;          // time spent inside Feed/Finish (the extraction's own time)
+};
+
+class TarExtractor {
+ public:
+  // `start_offset`: the archive offset the first Feed starts at (0, or an earlier
+  // ResumeOffset()). Creates `dest` if needed.
+  TarExtractor(std::string dest, TarOptions options, uint64_t start_offset = 0);
+  ~TarExtractor();
+  TarExtractor(const TarExtractor&) = delete;
+  TarExtractor& operator=(const TarExtractor&) = delete;
+
+  // The next `size` bytes of the archive, in order. Throws RuntimeError naming the member and
+  // archive offset on a corrupt header or a path leaving `dest` (absolute, "..").
+  void Feed(const void* data, size_t size);
+  // The archive ended: throws RuntimeError if it ended inside a member.
+  void Finish();
+  // The archive offset to feed from again after a stop, losing no complete member.
+  uint64_t ResumeOffset() const;
+  const TarStats& Stats() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace trainbench::stage
