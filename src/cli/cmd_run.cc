@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 
@@ -219,7 +220,18 @@ int Execute(const RunFlags& flags) {
     info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
                      FormatBytes(static_cast<double>(config.model.model_size_bytes)),
                      checkpoint_folder));
-  auto mine = sim::RunEmulatedTraining(config, dataset, *storage, ranks, options);
+  metrics::RunRecord mine;
+  try {
+    mine = sim::RunEmulatedTraining(config, dataset, *storage, ranks, options);
+  } catch (const UsageError&) {
+    // Refused before the first read (what the reads need cannot be done, e.g. compressed
+    // HDF5 on S3): a results folder with nothing measured would pass for a run.
+    if (lead) {
+      std::error_code ignored;
+      std::filesystem::remove_all(folder, ignored);
+    }
+    throw;
+  }
   mine.storage_counters = storage->Counters();
   for (auto& [op, latency] : storage->OperationLatencies())
     mine.storage_latency_ns[op] = std::move(latency);

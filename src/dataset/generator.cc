@@ -302,9 +302,16 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   WaitForRanks(ranks);
   journal.Remove();
 
-  if (options.verify) {
+  if (options.verify) {  // each rank its own files
     const double verify_start = NowSeconds();
-    VerifyDataset(config, result.manifest, storage, options.threads, options.progress);
+    Manifest own = result.manifest;
+    if (rank == 0 && size > 1) {
+      own.files.clear();
+      for (uint64_t i = 0; i < result.manifest.files.size(); ++i)
+        if (Mine(i, rank, size)) own.files.push_back(result.manifest.files[i]);
+    }
+    VerifyDataset(config, own, storage, options.threads, options.progress);
+    WaitForRanks(ranks);  // every rank's files checked before rank 0 says so
     result.verify_seconds = NowSeconds() - verify_start;
   }
   return result;

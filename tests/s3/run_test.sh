@@ -159,9 +159,11 @@ hz=(unet3d_h100 dataset.format=hdf5 workflow.checkpoint=False dataset.num_files_
   dataset.record_length_bytes_stdev=0 dataset.compression=gzip "dataset.data_folder=s3://$bucket/h5z"
   "output.folder=$WORK/out")
 "$TB" datagen "${hz[@]}" >hz.out 2>hz.err || { cat hz.err; fail "gzip hdf5 datagen to S3"; }
+rm -rf "$WORK/out"
 code=0
 "$TB" run "${hz[@]}" train.computation_time=0 reader.batch_size=1 >hz.out 2>hz.err || code=$?
 [ "$code" = 2 ] && grep -q "no byte range in the object" hz.err || fail "gzip hdf5 on S3: exit $code, $(cat hz.err)"
+[ -z "$(ls -A "$WORK/out" 2>/dev/null)" ] || fail "a refused run left a results folder: $(ls -R "$WORK/out")"
 
 # DLIO's storage keys, with no AWS variables at all.
 rm -rf "$WORK/out"
