@@ -15,9 +15,48 @@
 #include "config/datasize.h"
 #include "dist/communicator.h"
 #include "metrics/process_stats.h"
+#include "sim/llm_checkpoint.h"
 #include "sim/ranks.h"
 
 namespace trainbench::cli {
+
+namespace {
+
+// "911.17 GiB (978.36 GB)": DLIO and MLPerf's rules compute in 2^30 bytes and print "GB".
+std::string BothUnits(uint64_t bytes) {
+  const auto b = static_cast<double>(bytes);
+  return fmt::format("{:.2f} GiB ({:.2f} GB)", b / kGiB, b / kGB);
+}
+
+void PrintCheckpointSize(const config::WorkloadConfig& config, uint64_t n) {
+  const auto& m = config.model;
+  if (!sim::IsSizedTransformer(m))
+    throw UsageError(fmt::format(
+        "--checkpoint sizes a transformer: {} sets no model.num_layers and "
+        "model.transformer.hidden_size (its checkpoint is model.model_size_bytes = {} bytes for "
+        "the model, twice that for the optimizer)",
+        config.workload_name, m.model_size_bytes));
+  const auto size = sim::CheckpointSize(m, n);
+  const uint64_t dp =
+      m.parallelism.data ? m.parallelism.data : n / (m.parallelism.tensor * m.parallelism.pipeline);
+  fmt::print("workload         {} ({} layers, hidden {}, ffn {}, vocabulary {})\n",
+             config.workload_name, m.num_layers, m.transformer.hidden_size,
+             m.transformer.ffn_hidden_size, m.transformer.vocab_size);
+  fmt::print("parameters       {} ({:.2f} billion, counted as DLIO counts them)\n", size.parameters,
+             static_cast<double>(size.parameters) / 1e9);
+  fmt::print("ranks            {}: tensor {} x pipeline {} x data {}{}, ZeRO stage {}; {} write\n",
+             n, m.parallelism.tensor, m.parallelism.pipeline, dp,
+             m.parallelism.data ? " (a subset of the job)" : "", m.parallelism.zero_stage,
+             size.writing_ranks);
+  fmt::print("model states     {} in {}\n", BothUnits(size.model_bytes), m.model_datatype);
+  fmt::print("optimizer states {} in {} (3 per parameter)\n", BothUnits(size.optimizer_bytes),
+             m.optimizer_datatype);
+  fmt::print("checkpoint       {}\n", BothUnits(size.model_bytes + size.optimizer_bytes));
+  fmt::print("per rank         {} largest, {} smallest\n", BothUnits(size.largest_rank_bytes),
+             BothUnits(size.smallest_rank_bytes));
+}
+
+}  // namespace
 
 void AddDatasizeCommand(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand(
@@ -41,10 +80,29 @@ void AddDatasizeCommand(CLI::App& app, Action& action) {
                    "Memory per host in GiB (default: this host's; under mpirun, the mean of the "
                    "ranks' hosts)")
       ->check(PositiveFinite());
+  static bool checkpoint = false;
+  static uint64_t checkpoint_ranks = 0;
+  command->add_flag("--checkpoint", checkpoint,
+                    "Size the workload's checkpoint instead (a transformer: model.num_layers and "
+                    "model.transformer), over --ranks; writes nothing");
+  command
+      ->add_option("--ranks", checkpoint_ranks,
+                   "With --checkpoint: the job's ranks (default: tensor x pipeline parallelism, "
+                   "or the ranks under mpirun)")
+      ->check(AtLeast(1));
   command->callback([&action] {
     action = [] {
       dist::Communicator& ranks = dist::World();
       const auto config = LoadWorkloadOrThrow(args);
+      if (checkpoint) {
+        if (ranks.Rank() != 0) return 0;
+        const uint64_t n = checkpoint_ranks   ? checkpoint_ranks
+                           : ranks.Size() > 1 ? static_cast<uint64_t>(ranks.Size())
+                                              : config.model.parallelism.tensor *
+                                                    config.model.parallelism.pipeline;
+        PrintCheckpointSize(config, n);
+        return 0;
+      }
       if (ranks.Size() > 1) {
         const auto layout = sim::ExchangeRankLayout(ranks, accelerators);
         if (ranks.Rank() != 0) return 0;  // rank 0 answers for the job

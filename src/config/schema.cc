@@ -296,13 +296,40 @@ std::vector<KeySpec> BuildSchema() {
       "model.type", [](auto& c) -> auto& { return c.model.type; }));
   keys.push_back(UnsignedKey(
       "model.model_size_bytes", [](auto& c) -> auto& { return c.model.model_size_bytes; }));
-  for (const char* k :
-       {"model.num_layers", "model.model_datatype", "model.optimizer_datatype",
-        "model.optimization_groups", "model.layer_parameters", "model.parallelism.pipeline",
-        "model.parallelism.tensor", "model.parallelism.data", "model.parallelism.zero_stage",
-        "model.transformer.vocab_size", "model.transformer.hidden_size",
-        "model.transformer.ffn_hidden_size", "model.transformer.num_attention_heads",
-        "model.transformer.num_kv_heads"})
+  keys.push_back(UnsignedKey(
+      "model.num_layers", [](auto& c) -> auto& { return c.model.num_layers; }));
+  keys.push_back(LowerStringKey(
+      "model.model_datatype", [](auto& c) -> auto& { return c.model.model_datatype; },
+      "fp16, bf16, fp32, fp64, int8 or uint8"));
+  keys.push_back(LowerStringKey(
+      "model.optimizer_datatype", [](auto& c) -> auto& { return c.model.optimizer_datatype; },
+      "fp16, bf16, fp32, fp64, int8 or uint8"));
+  keys.push_back(UnsignedKey(
+      "model.parallelism.tensor", [](auto& c) -> auto& { return c.model.parallelism.tensor; }, 1));
+  keys.push_back(UnsignedKey(
+      "model.parallelism.pipeline", [](auto& c) -> auto& { return c.model.parallelism.pipeline; },
+      1));
+  keys.push_back(UnsignedKey(
+      "model.parallelism.data", [](auto& c) -> auto& { return c.model.parallelism.data; }));
+  keys.push_back(UnsignedKey(
+      "model.parallelism.zero_stage",
+      [](auto& c) -> auto& { return c.model.parallelism.zero_stage; }));
+  keys.push_back(UnsignedKey(
+      "model.transformer.vocab_size",
+      [](auto& c) -> auto& { return c.model.transformer.vocab_size; }));
+  keys.push_back(UnsignedKey(
+      "model.transformer.hidden_size",
+      [](auto& c) -> auto& { return c.model.transformer.hidden_size; }));
+  keys.push_back(UnsignedKey(
+      "model.transformer.ffn_hidden_size",
+      [](auto& c) -> auto& { return c.model.transformer.ffn_hidden_size; }));
+  keys.push_back(UnsignedKey(
+      "model.transformer.num_attention_heads",
+      [](auto& c) -> auto& { return c.model.transformer.num_attention_heads; }));
+  keys.push_back(UnsignedKey(
+      "model.transformer.num_kv_heads",
+      [](auto& c) -> auto& { return c.model.transformer.num_kv_heads; }));
+  for (const char* k : {"model.optimization_groups", "model.layer_parameters"})
     keys.push_back(Ignored(k));
   keys.push_back(StringKey(
       "framework", [](auto& c) -> auto& { return c.framework; }));

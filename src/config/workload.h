@@ -31,10 +31,35 @@ struct TimeDistribution {
   double Mean() const;
 };
 
+// A transformer's shape (DLIO's model.transformer): with model.num_layers, the checkpoint's
+// size follows from it (sim/llm_checkpoint.h) instead of model_size_bytes.
+struct TransformerConfig {
+  uint64_t vocab_size = 0;
+  uint64_t hidden_size = 0;
+  uint64_t ffn_hidden_size = 0;
+  uint64_t num_attention_heads = 0;
+  uint64_t num_kv_heads = 0;
+};
+
+// How the model is split over ranks (DLIO's model.parallelism): tensor x pipeline ranks
+// hold one copy; data parallelism is the rest of the ranks unless set (then the ranks are
+// a subset of a larger job); ZeRO's stage decides who holds which states.
+struct ParallelismConfig {
+  uint64_t tensor = 1;
+  uint64_t pipeline = 1;
+  uint64_t data = 0;  // 0: ranks / (tensor x pipeline)
+  uint64_t zero_stage = 0;
+};
+
 struct ModelConfig {
   std::string name = "default";
   std::string type = "default";
   uint64_t model_size_bytes = 10240;
+  uint64_t num_layers = 0;
+  std::string model_datatype = "fp16";
+  std::string optimizer_datatype = "fp32";
+  ParallelismConfig parallelism;
+  TransformerConfig transformer;
 };
 
 struct WorkflowConfig {

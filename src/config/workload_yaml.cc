@@ -215,8 +215,10 @@ std::string ToYaml(const WorkloadConfig& config) {
     const auto parts = Split(key.path, '.');
     if (parts.size() == 1) {
       root[parts[0]] = key.emit(config);
-    } else {
+    } else if (parts.size() == 2) {
       root[parts[0]][parts[1]] = key.emit(config);
+    } else {  // model.parallelism.tensor
+      root[parts[0]][parts[1]][parts[2]] = key.emit(config);
     }
   }
   YAML::Emitter out;

@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/random.h"
+#include "sim/llm_checkpoint.h"
 
 namespace trainbench::sim {
 namespace {
@@ -28,6 +29,18 @@ bool Checkpointer::MayWrite() const {
 }
 
 std::vector<std::pair<std::string, uint64_t>> Checkpointer::Files() const {
+  if (IsSizedTransformer(config_.model)) {
+    // DLIO's layout and names for a transformer (checkpoint.type does not apply: the
+    // parallelism decides who writes what).
+    const auto shard =
+        RankShard(config_.model, static_cast<uint64_t>(rank_), static_cast<uint64_t>(ranks_));
+    const std::string stem =
+        fmt::format("zero_pp_rank_{}_mp_rank_{:02}", shard.data_rank, shard.model_rank);
+    std::vector<std::pair<std::string, uint64_t>> files;
+    if (shard.model_bytes) files.emplace_back(stem + "_model_states.pt", shard.model_bytes);
+    if (shard.optimizer_bytes) files.emplace_back(stem + "_optim_states.pt", shard.optimizer_bytes);
+    return files;
+  }
   const uint64_t model = config_.model.model_size_bytes;
   if (ranks_ <= 1) return {{"model.pt", model}, {"optimizer.pt", 2 * model}};
   if (config_.checkpoint.type == config::CheckpointType::kRankZero) {

@@ -4,6 +4,8 @@
 // and read back whole. Every write and read is timed. With several ranks, checkpoint.type
 // says who writes: rank 0 all of it (rank_zero, DLIO's default) or every rank its share of
 // the bytes into files of its own (all_ranks, as sharded data-parallel training saves).
+// A transformer (model.num_layers, model.transformer) is sized and split as DLIO does it
+// (llm_checkpoint.h).
 // Not thread-safe.
 #pragma once
 

@@ -128,12 +128,13 @@ TEST(ConfigTest, WrongTypeNamesKeyLineAndExpectedForm) {
 TEST(ConfigTest, AcceptedButIgnoredKeysWarn) {
   std::vector<std::string> warnings;
   FromYaml(
-      "model:\n  num_layers: 32\n  parallelism:\n    tensor: 8\nworkflow:\n  profiling: false\n",
+      "model:\n  layer_parameters: [1]\n  optimization_groups: [2]\nworkflow:\n  profiling: "
+      "false\n",
       &warnings);
   ASSERT_EQ(warnings.size(), 1u);  // one line per source, naming every key and its line
   EXPECT_NE(warnings[0].find("test.yaml: DLIO keys trainbench accepts but does not act on: "
-                             "model.num_layers (line 2), model.parallelism.tensor (line 4), "
-                             "workflow.profiling (line 6)"),
+                             "model.layer_parameters (line 2), model.optimization_groups (line 3), "
+                             "workflow.profiling (line 5)"),
             std::string::npos)
       << warnings[0];
   // Keys read into the config but not acted on still keep their value.
