@@ -23,6 +23,7 @@ struct TarOptions {
 struct TarStats {
   uint64_t members = 0;        // regular files written (nested ones included)
   uint64_t bytes = 0;          // their bytes
+  uint64_t skipped = 0;        // members not created: links, devices, FIFOs, unknown types
   uint64_t archive_bytes = 0;  // archive bytes consumed (from the start offset)
   double seconds = 0;          // time spent inside Feed/Finish (the extraction's own time)
 };
