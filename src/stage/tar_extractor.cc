@@ -280,7 +280,9 @@ void TarStream::OnHeader(const unsigned char* block, uint64_t at) {
     case '0':
     case '\0':
     case '7':  // contiguous file: a regular file everywhere but one old system
-      return StartRegular(name, size, at);
+      // Pre-POSIX tars mark a folder by a trailing '/' on a regular member (as GNU tar reads).
+      if (!name.ends_with('/')) return StartRegular(name, size, at);
+      [[fallthrough]];
     case '5':
       EnsureFolder(SafeMemberPath(name, Place(at)));
       return StartData(Sink::kSkip, 0);

@@ -38,7 +38,9 @@ class TarExtractor {
   TarExtractor& operator=(const TarExtractor&) = delete;
 
   // The next `size` bytes of the archive, in order. Throws RuntimeError naming the member and
-  // archive offset on a corrupt header or a path leaving `dest` (absolute, "..").
+  // archive offset on a corrupt header or a path leaving `dest` (absolute, ".."), IoError when
+  // writing fails. After a throw the partial file is gone and every later call throws: make a
+  // new extractor at ResumeOffset(). Destroying it without Finish also removes the partial file.
   void Feed(const void* data, size_t size);
   // The archive ended: throws RuntimeError if it ended inside a member.
   void Finish();
