@@ -23,6 +23,7 @@ struct TarOptions {
 struct TarStats {
   uint64_t members = 0;        // regular files written (nested ones included)
   uint64_t bytes = 0;          // their bytes
+  uint64_t skipped = 0;        // members not created: links, devices, FIFOs, unknown types
   uint64_t archive_bytes = 0;  // archive bytes consumed (from the start offset)
   double seconds = 0;          // time spent inside Feed/Finish (the extraction's own time)
 };
@@ -37,7 +38,9 @@ class TarExtractor {
   TarExtractor& operator=(const TarExtractor&) = delete;
 
   // The next `size` bytes of the archive, in order. Throws RuntimeError naming the member and
-  // archive offset on a corrupt header or a path leaving `dest` (absolute, "..").
+  // archive offset on a corrupt header or a path leaving `dest` (absolute, ".."), IoError when
+  // writing fails. After a throw the partial file is gone and every later call throws: make a
+  // new extractor at ResumeOffset(). Destroying it without Finish also removes the partial file.
   void Feed(const void* data, size_t size);
   // The archive ended: throws RuntimeError if it ended inside a member.
   void Finish();
