@@ -30,6 +30,7 @@
 #include "report/results_folder.h"
 #include "report/summary.h"
 #include "report/tables.h"
+#include "sim/checkpoint_run.h"
 #include "sim/emulated_training.h"
 #include "sim/ranks.h"
 #include "sim/sampling.h"
@@ -99,15 +100,157 @@ class LiveProgress {
   bool shown_ = false;
 };
 
+// What a finished run hands over for reporting.
+struct JobReport {
+  const config::WorkloadConfig& config;
+  dist::Communicator& ranks;
+  const sim::RankLayout& layout;
+  const std::string& folder;  // rank 0's results folder ("" elsewhere)
+  const std::string& started;
+  RunLog& log;
+  bool drop_caches;
+};
+
+// Rank 0 gathers the ranks' records, prints the table and the JSON line and writes the
+// results files; every rank returns its exit status.
+int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
+  const auto& [config, ranks, layout, folder, started, log, drop_caches] = job;
+  const bool lead = ranks.Rank() == 0;
+  auto info = [&](const std::string& line) {
+    LogInfo(line);
+    log.Line(line);
+  };
+  auto warn = [&](const std::string& line) {
+    LogWarning(line);
+    log.Line("warning: " + line);
+  };
+  // A signal to rank 0 under several ranks is mpirun ending the job (Ctrl-C, or a rank
+  // that died): the others may be gone, so rank 0 keeps its own measurements rather than
+  // wait for theirs, and ends the job once they are written.
+  const bool job_ending = lead && ranks.Size() > 1 && InterruptRequested();
+  const auto records = job_ending ? std::vector{mine} : sim::GatherRecords(ranks, mine);
+  if (!lead) {
+    if (!mine.complete && !mine.stopped_by_peer) LogWarning("stopped: " + mine.stop_reason);
+    return mine.complete ? 0 : mine.stop_reason == "interrupted" ? 130 : 1;
+  }
+  const auto record = metrics::MergeRanks(records);
+
+  // The table and the JSON line first: a results file that cannot be written (a full disk)
+  // must not take them along. Each file is written whole or not at all, and the summary
+  // lists those that could not be written.
+  auto summary = report::Summary(record, config, started, UtcStamp());
+  summary["cache"]["dropped_before_run"] = drop_caches;
+  if (ranks.Size() > 1) {
+    std::vector<uint64_t> counts;
+    for (const auto& rank : layout.ranks) counts.push_back(rank.accelerators);
+    counts.resize(records.size());
+    summary["hosts"] = report::HostRows(records, counts);
+    summary["ranks"] = report::RankRows(records, counts);
+    if (job_ending) {
+      summary["ranks_missing"] = ranks.Size() - 1;
+      warn(fmt::format(
+          "the job is ending (a signal): these results hold rank 0's measurements only, not "
+          "the other {} ranks'",
+          ranks.Size() - 1));
+    }
+  }
+  fmt::print("{}", report::ConsoleTable(record, config));
+  fmt::print("results: {}\n", folder);
+  fmt::print("{}\n", report::MetricsLine(record, config).dump());
+  std::fflush(stdout);
+  std::vector<std::string> unwritten;
+  auto write = [&](const std::string& name, const std::string& text) {
+    try {
+      report::WriteResultFile(folder, name, text);
+    } catch (const std::exception& e) {
+      unwritten.push_back(name);
+      warn(fmt::format("could not write {}: {}", name, e.what()));
+    }
+  };
+  write("epochs.csv", report::EpochsCsv(record));
+  if (ranks.Size() > 1)  // each rank as it measured itself
+    for (size_t r = 0; r < records.size(); ++r)
+      write(fmt::format("rank-{:04}.json", r),
+            report::Summary(records[r], config, started, UtcStamp()).dump(2) + "\n");
+  if (!unwritten.empty()) summary["unwritten_files"] = unwritten;
+  write("summary.json", summary.dump(2) + "\n");
+  if (!unwritten.empty())
+    throw RuntimeError(fmt::format("results incomplete: could not write {} in {}",
+                                   fmt::join(unwritten, ", "), folder));
+  if (record.complete) {
+    info(fmt::format("run complete: AU {:.2f}%, {}",
+                     summary["metric"]["train_au_mean_percentage"].get<double>(),
+                     summary["passed"].is_null()     ? "AU not meaningful (storage only)"
+                     : summary["passed"].get<bool>() ? "passed"
+                                                     : "failed"));
+    return 0;
+  }
+  if (record.stop_reason == "interrupted") {
+    warn("interrupted: partial results (marked incomplete) in " + folder);
+    // The other ranks did not hand over their records and may wait for rank 0: end them.
+    if (job_ending) dist::AbortJob(static_cast<int>(ExitCode::kInterrupted));
+    return 130;
+  }
+  log.Line("error: " + record.stop_reason);
+  // Not thrown: under several ranks an exception ends the job at once (dist::AbortJob).
+  LogError(record.stop_reason + "; partial results (marked incomplete) in " + folder);
+  return static_cast<int>(ExitCode::kRuntime);
+}
+
+// A checkpointing workload (workflow.train false): no dataset; every rank writes and reads
+// its checkpoint shards.
+int ExecuteCheckpointing(const RunFlags& flags, const config::WorkloadConfig& config,
+                         dist::Communicator& ranks) {
+  const bool lead = ranks.Rank() == 0;
+  if (lead) CheckWritableFolder(config.output.folder, "output.folder");
+  const auto checkpoints =
+      storage::OpenStorage(config.checkpoint.checkpoint_folder, config.storage.storage_options);
+  if (const auto local = checkpoints->LocalPath(""))
+    CheckWritableFolder(*local, "checkpoint.checkpoint_folder");
+  const sim::RankLayout layout = sim::ExchangeRankLayout(ranks, flags.accelerators);
+  const std::string started = UtcStamp();
+  std::string folder;
+  RunLog log;
+  if (lead) {
+    folder = report::CreateResultsFolder(config.output.folder, config.workload_name, started);
+    log.Open(folder + "/" + config.output.log_file);
+    report::WriteResultFile(folder, "config.yaml", config::ToYaml(config));
+  }
+  sim::CheckpointRunOptions options;
+  options.ranks_on_host = 0;
+  for (size_t r = 0; r < layout.ranks.size(); ++r) {
+    if (layout.ranks[r].host != ranks.Host()) continue;
+    if (options.ranks_on_host == 0)  // the host's first rank empties its page cache
+      options.first_rank_on_host = r == static_cast<size_t>(ranks.Rank());
+    ++options.ranks_on_host;
+  }
+  options.drop_caches = flags.drop_caches;
+  options.log = [&](const std::string& line) {
+    LogInfo(line);
+    log.Line(line);
+  };
+  InstallInterruptHandler();
+  const std::string line = fmt::format(
+      "run {}: checkpointing to {} over {} rank(s), {} writes then {} reads, results in {}",
+      config.workload_name, checkpoints->Describe(""), ranks.Size(),
+      config.checkpoint.num_checkpoints_write, config.checkpoint.num_checkpoints_read, folder);
+  LogInfo(line);
+  log.Line(line);
+  const auto mine = sim::RunCheckpointWorkload(config, ranks, options);
+  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches}, mine);
+}
+
 // Under several ranks only rank 0 writes results; the others hand it their record.
 int Execute(const RunFlags& flags) {
   if (flags.accelerators == 0) throw UsageError("--accelerators must be at least 1");
   dist::Communicator& ranks = dist::World();
   const bool lead = ranks.Rank() == 0;
   const auto config = LoadWorkloadOrThrow(flags.workload);
-  if (!config.workflow.train)
+  if (!config.workflow.train && !config.workflow.checkpoint)
     throw UsageError(
-        "workflow.train is false: `trainbench run` emulates training; set workflow.train=true");
+        "workflow.train and workflow.checkpoint are false: `trainbench run` emulates training "
+        "or checkpointing; set one of them true");
+  if (!config.workflow.train) return ExecuteCheckpointing(flags, config, ranks);
   // Where results and checkpoints go must be writable before the first byte is read.
   if (lead) CheckWritableFolder(config.output.folder, "output.folder");
   std::string checkpoint_folder;
@@ -237,77 +380,7 @@ int Execute(const RunFlags& flags) {
     mine.storage_latency_ns[op] = std::move(latency);
   progress.End();
 
-  // A signal to rank 0 under several ranks is mpirun ending the job (Ctrl-C, or a rank
-  // that died): the others may be gone, so rank 0 keeps its own measurements rather than
-  // wait for theirs, and ends the job once they are written.
-  const bool job_ending = lead && ranks.Size() > 1 && InterruptRequested();
-  const auto records = job_ending ? std::vector{mine} : sim::GatherRecords(ranks, mine);
-  if (!lead) {
-    if (!mine.complete && !mine.stopped_by_peer) LogWarning("stopped: " + mine.stop_reason);
-    return mine.complete ? 0 : mine.stop_reason == "interrupted" ? 130 : 1;
-  }
-  const auto record = metrics::MergeRanks(records);
-
-  // The table and the JSON line first: a results file that cannot be written (a full disk)
-  // must not take them along. Each file is written whole or not at all, and the summary
-  // lists those that could not be written.
-  auto summary = report::Summary(record, config, started, UtcStamp());
-  summary["cache"]["dropped_before_run"] = flags.drop_caches;
-  if (ranks.Size() > 1) {
-    std::vector<uint64_t> counts;
-    for (const auto& rank : layout.ranks) counts.push_back(rank.accelerators);
-    counts.resize(records.size());
-    summary["hosts"] = report::HostRows(records, counts);
-    summary["ranks"] = report::RankRows(records, counts);
-    if (job_ending) {
-      summary["ranks_missing"] = ranks.Size() - 1;
-      warn(fmt::format(
-          "the job is ending (a signal): these results hold rank 0's measurements only, not "
-          "the other {} ranks'",
-          ranks.Size() - 1));
-    }
-  }
-  fmt::print("{}", report::ConsoleTable(record, config));
-  fmt::print("results: {}\n", folder);
-  fmt::print("{}\n", report::MetricsLine(record, config).dump());
-  std::fflush(stdout);
-  std::vector<std::string> unwritten;
-  auto write = [&](const std::string& name, const std::string& text) {
-    try {
-      report::WriteResultFile(folder, name, text);
-    } catch (const std::exception& e) {
-      unwritten.push_back(name);
-      warn(fmt::format("could not write {}: {}", name, e.what()));
-    }
-  };
-  write("epochs.csv", report::EpochsCsv(record));
-  if (ranks.Size() > 1)  // each rank as it measured itself
-    for (size_t r = 0; r < records.size(); ++r)
-      write(fmt::format("rank-{:04}.json", r),
-            report::Summary(records[r], config, started, UtcStamp()).dump(2) + "\n");
-  if (!unwritten.empty()) summary["unwritten_files"] = unwritten;
-  write("summary.json", summary.dump(2) + "\n");
-  if (!unwritten.empty())
-    throw RuntimeError(fmt::format("results incomplete: could not write {} in {}",
-                                   fmt::join(unwritten, ", "), folder));
-  if (record.complete) {
-    info(fmt::format("run complete: AU {:.2f}%, {}",
-                     summary["metric"]["train_au_mean_percentage"].get<double>(),
-                     summary["passed"].is_null()     ? "AU not meaningful (storage only)"
-                     : summary["passed"].get<bool>() ? "passed"
-                                                     : "failed"));
-    return 0;
-  }
-  if (record.stop_reason == "interrupted") {
-    warn("interrupted: partial results (marked incomplete) in " + folder);
-    // The other ranks did not hand over their records and may wait for rank 0: end them.
-    if (job_ending) dist::AbortJob(static_cast<int>(ExitCode::kInterrupted));
-    return 130;
-  }
-  log.Line("error: " + record.stop_reason);
-  // Not thrown: under several ranks an exception ends the job at once (dist::AbortJob).
-  LogError(record.stop_reason + "; partial results (marked incomplete) in " + folder);
-  return static_cast<int>(ExitCode::kRuntime);
+  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches}, mine);
 }
 
 }  // namespace

@@ -43,7 +43,9 @@ struct CheckpointRecord {
   std::string path;   // the checkpoint's folder
   uint64_t bytes = 0;
   uint64_t files = 0;
-  double seconds = 0;
+  double seconds = 0;      // the slowest rank's, when merged
+  double seconds_min = 0;  // the fastest rank's (0 when one rank wrote it)
+  uint64_t ranks = 1;      // ranks that wrote or read a part of it
 };
 
 struct RunRecord {
@@ -91,6 +93,9 @@ struct RunRecord {
 
   bool complete = true;
   std::string stop_reason;  // "" when complete: "interrupted", or the error's message
+  // Checkpointing workloads: seconds from the end of the last write to the first read
+  // (every rank's clock, between barriers).
+  double checkpoint_gap_s = 0;
   // The stop came from another rank's failure notice (stop_reason is that rank's words).
   bool stopped_by_peer = false;
 };

@@ -16,7 +16,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PhaseRecord, kind, epoch, start_s, duration_s
                                    bytes_read, requested_bytes, au_percentage, au_min_percentage,
                                    compute_s, counted_s, data_wait_s, complete)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CheckpointRecord, operation, epoch, step, path, bytes, files,
-                                   seconds)
+                                   seconds, seconds_min, ranks)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IoCounters, opens, reads, bytes_read, size_buckets,
                                    sequential_reads, consecutive_reads, files_read, files_reread,
                                    max_read_bytes)
@@ -29,6 +29,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunRecord, workload, accelerators, ranks, hos
                                    epochs, evals, preloads, checkpoints, read_latency_ns,
                                    data_wait_ns, io, run_seconds, cpu_seconds, peak_rss_bytes,
                                    host_memory_bytes, io_before, io_after, storage_counters,
-                                   storage_latency_ns, complete, stop_reason, stopped_by_peer)
+                                   storage_latency_ns, checkpoint_gap_s, complete, stop_reason,
+                                   stopped_by_peer)
 
 }  // namespace trainbench::metrics

@@ -35,11 +35,14 @@ std::vector<CheckpointRecord> MergeCheckpoints(const std::vector<RunRecord>& ran
       auto it = std::find_if(merged.begin(), merged.end(), same);
       if (it == merged.end()) {
         merged.push_back(c);
+        merged.back().seconds_min = c.seconds;
         continue;
       }
       it->bytes += c.bytes;
       it->files += c.files;
+      it->ranks += c.ranks;
       it->seconds = std::max(it->seconds, c.seconds);
+      it->seconds_min = std::min(it->seconds_min, c.seconds);
     }
   }
   return merged;
@@ -110,6 +113,7 @@ RunRecord MergeRanks(const std::vector<RunRecord>& ranks) {
     for (const auto& [name, value] : r.storage_counters) m.storage_counters[name] += value;
     for (const auto& [op, h] : r.storage_latency_ns) m.storage_latency_ns[op].Merge(h);
     m.complete = m.complete && r.complete;
+    m.checkpoint_gap_s = std::max(m.checkpoint_gap_s, r.checkpoint_gap_s);
   }
   // The rank that stopped first by itself says why; the others relayed its notice.
   m.stop_reason.clear();

@@ -59,6 +59,17 @@ json StorageLatencies(const metrics::RunRecord& r) {
   return out;
 }
 
+// Bytes over seconds of every checkpoint `operation`, in GB/s (0 when none).
+double CheckpointRate(const metrics::RunRecord& r, const std::string& operation) {
+  double bytes = 0, seconds = 0;
+  for (const auto& k : r.checkpoints)
+    if (k.operation == operation) {
+      bytes += static_cast<double>(k.bytes);
+      seconds += k.seconds;
+    }
+  return seconds > 0 ? bytes / seconds / kGB : 0;
+}
+
 json PhaseJson(const metrics::PhaseRecord& p) {
   return {{"kind", p.kind},
           {"epoch", p.epoch},
@@ -152,6 +163,8 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
          {"bytes", k.bytes},
          {"files", k.files},
          {"seconds", k.seconds},
+         {"seconds_fastest_rank", k.ranks > 1 ? k.seconds_min : k.seconds},
+         {"ranks", k.ranks},
          {"GB_per_second", k.seconds > 0 ? static_cast<double>(k.bytes) / k.seconds / kGB : 0}});
 
   json buckets = json::object();
@@ -229,6 +242,7 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"cache", cache},
       {"io_characterization", io},
       {"checkpoints", checkpoints},
+      {"checkpoint_gap_s", r.checkpoint_gap_s},
       {"run_seconds", r.run_seconds},
       {"cpu_seconds", r.cpu_seconds},
       {"cpu_us_per_sample",
@@ -290,7 +304,9 @@ json MetricsLine(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
             {"bytes_read", train.bytes + Sum(r.evals).bytes + Sum(r.preloads).bytes},
             {"device_read_bytes", r.io_after.read_bytes - r.io_before.read_bytes},
             {"requested_bytes", requested},
-            {"storage_latency_ms", StorageLatencies(r)}}}};
+            {"storage_latency_ms", StorageLatencies(r)},
+            {"checkpoint_write_GB_per_second", CheckpointRate(r, "write")},
+            {"checkpoint_read_GB_per_second", CheckpointRate(r, "read")}}}};
 }
 
 }  // namespace trainbench::report

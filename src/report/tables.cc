@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/units.h"
 #include "metrics/au.h"
 #include "report/summary.h"
@@ -22,7 +24,34 @@ std::string EpochsCsv(const metrics::RunRecord& r) {
   return out;
 }
 
+namespace {
+
+std::string CheckpointLine(const metrics::CheckpointRecord& k) {
+  std::string spread;
+  if (k.ranks > 1)
+    spread = fmt::format(" by {} ranks (slowest; fastest {:.3f} s)", k.ranks, k.seconds_min);
+  return fmt::format("checkpoint {} {}: {} ({}) in {:.3f} s{} ({:.3f} GB/s)\n", k.operation, k.path,
+                     FormatBytes(static_cast<double>(k.bytes)),
+                     FormatBytesBinary(static_cast<double>(k.bytes)), k.seconds, spread,
+                     k.seconds > 0 ? static_cast<double>(k.bytes) / k.seconds / kGB : 0);
+}
+
+// A checkpointing workload: no phases, only checkpoints.
+std::string CheckpointTable(const metrics::RunRecord& r) {
+  std::string out = fmt::format("\n{}: checkpointing over {} rank(s) on {} host(s)\n", r.workload,
+                                r.ranks, std::max<size_t>(1, r.hosts.size()));
+  for (const auto& k : r.checkpoints) out += CheckpointLine(k);
+  out += fmt::format("from the end of writing to the first read: {:.3f} s\n", r.checkpoint_gap_s);
+  out += fmt::format("CPU {:.2f} s over {:.2f} s; peak memory {}\n", r.cpu_seconds, r.run_seconds,
+                     FormatBytesBinary(static_cast<double>(r.peak_rss_bytes)));
+  if (!r.complete) out += fmt::format("INCOMPLETE: {}\n", r.stop_reason);
+  return out;
+}
+
+}  // namespace
+
 std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
+  if (!c.workflow.train) return CheckpointTable(r);
   std::string out = fmt::format(
       "\n{} on {} accelerator(s): {} train files, {} samples, batch {}, {} steps per epoch\n",
       r.workload, r.accelerators, r.train_files, r.train_samples, r.batch_size, r.steps_per_epoch);
@@ -53,10 +82,7 @@ std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConf
       h.Percentile(0.999) / 1e6, static_cast<double>(h.Max()) / 1e6);
   out += fmt::format("data wait per step (ms): p50 {:.3f}  p99 {:.3f}\n",
                      r.data_wait_ns.Percentile(0.5) / 1e6, r.data_wait_ns.Percentile(0.99) / 1e6);
-  for (const auto& k : r.checkpoints)
-    out += fmt::format("checkpoint {} {}: {} in {:.3f} s ({:.3f} GB/s)\n", k.operation, k.path,
-                       FormatBytes(static_cast<double>(k.bytes)), k.seconds,
-                       k.seconds > 0 ? static_cast<double>(k.bytes) / k.seconds / kGB : 0);
+  for (const auto& k : r.checkpoints) out += CheckpointLine(k);
   out += fmt::format("CPU {:.2f} s over {:.2f} s; peak memory {}\n", r.cpu_seconds, r.run_seconds,
                      FormatBytesBinary(static_cast<double>(r.peak_rss_bytes)));
   if (r.storage_counters.count("s3_requests")) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -19,7 +21,8 @@ Checkpointer::Checkpointer(const config::WorkloadConfig& config, int rank, int r
       ranks_(ranks),
       storage_(storage::OpenStorage(config.checkpoint.checkpoint_folder,
                                     config.storage.storage_options)),
-      buffer_(kChunk) {
+      buffer_(kChunk),
+      read_buffer_(kChunk) {
   FillRandom(Mix(config.train.seed, 0xC4EC), 0, buffer_.data(), buffer_.size());
 }
 
@@ -95,11 +98,23 @@ metrics::CheckpointRecord Checkpointer::Read(const metrics::CheckpointRecord& wr
     const uint64_t size = in->Size();
     for (uint64_t offset = 0; offset < size;) {
       if (InterruptRequested()) throw Interrupted();
-      const size_t got = in->ReadAt(offset, buffer_.data(), buffer_.size());
-      if (got == 0)
-        throw RuntimeError(fmt::format("checkpoint {} ends at {} bytes, short of {}",
-                                       storage_->Describe(path), offset, size));
-      offset += got;
+      // Whole chunks as written, so each compares with the one pattern every chunk holds.
+      const size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, size - offset));
+      size_t got = 0;
+      while (got < want) {
+        const size_t n = in->ReadAt(offset + got, read_buffer_.data() + got, want - got);
+        if (n == 0)
+          throw RuntimeError(fmt::format("checkpoint {} ends at {} bytes, short of {}",
+                                         storage_->Describe(path), offset + got, size));
+        got += n;
+      }
+      // Byte-exact: a storage that returns the wrong bytes fails the read-back.
+      if (std::memcmp(read_buffer_.data(), buffer_.data(), want) != 0)
+        throw RuntimeError(fmt::format(
+            "checkpoint {} differs from what was written in bytes {}..{}: the storage returned "
+            "other data",
+            storage_->Describe(path), offset, offset + want));
+      offset += want;
     }
     r.bytes += size;
     ++r.files;

@@ -28,7 +28,8 @@ class Checkpointer {
   // Writes this rank's part of the checkpoint of (epoch, global step) and returns its
   // record: no files and no bytes for a rank that writes none (it still counts it).
   metrics::CheckpointRecord Write(uint64_t epoch, uint64_t step);
-  // Reads back a checkpoint written earlier; throws RuntimeError if it is not whole.
+  // Reads back a checkpoint written earlier; throws RuntimeError if it is not whole or its
+  // bytes differ from those written.
   metrics::CheckpointRecord Read(const metrics::CheckpointRecord& written);
   // Whether another write is allowed by checkpoint.num_checkpoints_write.
   bool MayWrite() const;
@@ -44,7 +45,8 @@ class Checkpointer {
   const config::WorkloadConfig& config_;
   int rank_, ranks_;
   std::unique_ptr<storage::Storage> storage_;
-  std::vector<unsigned char> buffer_;
+  std::vector<unsigned char> buffer_;       // what every chunk of every file holds
+  std::vector<unsigned char> read_buffer_;  // what a read-back returned
   int64_t written_ = 0;
 };
 

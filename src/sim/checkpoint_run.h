@@ -1,0 +1,32 @@
+// A checkpointing workload (workflow.train false, checkpoint true: MLPerf Storage's llama3
+// runs): every rank writes its shard of checkpoint.num_checkpoints_write checkpoints (fsync
+// as checkpoint.fsync says), the ranks starting each together, then reads back the last
+// checkpoint.num_checkpoints_read. Between writing and reading, the page cache is emptied on
+// every host when the checkpoint data per host is under 3x its memory (the rules', so the
+// reads come from storage), which needs root: refused with what to do otherwise. The gap
+// between the end of writing and the start of reading is recorded.
+// Not thread-safe: called from the event loop's thread.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "config/workload.h"
+#include "dist/communicator.h"
+#include "metrics/run_record.h"
+
+namespace trainbench::sim {
+
+struct CheckpointRunOptions {
+  // Ranks on this host and the first of them: one per host empties the page cache.
+  bool first_rank_on_host = true;
+  uint64_t ranks_on_host = 1;
+  bool drop_caches = false;  // --drop-caches: always, before writing too
+  std::function<void(const std::string&)> log;
+};
+
+metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& config,
+                                         dist::Communicator& ranks,
+                                         const CheckpointRunOptions& options);
+
+}  // namespace trainbench::sim
