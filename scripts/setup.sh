@@ -8,7 +8,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang-format git
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libhdf5-dev hdf5-tools libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev
-  libisal-dev libzip-dev liburing-dev
+  libisal-dev libzip-dev liburing-dev libsnappy-dev libzstd-dev liblz4-dev
   libcurl4-openssl-dev libpugixml-dev libssl-dev
   libopenmpi-dev openmpi-bin
   libtorch-dev libgloo-dev
