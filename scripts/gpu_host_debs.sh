@@ -16,6 +16,7 @@ packages=(
   libcurl4-openssl-dev libssl-dev libpugixml-dev libpugixml1v5
   libturbojpeg0-dev libturbojpeg0 libjpeg62-turbo-dev libjpeg62-turbo libpng-dev libpng16-16
   zlib1g-dev zlib1g libisal-dev libisal2 libzip-dev libzip4 libbz2-1.0 liburing-dev liburing2
+  libsnappy-dev libsnappy1v5 libzstd-dev liblz4-dev liblz4-1
   libgtest-dev libgmock-dev googletest
   pkgconf pkgconf-bin libpkgconf3
   libldap-2.5-0 libsasl2-2 libsasl2-modules-db libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1 libcom-err2

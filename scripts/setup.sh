@@ -8,7 +8,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang-format git
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libhdf5-dev hdf5-tools libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev
-  libisal-dev libzip-dev liburing-dev
+  libisal-dev libzip-dev liburing-dev libsnappy-dev libzstd-dev liblz4-dev
   libcurl4-openssl-dev libpugixml-dev libssl-dev
   libopenmpi-dev openmpi-bin
   libtorch-dev libgloo-dev
@@ -30,6 +30,11 @@ if grep -qs '^ID=ubuntu' /etc/os-release; then
   done
 fi
 
+# node and npm for the independent Parquet reader (tests/interop/node). A NodeSource nodejs
+# carries its own npm and conflicts with Debian's npm package: ask for them only when no npm
+# is there.
+command -v npm >/dev/null || packages+=(nodejs npm)
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -44,4 +49,18 @@ if ((${#missing[@]})); then
   $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 else
   echo "setup: all ${#packages[@]} packages present"
+fi
+
+# The JS packages of tests/interop/node (hyparquet and its decompressors), at the versions of
+# its package-lock.json; again only when the lock changed. Without the npm registry this
+# warns and goes on: tests/interop/parquet.sh then skips (and fails under CI=true).
+node_dir="$(dirname "$0")/../tests/interop/node"
+if [ ! -f "$node_dir/node_modules/.package-lock.json" ] ||
+  [ "$node_dir/package-lock.json" -nt "$node_dir/node_modules/.package-lock.json" ]; then
+  if (cd "$node_dir" && npm ci --no-audit --no-fund --prefer-offline --loglevel=error); then
+    echo "setup: npm packages of tests/interop/node installed"
+  else
+    echo "setup: warning: 'npm ci' in tests/interop/node failed (no npm registry?);" \
+      "tests/interop/parquet.sh will skip until it succeeds" >&2
+  fi
 fi

@@ -281,6 +281,72 @@ KeySpec Ignored(std::string path) {
           nullptr};
 }
 
+// dataset.parquet.columns: a list of {name, dtype, size, read} maps, or of bare names
+// (DLIO reads a bare name as one float32).
+std::vector<ParquetColumn> ParseParquetColumns(const YAML::Node& node) {
+  if (!node.IsSequence())
+    throw std::invalid_argument("got a " + std::string(node.IsMap() ? "map" : "scalar"));
+  std::vector<ParquetColumn> columns;
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node& item = node[i];
+    const std::string where = fmt::format("column {}", i);
+    ParquetColumn column;
+    if (item.IsScalar()) {
+      column.name = item.Scalar();
+    } else if (item.IsMap()) {
+      for (const auto& field : item) {
+        const std::string key = field.first.Scalar();
+        try {
+          if (key == "name") {
+            column.name = Scalar(field.second);
+          } else if (key == "dtype") {
+            column.dtype = ToLower(Scalar(field.second));
+          } else if (key == "size") {
+            column.size = static_cast<uint64_t>(ParseInteger(field.second, 1));
+          } else if (key == "read") {
+            column.read = ParseBool(field.second);
+          } else {
+            throw std::invalid_argument("unknown field (known: name, dtype, size, read)");
+          }
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument(fmt::format("{} '{}': {}", where, key, e.what()));
+        }
+      }
+    } else {
+      throw std::invalid_argument(where + " is a list");
+    }
+    if (column.name.empty()) throw std::invalid_argument(where + " has no name");
+    for (const auto& other : columns)
+      if (other.name == column.name)
+        throw std::invalid_argument(fmt::format("{}: name '{}' appears twice", where, column.name));
+    columns.push_back(std::move(column));
+  }
+  return columns;
+}
+
+KeySpec ParquetColumnsKey() {
+  return {"dataset.parquet.columns",
+          "a list of {name, dtype, size, read} (dtype: float32, float64, int32, uint8, ...; size: "
+          "elements per row; read: true or false)",
+          true,
+          false,
+          [](WorkloadConfig& c, const YAML::Node& n) {
+            c.dataset.parquet.columns = ParseParquetColumns(n);
+          },
+          [](const WorkloadConfig& c) {
+            YAML::Node list(YAML::NodeType::Sequence);
+            for (const auto& column : c.dataset.parquet.columns) {
+              YAML::Node item;
+              item["name"] = column.name;
+              item["dtype"] = column.dtype;
+              item["size"] = column.size;
+              item["read"] = column.read;
+              list.push_back(item);
+            }
+            return list;
+          }};
+}
+
 const std::vector<std::pair<std::string, Shuffle>> kShuffleNames = {{"off", Shuffle::kOff},
                                                                     {"seed", Shuffle::kSeed},
                                                                     {"random", Shuffle::kRandom},
@@ -383,7 +449,10 @@ std::vector<KeySpec> BuildSchema() {
                                        {"lzf", Compression::kLzf},
                                        {"bz2", Compression::kBz2},
                                        {"zip", Compression::kZip},
-                                       {"xz", Compression::kXz}}));
+                                       {"xz", Compression::kXz},
+                                       {"snappy", Compression::kSnappy},
+                                       {"lz4", Compression::kLz4},
+                                       {"zstd", Compression::kZstd}}));
   keys.push_back(SignedKey(
       "dataset.compression_level", [](auto& c) -> auto& { return c.dataset.compression_level; },
       0));
@@ -392,6 +461,17 @@ std::vector<KeySpec> BuildSchema() {
   keys.push_back(BoolKey(
       "dataset.enable_chunking", [](auto& c) -> auto& { return c.dataset.enable_chunking; }));
   keys.push_back(Ignored("dataset.keep_files"));
+  // dataset.parquet: DLIO's Parquet block (the parquet format's check says what it accepts).
+  keys.push_back(UnsignedKey(
+      "dataset.parquet.row_group_size",
+      [](auto& c) -> auto& { return c.dataset.parquet.row_group_size; }));
+  keys.push_back({"dataset.parquet.read_mode", "one of default, row_group", true, false,
+                  [](WorkloadConfig& c, const YAML::Node& n) {
+                    c.dataset.parquet.read_mode = ParseEnum<std::string>(
+                        n, {{"default", "default"}, {"row_group", "row_group"}});
+                  },
+                  [](const WorkloadConfig& c) { return Node(c.dataset.parquet.read_mode); }});
+  keys.push_back(ParquetColumnsKey());
   // reader
   keys.push_back(StringKey(
       "reader.data_loader", [](auto& c) -> auto& { return c.reader.data_loader; }));

@@ -33,6 +33,12 @@ std::string ToString(Compression compression) {
       return "zip";
     case Compression::kXz:
       return "xz";
+    case Compression::kSnappy:
+      return "snappy";
+    case Compression::kLz4:
+      return "lz4";
+    case Compression::kZstd:
+      return "zstd";
   }
   return "?";
 }

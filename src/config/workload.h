@@ -10,7 +10,9 @@
 
 namespace trainbench::config {
 
-enum class Compression { kNone, kGzip, kLzf, kBz2, kZip, kXz };
+// DLIO's dataset.compression; which a format can write is the format's check to say
+// (snappy, lz4 and zstd: parquet only).
+enum class Compression { kNone, kGzip, kLzf, kBz2, kZip, kXz, kSnappy, kLz4, kZstd };
 enum class Shuffle { kOff, kSeed, kRandom };
 enum class ReadType { kOnDemand, kMemory };
 enum class FileAccess { kMulti, kShared };
@@ -69,6 +71,22 @@ struct WorkflowConfig {
   bool checkpoint = false;
 };
 
+// One column of DLIO's dataset.parquet.columns: `size` elements of `dtype` per row.
+struct ParquetColumn {
+  std::string name;
+  std::string dtype = "float32";  // numpy's names: float32, int64, uint8, ...
+  uint64_t size = 1;
+  bool read = true;  // DLIO's selective reading: false = a reader skips the column
+  bool operator==(const ParquetColumn&) const = default;
+};
+
+// DLIO's dataset.parquet block. row_group_size 0: one row group per file.
+struct ParquetConfig {
+  uint64_t row_group_size = 0;
+  std::string read_mode = "default";   // "row_group": DLIO reads whole row groups
+  std::vector<ParquetColumn> columns;  // empty: one uint8 column "data" of the sample size
+};
+
 struct DatasetConfig {
   double record_length_bytes = 65536;
   double record_length_bytes_stdev = 0;
@@ -87,6 +105,7 @@ struct DatasetConfig {
   int64_t compression_level = 4;
   uint64_t chunk_size = 0;
   bool enable_chunking = false;
+  ParquetConfig parquet;
 };
 
 struct ReaderConfig {

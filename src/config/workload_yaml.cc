@@ -209,17 +209,17 @@ LoadedWorkload LoadWorkload(const std::string& workload,
 }
 
 std::string ToYaml(const WorkloadConfig& config) {
-  YAML::Node root;
+  // A map from the start: a default-constructed Node has no storage until first written,
+  // and the handles below must share the root's.
+  YAML::Node root(YAML::NodeType::Map);
   for (const auto& key : Schema()) {
     if (!key.emit) continue;
+    // Nested to any depth (dataset.parquet.columns is three deep). Node's operator= assigns
+    // the value rather than rebinding the handle, so descend through a chain of handles.
     const auto parts = Split(key.path, '.');
-    if (parts.size() == 1) {
-      root[parts[0]] = key.emit(config);
-    } else if (parts.size() == 2) {
-      root[parts[0]][parts[1]] = key.emit(config);
-    } else {  // model.parallelism.tensor
-      root[parts[0]][parts[1]][parts[2]] = key.emit(config);
-    }
+    std::vector<YAML::Node> chain{root};
+    for (size_t i = 0; i + 1 < parts.size(); ++i) chain.push_back(chain.back()[parts[i]]);
+    chain.back()[parts.back()] = key.emit(config);
   }
   YAML::Emitter out;
   out << root;

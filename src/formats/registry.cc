@@ -12,6 +12,7 @@
 #include "formats/jpeg.h"
 #include "formats/npy.h"
 #include "formats/npz.h"
+#include "formats/parquet.h"
 #include "formats/png.h"
 #include "formats/tfrecord.h"
 
@@ -30,6 +31,7 @@ const std::vector<const FormatDescription*>& AllFormats() {
       &CsvDescription(),
       &IndexedBinaryDescription(),
       &MmapIndexedBinaryDescription(),
+      &ParquetDescription(),
   };
   // clang-format on
   return formats;

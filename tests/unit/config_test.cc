@@ -113,8 +113,8 @@ TEST(ConfigTest, WrongTypeNamesKeyLineAndExpectedForm) {
   EXPECT_NE(e.find("metric.au"), std::string::npos) << e;
   EXPECT_NE(e.find("<= 1"), std::string::npos) << e;
   // Which formats exist is formats/' to say: the commands check the name after loading.
-  e = ErrorOf([] { formats::CheckFormat(FromYaml("dataset:\n  format: Parquet\n")); });
-  EXPECT_NE(e.find("dataset.format 'parquet' is not a known format; known: tfrecord, npz"),
+  e = ErrorOf([] { formats::CheckFormat(FromYaml("dataset:\n  format: Orc\n")); });
+  EXPECT_NE(e.find("dataset.format 'orc' is not a known format; known: tfrecord, npz"),
             std::string::npos)
       << e;
   e = ErrorOf([] { FromYaml("workflow:\n  train: maybe\n"); });

@@ -1,0 +1,208 @@
+// ParquetFormat::Verify: re-reads a file trainbench wrote and checks the magic, the
+// footer against the config (schema, row groups, codec), every page header, and every
+// value against the generator's (the seed is in the footer), then the manifest's extents.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "formats/parquet.h"
+#include "formats/parquet_codec.h"
+#include "formats/parquet_columns.h"
+#include "formats/parquet_footer.h"
+#include "formats/parquet_metadata.h"
+#include "formats/thrift_compact.h"
+
+namespace trainbench::formats {
+namespace {
+using parquet::ColumnLayout;
+
+constexpr std::string_view kKind = "Parquet file";
+// trainbench's page headers take about 20 bytes; a damaged one is reported, not searched.
+constexpr uint64_t kMaxPageHeaderBytes = 256;
+
+// One file's check: the file, its name for messages, and what it should hold.
+class Checker {
+ public:
+  Checker(storage::RandomAccessFile& file, const std::string& name, parquet::Codec codec)
+      : file_(file), name_(name), codec_(codec) {}
+  void set_seed(uint64_t seed) { seed_ = seed; }
+
+  [[noreturn]] void Bad(uint64_t offset, const std::string& what) const {
+    ThrowBadFile(kKind, name_, offset, what);
+  }
+
+  // Checks the pages of one column chunk, [offset, end), holding `rows` rows from
+  // `first_row`; returns the uncompressed bytes (headers included).
+  uint64_t CheckChunk(size_t index, const ColumnLayout& column, uint64_t offset, uint64_t end,
+                      uint64_t first_row, uint64_t rows) {
+    uint64_t uncompressed = 0;
+    for (uint64_t done = 0; done < rows;) {
+      if (offset >= end)
+        Bad(offset,
+            fmt::format("column '{}' ends after {} of its {} rows", column.name, done, rows));
+      unsigned char head[kMaxPageHeaderBytes];
+      const size_t head_bytes = std::min<uint64_t>(sizeof(head), end - offset);
+      parquet::ReadExactly(file_, offset, head, head_bytes, name_);
+      size_t header_bytes = 0;
+      parquet::PageHeader h;
+      try {
+        h = parquet::DecodePageHeader(head, head_bytes, &header_bytes);
+      } catch (const thrift::DecodeError& e) {
+        Bad(offset + e.offset(),
+            fmt::format("column '{}': page header: {}", column.name, e.what()));
+      }
+      const auto& d = h.data_page_header;
+      if (h.type != parquet::PageType::kDataPage || !d)
+        Bad(offset, fmt::format("column '{}': page type {}, expected a v1 data page (0)",
+                                column.name, static_cast<int>(h.type)));
+      if (d->encoding != parquet::kPlainEncoding)
+        Bad(offset,
+            fmt::format("column '{}': encoding {}, expected PLAIN (0)", column.name, d->encoding));
+      if (d->num_values < 1 || static_cast<uint64_t>(d->num_values) > rows - done)
+        Bad(offset, fmt::format("column '{}': page of {} values_ where {} rows remain", column.name,
+                                d->num_values, rows - done));
+      const auto n = static_cast<uint64_t>(d->num_values);
+      if (h.uncompressed_page_size < 0 ||
+          static_cast<uint64_t>(h.uncompressed_page_size) != n * column.value_bytes)
+        Bad(offset, fmt::format("column '{}': page of {} values_ says {} bytes, not {}",
+                                column.name, n, h.uncompressed_page_size, n * column.value_bytes));
+      const uint64_t body = offset + header_bytes;
+      if (h.compressed_page_size < 0 || static_cast<uint64_t>(h.compressed_page_size) > end - body)
+        Bad(offset, fmt::format("column '{}': page of {} bytes runs past its chunk's end at {}",
+                                column.name, h.compressed_page_size, end));
+      stored_.resize(static_cast<size_t>(h.compressed_page_size));
+      parquet::ReadExactly(file_, body, stored_.data(), stored_.size(), name_);
+      values_.resize(n * column.value_bytes);
+      const std::string error = parquet::Decompress(codec_, stored_.data(), stored_.size(),
+                                                    values_.data(), values_.size());
+      if (!error.empty())
+        Bad(body, fmt::format("column '{}': {} page: {}", column.name, parquet::CodecName(codec_),
+                              error));
+      want_.resize(values_.size());
+      parquet::FillColumnValues(seed_, index, column, first_row + done, n, want_.data());
+      const auto [a, b] = std::mismatch(values_.begin(), values_.end(), want_.begin());
+      if (a != values_.end()) {
+        const auto at = static_cast<uint64_t>(a - values_.begin());
+        // Uncompressed, the offset is the byte's own; compressed, the page's data.
+        Bad(body + (codec_ == parquet::Codec::kUncompressed ? at : 0),
+            fmt::format("column '{}' row {}: value differs from the generator's (seed {})",
+                        column.name, first_row + done + at / column.value_bytes, seed_));
+      }
+      uncompressed += header_bytes + values_.size();
+      offset = body + stored_.size();
+      done += n;
+    }
+    if (offset != end)
+      Bad(offset,
+          fmt::format("column '{}': {} bytes after its last page", column.name, end - offset));
+    return uncompressed;
+  }
+
+ private:
+  storage::RandomAccessFile& file_;
+  const std::string& name_;
+  parquet::Codec codec_;
+  uint64_t seed_ = 0;
+  // Buffers reused page after page: the stored bytes, the decoded values, the expected.
+  std::vector<unsigned char> stored_, values_, want_;
+};
+
+bool SameSchema(const std::vector<parquet::SchemaElement>& a,
+                const std::vector<parquet::SchemaElement>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].type != b[i].type || a[i].repetition != b[i].repetition || a[i].name != b[i].name ||
+        a[i].num_children != b[i].num_children ||
+        (a[i].type == parquet::PhysicalType::kFixedLenByteArray &&
+         a[i].type_length != b[i].type_length))
+      return false;
+  return true;
+}
+}  // namespace
+
+void ParquetFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
+  const std::string name = storage.Describe(expected.path);
+  auto file = storage.Open(expected.path);
+  const uint64_t size = file->Size();
+  CheckSize(kKind, name, size, expected);
+  const parquet::Footer footer = parquet::ReadFooter(*file, size, name);
+  const parquet::FileMetaData& meta = footer.metadata;
+  Checker check(*file, name, codec_);
+
+  const auto seed_text = meta.Value("trainbench.seed");
+  const auto columns = parquet::ParseColumns(meta.Value("trainbench.columns").value_or(""));
+  if (!seed_text || columns.empty())
+    check.Bad(footer.offset,
+              "the footer lacks trainbench.seed or trainbench.columns: not a file trainbench "
+              "wrote (run `trainbench datagen ... --replace` to rewrite the dataset)");
+  try {
+    check.set_seed(std::stoull(*seed_text));
+  } catch (const std::exception&) {
+    check.Bad(footer.offset, fmt::format("trainbench.seed '{}' is not a number", *seed_text));
+  }
+  // The configured columns (without any: one uint8 "data" column of the file's own width).
+  const auto want = parquet::ColumnLayouts(parquet_, columns[0].value_bytes);
+  if (parquet::DescribeColumns(want) != parquet::DescribeColumns(columns))
+    check.Bad(footer.offset,
+              fmt::format("columns are {}, the config says {} (rewrite with datagen --replace)",
+                          parquet::DescribeColumns(columns), parquet::DescribeColumns(want)));
+  if (!SameSchema(meta.schema, parquet::SchemaFor(columns)))
+    check.Bad(footer.offset,
+              "the schema does not match trainbench.columns (REQUIRED columns of "
+              "their physical types)");
+  if (meta.num_rows != static_cast<int64_t>(expected.num_samples))
+    check.Bad(footer.offset, fmt::format("footer says {} rows, the manifest {} samples",
+                                         meta.num_rows, expected.num_samples));
+
+  const uint64_t rows = expected.num_samples;
+  const uint64_t group_rows = parquet_.row_group_size == 0 ? rows : parquet_.row_group_size;
+  uint64_t offset = parquet::kMagicBytes, first_row = 0;
+  for (size_t g = 0; g < meta.row_groups.size(); ++g) {
+    const parquet::RowGroup& group = meta.row_groups[g];
+    const uint64_t n = std::min(group_rows, rows - first_row);
+    if (group.num_rows != static_cast<int64_t>(n) || group.columns.size() != columns.size())
+      check.Bad(offset, fmt::format("row group {} has {} rows and {} columns, expected {} and {}",
+                                    g, group.num_rows, group.columns.size(), n, columns.size()));
+    int64_t uncompressed = 0;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      const auto& m = group.columns[c].meta_data;
+      if (!m || m->type != columns[c].type || m->path_in_schema.size() != 1 ||
+          m->path_in_schema[0] != columns[c].name || m->codec != codec_ ||
+          m->num_values != static_cast<int64_t>(n) || m->dictionary_page_offset ||
+          m->data_page_offset != static_cast<int64_t>(offset) || m->total_compressed_size <= 0 ||
+          static_cast<uint64_t>(m->total_compressed_size) > footer.offset - offset)
+        check.Bad(offset, fmt::format("row group {} column '{}': its metadata is not a {} chunk "
+                                      "of {} rows starting here",
+                                      g, columns[c].name, parquet::CodecName(codec_), n));
+      const uint64_t end = offset + static_cast<uint64_t>(m->total_compressed_size);
+      const uint64_t chunk_uncompressed =
+          check.CheckChunk(c, columns[c], offset, end, first_row, n);
+      if (static_cast<int64_t>(chunk_uncompressed) != m->total_uncompressed_size)
+        check.Bad(offset,
+                  fmt::format("column '{}': total_uncompressed_size {}, pages hold {}",
+                              columns[c].name, m->total_uncompressed_size, chunk_uncompressed));
+      uncompressed += m->total_uncompressed_size;
+      offset = end;
+    }
+    if (group.total_byte_size != uncompressed)
+      check.Bad(offset, fmt::format("row group {}: total_byte_size {}, its chunks hold {}", g,
+                                    group.total_byte_size, uncompressed));
+    first_row += n;
+  }
+  if (first_row != rows || offset != footer.offset)
+    check.Bad(offset, fmt::format("row groups hold {} rows and end at {}; expected {} rows "
+                                  "ending at the footer ({})",
+                                  first_row, offset, rows, footer.offset));
+  const auto extents = ParquetRowExtents(meta, footer.offset, name);
+  for (size_t i = 0; i < expected.samples.size() && i < extents.size(); ++i)
+    if (expected.samples[i].offset != extents[i].offset ||
+        expected.samples[i].length != extents[i].length)
+      check.Bad(extents[i].offset,
+                fmt::format("row {} is {} bytes at {}, the manifest says {} bytes at {}", i,
+                            extents[i].length, extents[i].offset, expected.samples[i].length,
+                            expected.samples[i].offset));
+}
+
+}  // namespace trainbench::formats
