@@ -21,6 +21,10 @@ using parquet::ColumnLayout;
 constexpr std::string_view kKind = "Parquet file";
 // trainbench's page headers take about 20 bytes; a damaged one is reported, not searched.
 constexpr uint64_t kMaxPageHeaderBytes = 256;
+// The next step where a file holds what other settings write: the manifest's settings key
+// does not carry dataset.parquet, so only this check tells such a dataset apart.
+constexpr std::string_view kRewrite =
+    "; written with other dataset settings? `trainbench datagen ... --replace` rewrites it";
 
 // One file's check: the file, its name for messages, and what it should hold.
 class Checker {
@@ -146,8 +150,8 @@ void ParquetFormat::Verify(const WrittenFile& expected, storage::Storage& storag
   const auto want = parquet::ColumnLayouts(parquet_, columns[0].value_bytes);
   if (parquet::DescribeColumns(want) != parquet::DescribeColumns(columns))
     check.Bad(footer.offset,
-              fmt::format("columns are {}, the config says {} (rewrite with datagen --replace)",
-                          parquet::DescribeColumns(columns), parquet::DescribeColumns(want)));
+              fmt::format("columns are {}, the config says {}{}", parquet::DescribeColumns(columns),
+                          parquet::DescribeColumns(want), kRewrite));
   if (!SameSchema(meta.schema, parquet::SchemaFor(columns)))
     check.Bad(footer.offset,
               "the schema does not match trainbench.columns (REQUIRED columns of "
@@ -163,8 +167,9 @@ void ParquetFormat::Verify(const WrittenFile& expected, storage::Storage& storag
     const parquet::RowGroup& group = meta.row_groups[g];
     const uint64_t n = std::min(group_rows, rows - first_row);
     if (group.num_rows != static_cast<int64_t>(n) || group.columns.size() != columns.size())
-      check.Bad(offset, fmt::format("row group {} has {} rows and {} columns, expected {} and {}",
-                                    g, group.num_rows, group.columns.size(), n, columns.size()));
+      check.Bad(offset,
+                fmt::format("row group {} has {} rows and {} columns, expected {} and {}{}", g,
+                            group.num_rows, group.columns.size(), n, columns.size(), kRewrite));
     int64_t uncompressed = 0;
     for (size_t c = 0; c < columns.size(); ++c) {
       const auto& m = group.columns[c].meta_data;
@@ -174,8 +179,8 @@ void ParquetFormat::Verify(const WrittenFile& expected, storage::Storage& storag
           m->data_page_offset != static_cast<int64_t>(offset) || m->total_compressed_size <= 0 ||
           static_cast<uint64_t>(m->total_compressed_size) > footer.offset - offset)
         check.Bad(offset, fmt::format("row group {} column '{}': its metadata is not a {} chunk "
-                                      "of {} rows starting here",
-                                      g, columns[c].name, parquet::CodecName(codec_), n));
+                                      "of {} rows starting here{}",
+                                      g, columns[c].name, parquet::CodecName(codec_), n, kRewrite));
       const uint64_t end = offset + static_cast<uint64_t>(m->total_compressed_size);
       const uint64_t chunk_uncompressed =
           check.CheckChunk(c, columns[c], offset, end, first_row, n);
