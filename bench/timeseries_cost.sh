@@ -3,17 +3,20 @@
 # trainbench's own CPU per sample is all there is to see) with --interval 0 (no time series)
 # and --interval 1 (the default), alternating rounds on the same cached files, medians.
 # The goal (the report issue): under 1% of samples/s and of CPU per sample.
-# Usage: bench/timeseries_cost.sh [DATA_DIR]  (env: FILES=24 EPOCHS=20 ACCELERATORS=8 ROUNDS=7
-# INTERVALS="0 1")
+# Usage: bench/timeseries_cost.sh [DATA_DIR]  (env: FILES=24 EPOCHS=2000 ACCELERATORS=8 ROUNDS=7
+# INTERVALS="0 1", RUN_ARGS="reader.batch_size=4" for more steps per sample)
+# A null-engine epoch of the 24 files takes milliseconds: thousands of epochs make a run of
+# seconds, long enough for the sampler to take its rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TB=${TRAINBENCH:-./build/trainbench}
 data=${1:-/tmp/trainbench-bench/resnet50}
 files=${FILES:-24}
-epochs=${EPOCHS:-20}
+epochs=${EPOCHS:-2000}
 accelerators=${ACCELERATORS:-8}
 rounds=${ROUNDS:-7}
 intervals=(${INTERVALS:-0 1})
+extra=(${RUN_ARGS:-})
 source "$(dirname "$0")/lib/cached_reads.sh"
 cached_dataset "$TB" "$data" "$files"
 out=/tmp/trainbench-bench/timeseries
@@ -23,7 +26,8 @@ for r in $(seq "$rounds"); do
     rm -rf "$out"
     "$TB" run resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data" \
       "train.epochs=$epochs" train.computation_time=0 --accelerators "$accelerators" \
-      --io-engine null --interval "$interval" "output.folder=$out" --no-progress >/dev/null 2>&1
+      --io-engine null --interval "$interval" "output.folder=$out" --no-progress "${extra[@]}" \
+      >/dev/null 2>&1
     /usr/bin/python3 - "$out"/*/ "$interval" >>"$rows" <<'PY'
 import csv, json, os, sys
 d, interval = sys.argv[1], sys.argv[2]
