@@ -56,7 +56,10 @@ std::vector<TimeseriesRow> MergeRankRows(const std::vector<std::vector<Timeserie
     total_accelerators += accelerators[r];
   std::vector<TimeseriesRow> merged;
   for (size_t i = 0; i < longest; ++i) {
+    // Ranks' intervals differ a little (each its own clock; the last rows most): what
+    // happened in each is added up, then divided by the merged interval (the longest).
     TimeseriesRow m;
+    double samples = 0, mb = 0, waited = 0, cpu = 0;
     bool first = true;
     for (const auto& rows : ranks) {
       if (i >= rows.size()) continue;
@@ -64,19 +67,25 @@ std::vector<TimeseriesRow> MergeRankRows(const std::vector<std::vector<Timeserie
       if (first) {
         m = r;
         first = false;
-        continue;
+      } else {
+        m.reads += r.reads;
+        m.reads_in_flight += r.reads_in_flight;
+        m.rss_bytes += r.rss_bytes;
+        m.read_latency_p50_ms = std::max(m.read_latency_p50_ms, r.read_latency_p50_ms);
+        m.read_latency_p99_ms = std::max(m.read_latency_p99_ms, r.read_latency_p99_ms);
+        m.elapsed_s = std::max(m.elapsed_s, r.elapsed_s);
+        m.interval_s = std::max(m.interval_s, r.interval_s);
       }
-      m.elapsed_s = std::max(m.elapsed_s, r.elapsed_s);
-      m.interval_s = std::max(m.interval_s, r.interval_s);
-      m.samples_per_second += r.samples_per_second;
-      m.io_mb_per_second += r.io_mb_per_second;
-      m.reads += r.reads;
-      m.reads_in_flight += r.reads_in_flight;
-      m.accelerators_waiting += r.accelerators_waiting;
-      m.read_latency_p50_ms = std::max(m.read_latency_p50_ms, r.read_latency_p50_ms);
-      m.read_latency_p99_ms = std::max(m.read_latency_p99_ms, r.read_latency_p99_ms);
-      m.cpu_percent += r.cpu_percent;
-      m.rss_bytes += r.rss_bytes;
+      samples += r.samples_per_second * r.interval_s;
+      mb += r.io_mb_per_second * r.interval_s;
+      waited += r.accelerators_waiting * r.interval_s;
+      cpu += r.cpu_percent * r.interval_s;
+    }
+    if (m.interval_s > 0) {
+      m.samples_per_second = samples / m.interval_s;
+      m.io_mb_per_second = mb / m.interval_s;
+      m.accelerators_waiting = waited / m.interval_s;
+      m.cpu_percent = cpu / m.interval_s;
     }
     m.data_wait_share =
         total_accelerators > 0

@@ -55,7 +55,8 @@ uint64_t CurrentResidentBytes();
 
 // The job's rows from each rank's (`accelerators` per rank, in rank order): rows of the same
 // index are the same interval (every rank starts its clock when the run starts, together
-// after a collective). Rates, reads, CPU and memory add up, the wait share is over every
+// after a collective). Samples, bytes, reads, waits, CPU and memory add up (rates over the
+// longest of the ranks' intervals), the wait share is over every
 // accelerator; latency percentiles are the worst rank's (percentiles of different ranks'
 // reads cannot be combined without their histograms, which the rows do not carry).
 std::vector<TimeseriesRow> MergeRankRows(const std::vector<std::vector<TimeseriesRow>>& ranks,

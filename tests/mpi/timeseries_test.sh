@@ -26,8 +26,9 @@ n = min(len(by["0"]), len(by["1"]))
 for k in range(n):
     a, b, m = by["0"][k], by["1"][k], by["all"][k]
     assert int(m["reads"]) == int(a["reads"]) + int(b["reads"]), k
-    assert abs(float(m["samples_per_second"]) - float(a["samples_per_second"]) - float(b["samples_per_second"])) < 0.02
-    want = (float(a["accelerators_waiting"]) + float(b["accelerators_waiting"])) / 4
+    f = lambda r, c: float(r[c]) * float(r["interval_s"])  # what happened in the interval
+    assert abs(f(m, "samples_per_second") - f(a, "samples_per_second") - f(b, "samples_per_second")) < 0.02
+    want = (f(a, "accelerators_waiting") + f(b, "accelerators_waiting")) / float(m["interval_s"]) / 4
     assert abs(float(m["data_wait_share"]) - min(1, want)) < 0.002, (k, m, want)
     assert float(m["read_latency_p99_ms"]) == max(float(a["read_latency_p99_ms"]), float(b["read_latency_p99_ms"]))
 samples = sum(float(r["samples_per_second"]) * float(r["interval_s"]) for r in by["all"])
