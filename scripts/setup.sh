@@ -2,6 +2,8 @@
 # Installs every Debian package that trainbench's build, tests and benches need.
 # Idempotent: packages already present are left alone, so re-running costs seconds.
 # ceph-mon, ceph-osd, radosgw, ceph-common: the S3 server the tests run (tests/s3/gateway.sh).
+# chromium, gnuplot-nox, libjs-chart.js, tmux: `trainbench report` (Chart.js inlined in its page,
+# gnuplot for --png) and its tests (headless Chromium renders the page, tmux the live view).
 set -euo pipefail
 
 packages=(
@@ -15,6 +17,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   ceph-mon ceph-osd radosgw ceph-common
   fio time python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
+  chromium gnuplot-nox libjs-chart.js tmux
 )
 
 # Ubuntu (22.04, 24.04; NGC containers) names libjpeg-turbo's libjpeg API differently, and a

@@ -26,10 +26,13 @@
 #include "loader/dataset_files.h"
 #include "metrics/process_stats.h"
 #include "metrics/run_record_merge.h"
+#include "metrics/timeseries.h"
+#include "report/live_view.h"
 #include "report/ranks_report.h"
 #include "report/results_folder.h"
 #include "report/summary.h"
 #include "report/tables.h"
+#include "report/timeseries_csv.h"
 #include "sim/checkpoint_run.h"
 #include "sim/emulated_training.h"
 #include "sim/ranks.h"
@@ -47,6 +50,7 @@ struct RunFlags {
   sim::ReadFlags reads;
   bool no_progress = false;
   bool drop_caches = false;
+  double interval = 1;  // seconds per time-series row; 0: none
 };
 
 std::string ShellQuote(const std::string& s) {
@@ -76,30 +80,6 @@ class RunLog {
   std::mutex mutex_;
 };
 
-// One line, redrawn in place, when stderr is a terminal.
-class LiveProgress {
- public:
-  explicit LiveProgress(bool enabled) : enabled_(enabled && ::isatty(STDERR_FILENO)) {}
-  void Show(const sim::Progress& p) {
-    if (!enabled_) return;
-    const std::string line =
-        fmt::format("\r{} epoch {}/{} step {}/{} | {:.0f} samples/s | {:.1f} MB/s | AU {:.1f}%   ",
-                    p.kind, p.epoch, p.epochs, p.step, p.steps, p.samples_per_second,
-                    p.bytes_per_second / kMB, p.au_percentage);
-    [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
-    shown_ = true;
-  }
-  void End() {
-    if (shown_) [[maybe_unused]]
-      auto n = ::write(STDERR_FILENO, "\n", 1);
-    shown_ = false;
-  }
-
- private:
-  bool enabled_;
-  bool shown_ = false;
-};
-
 // What a finished run hands over for reporting.
 struct JobReport {
   const config::WorkloadConfig& config;
@@ -109,12 +89,13 @@ struct JobReport {
   const std::string& started;
   RunLog& log;
   bool drop_caches;
+  double interval;  // seconds per time-series row; 0: none
 };
 
 // Rank 0 gathers the ranks' records, prints the table and the JSON line and writes the
 // results files; every rank returns its exit status.
 int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
-  const auto& [config, ranks, layout, folder, started, log, drop_caches] = job;
+  const auto& [config, ranks, layout, folder, started, log, drop_caches, interval] = job;
   const bool lead = ranks.Rank() == 0;
   auto info = [&](const std::string& line) {
     LogInfo(line);
@@ -168,6 +149,18 @@ int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
     }
   };
   write("epochs.csv", report::EpochsCsv(record));
+  if (interval > 0) {
+    std::vector<std::vector<metrics::TimeseriesRow>> rows;
+    for (const auto& r : records) rows.push_back(r.timeseries);
+    std::vector<metrics::TimeseriesRow> merged;
+    if (records.size() > 1) {
+      std::vector<uint64_t> counts;
+      for (const auto& rank : layout.ranks) counts.push_back(rank.accelerators);
+      counts.resize(records.size());
+      merged = metrics::MergeRankRows(rows, counts);
+    }
+    write("timeseries.csv", report::TimeseriesCsv(rows, records.size() > 1 ? &merged : nullptr));
+  }
   if (ranks.Size() > 1)  // each rank as it measured itself
     for (size_t r = 0; r < records.size(); ++r)
       write(fmt::format("rank-{:04}.json", r),
@@ -237,12 +230,16 @@ int ExecuteCheckpointing(const RunFlags& flags, const config::WorkloadConfig& co
   LogInfo(line);
   log.Line(line);
   const auto mine = sim::RunCheckpointWorkload(config, ranks, options);
-  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches}, mine);
+  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches, flags.interval}, mine);
 }
 
 // Under several ranks only rank 0 writes results; the others hand it their record.
 int Execute(const RunFlags& flags) {
   if (flags.accelerators == 0) throw UsageError("--accelerators must be at least 1");
+  if (flags.interval > 0 && flags.interval < 0.05)
+    throw UsageError(fmt::format(
+        "--interval {}: a time-series row takes at least 0.05 s; give 0.05 or more, or 0 for none",
+        flags.interval));
   dist::Communicator& ranks = dist::World();
   const bool lead = ranks.Rank() == 0;
   const auto config = LoadWorkloadOrThrow(flags.workload);
@@ -316,12 +313,17 @@ int Execute(const RunFlags& flags) {
   options.reads.ranks_on_host = static_cast<unsigned>(
       std::count_if(layout.ranks.begin(), layout.ranks.end(),
                     [&ranks](const sim::RankInfo& r) { return r.host == ranks.Host(); }));
-  LiveProgress progress(lead && !flags.no_progress);
-  options.progress = [&](const sim::Progress& p) { progress.Show(p); };
-  options.log = [&](const std::string& line) {
-    progress.End();
-    info(line);
+  // Plain lines (stderr not a terminal) every 10 rows: every 10 s by default.
+  report::LiveView progress(
+      STDERR_FILENO, report::LiveView::ModeFor(STDERR_FILENO, lead && !flags.no_progress),
+      config.workload_name, 100 * config.metric.au, flags.interval > 0 ? 10 * flags.interval : 10);
+  options.progress = [&](const sim::Progress& p) {
+    progress.OnStatus({p.kind, p.epoch, p.epochs, p.step, p.steps, p.samples_per_second,
+                       p.bytes_per_second, p.au_percentage});
   };
+  options.interval_s = flags.interval;
+  options.on_row = [&](const metrics::TimeseriesRow& row) { progress.OnRow(row); };
+  options.log = [&](const std::string& line) { progress.Above([&] { info(line); }); };
 
   // The page cache holds only what a local file system reads; each host has its own.
   if (lead && storage->LocalPath("")) {
@@ -380,7 +382,7 @@ int Execute(const RunFlags& flags) {
     mine.storage_latency_ns[op] = std::move(latency);
   progress.End();
 
-  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches}, mine);
+  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches, flags.interval}, mine);
 }
 
 }  // namespace
@@ -424,7 +426,14 @@ void AddRunCommand(CLI::App& app, Action& action) {
                    "Reads in flight per reader loop (default: 1 for pread; for uring and "
                    "null, accelerators x read_threads / loops, at most 256)")
       ->check(AtLeast(0));
-  command->add_flag("--no-progress", flags.no_progress, "No live progress line on a terminal");
+  command->add_flag("--no-progress", flags.no_progress,
+                    "No live progress (a block redrawn on a terminal, else a line every 10 "
+                    "intervals)");
+  command
+      ->add_option("--interval", flags.interval,
+                   "Seconds per row of timeseries.csv in the results (samples/s, MB/s, read "
+                   "latency p50/p99, data wait, CPU, memory per interval; default 1; 0: none)")
+      ->check(NonNegativeFinite());
   command->add_flag("--drop-caches", flags.drop_caches,
                     "Empty the page cache of every host before the run (root only; one rank "
                     "per host does it), so reads come from storage");

@@ -57,9 +57,11 @@ struct ReadScheduler::Loop {
   std::vector<LoopSample> samples;
   std::vector<storage::ReadCompletion> completions;
   std::vector<metrics::ReadRecord> records;  // not yet handed to the counters
-  metrics::Histogram latency_ns;
+  // Atomic so the time series can sample it while the loop records (live_histogram.h).
+  metrics::LiveHistogram latency_ns;
   std::atomic<uint64_t> bytes{0};
   std::atomic<uint64_t> reads{0};
+  std::atomic<uint32_t> in_flight{0};  // a copy of `out` for the time series (a plain store)
 };
 
 ReadScheduler::ReadScheduler(storage::ReadEngine& engine,
@@ -188,9 +190,19 @@ uint64_t ReadScheduler::Reads() const {
   return total;
 }
 
+uint64_t ReadScheduler::ReadsInFlight() const {
+  uint64_t total = 0;
+  for (const auto& l : loops_) total += l->in_flight.load(std::memory_order_relaxed);
+  return total;
+}
+
+void ReadScheduler::AddLatencyCounts(std::vector<uint64_t>& counts) const {
+  for (const auto& l : loops_) l->latency_ns.AddCounts(counts);
+}
+
 metrics::Histogram ReadScheduler::Latencies() const {
   metrics::Histogram all;
-  for (const auto& l : loops_) all.Merge(l->latency_ns);
+  for (const auto& l : loops_) all.Merge(l->latency_ns.ToHistogram());
   return all;
 }
 
@@ -305,6 +317,7 @@ void ReadScheduler::Run(Loop& loop) {
     s.next += slot.length;
     ++s.pieces_out;
     ++out;
+    loop.in_flight.store(out, std::memory_order_relaxed);
     queue.Submit(r);
   };
   auto complete = [&](storage::ReadCompletion& c) {
@@ -313,6 +326,7 @@ void ReadScheduler::Run(Loop& loop) {
     LoopSample& s = *slot.sample;
     loop.free_slots.push_back(i);
     --out;
+    loop.in_flight.store(out, std::memory_order_relaxed);
     --s.pieces_out;
     loop.latency_ns.Record(c.latency_ns);
     loop.reads.fetch_add(1, std::memory_order_relaxed);

@@ -11,7 +11,8 @@
 // The bytes are dropped once read (a batch's bytes need not be kept to measure how fast
 // storage delivers them); each loop owns `depth` reused buffers.
 // Thread safety: StartPhase/Advance/WakeReaders/Wait/Drain are called by one thread
-// (the event loop); BatchReady, BytesRead and Reads may be called from any thread.
+// (the event loop); BatchReady, BytesRead, Reads, ReadsInFlight and AddLatencyCounts may be
+// called from any thread.
 #pragma once
 
 #include <atomic>
@@ -28,6 +29,7 @@
 #include "loader/sampler.h"
 #include "metrics/histogram.h"
 #include "metrics/io_characterization.h"
+#include "metrics/live_histogram.h"
 #include "storage/read_queue.h"
 
 namespace trainbench::loader {
@@ -73,6 +75,10 @@ class ReadScheduler {
   std::optional<std::string> Error() const;
   uint64_t BytesRead() const;  // returned by reads so far, all threads; live
   uint64_t Reads() const;
+  // Live, for the time series: reads submitted and not yet completed (all loops), and the
+  // latency histogram's bucket counts so far added to `counts`.
+  uint64_t ReadsInFlight() const;
+  void AddLatencyCounts(std::vector<uint64_t>& counts) const;
   // Latency of every read; call after Drain.
   metrics::Histogram Latencies() const;
   unsigned threads() const { return static_cast<unsigned>(loops_.size()); }

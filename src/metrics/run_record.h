@@ -13,6 +13,7 @@
 #include "metrics/histogram.h"
 #include "metrics/io_characterization.h"
 #include "metrics/process_stats.h"
+#include "metrics/timeseries.h"
 
 namespace trainbench::metrics {
 
@@ -90,6 +91,10 @@ struct RunRecord {
   // Per kind of storage request: the dataset's (GET, HEAD, ...) and the checkpoints'
   // (checkpoint_PUT, ...).
   std::map<std::string, Histogram> storage_latency_ns;
+
+  // One row per interval of `run --interval` (none when 0): this rank's own.
+  double timeseries_interval_s = 0;
+  std::vector<TimeseriesRow> timeseries;
 
   bool complete = true;
   std::string stop_reason;  // "" when complete: "interrupted", or the error's message

@@ -21,6 +21,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IoCounters, opens, reads, bytes_read, size_bu
                                    sequential_reads, consecutive_reads, files_read, files_reread,
                                    max_read_bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProcessIo, rchar, read_bytes, available)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimeseriesRow, elapsed_s, interval_s, phase, epoch,
+                                   samples_per_second, io_mb_per_second, reads, reads_in_flight,
+                                   data_wait_share, accelerators_waiting, read_latency_p50_ms,
+                                   read_latency_p99_ms, cpu_percent, rss_bytes)
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunRecord, workload, accelerators, ranks, hosts, epochs_planned,
                                    steps_per_epoch, batch_size, train_files, train_samples,
@@ -29,7 +33,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunRecord, workload, accelerators, ranks, hos
                                    epochs, evals, preloads, checkpoints, read_latency_ns,
                                    data_wait_ns, io, run_seconds, cpu_seconds, peak_rss_bytes,
                                    host_memory_bytes, io_before, io_after, storage_counters,
-                                   storage_latency_ns, checkpoint_gap_s, complete, stop_reason,
-                                   stopped_by_peer)
+                                   storage_latency_ns, checkpoint_gap_s, timeseries_interval_s,
+                                   timeseries, complete, stop_reason, stopped_by_peer)
 
 }  // namespace trainbench::metrics

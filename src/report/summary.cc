@@ -4,6 +4,7 @@
 
 #include "common/units.h"
 #include "metrics/au.h"
+#include "report/latency_histogram_json.h"
 
 namespace trainbench::report {
 namespace {
@@ -238,6 +239,8 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"metric", metric},
       {"phases", phases},
       {"read_latency_ms", Latency(r.read_latency_ns, 1e-6)},
+      {"read_latency_histogram", LatencyHistogramJson(r.read_latency_ns)},
+      {"timeseries_interval_s", r.timeseries_interval_s},
       {"data_wait_ms", Latency(r.data_wait_ns, 1e-6)},
       {"cache", cache},
       {"io_characterization", io},

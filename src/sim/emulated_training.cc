@@ -12,6 +12,7 @@
 #include "metrics/process_stats.h"
 #include "sim/checkpointer.h"
 #include "sim/run_record_start.h"
+#include "sim/run_timeseries.h"
 #include "sim/sampling.h"
 #include "sim/schedule.h"
 
@@ -56,6 +57,10 @@ class EmulatedRun {
                                                          local, io_.get());
     if (c_.workflow.checkpoint)
       checkpointer_ = std::make_unique<Checkpointer>(c_, comm_.Rank(), comm_.Size());
+    std::unique_ptr<metrics::IntervalSampler> timeseries;
+    if (options_.interval_s > 0)
+      timeseries =
+          StartTimeseries(options_.interval_s, t0, local, *scheduler_, live_, options_.on_row);
 
     try {
       Train(steps);
@@ -66,6 +71,12 @@ class EmulatedRun {
       StopHere(e.what());
     }
 
+    live_.SetPhase(metrics::LivePhase::kDone, live_.Epoch());
+    if (timeseries) {
+      timeseries->Stop();
+      r_.timeseries = timeseries->TakeRows();
+      r_.timeseries_interval_s = options_.interval_s;
+    }
     r_.read_latency_ns = scheduler_->Latencies();
     if (checkpointer_)  // the checkpoint storage's requests, named apart from the dataset's
       for (auto& [op, latency] : checkpointer_->StorageLatencies())
@@ -136,6 +147,7 @@ class EmulatedRun {
     s.exclude_start_steps = c_.metric.exclude_start_steps;
     s.progress = options_.progress;
     s.ranks = &comm_;
+    s.live = &live_;
     // The bytes the accelerators asked for, counted as each takes its batch, so an
     // interrupted phase counts only what it used.
     s.on_batch = [this, &plans, batch, offset](size_t a, uint64_t step) {
@@ -223,7 +235,10 @@ class EmulatedRun {
   }
 
   void WriteCheckpoint(uint64_t epoch, uint64_t step) {
+    const metrics::LivePhase was = live_.Phase();
+    live_.SetPhase(metrics::LivePhase::kCheckpoint, epoch);
     const auto rec = checkpointer_->Write(epoch, step);
+    live_.SetPhase(was, epoch);
     if (rec.files == 0) return;  // another rank writes it
     r_.checkpoints.push_back(rec);
     Log(fmt::format("checkpoint {} written: {} in {:.3f} s ({:.3f} GB/s)", rec.path,
@@ -232,6 +247,7 @@ class EmulatedRun {
   }
 
   void ReadBack() {
+    live_.SetPhase(metrics::LivePhase::kCheckpoint, live_.Epoch());
     std::vector<metrics::CheckpointRecord> written;
     for (const auto& c : r_.checkpoints)
       if (c.operation == "write") written.push_back(c);
@@ -260,6 +276,7 @@ class EmulatedRun {
   ReadSetup reads_;
   std::unique_ptr<loader::ReadScheduler> scheduler_;
   std::unique_ptr<Checkpointer> checkpointer_;
+  metrics::LiveCounters live_;  // what the step loop publishes for the time series
   metrics::RunRecord r_;
 };
 

@@ -17,6 +17,7 @@
 #include "dist/communicator.h"
 #include "loader/dataset_files.h"
 #include "metrics/run_record.h"
+#include "metrics/timeseries.h"
 #include "sim/read_setup.h"
 #include "sim/step_loop.h"
 #include "storage/storage.h"
@@ -35,6 +36,10 @@ struct EmulationOptions {
   ReadFlags reads;
   std::function<void(const Progress&)> progress;
   std::function<void(const std::string&)> log;  // one line per event (epoch end, checkpoint)
+  // The time series: a row every interval_s (0: none), each also handed to on_row (on the
+  // sampler's thread) as it is taken.
+  double interval_s = 1;
+  std::function<void(const metrics::TimeseriesRow&)> on_row;
 };
 
 metrics::RunRecord RunEmulatedTraining(const config::WorkloadConfig& config,

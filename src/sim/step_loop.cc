@@ -34,6 +34,15 @@ struct Timer {
   bool operator>(const Timer& other) const { return deadline > other.deadline; }
 };
 
+metrics::LivePhase PhaseOf(const char* kind) {
+  const std::string k = kind;
+  if (k == "eval") return metrics::LivePhase::kEval;
+  if (k == "preload") return metrics::LivePhase::kPreload;
+  return metrics::LivePhase::kTrain;
+}
+
+// How often progress is reported: a live view's step count is at most this stale.
+constexpr double kProgressEvery = 0.25;
 constexpr double kMaxSleep = 0.05;  // also how quickly Ctrl-C is noticed
 // How often a step all-reduce over ranks is polled: first a fraction of a short step, then
 // less often the longer the other ranks take (a step released late is still released at
@@ -48,7 +57,8 @@ class Loop {
       : spec_(spec),
         scheduler_(scheduler),
         wait_ns_(wait),
-        ranks_(spec.ranks && spec.ranks->Size() > 1 ? spec.ranks : nullptr) {
+        ranks_(spec.ranks && spec.ranks->Size() > 1 ? spec.ranks : nullptr),
+        live_(spec.live) {
     const size_t n = spec.plans->size();
     accelerators_.reserve(n);
     for (size_t a = 0; a < n; ++a)
@@ -65,6 +75,7 @@ class Loop {
     const uint64_t bytes_before = scheduler_ ? scheduler_->BytesRead() : 0;
     if (scheduler_ && spec_.io && spec_.steps > 0)
       scheduler_->StartPhase(spec_.plans, spec_.file_offset, spec_.batch_size);
+    if (live_) live_->SetPhase(PhaseOf(spec_.kind), spec_.epoch);
     for (size_t a = 0; a < accelerators_.size(); ++a) {
       accelerators_[a].step_start = start;
       if (spec_.steps == 0) {
@@ -72,9 +83,13 @@ class Loop {
         ++done_;
       } else {
         waiting_.push_back(a);
+        if (live_) live_->StartWait(start);
       }
     }
-    double next_progress = start + 1;
+    // Progress at the phase's start and end too, so a view does not show the last phase's
+    // step for a second.
+    if (spec_.progress) ReportProgress(start, bytes_before);
+    double next_progress = start + kProgressEvery;
     while (done_ < accelerators_.size()) {
       if (InterruptRequested()) {
         out.interrupted = true;
@@ -111,7 +126,7 @@ class Loop {
       now = NowSeconds();
       if (spec_.progress && now >= next_progress) {
         ReportProgress(now, bytes_before);
-        next_progress = now + 1;
+        next_progress = now + kProgressEvery;
       }
       if (!timers_.empty() && timers_.top().deadline <= now) continue;
       // A step that just ended has its next batch unchecked (it may be read already):
@@ -133,6 +148,10 @@ class Loop {
     }
     if (scheduler_ && spec_.io) scheduler_->Drain();
     const double end = NowSeconds();
+    if (spec_.progress) ReportProgress(end, bytes_before);
+    if (live_)  // a phase that stopped early leaves accelerators waiting: their wait ends here
+      for (const auto& acc : accelerators_)
+        if (acc.state == State::kWaiting) live_->EndWait(acc.step_start, end - acc.step_start);
 
     auto& r = out.record;
     r.kind = spec_.kind;
@@ -183,6 +202,7 @@ class Loop {
     const double wait = now - acc.step_start;
     wait_ns_.Record(static_cast<uint64_t>(std::max(0.0, wait) * 1e9));
     data_wait_s_ += wait;
+    if (live_) live_->EndWait(acc.step_start, wait);
     acc.compute_s = acc.model.Draw();
     acc.state = State::kComputing;
     if (acc.compute_s <= 0) {
@@ -244,6 +264,7 @@ class Loop {
     Accelerator& acc = accelerators_[a];
     acc.au.AddStep(acc.step, acc.step_start, acc.compute_s, when);
     ++acc.step;
+    if (live_) live_->AddSamples(spec_.batch_size);
     if (acc.step >= spec_.steps) {
       acc.state = State::kDone;
       ++done_;
@@ -251,6 +272,7 @@ class Loop {
     }
     acc.state = State::kWaiting;
     acc.step_start = when;
+    if (live_) live_->StartWait(when);
     waiting_.push_back(a);
     stepped_ = true;
     if (scheduler_ && spec_.io) {
@@ -285,6 +307,7 @@ class Loop {
   loader::ReadScheduler* scheduler_;
   metrics::Histogram& wait_ns_;
   dist::Communicator* ranks_;  // null when this process is the whole job
+  metrics::LiveCounters* live_;
   bool step_pending_ = false;  // an all-reduce over ranks for pending_step_ is under way
   double step_poll_ = kStepPollFirst;
   uint64_t pending_step_ = 0;

@@ -16,6 +16,7 @@
 #include "config/workload.h"
 #include "dist/communicator.h"
 #include "loader/read_scheduler.h"
+#include "metrics/live_counters.h"
 #include "metrics/run_record.h"
 
 namespace trainbench::sim {
@@ -44,7 +45,7 @@ struct PhaseSpec {
   // step must end in a barrier (a checkpoint is taken there) and is then called again
   // with `at_barrier` set, so it can do the work while all accelerators wait.
   std::function<bool(uint64_t step, bool at_barrier)> sync_step;
-  std::function<void(const Progress&)> progress;  // about once a second
+  std::function<void(const Progress&)> progress;  // at the start, every 0.25 s, at the end
   // Called when accelerator `a` (local index) takes its batch `step` off the reader
   // (io phases only): what was read for it can be counted then, so an interrupted phase
   // counts only what it used.
@@ -52,6 +53,9 @@ struct PhaseSpec {
   // Several ranks (null or one rank: this process alone): step barriers span them, and a
   // failure another rank reports stops the phase.
   dist::Communicator* ranks = nullptr;
+  // Where the time series reads the phase, finished samples and the wait for data (null:
+  // not published).
+  metrics::LiveCounters* live = nullptr;
 };
 
 struct PhaseOutcome {

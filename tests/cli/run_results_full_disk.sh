@@ -41,7 +41,7 @@ unshare -m bash "$WORK/inner.sh" || rc=$?
 check "exit 1 (got $(cat "$WORK/run.code"))" test "$(cat "$WORK/run.code")" -eq 1
 contains "$WORK/run.out" "AU"                      # the table
 contains "$WORK/run.out" '{"trainbench_metrics":'  # the JSON line
-contains "$WORK/run.out" "results incomplete: could not write epochs.csv, summary.json"
+contains "$WORK/run.out" "results incomplete: could not write epochs.csv, timeseries.csv, summary.json"
 check "no temporary file left" bash -c "! grep -q tbtmp '$WORK/files'"
 check "no epochs.csv" bash -c "! grep -q epochs.csv '$WORK/files'"
 echo "run_results_full_disk: ok"

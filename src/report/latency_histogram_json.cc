@@ -1,0 +1,21 @@
+#include "report/latency_histogram_json.h"
+
+namespace trainbench::report {
+
+nlohmann::json LatencyHistogramJson(const metrics::Histogram& h) {
+  const auto parts = h.Export();
+  nlohmann::json low = nlohmann::json::array(), high = nlohmann::json::array(),
+                 counts = nlohmann::json::array();
+  for (const auto& [bucket, n] : parts.buckets) {
+    low.push_back(static_cast<double>(metrics::Histogram::BucketLow(bucket)) / 1e6);
+    high.push_back(static_cast<double>(metrics::Histogram::BucketHigh(bucket) + 1) / 1e6);
+    counts.push_back(n);
+  }
+  return {{"unit", "ms"},
+          {"count", parts.count},
+          {"low_ms", low},
+          {"high_ms", high},
+          {"counts", counts}};
+}
+
+}  // namespace trainbench::report

@@ -1,0 +1,98 @@
+#include "report/results_reader.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/error.h"
+
+namespace trainbench::report {
+namespace {
+
+std::string Slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> SplitCsvLine(const std::string& line) {
+  std::vector<std::string> cells;
+  std::stringstream in(line);
+  for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
+  return cells;
+}
+
+void ReadTimeseries(const std::filesystem::path& path, RunResults& r) {
+  std::ifstream in(path);
+  std::string line;
+  if (!std::getline(in, line)) return;
+  const auto header = SplitCsvLine(line);
+  std::vector<std::vector<std::string>> rows;
+  bool has_all = false;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    auto cells = SplitCsvLine(line);
+    if (cells.size() != header.size())
+      throw UsageError(
+          fmt::format("{}: line {} has {} fields, the header {}; the file is damaged "
+                      "(run again, or pass the folder without it)",
+                      path.string(), rows.size() + 2, cells.size(), header.size()));
+    has_all = has_all || cells[0] == "all";
+    rows.push_back(std::move(cells));
+  }
+  r.has_timeseries = true;
+  r.timeseries_rank = has_all ? "all" : "0";
+  for (const auto& cells : rows) {
+    if (cells[0] != r.timeseries_rank) continue;
+    for (size_t c = 1; c < header.size(); ++c) {
+      if (header[c] == "phase") {
+        r.phases.push_back(cells[c]);
+        continue;
+      }
+      try {
+        r.series[header[c]].push_back(std::stod(cells[c]));
+      } catch (const std::exception&) {
+        throw UsageError(fmt::format("{}: column {} holds '{}', not a number; the file is damaged",
+                                     path.string(), header[c], cells[c]));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+RunResults ReadRunResults(const std::string& folder) {
+  namespace fs = std::filesystem;
+  RunResults r;
+  r.folder = folder;
+  fs::path dir(folder);
+  r.name = (dir.has_filename() ? dir : dir.parent_path()).filename().string();
+  if (!fs::is_directory(dir))
+    throw UsageError(
+        fmt::format("'{}' is not a folder: give the results folder of a run "
+                    "(<output.folder>/<workload>-<UTC stamp>/)",
+                    folder));
+  const fs::path summary = dir / "summary.json";
+  if (!fs::exists(summary))
+    throw UsageError(
+        fmt::format("'{}' has no summary.json: is it the results folder of a "
+                    "`trainbench run` (<output.folder>/<workload>-<UTC stamp>/)?",
+                    folder));
+  try {
+    r.summary = nlohmann::json::parse(Slurp(summary));
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: not valid JSON ({}); the run may have been cut short",
+                                 summary.string(), e.what()));
+  }
+  if (!r.summary.is_object() || !r.summary.contains("metric"))
+    throw UsageError(
+        fmt::format("{}: not a trainbench summary (no `metric` field)", summary.string()));
+  if (fs::exists(dir / "config.yaml")) r.config_yaml = Slurp(dir / "config.yaml");
+  if (fs::exists(dir / "timeseries.csv")) ReadTimeseries(dir / "timeseries.csv", r);
+  return r;
+}
+
+}  // namespace trainbench::report
