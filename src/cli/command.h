@@ -24,5 +24,6 @@ void AddDatasizeCommand(CLI::App& app, Action& action);
 void AddRunCommand(CLI::App& app, Action& action);
 void AddTrainCommand(CLI::App& app, Action& action);
 void AddCleanCommand(CLI::App& app, Action& action);
+void AddStageCommand(CLI::App& app, Action& action);
 
 }  // namespace trainbench::cli

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   cli::AddRunCommand(app, action);
   cli::AddTrainCommand(app, action);
   cli::AddCleanCommand(app, action);
+  cli::AddStageCommand(app, action);
 
   try {
     app.parse(argc, argv);
