@@ -2,6 +2,7 @@
 # Installs every Debian package that trainbench's build, tests and benches need.
 # Idempotent: packages already present are left alone, so re-running costs seconds.
 # ceph-mon, ceph-osd, radosgw, ceph-common: the S3 server the tests run (tests/s3/gateway.sh).
+# nginx, squid: the origin and the mirror the stage tests fetch from (tests/stage/servers.sh).
 set -euo pipefail
 
 packages=(
@@ -14,6 +15,7 @@ packages=(
   libtorch-dev libgloo-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   ceph-mon ceph-osd radosgw ceph-common
+  nginx squid
   fio time python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
 )
 
