@@ -319,8 +319,8 @@ class Handler(socketserver.BaseRequestHandler):
             return self.upstream_error()
         keep = self.relay(method, status, rheaders, rraw, cut=(action in ("cut", "stall")),
                           stall=(action == "stall"), corrupt=(action == "corrupt"))
-        if action in ("cut", "stall"):
-            stats.add({"cut": "cut", "stall": "stalled"}[action])
+        if action == "cut":
+            stats.add("cut")
         stats.write()
         return keep and not client_close
 
@@ -359,7 +359,8 @@ class Handler(socketserver.BaseRequestHandler):
                 else:  # chunked or until close: the first piece of it
                     piece = src.read1(4096) if hasattr(src, "read1") else src.read(1)
                     self.request.sendall(piece[: max(1, len(piece) // 2)])
-            if stall:
+            if stall:  # counted now: the client may be gone before the stall ends
+                self.server.stats.add("stalled")
                 self.server.stats.write()
                 time.sleep(self.server.options.stall_s)
             self.request.shutdown(socket.SHUT_RDWR)
