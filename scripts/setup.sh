@@ -4,6 +4,7 @@
 # ceph-mon, ceph-osd, radosgw, ceph-common: the S3 server the tests run (tests/s3/gateway.sh).
 # chromium, gnuplot-nox, libjs-chart.js, tmux: `trainbench report` (Chart.js inlined in its page,
 # gnuplot for --png) and its tests (headless Chromium renders the page, tmux the live view).
+# nginx, squid: the origin and the mirror the stage tests fetch from (tests/stage/servers.sh).
 set -euo pipefail
 
 packages=(
@@ -16,6 +17,7 @@ packages=(
   libtorch-dev libgloo-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   ceph-mon ceph-osd radosgw ceph-common
+  nginx squid
   fio time python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
   chromium gnuplot-nox libjs-chart.js tmux
 )

@@ -25,5 +25,6 @@ void AddRunCommand(CLI::App& app, Action& action);
 void AddTrainCommand(CLI::App& app, Action& action);
 void AddCleanCommand(CLI::App& app, Action& action);
 void AddReportCommand(CLI::App& app, Action& action);
+void AddStageCommand(CLI::App& app, Action& action);
 
 }  // namespace trainbench::cli

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   cli::AddTrainCommand(app, action);
   cli::AddCleanCommand(app, action);
   cli::AddReportCommand(app, action);
+  cli::AddStageCommand(app, action);
 
   try {
     app.parse(argc, argv);

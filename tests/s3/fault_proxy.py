@@ -13,12 +13,15 @@ only; run with /usr/bin/python3.
 
 Each request draws one number from random.Random(seed + request index) (the index counts
 requests in arrival order from 0): below --slowdown it gets 503, below slowdown+cut it is cut,
-below slowdown+cut+delay it is delayed, else it is forwarded as is. --no-fault-first N
-forwards the first N requests untouched (setup steps of a test).
+below slowdown+cut+delay it is delayed, below ...+stall it stalls (headers and half the body,
+then nothing for --stall-s seconds before the connection closes), below ...+corrupt its body
+is forwarded whole with its first byte flipped, else it is forwarded as is. --no-fault-first
+N forwards the first N requests untouched (setup steps of a test); --fault-requests N lets
+only requests with an index below N draw a fault (later ones are forwarded as is).
 
 The stats file (JSON, rewritten after every request and on SIGTERM/SIGINT/exit) counts:
 connections, requests, forwarded (reached upstream, cut and delayed included), slowdown, cut,
-delayed, upstream_errors, and by_method.
+delayed, stalled, corrupted, upstream_errors, and by_method.
 """
 
 import argparse
@@ -53,6 +56,8 @@ class Stats:
             "slowdown": 0,
             "cut": 0,
             "delayed": 0,
+            "stalled": 0,
+            "corrupted": 0,
             "upstream_errors": 0,
             "by_method": {},
         }
@@ -224,7 +229,7 @@ class Handler(socketserver.BaseRequestHandler):
 
     def plan(self, index):
         o = self.server.options
-        if index < o.no_fault_first:
+        if index < o.no_fault_first or (o.fault_requests >= 0 and index >= o.fault_requests):
             return "forward"
         r = random.Random(o.seed * 1000003 + index).random()
         if r < o.slowdown:
@@ -233,6 +238,10 @@ class Handler(socketserver.BaseRequestHandler):
             return "cut"
         if r < o.slowdown + o.cut + o.delay:
             return "delay"
+        if r < o.slowdown + o.cut + o.delay + o.stall:
+            return "stall"
+        if r < o.slowdown + o.cut + o.delay + o.stall + o.corrupt:
+            return "corrupt"
         return "forward"
 
     def one_request(self):
@@ -308,7 +317,8 @@ class Handler(socketserver.BaseRequestHandler):
             if isinstance(e, Closed) and "body" in str(e):
                 raise  # the client went away mid-request
             return self.upstream_error()
-        keep = self.relay(method, status, rheaders, rraw, cut=(action == "cut"))
+        keep = self.relay(method, status, rheaders, rraw, cut=(action in ("cut", "stall")),
+                          stall=(action == "stall"), corrupt=(action == "corrupt"))
         if action == "cut":
             stats.add("cut")
         stats.write()
@@ -328,9 +338,10 @@ class Handler(socketserver.BaseRequestHandler):
         self.server.stats.write()
         return False
 
-    def relay(self, method, status, rheaders, rraw, cut):
+    def relay(self, method, status, rheaders, rraw, cut, stall=False, corrupt=False):
         """Passes the upstream's response on (with cut: its head and part of its body, then
-        closes). Returns whether both connections stay usable."""
+        closes; with stall also: then waits --stall-s first; with corrupt: whole, its first
+        byte flipped). Returns whether both connections stay usable."""
         code = int(status.split(" ")[1])
         no_body = method == "HEAD" or code in (204, 304) or 100 <= code < 200
         te = (header(rheaders, "transfer-encoding") or "").lower()
@@ -348,11 +359,21 @@ class Handler(socketserver.BaseRequestHandler):
                 else:  # chunked or until close: the first piece of it
                     piece = src.read1(4096) if hasattr(src, "read1") else src.read(1)
                     self.request.sendall(piece[: max(1, len(piece) // 2)])
+            if stall:  # counted now: the client may be gone before the stall ends
+                self.server.stats.add("stalled")
+                self.server.stats.write()
+                time.sleep(self.server.options.stall_s)
             self.request.shutdown(socket.SHUT_RDWR)
             self.upstream.close()
             return False
         self.request.sendall(rraw)
-        if no_body:
+        if corrupt and not no_body and length is not None and int(length) > 0:
+            first = bytearray(copy_first(src))
+            first[0] ^= 0xFF
+            self.server.stats.add("corrupted")  # only a body that was there to corrupt
+            self.request.sendall(bytes(first))
+            copy_exact(src, self.request, int(length) - 1)
+        elif no_body:
             pass
         elif "chunked" in te:
             copy_chunked(src, self.request)
@@ -369,6 +390,14 @@ class Handler(socketserver.BaseRequestHandler):
         if up_close:
             self.upstream.close()
         return True
+
+
+def copy_first(rfile):
+    """Reads one byte of a body."""
+    b = rfile.read(1)
+    if not b:
+        raise Closed("eof inside a body")
+    return b
 
 
 def rewrite_host(raw, host):
@@ -396,12 +425,17 @@ def main():
     p.add_argument("--cut", type=float, default=0.0, help="share cut mid-body")
     p.add_argument("--delay", type=float, default=0.0, help="share delayed")
     p.add_argument("--delay-ms", type=int, default=200)
+    p.add_argument("--stall", type=float, default=0.0, help="share stalled mid-body")
+    p.add_argument("--stall-s", type=float, default=30.0, help="how long a stall lasts")
+    p.add_argument("--corrupt", type=float, default=0.0, help="share with a flipped body byte")
+    p.add_argument("--fault-requests", type=int, default=-1,
+                   help="only requests with an index below this draw faults (-1: all)")
     p.add_argument("--no-fault-first", type=int, default=0, help="requests forwarded untouched first")
     p.add_argument("--rewrite-host", help="replace the Host header (to show SigV4 refusing it)")
     p.add_argument("--max-seconds", type=float, default=600, help="exit after this long")
     o = p.parse_args()
-    if o.slowdown + o.cut + o.delay > 1:
-        p.error("--slowdown + --cut + --delay must not exceed 1")
+    if o.slowdown + o.cut + o.delay + o.stall + o.corrupt > 1:
+        p.error("--slowdown + --cut + --delay + --stall + --corrupt must not exceed 1")
     host, _, port = o.upstream.rpartition(":")
 
     stats = Stats(o.stats)

@@ -1,0 +1,189 @@
+// `trainbench stage SOURCE DEST`: fetches a remote dataset (an http(s) URL, an s3:// object
+// or prefix, a local path) into DEST as parallel ranged GETs through mirrors, resumable,
+// verified, optionally streaming a tar into DEST; prints the time account and writes it to
+// <--output>/stage-<UTC stamp>/summary.json. `trainbench stage --report DIR...` sums many
+// jobs' results into a campaign table.
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/validators.h"
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/interrupt.h"
+#include "common/log.h"
+#include "common/output_path.h"
+#include "report/results_folder.h"
+#include "stage/campaign.h"
+#include "stage/campaign_folders.h"
+#include "stage/stage_account.h"
+#include "stage/stager.h"
+
+namespace trainbench::cli {
+namespace {
+
+struct StageFlags {
+  stage::StageOptions options;
+  std::string source, dest;
+  std::string chunk_size = "8MiB";
+  std::string output = "./results";
+  std::vector<std::string> report;
+  bool no_progress = false;
+  std::vector<std::string> s3_options;  // key=value
+};
+
+// "8MiB", "8M" (MiB too: a chunk size is binary), "512KiB", "1048576".
+uint64_t ParseChunkSize(const std::string& text) {
+  size_t end = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &end);
+  } catch (const std::exception&) {
+    end = 0;
+  }
+  std::string unit = text.substr(end);
+  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  double scale = 0;
+  if (unit.empty() || unit == "b") scale = 1;
+  if (unit == "k" || unit == "kib") scale = 1024;
+  if (unit == "m" || unit == "mib") scale = 1024.0 * 1024;
+  if (unit == "g" || unit == "gib") scale = 1024.0 * 1024 * 1024;
+  if (unit == "kb") scale = 1e3;
+  if (unit == "mb") scale = 1e6;
+  if (end == 0 || scale == 0 || !(value > 0))
+    throw UsageError(
+        fmt::format("--chunk-size '{}': give a size such as 8MiB, 512KiB or a byte "
+                    "count",
+                    text));
+  return static_cast<uint64_t>(value * scale);
+}
+
+int Report(const StageFlags& flags) {
+  const auto jobs = stage::LoadCampaignJobs(flags.report);
+  const auto totals = stage::Summarize(jobs);
+  fmt::print("{}", stage::FormatCampaign(totals));
+  fmt::print("{}\n", stage::CampaignLine(totals).dump());
+  return 0;
+}
+
+int Stage(StageFlags& flags) {
+  if (!flags.report.empty()) return Report(flags);
+  if (flags.source.empty() || flags.dest.empty())
+    throw UsageError(
+        "stage needs SOURCE and DEST (or --report DIR...); see trainbench stage --help");
+  auto& o = flags.options;
+  o.source = flags.source;
+  o.dest = flags.dest;
+  o.chunk_size = ParseChunkSize(flags.chunk_size);
+  o.progress = !flags.no_progress;
+  for (const auto& kv : flags.s3_options) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError(
+          fmt::format("--s3-option '{}': give KEY=VALUE (storage_options keys, "
+                      "e.g. endpoint_url=http://127.0.0.1:7480)",
+                      kv));
+    o.s3_options[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  stage::CheckStageOptions(o);
+  CheckWritableFolder(o.dest, "DEST");
+  CheckWritableFolder(flags.output, "--output");
+  InstallInterruptHandler();
+  const std::string started = UtcStamp();
+  stage::StageOutcome outcome = stage::RunStage(o);
+  const auto& account = outcome.account;
+  fmt::print("{}", stage::FormatTable(account));
+  std::string folder;
+  std::string unwritten;
+  try {
+    folder = report::CreateResultsFolder(flags.output, "stage", started);
+    report::WriteResultFile(folder, "summary.json", stage::ToJson(account).dump(2) + "\n");
+    fmt::print("results: {}\n", folder);
+  } catch (const std::exception& e) {
+    unwritten = e.what();
+  }
+  fmt::print("{}\n", stage::FinalLine(account).dump());
+  std::fflush(stdout);
+  if (outcome.exit_code != 0) {
+    if (outcome.exit_code == static_cast<int>(ExitCode::kInterrupted))
+      LogWarning(outcome.error);
+    else
+      LogError(outcome.error);
+    return outcome.exit_code;
+  }
+  if (!unwritten.empty())
+    throw RuntimeError("stage complete, but its results could not be written: " + unwritten);
+  return 0;
+}
+
+}  // namespace
+
+void AddStageCommand(CLI::App& app, Action& action) {
+  auto* command = app.add_subcommand(
+      "stage",
+      "Fetch a remote dataset into a local folder: parallel ranged GETs through mirrors, "
+      "resumable, verified, optionally streaming a tar; reports where the time went");
+  static StageFlags flags;
+  auto& o = flags.options;
+  command->add_option("SOURCE", flags.source,
+                      "http(s):// URL, s3://bucket/key (or a prefix: every object under it), or "
+                      "a local file or folder");
+  command->add_option("DEST", flags.dest, "Local folder the objects are staged into");
+  command->add_option("--streams", o.streams, "Ranged GETs in flight (default 4)")
+      ->check(AtLeast(1));
+  command->add_option("--chunk-size", flags.chunk_size,
+                      "Bytes per ranged GET, e.g. 8MiB (default), 512KiB");
+  command
+      ->add_option("--max-attempts", o.max_attempts,
+                   "Tries per range, the first included (default 10)")
+      ->check(AtLeast(1));
+  command
+      ->add_option("--stall-timeout", o.stall_timeout_s,
+                   "Seconds without a byte before a connection is cut and its range retried "
+                   "(default 30)")
+      ->check(PositiveFinite());
+  command->add_option("--mirror", o.mirrors,
+                      "A cache tried before the origin, in the order given (repeatable): the "
+                      "object's path at the origin is appended to this base URL");
+  command->add_option("--sha256", o.sha256, "The object's SHA-256 (hex)");
+  command->add_option("--checksums", o.checksums_file,
+                      "A sha256sum-format file of the objects' checksums (names relative to "
+                      "DEST)");
+  command->add_flag("--extract", o.extract,
+                    "SOURCE is a tar: extract it into DEST while it downloads (no copy of the "
+                    "archive on disk)");
+  command->add_option("--output", flags.output,
+                      "Folder for the results: <DIR>/stage-<UTC stamp>/summary.json (default "
+                      "./results)");
+  command->add_flag("--no-progress", flags.no_progress, "No progress line on stderr");
+  command->add_option("--s3-option", flags.s3_options,
+                      "KEY=VALUE of storage_options for an s3:// SOURCE (endpoint_url, region, "
+                      "s3_force_path_style, ca_bundle, ...); the environment and ~/.aws also "
+                      "count (repeatable)");
+  command->add_option("--report", flags.report,
+                      "Sum these result folders (or folders of them) into a campaign table "
+                      "instead of staging");
+  command->footer(
+      "Examples:\n"
+      "  trainbench stage https://origin.example/imagenet/ILSVRC2012_img_train.tar /data/in \\\n"
+      "      --mirror http://cache1:8000 --mirror http://cache2:8000 --sha256 HEX\n"
+      "  trainbench stage s3://bucket/datasets/resnet50/ /data/resnet50 --streams 8\n"
+      "  trainbench stage https://origin.example/train.tar /data/train --extract\n"
+      "  trainbench stage --report results/\n"
+      "An object is written to DEST/NAME.part (journaled in DEST/NAME.part.journal, so a stop "
+      "of any kind resumes without fetching again) and renamed to DEST/NAME once whole and "
+      "verified against --sha256, --checksums, a Digest header or an S3 ETag. Mismatching "
+      "chunks are found by fetching again and replaced; a mismatch that remains exits 1 with "
+      "nothing under the final name.\n"
+      "stdout: a table of where the time went (transfer, retry wasted, verify, extract; they "
+      "add up to the wall time) and per source; the last line is {\"trainbench_stage\": "
+      "{...}}. Exit 0 done, 1 failed, 2 usage error, 130 interrupted (Ctrl-C; rerun to "
+      "resume).");
+  command->callback([&action] { action = [] { return Stage(flags); }; });
+}
+
+}  // namespace trainbench::cli

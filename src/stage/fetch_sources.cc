@@ -1,0 +1,99 @@
+#include "stage/fetch_sources.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <random>
+
+#include "common/log.h"
+
+namespace trainbench::stage {
+
+FetchSources::FetchSources(const std::vector<std::string>& mirrors, const std::string& origin_url,
+                           const storage::S3Endpoint* s3, SourceLedger& ledger)
+    : s3_(s3), ledger_(ledger) {
+  for (const auto& m : mirrors) {
+    FetchSource s;
+    s.base = m;
+    s.row = UrlOrigin(m);
+    ledger_.Row(s.row, "mirror");
+    sources_.push_back(s);
+  }
+  FetchSource origin;
+  origin.base = UrlOrigin(origin_url);
+  origin.row = origin.base;
+  origin.origin = true;
+  ledger_.Row(origin.row, "origin");
+  sources_.push_back(origin);
+}
+
+size_t FetchSources::Best() const {
+  for (size_t i = 0; i < sources_.size(); ++i)
+    if (!sources_[i].demoted) return i;
+  return Origin();
+}
+
+std::string FetchSources::Url(size_t i, const SourceObject& object) const {
+  if (sources_[i].origin) return object.origin_url;
+  return JoinUrl(sources_[i].base, object.mirror_path);
+}
+
+bool FetchSources::Failed(size_t i, const AttemptFailure& failure) {
+  FetchSource& s = sources_[i];
+  ++s.consecutive_failures;
+  if (s.origin || s.demoted) return false;
+  if (!failure.hard && s.consecutive_failures < kDemoteAfterFailures) return false;
+  s.demoted = true;
+  const std::string why = failure.hard ? failure.reason
+                                       : fmt::format("{} failures in a row, the last: {}",
+                                                     s.consecutive_failures, failure.reason);
+  SourceRow& row = ledger_.Row(s.row, "mirror");
+  row.demoted = true;
+  row.demoted_reason = why;
+  Warn("mirror {} demoted for the rest of this stage ({}); the next source serves", s.base, why);
+  return true;
+}
+
+AttemptFailure ClassifyFailure(CURLcode code, long status, const std::string& curl_error) {
+  AttemptFailure f;
+  if (code != CURLE_OK) {
+    f.reason =
+        fmt::format("{} (curl {})", curl_error.empty() ? curl_easy_strerror(code) : curl_error,
+                    static_cast<int>(code));
+    switch (code) {
+      case CURLE_COULDNT_CONNECT:
+      case CURLE_COULDNT_RESOLVE_HOST:
+      case CURLE_COULDNT_RESOLVE_PROXY:
+        f.hard = true;  // a mirror that is down; the origin is retried (it may come back)
+        return f;
+      case CURLE_OPERATION_TIMEDOUT:  // also a stall: no byte for --stall-timeout
+      case CURLE_RECV_ERROR:
+      case CURLE_SEND_ERROR:
+      case CURLE_GOT_NOTHING:
+      case CURLE_PARTIAL_FILE:
+      case CURLE_HTTP2:
+      case CURLE_HTTP2_STREAM:
+      case CURLE_SSL_CONNECT_ERROR:
+        return f;
+      default:
+        f.retryable = false;
+        f.hard = true;
+        return f;
+    }
+  }
+  f.reason = fmt::format("HTTP {}", status);
+  if (status >= 500 || status == 429 || status == 408) return f;
+  f.retryable = false;
+  f.hard = true;
+  return f;
+}
+
+double BackoffSeconds(unsigned attempt) {
+  // Full jitter (AWS's advice): uniform in [0, min(cap, base x 2^attempt)].
+  const double cap = 10.0, base = 0.1;
+  const double ceiling = std::min(cap, base * static_cast<double>(1u << std::min(attempt, 16u)));
+  thread_local std::mt19937_64 rng(std::random_device{}());
+  return std::uniform_real_distribution<double>(0, ceiling)(rng);
+}
+
+}  // namespace trainbench::stage

@@ -1,0 +1,528 @@
+#include "stage/range_fetcher.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/interrupt.h"
+#include "stage/checksum.h"
+#include "storage/s3_http.h"
+
+namespace trainbench::stage {
+namespace {
+
+constexpr size_t kErrorBodyMax = 2048;
+// libcurl's receive buffer: larger than its 16 KiB default, so a chunk costs fewer
+// recv() calls and callbacks (512 KiB is libcurl's own ceiling).
+constexpr long kReceiveBuffer = 512 * 1024;
+// Chunks handed over in order per loop turn, so transfers keep being serviced meanwhile.
+constexpr unsigned kDeliverPerTurn = 4;
+
+struct Slot {
+  CURL* easy = nullptr;
+  storage::S3Transfer s3;  // an S3 request's signed headers live here
+  char error[CURL_ERROR_SIZE] = {};
+  bool busy = false;    // holds a chunk (in flight, or waiting to be tried again)
+  bool active = false;  // in the multi handle
+  size_t item = 0;
+  uint64_t chunk = 0, offset = 0, length = 0, object_size = 0;
+  int fd = -1;  // pwrite target, or -1: into `buffer`
+  unsigned attempt = 1;
+  size_t source = 0;
+  double retry_at = 0, attempt_start = 0, wait_start = 0;
+  bool file_url = false;
+  // This attempt's response.
+  uint64_t received = 0;
+  bool checked = false, error_mode = false, fail_hard = false;
+  long status = 0;
+  std::string fail, body_text;
+  std::optional<uint64_t> range_start, range_total;
+  int write_errno = 0;
+  std::unique_ptr<Hasher> sha = std::make_unique<Hasher>(HashKind::kSha256);
+  std::vector<unsigned char> buffer;
+  uint64_t* live_bytes = nullptr;
+};
+
+size_t OnHeader(char* data, size_t size, size_t count, void* user) {
+  auto& s = *static_cast<Slot*>(user);
+  const size_t n = size * count;
+  std::string line(data, n);
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+  if (line.rfind("HTTP/", 0) == 0) {  // a new response (after a redirect): forget the last
+    s.range_start.reset();
+    s.range_total.reset();
+    return n;
+  }
+  const size_t colon = line.find(':');
+  if (colon == std::string::npos) return n;
+  std::string name = line.substr(0, colon);
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (name != "content-range") return n;
+  // "bytes START-END/TOTAL"
+  const std::string value = line.substr(colon + 1);
+  const size_t bytes = value.find("bytes");
+  const size_t dash = value.find('-', bytes);
+  const size_t slash = value.find('/', bytes);
+  if (bytes == std::string::npos || dash == std::string::npos || slash == std::string::npos)
+    return n;
+  s.range_start = std::strtoull(value.c_str() + bytes + 5, nullptr, 10);
+  if (value[slash + 1] != '*')
+    s.range_total = std::strtoull(value.c_str() + slash + 1, nullptr, 10);
+  return n;
+}
+
+size_t OnBody(char* data, size_t size, size_t count, void* user) {
+  auto& s = *static_cast<Slot*>(user);
+  const size_t n = size * count;
+  if (!s.checked) {
+    s.checked = true;
+    if (!s.file_url) {
+      curl_easy_getinfo(s.easy, CURLINFO_RESPONSE_CODE, &s.status);
+      if (s.status == 206) {
+        if (!s.range_total || *s.range_total != s.object_size) {
+          s.fail = s.range_total ? fmt::format(
+                                       "wrong size: its Content-Range says the object has "
+                                       "{} bytes, the origin said {}",
+                                       *s.range_total, s.object_size)
+                                 : "wrong size: a 206 answer without the object's size";
+          s.fail_hard = true;
+          return 0;
+        }
+        if (s.range_start != s.offset) {
+          s.fail = fmt::format("answered bytes from {} when asked for {}",
+                               s.range_start.value_or(0), s.offset);
+          s.fail_hard = true;
+          return 0;
+        }
+      } else if (s.status == 200) {
+        if (s.offset != 0 || s.length != s.object_size) {
+          s.fail = "ignores Range requests (HTTP 200 with the whole object)";
+          s.fail_hard = true;
+          return 0;
+        }
+      } else {
+        s.error_mode = true;
+      }
+    }
+  }
+  if (s.error_mode) {
+    if (s.body_text.size() < kErrorBodyMax)
+      s.body_text.append(data, std::min(n, kErrorBodyMax - s.body_text.size()));
+    return n;
+  }
+  if (s.received + n > s.length) {
+    s.fail = fmt::format("sent more than the {} bytes asked for", s.length);
+    s.fail_hard = true;
+    return 0;
+  }
+  if (s.fd < 0) {
+    std::memcpy(s.buffer.data() + s.received, data, n);
+  } else {
+    size_t done = 0;
+    while (done < n) {
+      const ssize_t w =
+          ::pwrite(s.fd, data + done, n - done, static_cast<off_t>(s.offset + s.received + done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        s.write_errno = w < 0 ? errno : EIO;
+        return 0;
+      }
+      done += static_cast<size_t>(w);
+    }
+  }
+  s.sha->Update(data, n);
+  s.received += n;
+  *s.live_bytes += n;
+  return n;
+}
+
+std::string Excerpt(const std::string& body) {
+  std::string text = body.substr(0, 200);
+  for (char& c : text)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return text;
+}
+
+}  // namespace
+
+class RangeFetcher::Impl {
+ public:
+  Impl(FetchSources& sources, FetchOptions options, SourceLedger& ledger, StreamTime& stream_time,
+       PhaseClock& clock)
+      : sources_(sources),
+        options_(options),
+        ledger_(ledger),
+        stream_time_(stream_time),
+        clock_(clock),
+        multi_(curl_multi_init()),
+        slots_(std::max(1u, options.streams)) {
+    if (!multi_) throw RuntimeError("curl_multi_init failed");
+    curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(slots_.size()));
+    for (auto& s : slots_) {
+      s.easy = curl_easy_init();
+      if (!s.easy) throw RuntimeError("curl_easy_init failed");
+      s.live_bytes = &live_bytes_;
+    }
+  }
+
+  ~Impl() {
+    for (auto& s : slots_) {
+      if (s.active) curl_multi_remove_handle(multi_, s.easy);
+      curl_easy_cleanup(s.easy);
+    }
+    curl_multi_cleanup(multi_);
+  }
+
+  FetchResult Run(std::vector<FetchItem>& items, const FetchHooks& hooks) {
+    items_ = &items;
+    hooks_ = &hooks;
+    result_ = FetchResult{};
+    result_.item_bytes.assign(items.size(), 0);
+    result_.differing.assign(items.size(), {});
+    next_.assign(items.size(), 0);
+    early_.assign(items.size(), {});
+    queue_.clear();
+    for (size_t i = 0; i < items.size(); ++i)
+      for (uint64_t c = 0; c < Chunks(items[i]); ++c)
+        if (options_.compare || !items[i].done[c]) queue_.emplace_back(i, c);
+    double last_sync = NowSeconds(), last_progress = 0;
+    try {
+      for (;;) {
+        if (InterruptRequested())
+          throw Interrupted(
+              "stage interrupted; the chunks fetched are journaled: run the same "
+              "command again to resume");
+        Dispatch();
+        int running = 0;
+        curl_multi_perform(multi_, &running);
+        int left = 0;
+        while (CURLMsg* msg = curl_multi_info_read(multi_, &left))
+          if (msg->msg == CURLMSG_DONE) Done(msg->easy_handle, msg->data.result);
+        RestartDue();
+        const bool more_to_deliver = Deliver();
+        const double now = NowSeconds();
+        if (now - last_sync >= options_.journal_sync_s) {
+          SyncJournals();
+          last_sync = now;
+        }
+        if (hooks.progress && now - last_progress >= 0.5) {
+          unsigned active = 0;
+          for (const auto& s : slots_) active += s.busy ? 1 : 0;
+          hooks.progress(live_bytes_, stream_time_.retries, active);
+          last_progress = now;
+        }
+        if (Finished()) break;
+        double wait = more_to_deliver ? 0 : 0.1;
+        for (const auto& s : slots_)
+          if (s.busy && !s.active) wait = std::min(wait, std::max(0.0, s.retry_at - now));
+        curl_multi_poll(multi_, nullptr, 0, static_cast<int>(wait * 1000), nullptr);
+      }
+    } catch (...) {
+      for (auto& s : slots_) {
+        if (s.active) {
+          curl_multi_remove_handle(multi_, s.easy);
+          s.active = false;
+          stream_time_.wasted_bytes += s.received;
+        }
+        s.busy = false;
+      }
+      try {
+        SyncJournals();
+      } catch (...) {
+      }
+      throw;
+    }
+    SyncJournals();
+    return result_;
+  }
+
+ private:
+  static uint64_t Chunks(const FetchItem& item) {
+    const uint64_t span = item.size - item.begin;
+    return (span + item.chunk_size - 1) / item.chunk_size;
+  }
+
+  bool Finished() const {
+    if (!queue_.empty()) return false;
+    for (const auto& s : slots_)
+      if (s.busy) return false;
+    for (size_t i = 0; i < items_->size(); ++i)
+      if ((*items_)[i].deliver && !options_.compare && hooks_->ordered &&
+          next_[i] < Chunks((*items_)[i]))
+        return false;
+    return true;
+  }
+
+  void Dispatch() {
+    for (auto& s : slots_) {
+      if (s.busy) continue;
+      if (queue_.empty()) return;
+      const auto [i, c] = queue_.front();
+      const FetchItem& item = (*items_)[i];
+      // In memory, chunks arriving early wait for the prefix: no more than `streams` ahead.
+      if (item.fd < 0 && item.deliver && c >= next_[i] + slots_.size()) return;
+      queue_.pop_front();
+      s.busy = true;
+      s.item = i;
+      s.chunk = c;
+      s.offset = item.begin + c * item.chunk_size;
+      s.length = std::min(item.chunk_size, item.size - s.offset);
+      s.object_size = item.size;
+      s.fd = options_.compare ? -1 : item.fd;
+      if (s.fd < 0) s.buffer.resize(s.length);
+      s.attempt = 1;
+      s.source = sources_.Best();
+      Start(s);
+    }
+  }
+
+  void Start(Slot& s) {
+    const FetchItem& item = (*items_)[s.item];
+    const bool s3 = sources_.at(s.source).origin && sources_.s3() != nullptr;
+    const std::string url = sources_.Url(s.source, item.object);
+    if (s3) {
+      storage::S3Request r;
+      r.key = item.object.s3_key;
+      r.range = {{s.offset, s.length}};
+      sources_.s3()->Prepare(s.easy, r, s.s3);  // signs; resets the handle first
+    } else {
+      curl_easy_reset(s.easy);
+      curl_easy_setopt(s.easy, CURLOPT_URL, url.c_str());
+      const std::string range = fmt::format("{}-{}", s.offset, s.offset + s.length - 1);
+      curl_easy_setopt(s.easy, CURLOPT_RANGE, range.c_str());
+      curl_easy_setopt(s.easy, CURLOPT_FOLLOWLOCATION, 1L);
+      curl_easy_setopt(s.easy, CURLOPT_MAXREDIRS, 5L);
+      curl_easy_setopt(s.easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+      curl_easy_setopt(s.easy, CURLOPT_NOSIGNAL, 1L);
+      curl_easy_setopt(s.easy, CURLOPT_TCP_KEEPALIVE, 1L);
+      curl_easy_setopt(s.easy, CURLOPT_USERAGENT, "trainbench-stage/" TRAINBENCH_VERSION);
+    }
+    s.file_url = url.rfind("file://", 0) == 0;
+    curl_easy_setopt(s.easy, CURLOPT_WRITEFUNCTION, OnBody);
+    curl_easy_setopt(s.easy, CURLOPT_WRITEDATA, &s);
+    curl_easy_setopt(s.easy, CURLOPT_HEADERFUNCTION, OnHeader);
+    curl_easy_setopt(s.easy, CURLOPT_HEADERDATA, &s);
+    curl_easy_setopt(s.easy, CURLOPT_ERRORBUFFER, s.error);
+    curl_easy_setopt(s.easy, CURLOPT_PRIVATE, &s);
+    curl_easy_setopt(s.easy, CURLOPT_BUFFERSIZE, kReceiveBuffer);
+    // A stalled connection (no byte for stall_timeout_s) is cut and its chunk tried again.
+    curl_easy_setopt(s.easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(s.easy, CURLOPT_LOW_SPEED_TIME,
+                     std::max(1L, static_cast<long>(options_.stall_timeout_s + 0.5)));
+    s.error[0] = 0;
+    s.received = 0;
+    s.checked = s.error_mode = s.fail_hard = false;
+    s.status = 0;
+    s.fail.clear();
+    s.body_text.clear();
+    s.range_start.reset();
+    s.range_total.reset();
+    s.write_errno = 0;
+    s.sha->Reset();
+    s.retry_at = 0;
+    s.attempt_start = NowSeconds();
+    s.active = true;
+    curl_multi_add_handle(multi_, s.easy);
+  }
+
+  void RestartDue() {
+    const double now = NowSeconds();
+    for (auto& s : slots_)
+      if (s.busy && !s.active && s.retry_at <= now) {
+        stream_time_.wasted_s += now - s.wait_start;  // the backoff wait
+        Start(s);
+      }
+  }
+
+  void Done(CURL* easy, CURLcode code) {
+    void* p = nullptr;
+    curl_easy_getinfo(easy, CURLINFO_PRIVATE, &p);
+    Slot& s = *static_cast<Slot*>(p);
+    curl_multi_remove_handle(multi_, easy);
+    s.active = false;
+    const double now = NowSeconds();
+    const double duration = now - s.attempt_start;
+    long status = 0;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    char* effective = nullptr;
+    curl_easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &effective);
+    const FetchSource& source = sources_.at(s.source);
+    FetchItem& item = (*items_)[s.item];
+    const std::string served_by = effective ? UrlOrigin(effective) : source.row;
+    ++ledger_.Row(source.row, source.origin ? "origin" : "mirror").requests;
+    SourceRow& row = ledger_.Row(served_by, "redirect");
+    if (served_by != source.row) ++row.requests;
+
+    const bool status_ok = s.file_url || status == 206 ||
+                           (status == 200 && s.offset == 0 && s.length == s.object_size);
+    if (code == CURLE_OK && s.fail.empty() && status_ok && s.received == s.length) {
+      row.bytes += s.length;
+      row.latency_ns.Record(static_cast<uint64_t>(duration * 1e9));
+      stream_time_.useful_s += duration;
+      sources_.Succeeded(s.source);
+      result_.bytes += s.length;
+      result_.item_bytes[s.item] += s.length;
+      Completed(s, item);
+      s.busy = false;
+      return;
+    }
+
+    if (s.write_errno != 0)
+      throw IoError(
+          fmt::format("cannot write {} at offset {}: {}; free space in DEST or choose "
+                      "another",
+                      item.part_path, s.offset + s.received, std::strerror(s.write_errno)),
+          s.write_errno);
+    AttemptFailure f;
+    if (!s.fail.empty()) {
+      f.reason = s.fail;
+      f.hard = s.fail_hard;
+      f.retryable = !s.fail_hard;
+    } else if (code == CURLE_OK && status_ok) {
+      f.reason = fmt::format("short body: {} of {} bytes", s.received, s.length);
+    } else {
+      f = ClassifyFailure(code, status, s.error);
+      if (!s.body_text.empty()) f.reason += ": " + Excerpt(s.body_text);
+    }
+    ++row.retries;
+    ++stream_time_.retries;
+    stream_time_.wasted_s += duration;
+    stream_time_.wasted_bytes += s.received;
+    const bool demoted = sources_.Failed(s.source, f);
+    const std::string where = effective ? effective : sources_.Url(s.source, item.object);
+    if ((source.origin && !f.retryable) || s.attempt >= options_.max_attempts)
+      throw RuntimeError(fmt::format(
+          "cannot fetch {} bytes {}-{} (chunk {}): {} attempt(s), the last at {}: {}; {}",
+          item.object.name, s.offset, s.offset + s.length - 1, s.chunk, s.attempt, where, f.reason,
+          source.origin && !f.retryable
+              ? "the origin refuses it: check SOURCE"
+              : "raise --max-attempts, add a --mirror, or run again later (the journal keeps "
+                "what was fetched)"));
+    ++s.attempt;
+    const size_t previous = s.source;
+    s.source = sources_.Best();
+    s.wait_start = now;
+    // Another source is tried at once; the same one after a backoff.
+    s.retry_at = demoted || s.source != previous ? now : now + BackoffSeconds(s.attempt - 1);
+  }
+
+  void Completed(Slot& s, FetchItem& item) {
+    const std::string hex = s.sha->FinalHex();
+    if (options_.compare) {
+      const auto& chunks = item.journal->Chunks();
+      const auto it = chunks.find(s.chunk);
+      if (it == chunks.end() || it->second != hex) {
+        // Transient corruption: the first fetch's bytes differ from this one's.
+        size_t done = 0;
+        while (done < s.length) {
+          const ssize_t w = ::pwrite(item.fd, s.buffer.data() + done, s.length - done,
+                                     static_cast<off_t>(s.offset + done));
+          if (w < 0 && errno == EINTR) continue;
+          if (w <= 0)
+            throw IoError(fmt::format("cannot write {} at offset {}: {}", item.part_path,
+                                      s.offset + done, std::strerror(errno)),
+                          errno);
+          done += static_cast<size_t>(w);
+        }
+        item.journal->AddChunk(s.chunk, hex);
+        result_.differing[s.item].push_back(
+            fmt::format("{}-{}", s.offset, s.offset + s.length - 1));
+      }
+      return;
+    }
+    item.done[s.chunk] = 1;
+    if (item.fd >= 0) {
+      if (item.journal) item.journal->AddChunk(s.chunk, hex);
+    } else if (item.deliver) {
+      early_[s.item][s.chunk] = std::move(s.buffer);
+      s.buffer = {};
+    }
+  }
+
+  // Hands the next contiguous chunks over in order; returns whether more are ready.
+  bool Deliver() {
+    if (options_.compare || !hooks_->ordered) return false;
+    unsigned budget = kDeliverPerTurn;
+    for (size_t i = 0; i < items_->size(); ++i) {
+      FetchItem& item = (*items_)[i];
+      if (!item.deliver) continue;
+      while (next_[i] < Chunks(item)) {
+        const uint64_t c = next_[i];
+        const uint64_t offset = item.begin + c * item.chunk_size;
+        const uint64_t length = std::min(item.chunk_size, item.size - offset);
+        if (budget == 0) return true;
+        if (item.fd >= 0) {
+          if (!item.done[c]) break;
+          {
+            PhaseScope verify(clock_, Phase::kVerify);  // reading back for the checksum
+            read_buffer_.resize(length);
+            size_t done = 0;
+            while (done < length) {
+              const ssize_t r = ::pread(item.fd, read_buffer_.data() + done, length - done,
+                                        static_cast<off_t>(offset + done));
+              if (r < 0 && errno == EINTR) continue;
+              if (r <= 0)
+                throw IoError(
+                    fmt::format("cannot read {} at offset {}: {}", item.part_path, offset + done,
+                                r < 0 ? std::strerror(errno) : "end of file"),
+                    r < 0 ? errno : EIO);
+              done += static_cast<size_t>(r);
+            }
+          }
+          hooks_->ordered(i, offset, read_buffer_.data(), length);
+        } else {
+          auto it = early_[i].find(c);
+          if (it == early_[i].end()) break;
+          hooks_->ordered(i, offset, it->second.data(), length);
+          early_[i].erase(it);
+        }
+        ++next_[i];
+        --budget;
+      }
+    }
+    return false;
+  }
+
+  void SyncJournals() {
+    for (auto& item : *items_)
+      if (item.journal && item.fd >= 0 && item.journal->HasPending()) item.journal->Sync(item.fd);
+    if (hooks_ && hooks_->on_sync) hooks_->on_sync();
+  }
+
+  FetchSources& sources_;
+  FetchOptions options_;
+  SourceLedger& ledger_;
+  StreamTime& stream_time_;
+  PhaseClock& clock_;
+  CURLM* multi_;
+  std::vector<Slot> slots_;
+  std::vector<FetchItem>* items_ = nullptr;
+  const FetchHooks* hooks_ = nullptr;
+  FetchResult result_;
+  std::deque<std::pair<size_t, uint64_t>> queue_;
+  std::vector<uint64_t> next_;  // per item: the next chunk to hand over in order
+  std::vector<std::map<uint64_t, std::vector<unsigned char>>> early_;
+  std::vector<unsigned char> read_buffer_;
+  uint64_t live_bytes_ = 0;
+};
+
+RangeFetcher::RangeFetcher(FetchSources& sources, FetchOptions options, SourceLedger& ledger,
+                           StreamTime& stream_time, PhaseClock& clock)
+    : impl_(new Impl(sources, options, ledger, stream_time, clock)) {}
+
+RangeFetcher::~RangeFetcher() { delete impl_; }
+
+FetchResult RangeFetcher::Run(std::vector<FetchItem>& items, const FetchHooks& hooks) {
+  return impl_->Run(items, hooks);
+}
+
+}  // namespace trainbench::stage

@@ -1,0 +1,160 @@
+#include "stage/stage_account.h"
+
+#include <fmt/format.h>
+
+#include "common/clock.h"
+#include "common/units.h"
+
+namespace trainbench::stage {
+namespace {
+
+double Mbps(uint64_t bytes, double seconds) {
+  return seconds > 0 ? static_cast<double>(bytes) / kMB / seconds : 0;
+}
+
+double Ms(const metrics::Histogram& h, double q) { return h.Percentile(q) / 1e6; }
+
+}  // namespace
+
+PhaseClock::PhaseClock() : since_(NowSeconds()) {}
+
+Phase PhaseClock::Switch(Phase phase) {
+  const double now = NowSeconds();
+  seconds_[static_cast<int>(current_)] += now - since_;
+  since_ = now;
+  const Phase previous = current_;
+  current_ = phase;
+  return previous;
+}
+
+double PhaseClock::Seconds(Phase phase) const {
+  double s = seconds_[static_cast<int>(phase)];
+  if (phase == current_) s += NowSeconds() - since_;
+  return s;
+}
+
+double PhaseClock::Total() const {
+  return Seconds(Phase::kFetch) + Seconds(Phase::kVerify) + Seconds(Phase::kExtract);
+}
+
+SourceRow& SourceLedger::Row(const std::string& source, const std::string& role) {
+  for (auto& row : rows_)
+    if (row.source == source) return row;
+  SourceRow& row = rows_.emplace_back();
+  row.source = source;
+  row.role = role;
+  return row;
+}
+
+void StageAccount::SetShares(const PhaseClock& clock, const StreamTime& stream_time) {
+  const double fetch = clock.Seconds(Phase::kFetch);
+  verify_s = clock.Seconds(Phase::kVerify);
+  extract_s = clock.Seconds(Phase::kExtract);
+  wall_s = fetch + verify_s + extract_s;
+  const double busy = stream_time.useful_s + stream_time.wasted_s;
+  retry_wasted_s = busy > 0 ? fetch * stream_time.wasted_s / busy : 0;
+  transfer_s = fetch - retry_wasted_s;
+  retry_wasted_bytes = stream_time.wasted_bytes;
+  retries = stream_time.retries;
+}
+
+nlohmann::ordered_json ToJson(const StageAccount& a) {
+  nlohmann::ordered_json j;
+  j["command"] = "stage";
+  j["trainbench_version"] = TRAINBENCH_VERSION;
+  j["source"] = a.source;
+  j["dest"] = a.dest;
+  j["start"] = a.start_utc;
+  j["end"] = a.end_utc;
+  j["complete"] = a.complete;
+  j["stop_reason"] = a.stop_reason;
+  j["streams"] = a.streams;
+  j["chunk_size_bytes"] = a.chunk_size;
+  j["extract"] = a.extract;
+  j["bytes"] = a.bytes;
+  j["resumed_bytes"] = a.resumed_bytes;
+  j["total_bytes"] = a.total_bytes;
+  j["wall_s"] = a.wall_s;
+  j["transfer_s"] = a.transfer_s;
+  j["retry_wasted_s"] = a.retry_wasted_s;
+  j["retry_wasted_bytes"] = a.retry_wasted_bytes;
+  j["verify_s"] = a.verify_s;
+  j["extract_s"] = a.extract_s;
+  j["retries"] = a.retries;
+  j["MB_per_second"] = Mbps(a.bytes, a.wall_s);
+  auto& objects = j["objects"] = nlohmann::ordered_json::array();
+  for (const auto& o : a.objects)
+    objects.push_back({{"name", o.name},
+                       {"size_bytes", o.size},
+                       {"fetched_bytes", o.fetched_bytes},
+                       {"resumed_bytes", o.resumed_bytes},
+                       {"checksum", o.checksum},
+                       {"status", o.status},
+                       {"repaired_ranges", o.repaired_ranges}});
+  auto& sources = j["sources"] = nlohmann::ordered_json::array();
+  for (const auto& s : a.sources)
+    sources.push_back({{"source", s.source},
+                       {"role", s.role},
+                       {"bytes", s.bytes},
+                       {"requests", s.requests},
+                       {"retries", s.retries},
+                       {"MB_per_second", Mbps(s.bytes, a.wall_s)},
+                       {"latency_p50_ms", Ms(s.latency_ns, 0.5)},
+                       {"latency_p99_ms", Ms(s.latency_ns, 0.99)},
+                       {"demoted", s.demoted},
+                       {"demoted_reason", s.demoted_reason}});
+  return j;
+}
+
+nlohmann::ordered_json FinalLine(const StageAccount& a) {
+  nlohmann::ordered_json j;
+  j["complete"] = a.complete;
+  j["objects"] = a.objects.size();
+  j["bytes"] = a.bytes;
+  j["resumed_bytes"] = a.resumed_bytes;
+  j["wall_s"] = a.wall_s;
+  j["transfer_s"] = a.transfer_s;
+  j["retry_wasted_s"] = a.retry_wasted_s;
+  j["retry_wasted_bytes"] = a.retry_wasted_bytes;
+  j["verify_s"] = a.verify_s;
+  j["extract_s"] = a.extract_s;
+  j["retries"] = a.retries;
+  j["MB_per_second"] = Mbps(a.bytes, a.wall_s);
+  return {{"trainbench_stage", j}};
+}
+
+std::string FormatTable(const StageAccount& a) {
+  auto share = [&](double s) { return a.wall_s > 0 ? 100.0 * s / a.wall_s : 0.0; };
+  std::string out;
+  out += fmt::format("stage {} -> {}: {}\n", a.source, a.dest,
+                     a.complete ? "complete" : "INCOMPLETE (" + a.stop_reason + ")");
+  out += fmt::format("  fetched {} in {} ({:.1f} MB/s); {} resumed from the journal; {} in all\n",
+                     FormatBytes(static_cast<double>(a.bytes)), FormatDuration(a.wall_s),
+                     Mbps(a.bytes, a.wall_s), FormatBytes(static_cast<double>(a.resumed_bytes)),
+                     FormatBytes(static_cast<double>(a.total_bytes)));
+  out += fmt::format("  {:<22}{:>10}{:>8}\n", "time", "seconds", "share");
+  out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "transfer", a.transfer_s, share(a.transfer_s));
+  out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%  ({} retries, {} thrown away)\n", "retry wasted",
+                     a.retry_wasted_s, share(a.retry_wasted_s), a.retries,
+                     FormatBytes(static_cast<double>(a.retry_wasted_bytes)));
+  out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "verify", a.verify_s, share(a.verify_s));
+  out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "extract", a.extract_s, share(a.extract_s));
+  out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "wall", a.wall_s, 100.0);
+  out += fmt::format("  {:<32}{:<9}{:>12}{:>9}{:>8}{:>9}{:>9}{:>9}\n", "source", "role", "bytes",
+                     "requests", "retries", "MB/s", "p50 ms", "p99 ms");
+  for (const auto& s : a.sources)
+    out +=
+        fmt::format("  {:<32}{:<9}{:>12}{:>9}{:>8}{:>9.1f}{:>9.1f}{:>9.1f}{}\n", s.source, s.role,
+                    s.bytes, s.requests, s.retries, Mbps(s.bytes, a.wall_s), Ms(s.latency_ns, 0.5),
+                    Ms(s.latency_ns, 0.99), s.demoted ? "  demoted: " + s.demoted_reason : "");
+  for (const auto& o : a.objects)
+    if (o.status != "staged" || !o.repaired_ranges.empty())
+      out += fmt::format("  {}: {}{}\n", o.name, o.status,
+                         o.repaired_ranges.empty()
+                             ? ""
+                             : fmt::format(" (replaced {} chunk(s) that differed on re-fetch)",
+                                           o.repaired_ranges.size()));
+  return out;
+}
+
+}  // namespace trainbench::stage

@@ -1,0 +1,49 @@
+#include "stage/stage_progress.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "common/clock.h"
+#include "common/units.h"
+
+namespace trainbench::stage {
+
+StageProgress::StageProgress(bool enabled, uint64_t total_bytes)
+    : enabled_(enabled),
+      tty_(::isatty(STDERR_FILENO) == 1),
+      total_bytes_(total_bytes),
+      start_(NowSeconds()) {}
+
+StageProgress::~StageProgress() { Finish(); }
+
+void StageProgress::Update(uint64_t bytes, uint64_t retries, unsigned active) {
+  if (!enabled_) return;
+  const double now = NowSeconds();
+  if (now - last_print_ < (tty_ ? 0.5 : 5.0)) return;
+  last_print_ = now;
+  const double elapsed = std::max(1e-3, now - start_);
+  const double rate = static_cast<double>(bytes) / elapsed;
+  const double left = total_bytes_ > bytes ? static_cast<double>(total_bytes_ - bytes) : 0;
+  const std::string eta = rate > 0 ? FormatDuration(left / rate) : "?";
+  const std::string line =
+      fmt::format("stage: {} of {} ({:.1f} MB/s), ETA {}, {} retries, {} streams busy",
+                  FormatBytes(static_cast<double>(bytes)),
+                  FormatBytes(static_cast<double>(total_bytes_)), rate / kMB, eta, retries, active);
+  if (tty_) {
+    fmt::print(stderr, "\r{:<100}", line);
+    drawn_ = true;
+  } else {
+    fmt::print(stderr, "{}\n", line);
+  }
+  std::fflush(stderr);
+}
+
+void StageProgress::Finish() {
+  if (drawn_) fmt::print(stderr, "\n");
+  drawn_ = false;
+}
+
+}  // namespace trainbench::stage

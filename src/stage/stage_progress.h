@@ -1,0 +1,26 @@
+// The stage's progress on stderr: one redrawn line on a terminal (bytes, rate, ETA,
+// retries, streams busy), a plain line every 5 s otherwise (logs, pipes); nothing with
+// enabled=false (--no-progress). Called from the stage's loop thread; not thread-safe.
+#pragma once
+
+#include <cstdint>
+
+namespace trainbench::stage {
+
+class StageProgress {
+ public:
+  // `total_bytes`: still to fetch this run, for the ETA.
+  StageProgress(bool enabled, uint64_t total_bytes);
+  ~StageProgress();
+  void Update(uint64_t bytes, uint64_t retries, unsigned active);
+  // Ends the redrawn line (the table follows on stdout).
+  void Finish();
+
+ private:
+  bool enabled_, tty_;
+  uint64_t total_bytes_;
+  double start_, last_print_ = 0;
+  bool drawn_ = false;
+};
+
+}  // namespace trainbench::stage

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# stage --extract: a tar (with a nested class tar, as ImageNet's) streams into DEST while it
+# downloads, no copy of the archive on disk; the files are the archive's, the time account
+# adds up with extract_s in it; a SIGKILL mid-stream resumes from the journaled offset and
+# ends with the same files. Skips (77) when the build has no tar extractor.
+source "$(dirname "$0")/lib.sh"
+stage_use_servers
+
+# Without an extractor --extract is a usage error before any work (a missing SOURCE is not).
+"$TRAINBENCH" stage "$WORK/nothing.tar" "$WORK/probe" --extract --no-progress >"$WORK/probe.out" 2>&1 || true
+if grep -q "has no tar extractor" "$WORK/probe.out"; then
+  echo "SKIP: this build has no tar extractor (src/stage/tar_extractor.cc)"
+  exit 77
+fi
+
+name=extract-$$.tar
+trap 'code=$?; rm -f "$STAGE_WWW/$name"; (exit $code); stage_cleanup' EXIT
+mkdir -p "$WORK/src/n01440764" "$WORK/top"
+for i in 1 2 3 4; do head -c $((i * 300000)) /dev/urandom >"$WORK/src/n01440764/img_$i.JPEG"; done
+tar -cf "$WORK/top/n01440764.tar" -C "$WORK/src/n01440764" .
+head -c 60000000 /dev/urandom >"$WORK/top/big.dat"
+echo hello >"$WORK/top/readme.txt"
+tar -cf "$STAGE_WWW/$name" -C "$WORK/top" .
+sha=$(sha256sum <"$STAGE_WWW/$name" | cut -d' ' -f1)
+
+# same_files DIR: DIR holds the archive's files (the nested tar as a folder).
+same_files() {
+  cmp -s "$1/big.dat" "$WORK/top/big.dat" && cmp -s "$1/readme.txt" "$WORK/top/readme.txt" &&
+    diff -r "$1/n01440764" "$WORK/src/n01440764" >/dev/null
+}
+
+t0=$(now)
+expect_exit 0 "$WORK/out1" "$TRAINBENCH" stage "$STAGE_ORIGIN/$name" "$WORK/dest" --extract \
+  --chunk-size 1MiB --streams 4 --sha256 "$sha" --no-progress --output "$WORK/results"
+secs=$(elapsed "$t0")
+cat "$WORK/out1"
+check "the archive's files" same_files "$WORK/dest"
+check "no copy of the archive" [ ! -e "$WORK/dest/$name" ] && [ ! -e "$WORK/dest/$name.part" ]
+check "extract time counted" [ "$(line_get "$WORK/out1" 'j["trainbench_stage"]["extract_s"] > 0')" = True ]
+check_account "$WORK/out1" "$secs"
+
+# Killed mid-stream (requests slowed by the proxy), then resumed.
+stage_start_proxy "$WORK/slow.json" --delay 1.0 --delay-ms 150
+"$TRAINBENCH" stage "$STAGE_PROXY/$name" "$WORK/dest2" --extract --chunk-size 1MiB --streams 2 \
+  --no-progress --output "$WORK/results" >"$WORK/out2" 2>&1 &
+pid=$!
+journal=$WORK/dest2/$name.extract.journal
+for _ in $(seq 300); do
+  [ -f "$journal" ] && grep -q '^r [1-9]' "$journal" && break
+  sleep 0.1
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+stage_stop_proxy
+check "a resume offset was journaled" grep -q '^r [1-9]' "$journal"
+expect_exit 0 "$WORK/out3" "$TRAINBENCH" stage "$STAGE_ORIGIN/$name" "$WORK/dest2" --extract \
+  --chunk-size 1MiB --streams 4 --no-progress --output "$WORK/results"
+cat "$WORK/out3"
+check "resumed, not from the start" [ "$(line_get "$WORK/out3" 'j["trainbench_stage"]["resumed_bytes"] > 0')" = True ]
+check "the archive's files after the resume" same_files "$WORK/dest2"
+done_ok

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Faults between stage and the origin (tests/s3/fault_proxy.py in front of nginx): 503s,
+# connections cut mid-range and stalls are retried (a stall is cut after --stall-timeout);
+# the bytes are the origin's and the retries' cost shows in the account. A mirror that only
+# answers 503 is demoted after 3 failures in a row; a source that never answers ends the
+# stage with exit 1 naming the object and range.
+source "$(dirname "$0")/lib.sh"
+stage_use_servers
+
+# 1. 503s, cuts and stalls (the first 60 requests draw faults; later ones pass).
+stage_start_proxy "$WORK/faults.json" --seed 7 --slowdown 0.15 --cut 0.15 --stall 0.1 \
+  --stall-s 20 --fault-requests 60
+t0=$(now)
+expect_exit 0 "$WORK/out1" "$TRAINBENCH" stage "$STAGE_PROXY/small.bin" "$WORK/dest" \
+  --chunk-size 2MiB --streams 4 --stall-timeout 1 --max-attempts 20 --sha256 "$STAGE_SMALL_SHA256" \
+  --no-progress --output "$WORK/results"
+secs=$(elapsed "$t0")
+stage_stop_proxy
+cat "$WORK/out1"
+cat "$WORK/faults.json"
+check "staged bytes are the origin's" [ "$(sha256sum <"$WORK/dest/small.bin" | cut -d' ' -f1)" = "$STAGE_SMALL_SHA256" ]
+check "the proxy did cut, stall and refuse" json_get "$WORK/faults.json" \
+  'j["cut"] > 0 and j["stalled"] > 0 and j["slowdown"] > 0 or sys.exit(1)'
+check "retries counted" [ "$(line_get "$WORK/out1" 'j["trainbench_stage"]["retries"] >= 3')" = True ]
+check "their time is wasted time" [ "$(line_get "$WORK/out1" 'j["trainbench_stage"]["retry_wasted_s"] > 0.5')" = True ]
+check "and their bytes" [ "$(line_get "$WORK/out1" 'j["trainbench_stage"]["retry_wasted_bytes"] > 0')" = True ]
+check_account "$WORK/out1" "$secs"
+
+# 2. A mirror answering 503 to everything: demoted after 3 in a row; the origin serves.
+stage_start_proxy "$WORK/bad_mirror.json" --slowdown 1.0
+expect_exit 0 "$WORK/out2" "$TRAINBENCH" stage "$STAGE_ORIGIN/small.bin" "$WORK/dest2" \
+  --mirror "$STAGE_PROXY" --chunk-size 8MiB --streams 2 --sha256 "$STAGE_SMALL_SHA256" \
+  --no-progress --output "$WORK/results"
+stage_stop_proxy
+cat "$WORK/out2"
+contains "$WORK/out2" "mirror $STAGE_PROXY demoted for the rest of this stage (3 failures in a row, the last: HTTP 503"
+check "staged through the origin" [ "$(sha256sum <"$WORK/dest2/small.bin" | cut -d' ' -f1)" = "$STAGE_SMALL_SHA256" ]
+check "the origin served every byte" [ "$(json_get "$(summary_of "$WORK/out2")" \
+  "[s['bytes'] for s in j['sources'] if s['role'] == 'origin'][0]")" = "$STAGE_SMALL_BYTES" ]
+
+# 3. An origin that only answers 503: exit 1 after --max-attempts, naming object and range.
+stage_start_proxy "$WORK/bad_origin.json" --slowdown 1.0 --no-fault-first 1
+expect_exit 1 "$WORK/out3" "$TRAINBENCH" stage "$STAGE_PROXY/small.bin" "$WORK/dest3" \
+  --max-attempts 3 --no-progress --output "$WORK/results"
+stage_stop_proxy
+cat "$WORK/out3"
+contains "$WORK/out3" "cannot fetch small.bin bytes "
+contains "$WORK/out3" "3 attempt(s)"
+contains "$WORK/out3" "HTTP 503"
+check "nothing under the final name" [ ! -e "$WORK/dest3/small.bin" ]
+check "results marked incomplete" [ "$(json_get "$(summary_of "$WORK/out3")" 'j["complete"]')" = False ]
+done_ok

@@ -1,0 +1,113 @@
+# shellcheck shell=bash
+# Helpers for the stage tests: sourced, not run. The servers (servers.sh) are the suite's,
+# started once by the stage.servers_start fixture (STAGE_SERVERS_DIR); a test run by hand
+# without them starts its own under $WORK and stops them on exit.
+#
+#   stage_use_servers                 # loads the servers' env (STAGE_ORIGIN, ... see servers.sh)
+#   mark=$(log_mark)                  # the origin's access log position now
+#   origin_bytes_since MARK /big.bin  # body bytes the origin sent for that path since MARK
+#   stage_start_proxy STATS ARGS...   # fault_proxy.py in front of the origin: STAGE_PROXY, _PID
+#   check_account OUT SECONDS         # the time account in OUT's last line adds up, and its
+#                                     # wall time is within the SECONDS the command took
+#   summary_of OUT                    # the summary.json the stage in OUT wrote
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+STAGE_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+OWN_SERVERS=""
+
+stage_cleanup() {
+  local code=$?
+  [ -n "$OWN_SERVERS" ] && bash "$STAGE_HERE/servers.sh" stop "$OWN_SERVERS" || true
+  (exit "$code")
+  cleanup
+}
+trap stage_cleanup EXIT
+
+stage_use_servers() {
+  if [ -n "${STAGE_SERVERS_DIR:-}" ] && [ -s "$STAGE_SERVERS_DIR/env" ]; then
+    # shellcheck disable=SC1091
+    source "$STAGE_SERVERS_DIR/env"
+    return
+  fi
+  if [ "${STAGE_SERVERS_DIR:-}" ]; then
+    echo "stage tests: no servers under $STAGE_SERVERS_DIR (the start fixture failed or skipped)" >&2
+    [ "${CI:-}" = true ] && exit 1
+    exit 77
+  fi
+  OWN_SERVERS=$WORK/servers
+  local code=0
+  bash "$STAGE_HERE/servers.sh" start "$OWN_SERVERS" || code=$?
+  [ "$code" -eq 0 ] || exit "$code"
+  # shellcheck disable=SC1091
+  source "$OWN_SERVERS/env"
+}
+
+log_mark() { wc -l <"$STAGE_ACCESS_LOG"; }
+
+# origin_bytes_since MARK PATH: bytes nginx's origin port sent for PATH since line MARK.
+origin_bytes_since() {
+  local port=${STAGE_ORIGIN##*:}
+  awk -v mark="$1" -v port="$port" -v path="$2" \
+    'NR > mark && $1 == port && index($3, path) == 1 { sum += $6 } END { printf "%d\n", sum }' \
+    "$STAGE_ACCESS_LOG"
+}
+
+stage_start_proxy() {
+  local stats=$1
+  shift
+  rm -f "$WORK/proxy.port"
+  "$PY" "$SRC/tests/s3/fault_proxy.py" --upstream "127.0.0.1:${STAGE_ORIGIN##*:}" \
+    --port-file "$WORK/proxy.port" --stats "$stats" --max-seconds 300 "$@" &
+  STAGE_PROXY_PID=$!
+  local i
+  for i in $(seq 100); do
+    [ -s "$WORK/proxy.port" ] && break
+    sleep 0.1
+  done
+  [ -s "$WORK/proxy.port" ] || fail "fault_proxy did not start"
+  STAGE_PROXY=http://127.0.0.1:$(cat "$WORK/proxy.port")
+}
+
+stage_stop_proxy() {
+  kill -TERM "$STAGE_PROXY_PID" 2>/dev/null || true
+  wait "$STAGE_PROXY_PID" 2>/dev/null || true
+}
+
+# The value at a dotted path of the JSON object on OUT's last line.
+last_line() { tail -n 1 "$1"; }
+
+summary_of() {
+  local folder
+  folder=$(sed -n 's/^results: //p' "$1" | tail -n 1)
+  [ -n "$folder" ] || fail "no results folder named in $1"
+  echo "$folder/summary.json"
+}
+
+# check_account OUT SECONDS: the shares on OUT's last line add up to wall_s within 2%, and
+# wall_s is no more than the SECONDS the command took (and most of them).
+check_account() {
+  local out=$1 seconds=$2
+  "$PY" - "$out" "$seconds" <<'PY' || fail "time account of $out"
+import json, sys
+line = json.loads(open(sys.argv[1]).read().splitlines()[-1])["trainbench_stage"]
+seconds = float(sys.argv[2])
+parts = line["transfer_s"] + line["retry_wasted_s"] + line["verify_s"] + line["extract_s"]
+wall = line["wall_s"]
+print(f"account: wall {wall:.2f} s (command {seconds:.2f} s) = transfer {line['transfer_s']:.2f} "
+      f"+ wasted {line['retry_wasted_s']:.2f} + verify {line['verify_s']:.2f} "
+      f"+ extract {line['extract_s']:.2f} ({parts:.2f})")
+assert min(line[k] for k in ("transfer_s", "retry_wasted_s", "verify_s", "extract_s")) >= 0
+assert abs(parts - wall) <= 0.02 * wall, (parts, wall)
+assert wall <= seconds and wall >= 0.8 * seconds - 0.3, (wall, seconds)
+PY
+  checks=$((checks + 1))
+}
+
+now() { date +%s.%N; }
+elapsed() { "$PY" -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$1" "$(now)"; }
+
+# json_get FILE EXPR: evaluates a Python expression over the JSON in FILE (as `j`).
+json_get() { "$PY" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# line_get OUT EXPR: the same over the object in OUT's last line (as `j`).
+line_get() {
+  "$PY" -c "import json,sys; j=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print($2)" "$1"
+}
