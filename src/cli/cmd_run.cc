@@ -230,7 +230,8 @@ int ExecuteCheckpointing(const RunFlags& flags, const config::WorkloadConfig& co
   LogInfo(line);
   log.Line(line);
   const auto mine = sim::RunCheckpointWorkload(config, ranks, options);
-  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches, flags.interval}, mine);
+  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches, flags.interval},
+                   mine);
 }
 
 // Under several ranks only rank 0 writes results; the others hand it their record.
@@ -382,7 +383,8 @@ int Execute(const RunFlags& flags) {
     mine.storage_latency_ns[op] = std::move(latency);
   progress.End();
 
-  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches, flags.interval}, mine);
+  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches, flags.interval},
+                   mine);
 }
 
 }  // namespace
