@@ -4,11 +4,11 @@
 #include <memory>
 #include <string>
 
+#include "common/host_name.h"
 #include "dist/communicator.h"
 
 namespace trainbench::dist {
 
-std::string LocalHostName();
 std::unique_ptr<Communicator> MakeSingleProcessCommunicator();
 // Only when built with MPI (TRAINBENCH_HAVE_MPI); calls MPI_Init_thread.
 std::unique_ptr<Communicator> MakeMpiCommunicator();

@@ -1,6 +1,4 @@
 // One process is the whole job: rank 0 of 1; every exchange returns this rank's own.
-#include <unistd.h>
-
 #include "dist/implementations.h"
 
 namespace trainbench::dist {
@@ -29,12 +27,6 @@ class SingleProcess : public Communicator {
 };
 
 }  // namespace
-
-std::string LocalHostName() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof(name) - 1) != 0) return "localhost";
-  return name;
-}
 
 std::unique_ptr<Communicator> MakeSingleProcessCommunicator() {
   return std::make_unique<SingleProcess>();

@@ -40,6 +40,7 @@ class ForwardingStorage : public Storage {
   std::map<std::string, metrics::Histogram> OperationLatencies() const override {
     return base_.OperationLatencies();
   }
+  LockAttempt TryLock(const std::string& path) override { return base_.TryLock(path); }
 
  protected:
   Storage& base_;

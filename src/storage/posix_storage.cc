@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "common/log.h"
+#include "storage/file_lock.h"
 #include "storage/io_error.h"
 #include "storage/uring_engine.h"
 
@@ -190,6 +191,8 @@ std::string PosixStorage::Describe(const std::string& path) const { return Full(
 std::optional<std::string> PosixStorage::LocalPath(const std::string& path) const {
   return Full(path);
 }
+
+LockAttempt PosixStorage::TryLock(const std::string& path) { return TryLockFile(Full(path)); }
 
 std::unique_ptr<ReadEngine> PosixStorage::OpenReadEngine(const std::vector<std::string>& objects,
                                                          const ReadEngineOptions& options) {

@@ -20,6 +20,7 @@ class PosixStorage : public Storage {
   size_t RemoveLeftovers(const std::string& prefix) override;
   std::string Describe(const std::string& path) const override;
   std::optional<std::string> LocalPath(const std::string& path) const override;
+  LockAttempt TryLock(const std::string& path) override;
   // Adds `uring` to the engines every storage has.
   std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
                                              const ReadEngineOptions& options) override;

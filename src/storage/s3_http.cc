@@ -225,6 +225,7 @@ void S3Endpoint::Prepare(CURL* easy, const S3Request& r, S3Transfer& t) const {
   if (!options_.session_token.empty())
     t.headers =
         curl_slist_append(t.headers, ("x-amz-security-token: " + options_.session_token).c_str());
+  for (const auto& header : r.headers) t.headers = curl_slist_append(t.headers, header.c_str());
   if (r.range)
     t.headers = curl_slist_append(
         t.headers, fmt::format("Range: bytes={}-{}", r.range->first,
@@ -387,7 +388,10 @@ S3Result S3Endpoint::Perform(const S3Request& request, S3Transfer& transfer) con
     Prepare(easy.get(), request, transfer);
     result = Finish(easy.get(), curl_easy_perform(easy.get()));
     RecordLatency(request, transfer);
-    if (result.Ok() || (request.method == "HEAD" && result.status == 404)) return result;
+    if (result.Ok() || (request.method == "HEAD" && result.status == 404) ||
+        std::ranges::find(request.returned_statuses, result.status) !=
+            request.returned_statuses.end())
+      return result;
     if (attempt >= options_.max_attempts || !Retryable(result, transfer)) break;
     const double backoff = BackoffSeconds(attempt);
     CountRetry(transfer, backoff);

@@ -34,6 +34,10 @@ struct S3Request {
   const unsigned char* body = nullptr;                     // what PUT/POST sends
   size_t body_size = 0;
   std::string content_type;
+  std::vector<std::string> headers;  // more request headers ("If-None-Match: *")
+  // Failed statuses Perform hands back rather than throws (a conditional PUT's 412); a
+  // HEAD's 404 always is.
+  std::vector<long> returned_statuses;
 };
 
 // The state of one request on one easy handle: where the response goes, and what came back.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "storage/s3_lease_lock.h"
 #include "storage/s3_read_engine.h"
 
 namespace trainbench::storage {
@@ -189,6 +190,10 @@ void S3Storage::Remove(const std::string& path) {
   r.key = endpoint_.Key(path);
   S3Transfer t;
   endpoint_.Perform(r, t);
+}
+
+LockAttempt S3Storage::TryLock(const std::string& path) {
+  return TryLeaseLock(endpoint_, endpoint_.Key(path));
 }
 
 std::vector<ListEntry> S3Storage::List(const std::string& prefix) {

@@ -2,9 +2,9 @@
 // under s3://bucket/prefix. Writes buffer in memory and publish on Commit with one PUT,
 // or as a multipart upload once they outgrow a part (parts of S3Options::part_size,
 // aborted when the writer is dropped uncommitted; uploads a killed writer left open are
-// RemoveLeftovers' to abort); an object is never visible half-written. Whole-object reads are ranged GETs; the read
-// engine `s3` (s3_read_engine.h) keeps many ranged GETs in flight on one thread.
-// Thread-safe.
+// RemoveLeftovers' to abort); an object is never visible half-written. Whole-object reads are
+// ranged GETs; the read engine `s3` (s3_read_engine.h) keeps many ranged GETs in flight on one
+// thread. Thread-safe.
 #pragma once
 
 #include <map>
@@ -29,6 +29,7 @@ class S3Storage : public Storage {
   size_t RemoveLeftovers(const std::string& prefix) override;
   std::string Describe(const std::string& path) const override;
   std::optional<std::string> LocalPath(const std::string& path) const override;
+  LockAttempt TryLock(const std::string& path) override;
   // Adds `s3`: libcurl's multi interface, many ranged GETs in flight per reader loop.
   std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
                                              const ReadEngineOptions& options) override;

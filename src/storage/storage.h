@@ -52,6 +52,18 @@ struct ListEntry {
   uint64_t size_bytes = 0;
 };
 
+// An exclusive hold on a name in a storage (Storage::TryLock), released when destroyed.
+class StorageLock {
+ public:
+  virtual ~StorageLock() = default;
+};
+
+// What Storage::TryLock found.
+struct LockAttempt {
+  std::unique_ptr<StorageLock> lock;  // held by us; null when another holds it, or no locks
+  std::string holder;  // who holds it when another does ("pid 12 on hosta"), for messages
+};
+
 class Storage {
  public:
   virtual ~Storage() = default;
@@ -87,6 +99,13 @@ class Storage {
   // Latency of each kind of request so far, in nanoseconds (S3: GET, GET_first_byte, PUT,
   // POST, HEAD, LIST, DELETE); empty where the backend keeps none.
   virtual std::map<std::string, metrics::Histogram> OperationLatencies() const { return {}; }
+  // Takes the exclusive lock `path` (one writer per dataset folder) without waiting: a
+  // file system's flock(2), an object store's lease object. The base has no locks: an
+  // empty attempt.
+  virtual LockAttempt TryLock(const std::string& path) {
+    static_cast<void>(path);
+    return {};
+  }
 };
 
 // Opens the storage a URI names: a local path, file:///path, or s3://bucket/prefix (with

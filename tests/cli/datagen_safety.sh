@@ -23,7 +23,7 @@ for try in 1 2 3 4; do
   wait -n || true
   wait -n || true
   for s in 1 2; do
-    if grep -q "is being written by another trainbench (pid [0-9]*)" "$WORK/race$s.out"; then
+    if grep -q "is being written by another trainbench (pid [0-9]* on " "$WORK/race$s.out"; then
       refused=$((refused + 1))
     fi
   done
@@ -50,12 +50,12 @@ echo "races: $refused datagens refused a folder in use"
 # The refusal itself, deterministically: the folder's lock held by another process.
 d=$WORK/held
 mkdir -p "$d"
-echo 4242 >"$d/.trainbench.lock"
+echo "pid 4242 on otherhost" >"$d/.trainbench.lock"
 flock -o "$d/.trainbench.lock" sleep 30 &
 holder=$!
 sleep 0.5
 expect_exit 1 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.data_folder="$d" --no-progress
-contains "$WORK/out" "the dataset at '$d' is being written by another trainbench (pid 4242)"
+contains "$WORK/out" "the dataset at '$d' is being written by another trainbench (pid 4242 on otherhost)"
 check "nothing written while locked" test ! -d "$d/train"
 kill $holder
 wait $holder 2>/dev/null || true

@@ -1,0 +1,218 @@
+#include "storage/s3_lease_lock.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <ctime>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "common/host_name.h"
+#include "common/log.h"
+
+namespace trainbench::storage {
+namespace {
+
+constexpr long kPreconditionFailed = 412;
+
+// The lease object's body: lines of "name: value".
+struct Lease {
+  std::string holder;  // "pid 12 on hosta"
+  std::string token;   // tells our lease from another's with the same holder text
+  double expires_unix = 0;
+};
+
+std::string Body(const Lease& lease) {
+  return fmt::format("trainbench lock\nholder: {}\ntoken: {}\nexpires_unix: {:.0f}\n", lease.holder,
+                     lease.token, lease.expires_unix);
+}
+
+Lease ParseBody(const std::string& body) {
+  Lease lease;
+  std::istringstream in(body);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    const std::string name = line.substr(0, colon), value = line.substr(colon + 2);
+    if (name == "holder") lease.holder = value;
+    if (name == "token") lease.token = value;
+    if (name == "expires_unix") lease.expires_unix = std::strtod(value.c_str(), nullptr);
+  }
+  return lease;
+}
+
+}  // namespace
+
+double LeaseSeconds() {
+  const char* text = std::getenv("TRAINBENCH_S3_LEASE_SECONDS");
+  const double seconds = text ? std::strtod(text, nullptr) : 0;
+  return seconds > 0 ? seconds : 60;
+}
+
+namespace {
+
+double UnixNow() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// PUT the lease; `condition` is the precondition header. The new ETag, or nothing when
+// the precondition failed.
+std::optional<std::string> Put(const S3Endpoint& endpoint, const std::string& key,
+                               const Lease& lease, const std::string& condition) {
+  const std::string body = Body(lease);
+  S3Request r;
+  r.method = "PUT";
+  r.key = key;
+  r.body = reinterpret_cast<const unsigned char*>(body.data());
+  r.body_size = body.size();
+  r.content_type = "text/plain";
+  r.headers = {condition};
+  r.returned_statuses = {kPreconditionFailed};
+  S3Transfer t;
+  const S3Result result = endpoint.Perform(r, t);
+  if (result.status == kPreconditionFailed) return std::nullopt;
+  return t.etag;
+}
+
+// PUT the lease if the stored one still has `etag`. S3 compares If-Match with the quoted
+// ETag as it sends it; Ceph's RADOS Gateway 16 only with the bare hex, so each form is
+// tried (a lease that really changed fails both).
+std::optional<std::string> PutIfMatch(const S3Endpoint& endpoint, const std::string& key,
+                                      const Lease& lease, const std::string& etag) {
+  std::string bare = etag;
+  if (bare.size() >= 2 && bare.front() == '"' && bare.back() == '"')
+    bare = bare.substr(1, bare.size() - 2);
+  if (auto put = Put(endpoint, key, lease, fmt::format("If-Match: \"{}\"", bare))) return put;
+  return Put(endpoint, key, lease, fmt::format("If-Match: {}", bare));
+}
+
+// The lease as stored, with its ETag; nothing when there is none.
+std::optional<std::pair<Lease, std::string>> Get(const S3Endpoint& endpoint,
+                                                 const std::string& key) {
+  S3Request r;
+  r.key = key;
+  r.returned_statuses = {404};
+  S3Transfer t;
+  if (endpoint.Perform(r, t).status == 404) return std::nullopt;
+  return std::pair{ParseBody(t.text), t.etag};
+}
+
+class LeaseLock : public StorageLock {
+ public:
+  LeaseLock(const S3Endpoint& endpoint, std::string key, Lease lease, std::string etag)
+      : endpoint_(endpoint),
+        key_(std::move(key)),
+        lease_(std::move(lease)),
+        etag_(std::move(etag)),
+        renewer_([this] { RenewUntilStopped(); }) {}
+  LeaseLock(const LeaseLock&) = delete;
+  LeaseLock& operator=(const LeaseLock&) = delete;
+  ~LeaseLock() override {
+    {
+      std::lock_guard guard(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    renewer_.join();
+    if (lost_) return;  // the object is another holder's now
+    try {
+      S3Request r;
+      r.method = "DELETE";
+      r.key = key_;
+      S3Transfer t;
+      endpoint_.Perform(r, t);
+    } catch (const std::exception& e) {
+      Warn("could not remove the lock {} ({}); it expires by itself in {:.0f} s",
+           endpoint_.Describe(key_), e.what(), LeaseSeconds());
+    }
+  }
+
+ private:
+  void RenewUntilStopped() {
+    std::unique_lock guard(mutex_);
+    while (!wake_.wait_for(guard, std::chrono::duration<double>(LeaseSeconds() / 4),
+                           [this] { return stop_; })) {
+      guard.unlock();
+      lease_.expires_unix = UnixNow() + LeaseSeconds();
+      std::optional<std::string> etag;
+      std::string failure;
+      try {
+        etag = PutIfMatch(endpoint_, key_, lease_, etag_);
+      } catch (const std::exception& e) {
+        failure = e.what();  // tried again at the next renewal, while the lease lasts
+      }
+      guard.lock();
+      if (!failure.empty()) {
+        Warn("could not renew the lock {}: {}", endpoint_.Describe(key_), failure);
+      } else if (!etag) {
+        lost_ = true;
+        Warn(
+            "lost the lock {}: another trainbench took it over after its lease expired (this "
+            "process could not renew it for {:.0f} s); two writers may now share the folder",
+            endpoint_.Describe(key_), LeaseSeconds());
+        return;
+      } else {
+        etag_ = *etag;
+      }
+    }
+  }
+
+  const S3Endpoint& endpoint_;
+  const std::string key_;
+  Lease lease_;
+  std::string etag_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  bool lost_ = false;
+  std::thread renewer_;  // last: it starts once the members above exist
+};
+
+}  // namespace
+
+LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key) {
+  Lease mine;
+  mine.holder = fmt::format("pid {} on {}", ::getpid(), LocalHostName());
+  mine.token = fmt::format("{:016x}", std::random_device{}() * 0x100000001ULL ^ ::getpid());
+  LockAttempt attempt;
+  // Two rounds: a stale lease taken over by someone else between our GET and PUT leaves
+  // its new holder's lease for the second round to report.
+  for (int round = 0; round < 2; ++round) {
+    mine.expires_unix = UnixNow() + LeaseSeconds();
+    if (auto etag = Put(endpoint, key, mine, "If-None-Match: *")) {
+      attempt.lock = std::make_unique<LeaseLock>(endpoint, key, mine, *etag);
+      return attempt;
+    }
+    const auto stored = Get(endpoint, key);
+    if (!stored) continue;  // released between our PUT and GET
+    const auto& [lease, etag] = *stored;
+    if (lease.token == mine.token) {  // our PUT's reply was lost and its retry refused
+      attempt.lock = std::make_unique<LeaseLock>(endpoint, key, mine, etag);
+      return attempt;
+    }
+    const double left_s = lease.expires_unix - UnixNow();
+    if (left_s > 0) {
+      attempt.holder =
+          fmt::format("{}; its lease runs {:.0f} s more unless renewed",
+                      lease.holder.empty() ? "an unknown holder" : lease.holder, left_s);
+      return attempt;
+    }
+    if (auto taken = PutIfMatch(endpoint, key, mine, etag)) {
+      Warn("took over the lock {} from {}, whose lease expired {:.0f} s ago",
+           endpoint.Describe(key), lease.holder, -left_s);
+      attempt.lock = std::make_unique<LeaseLock>(endpoint, key, mine, *taken);
+      return attempt;
+    }
+  }
+  attempt.holder = "another trainbench that took it at the same moment";
+  return attempt;
+}
+
+}  // namespace trainbench::storage

@@ -1,0 +1,23 @@
+// The lock of a prefix on an object store, which has no flock: a lease object. It is
+// created with a conditional PUT (If-None-Match: *), so of two writers racing for it
+// exactly one wins (S3 since 2024, Ceph's RADOS Gateway and MinIO honour it). The holder
+// renews the lease every quarter of it (PUT If-Match: its ETag) and deletes the object
+// when done. A holder that died leaves the object behind, so a lease whose expiry has
+// passed may be taken over (PUT If-Match: the stale ETag; again one winner). Expiry is
+// judged by the contender's clock: hosts' clocks must agree to well within the lease.
+#pragma once
+
+#include <string>
+
+#include "storage/s3_http.h"
+#include "storage/storage.h"
+
+namespace trainbench::storage {
+
+// 60 s, or TRAINBENCH_S3_LEASE_SECONDS (the tests shorten it to see renewals).
+double LeaseSeconds();
+
+// Takes the lease `key` (a full key). Throws IoError when the store fails otherwise.
+LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key);
+
+}  // namespace trainbench::storage
