@@ -71,7 +71,10 @@ void IntervalSampler::Run() {
         rows_.push_back(row);
     }
     if (on_row_) on_row_(row);
-    if (stopping) return;
+    if (stopping) {
+      cpu_s_ = ThreadCpuSeconds();
+      return;
+    }
     std::swap(older, before);
     std::swap(before, after);
   }

@@ -1,6 +1,7 @@
 #include "metrics/process_stats.h"
 
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +25,12 @@ ProcessIo ReadProcessIo() {
     }
   }
   return io;
+}
+
+double ThreadCpuSeconds() {
+  timespec t{};
+  if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
 double ProcessCpuSeconds() {

@@ -15,6 +15,7 @@ struct ProcessIo {
 
 ProcessIo ReadProcessIo();
 double ProcessCpuSeconds();    // user + system, all threads
+double ThreadCpuSeconds();     // user + system, the calling thread only
 uint64_t PeakResidentBytes();  // VmHWM
 uint64_t HostMemoryBytes();    // physical memory
 uint64_t

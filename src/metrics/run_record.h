@@ -95,6 +95,7 @@ struct RunRecord {
   // One row per interval of `run --interval` (none when 0): this rank's own.
   double timeseries_interval_s = 0;
   std::vector<TimeseriesRow> timeseries;
+  double timeseries_cpu_seconds = 0;  // the sampler thread's own CPU time
 
   bool complete = true;
   std::string stop_reason;  // "" when complete: "interrupted", or the error's message

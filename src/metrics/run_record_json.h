@@ -34,6 +34,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunRecord, workload, accelerators, ranks, hos
                                    data_wait_ns, io, run_seconds, cpu_seconds, peak_rss_bytes,
                                    host_memory_bytes, io_before, io_after, storage_counters,
                                    storage_latency_ns, checkpoint_gap_s, timeseries_interval_s,
-                                   timeseries, complete, stop_reason, stopped_by_peer)
+                                   timeseries, timeseries_cpu_seconds, complete, stop_reason,
+                                   stopped_by_peer)
 
 }  // namespace trainbench::metrics

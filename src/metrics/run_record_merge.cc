@@ -107,6 +107,7 @@ RunRecord MergeRanks(const std::vector<RunRecord>& ranks) {
     Add(m.io, r.io);
     m.run_seconds = std::max(m.run_seconds, r.run_seconds);
     m.cpu_seconds += r.cpu_seconds;
+    m.timeseries_cpu_seconds += r.timeseries_cpu_seconds;
     m.peak_rss_bytes = std::max(m.peak_rss_bytes, r.peak_rss_bytes);
     Add(m.io_before, r.io_before);
     Add(m.io_after, r.io_after);

@@ -75,6 +75,7 @@ class EmulatedRun {
     if (timeseries) {
       timeseries->Stop();
       r_.timeseries = timeseries->TakeRows();
+      r_.timeseries_cpu_seconds = timeseries->CpuSeconds();
       r_.timeseries_interval_s = options_.interval_s;
     }
     r_.read_latency_ns = scheduler_->Latencies();

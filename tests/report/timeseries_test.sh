@@ -56,6 +56,9 @@ assert all(lo < hi for lo, hi in zip(h["low_ms"], h["high_ms"]))
 assert all(a < b for a, b in zip(h["low_ms"], h["low_ms"][1:]))
 assert h["low_ms"][0] <= lat["p50"] <= h["high_ms"][-1]
 assert s["timeseries_interval_s"] == 0.2
+# The sampler's own CPU was measured: some, and less than the whole run's.
+assert 0 < s["timeseries_cpu_seconds"] < s["cpu_seconds"], s["timeseries_cpu_seconds"]
+assert abs(s["timeseries_cpu_share"] - s["timeseries_cpu_seconds"] / s["cpu_seconds"]) < 1e-9
 print(len(rows), "rows")
 PY
 checks=$((checks + 1))
