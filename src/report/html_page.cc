@@ -368,7 +368,8 @@ const char* const kReportScript = R"JS(
             s.hosts.map((h) => [h.host, h.ranks, h.accelerators, num(h.samples_per_second, 1),
                                 num(h.io_MB_per_second, 1), num(h.au_mean_percentage, 2),
                                 num(h.au_min_percentage, 2), num(100 * h.page_cache_fraction, 1),
-                                bytes(h.host_memory_bytes), h.fits_in_page_cache ? 'yes' : 'no']));
+                                bytes(h.host_memory_bytes), h.fits_in_page_cache ? 'yes' : 'no']),
+            i === 0 ? 'hosts-table' : undefined);
     }
     const io = s.io_characterization || {};
     sec.append(el('h3', {}, 'I/O characterization (Darshan POSIX counters)'));

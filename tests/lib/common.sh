@@ -6,8 +6,16 @@ TRAINBENCH=${TRAINBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/bui
 SRC=${TRAINBENCH_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 PY=/usr/bin/python3
 WORK=$(mktemp -d /tmp/trainbench-test.XXXXXX)
+# at_exit COMMAND: run by cleanup (last registered first) before the scratch folder goes,
+# e.g. stopping a server the test started. Use it rather than a trap of one's own: a trap
+# that runs something before cleanup hands cleanup that command's status, not the test's,
+# and a failed test then passes.
+EXIT_HOOKS=()
+at_exit() { EXIT_HOOKS+=("$1"); }
 cleanup() {
   local code=$?
+  local i
+  for ((i = ${#EXIT_HOOKS[@]} - 1; i >= 0; i--)); do eval "${EXIT_HOOKS[i]}" || true; done
   local pids
   pids=$(jobs -p)
   [ -n "$pids" ] && kill $pids 2>/dev/null

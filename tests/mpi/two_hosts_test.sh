@@ -10,7 +10,7 @@ source "$MPI_TESTS/netns_hosts.sh"
 [ "$(id -u)" = 0 ] || skip "network namespaces need root"
 
 hosts=$WORK/hosts
-trap 'netns_down "$hosts" >/dev/null 2>&1; cleanup' EXIT
+at_exit 'netns_down "$hosts" >/dev/null 2>&1'
 netns_gc >/dev/null 2>&1 || true
 rc=0
 netns_up "$hosts" 1 >/dev/null || rc=$?
@@ -44,4 +44,12 @@ s=$(newest_summary)
 [ "$(json "$s" 'all(h["samples_per_second"] > 0 and h["io_MB_per_second"] > 0 for h in d["hosts"])')" = True ] ||
   fail "per-host rates"
 grep -q "over 2 ranks on 2 host(s) (hosta, hostb)" two.txt || fail "the run line names the hosts"
+
+# The report of that run, rendered by Chromium: its hosts table holds summary.json's rows
+# (and every chart its points), as tests/report checks for one host.
+source "$MPI_TESTS/../lib/chromium.sh"
+"$TB" report "$(dirname "$s")" -o "$WORK/two.html" >report.txt 2>&1 || { cat report.txt; fail "report"; }
+dump_dom "$WORK/two.html" two.dom
+"$PY" "$MPI_TESTS/../report/check_dom.py" two.dom "$(dirname "$s")" || fail "the two-host report's DOM"
+grep -q 'id="hosts-table"' two.dom || fail "no hosts table in the report"
 echo OK

@@ -13,6 +13,9 @@ class Page(HTMLParser):
         super().__init__()
         self.canvases, self.verdicts, self.comparison, self.body = {}, [], [], {}
         self.missing = []
+        self.metric_rows = {}  # comparison table: metric -> [(data-value, text, class)]
+        self.tables = {}  # id -> rows of cell texts
+        self._metric = self._table = self._cell = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -26,6 +29,33 @@ class Page(HTMLParser):
             self.verdicts.append(a.get("data-passed"))
         if tag == "td" and "data-value" in a:
             self.comparison.append(a["data-value"])
+        if tag == "tr" and "data-metric" in a:
+            self._metric = a["data-metric"]
+            self.metric_rows[self._metric] = []
+        if tag == "table":
+            self._table = a.get("id")
+            if self._table:
+                self.tables[self._table] = []
+        if tag == "tr" and self._table:
+            self.tables[self._table].append([])
+        if tag == "td":
+            self._cell = [a.get("data-value"), "", a.get("class", "")]
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell[1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._cell is not None:
+            if self._metric and self._cell[0] is not None:
+                self.metric_rows[self._metric].append(tuple(self._cell))
+            if self._table:
+                self.tables[self._table][-1].append(self._cell[1])
+            self._cell = None
+        if tag == "tr":
+            self._metric = None
+        if tag == "table":
+            self._table = None
 
 
 def close(a, b, tol=1e-6):
@@ -44,7 +74,10 @@ points = {k: json.loads(c["data-points"]) for k, c in page.canvases.items()}
 n = len(folders)
 for i, folder in enumerate(folders):
     s = json.load(open(f"{folder}/summary.json"))
-    rows = [r for r in csv.DictReader(open(f"{folder}/timeseries.csv")) if r["rank"] == "0"]
+    # Several ranks' results: the page draws the merged rows ("all"); one process: rank 0's.
+    every = list(csv.DictReader(open(f"{folder}/timeseries.csv")))
+    which = "all" if any(r["rank"] == "all" for r in every) else "0"
+    rows = [r for r in every if r["rank"] == which]
     # AU per epoch: run i's bars are summary.json's train_au_percentage; the last set is the target.
     au = points["au"]["datasets"]
     assert len(au) == n + 1, len(au)
@@ -77,10 +110,45 @@ for i, folder in enumerate(folders):
     hist = points["histogram"]["datasets"][i]["data"]
     assert close(sum(hist), 100, 1e-6), sum(hist)
     assert page.verdicts[i] == json.dumps(s["passed"]).replace("null", "null"), (page.verdicts, s["passed"])
-if n > 1:  # the comparison table's values, row by row, run by run
+    # The hosts table (results of several ranks): one row per summary.json host, in order.
+    if i == 0 and s.get("hosts"):
+        rows = [r for r in page.tables["hosts-table"] if r]
+        assert len(rows) == len(s["hosts"]), rows
+        for r, h in zip(rows, s["hosts"]):
+            assert r[0] == h["host"] and r[2] == str(h["accelerators"]), (r, h)
+            assert close(float(r[3].replace(",", "")), h["samples_per_second"], 0.01), (r, h)
+            assert close(float(r[4].replace(",", "")), h["io_MB_per_second"], 0.01), (r, h)
+            assert close(float(r[5]), h["au_mean_percentage"], 0.01), (r, h)
+            assert r[9] == ("yes" if h["fits_in_page_cache"] else "no"), (r, h)
+if n > 1:  # the comparison table: every row's values, run by run, and the deltas against run 1
     sums = [json.load(open(f"{f}/summary.json")) for f in folders]
-    first_row = [float(v) for v in page.comparison[:n]]
-    want = [x["metric"]["train_throughput_mean_samples_per_second"] for x in sums]
-    assert all(close(a, b) for a, b in zip(first_row, want)), (first_row, want)
+    want = {  # metric -> (value from summary.json, which way is better)
+        "samples/s (mean over epochs)": (lambda x: x["metric"]["train_throughput_mean_samples_per_second"], 1),
+        "MB/s (mean over epochs)": (lambda x: x["metric"]["train_io_mean_MB_per_second"], 1),
+        "AU % (mean)": (lambda x: x["metric"]["train_au_mean_percentage"], 1),
+        "read latency p50 (ms)": (lambda x: x["read_latency_ms"]["p50"], -1),
+        "read latency p99 (ms)": (lambda x: x["read_latency_ms"]["p99"], -1),
+        "read latency p99.9 (ms)": (lambda x: x["read_latency_ms"]["p999"], -1),
+        "data wait share (%)": (lambda x: 100 * x["io_characterization"]["data_wait_fraction"], -1),
+        "CPU us per sample": (lambda x: x["cpu_us_per_sample"], -1),
+        "run seconds": (lambda x: x["run_seconds"], 0),
+    }
+    assert set(page.metric_rows) == set(want), set(page.metric_rows) ^ set(want)
+    for metric, (get, better) in want.items():
+        cells = page.metric_rows[metric]
+        assert len(cells) == n, (metric, cells)
+        base = get(sums[0])
+        for (value, text, cls), x in zip(cells, sums):
+            assert close(float(value), get(x)), (metric, value, get(x))
+        for (value, text, cls) in cells[1:]:
+            if not base:
+                continue
+            delta = 100 * (float(value) - base) / base
+            shown = float(text[text.index("(") + 1:text.index("%)")].replace(",", ""))
+            assert abs(shown - delta) <= 0.05 + 1e-9, (metric, text, delta)
+            if better and abs(delta) >= 0.05:
+                assert cls == ("better" if delta * better > 0 else "worse"), (metric, text, cls)
+            else:
+                assert cls == "", (metric, text, cls)
     assert len(page.comparison) == 9 * n, len(page.comparison)
 print("dom ok:", len(page.canvases), "charts,", n, "run(s)")

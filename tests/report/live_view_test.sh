@@ -9,7 +9,7 @@ sock=$WORK/tmux.sock
 tmux -S "$sock" new-session -d -x 150 -y 45 "cd $WORK && $TB run resnet50_h100 ${TINY[*]} \
   reader.batch_size=4 train.computation_time=0.05 train.epochs=3 --accelerators 4 \
   --interval 0.25 >$WORK/tmux.out; echo EXIT=\$? >>$WORK/tmux.out; sleep 60"
-trap 'tmux -S "$sock" kill-server 2>/dev/null; cleanup' EXIT
+at_exit 'tmux -S "$sock" kill-server 2>/dev/null'
 seen=""
 for _ in $(seq 100); do
   tmux -S "$sock" capture-pane -p >pane.txt 2>/dev/null || true

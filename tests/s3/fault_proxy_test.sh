@@ -6,7 +6,7 @@
 source "$(dirname "$0")/../lib/common.sh"
 source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-trap 's3_stop_proxy; cleanup' EXIT
+at_exit s3_stop_proxy
 
 bucket=proxy-$$-$RANDOM
 head -c 200000 /dev/urandom >"$WORK/obj"
