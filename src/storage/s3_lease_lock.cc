@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -24,13 +25,16 @@ constexpr long kPreconditionFailed = 412;
 // The lease object's body: lines of "name: value".
 struct Lease {
   std::string holder;  // "pid 12 on hosta"
-  std::string token;   // tells our lease from another's with the same holder text
+  std::string host;
+  long pid = 0;
+  std::string token;  // tells our lease from another's with the same holder text
   double expires_unix = 0;
 };
 
 std::string Body(const Lease& lease) {
-  return fmt::format("trainbench lock\nholder: {}\ntoken: {}\nexpires_unix: {:.0f}\n", lease.holder,
-                     lease.token, lease.expires_unix);
+  return fmt::format(
+      "trainbench lock\nholder: {}\nhost: {}\npid: {}\ntoken: {}\nexpires_unix: {:.0f}\n",
+      lease.holder, lease.host, lease.pid, lease.token, lease.expires_unix);
 }
 
 Lease ParseBody(const std::string& body) {
@@ -43,6 +47,8 @@ Lease ParseBody(const std::string& body) {
     const std::string name = line.substr(0, colon), value = line.substr(colon + 2);
     if (name == "holder") lease.holder = value;
     if (name == "token") lease.token = value;
+    if (name == "host") lease.host = value;
+    if (name == "pid") lease.pid = std::strtol(value.c_str(), nullptr, 10);
     if (name == "expires_unix") lease.expires_unix = std::strtod(value.c_str(), nullptr);
   }
   return lease;
@@ -57,6 +63,16 @@ double LeaseSeconds() {
 }
 
 namespace {
+
+// A holder on this host whose process is gone (killed: its lease stays until it expires)
+// need not be waited for; a pid now used by another program is gone too. A holder on
+// another host is taken to live until its lease expires.
+bool HolderGoneFromThisHost(const Lease& lease) {
+  if (lease.pid <= 0 || lease.host != LocalHostName()) return false;
+  std::ifstream comm(fmt::format("/proc/{}/comm", lease.pid));
+  std::string name;
+  return !std::getline(comm, name) || name.rfind("trainbench", 0) != 0;
+}
 
 double UnixNow() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -179,7 +195,9 @@ class LeaseLock : public StorageLock {
 
 LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key) {
   Lease mine;
-  mine.holder = fmt::format("pid {} on {}", ::getpid(), LocalHostName());
+  mine.host = LocalHostName();
+  mine.pid = ::getpid();
+  mine.holder = fmt::format("pid {} on {}", mine.pid, mine.host);
   mine.token = fmt::format("{:016x}", std::random_device{}() * 0x100000001ULL ^ ::getpid());
   LockAttempt attempt;
   // Two rounds: a stale lease taken over by someone else between our GET and PUT leaves
@@ -198,15 +216,20 @@ LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key) {
       return attempt;
     }
     const double left_s = lease.expires_unix - UnixNow();
-    if (left_s > 0) {
+    const bool gone = HolderGoneFromThisHost(lease);
+    if (left_s > 0 && !gone) {
       attempt.holder =
           fmt::format("{}; its lease runs {:.0f} s more unless renewed",
                       lease.holder.empty() ? "an unknown holder" : lease.holder, left_s);
       return attempt;
     }
     if (auto taken = PutIfMatch(endpoint, key, mine, etag)) {
-      Warn("took over the lock {} from {}, whose lease expired {:.0f} s ago",
-           endpoint.Describe(key), lease.holder, -left_s);
+      if (gone)
+        Warn("took over the lock {} from {}, which no longer runs", endpoint.Describe(key),
+             lease.holder);
+      else
+        Warn("took over the lock {} from {}, whose lease expired {:.0f} s ago",
+             endpoint.Describe(key), lease.holder, -left_s);
       attempt.lock = std::make_unique<LeaseLock>(endpoint, key, mine, *taken);
       return attempt;
     }

@@ -17,9 +17,8 @@ cd "$WORK"
 rgw_log=$S3_GATEWAY_DIR/log/client.rgw.a.log
 [ -f "$rgw_log" ] || fail "no rgw log at $rgw_log"
 
-bucket=addr-$$-$RANDOM
+s3_new_bucket addr
 prefix=vh$RANDOM$$ # unique in the log: request lines are matched by it
-[ "$(s3_status PUT "/$bucket" "$WORK/mk.xml")" = 200 ] || fail "cannot create bucket $bucket: $(cat mk.xml)"
 secret=$AWS_SECRET_ACCESS_KEY
 port=${S3_TEST_VHOST_ENDPOINT##*:}
 vhost=http://$bucket.localhost:$port # what curl signs for and connects to, virtual-hosted

@@ -8,10 +8,9 @@ source "$(dirname "$0")/lib.sh"
 s3_use_gateway
 at_exit s3_stop_proxy
 
-bucket=proxy-$$-$RANDOM
 head -c 200000 /dev/urandom >"$WORK/obj"
 # Setup directly against the gateway.
-[ "$(s3_status PUT "/$bucket" "$WORK/b")" = 200 ] || fail "create bucket: $(cat "$WORK/b")"
+s3_new_bucket proxy
 [ "$(s3_status PUT "/$bucket/obj" "$WORK/b" -T "$WORK/obj")" = 200 ] || fail "PUT: $(cat "$WORK/b")"
 
 # json FILE EXPR: a Python expression over the parsed document `d`.

@@ -86,6 +86,14 @@ s3_status() {
   s3curl "$method" "$path" -o "$body" -w '%{http_code}' "$@" || true
 }
 
+# s3_new_bucket NAME: creates a fresh bucket NAME-PID-RANDOM on the gateway (with curl) and
+# sets `bucket` to its name; fails the test when the gateway refuses.
+s3_new_bucket() {
+  bucket=$1-$$-$RANDOM
+  [ "$(s3_status PUT "/$bucket" "$WORK/mk.xml")" = 200 ] ||
+    fail "cannot create bucket $bucket: $(cat "$WORK/mk.xml")"
+}
+
 # s3_error_code FILE: the <Code> of an S3 error document (empty when there is none).
 s3_error_code() {
   sed -n 's:.*<Code>\([^<]*\)</Code>.*:\1:p' "$1" | head -n 1

@@ -10,8 +10,7 @@ s3_use_gateway
 TB=$TRAINBENCH
 cd "$WORK"
 
-bucket=lock-$$-$RANDOM
-[ "$(s3_status PUT "/$bucket" "$WORK/mk.xml")" = 200 ] || fail "cannot create bucket $bucket"
+s3_new_bucket lock
 export AWS_ENDPOINT_URL=$S3_TEST_ENDPOINT
 common=(resnet50_h100 dataset.num_files_train=12 dataset.num_samples_per_file=4
   "dataset.data_folder=s3://$bucket/ds" storage.storage_options.s3_force_path_style=true)
@@ -59,6 +58,15 @@ grep -q "took over the lock .*pid 999999 on deadhost" stale.err ||
   fail "no warning about the stale lease taken over: $(cat stale.err)"
 [ "$(s3_status HEAD "/$bucket/ds/.trainbench.lock" /dev/null)" = 404 ] ||
   fail "the taken-over lease was not removed"
+
+# A lease of a process on this host that is gone (a killed datagen) is taken over at once,
+# though unexpired.
+printf 'trainbench lock\nholder: pid 999999 on %s\nhost: %s\npid: 999999\ntoken: 2\nexpires_unix: %s\n' \
+  "$(hostname)" "$(hostname)" $((now + 600)) >killed.txt
+s3curl PUT "/$bucket/ds/.trainbench.lock" -T killed.txt -o /dev/null
+"$TB" datagen "${common[@]}" >killed.out 2>killed.err || { cat killed.err; fail "datagen over a killed holder's lease"; }
+grep -q "took over the lock .*pid 999999 on .*, which no longer runs" killed.err ||
+  fail "no warning about the killed holder: $(cat killed.err)"
 
 # A live lease from another client is honoured: refused, with how long it has left.
 printf 'trainbench lock\nholder: pid 4242 on otherhost\ntoken: 1\nexpires_unix: %s\n' \

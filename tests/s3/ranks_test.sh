@@ -13,8 +13,7 @@ json() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(s
 mpi=(timeout -k 5 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp
   --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo)
 
-bucket=ranks-$$-$RANDOM
-[ "$(s3_status PUT "/$bucket" "$WORK/mk.xml")" = 200 ] || fail "cannot create bucket $bucket"
+s3_new_bucket ranks
 export AWS_ENDPOINT_URL=$S3_TEST_ENDPOINT
 common=(resnet50_h100 dataset.num_files_train=6 dataset.num_samples_per_file=20
   storage.storage_options.s3_force_path_style=true "output.folder=$WORK/out" --no-progress)

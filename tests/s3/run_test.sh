@@ -13,8 +13,7 @@ s3_use_gateway
 TB=$TRAINBENCH
 cd "$WORK"
 
-bucket=run-$$-$RANDOM
-[ "$(s3_status PUT "/$bucket" "$WORK/mk.xml")" = 200 ] || fail "cannot create bucket $bucket"
+s3_new_bucket run
 export AWS_ENDPOINT_URL=$S3_TEST_ENDPOINT
 secret=$AWS_SECRET_ACCESS_KEY
 folder="s3://$bucket/my data ü/r50"

@@ -21,8 +21,7 @@ secret=$AWS_SECRET_ACCESS_KEY
 tls=$S3_TEST_TLS_ENDPOINT
 ca=$S3_TEST_CA_BUNDLE
 
-bucket=tls-$$-$RANDOM
-[ "$(s3_status PUT "/$bucket" "$WORK/mk.xml")" = 200 ] || fail "cannot create bucket $bucket: $(cat mk.xml)"
+s3_new_bucket tls
 common=(resnet50_h100 dataset.num_files_train=3 dataset.num_samples_per_file=20
   "dataset.data_folder=s3://$bucket/tls" "output.folder=$WORK/out")
 
