@@ -7,6 +7,7 @@
 #include <random>
 
 #include "common/error.h"
+#include "loader/sample_reads.h"
 
 namespace trainbench::sim {
 
@@ -71,7 +72,7 @@ uint64_t BatchBytes(const std::vector<loader::SampleRef>& plan, uint64_t step, u
   uint64_t bytes = 0;
   const size_t end = std::min<size_t>(plan.size(), (step + 1) * batch);
   for (size_t i = step * batch; i < end; ++i)
-    bytes += loader::ExtentOf(files[plan[i].file + file_offset], plan[i].sample).length;
+    bytes += loader::ReadOf(files, plan, i, file_offset).Bytes();
   return bytes;
 }
 

@@ -108,8 +108,9 @@ expect_exit 0 "$WORK/datagen" "$TRAINBENCH" datagen "$WORK/flux.yaml" dataset.da
 read_all "$WORK/flux.yaml" "$f"_zstd ZSTD 3 3 "$flux_columns" train:2
 check "flux: four files" test "$(grep -c 'rows=3 groups=1 ' "$WORK/read.txt")" = 4
 
-# run reads each train file's row groups (all but "PAR1" and the footer) x epochs: from the
-# manifest, and with the manifest gone, by scanning the footers.
+# run reads each train file's row groups (all but "PAR1" and the footer) x epochs, each
+# once (rows in order): from the manifest, and with the manifest gone, by scanning the
+# footers (files shuffled). Selective reads: parquet_reads.sh.
 payload() {
   "$PY" - "$1"/train/*.parquet <<'PY'
 import struct, sys
@@ -137,7 +138,7 @@ for codec in none zstd; do
   got=$(run_bytes "$d" dataset.compression=$codec)
   check "run over $codec reads the row groups x 2 ($got, want $want)" test "$got" = "$want"
   rm "$d/trainbench_manifest.json"
-  got=$(run_bytes "$d" dataset.compression=$codec reader.sample_shuffle=seed)
+  got=$(run_bytes "$d" dataset.compression=$codec reader.file_shuffle=seed)
   check "run over scanned $codec files ($got, want $want)" test "$got" = "$want"
 done
 done_ok
