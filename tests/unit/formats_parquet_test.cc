@@ -380,9 +380,6 @@ TEST(ParquetCheckTest, BadSettingsNameTheKey) {
   }
 }
 
-}  // namespace
-}  // namespace trainbench::formats
-
 TEST_F(ParquetTest, SelectReadsKeepsTheChunksOfColumnsMarkedRead) {
   auto config = DlrmLike();
   ParquetFormat format(config);
@@ -424,3 +421,6 @@ TEST_F(ParquetTest, SelectReadsKeepsTheChunksOfColumnsMarkedRead) {
         << e.what();
   }
 }
+
+}  // namespace
+}  // namespace trainbench::formats
