@@ -31,6 +31,7 @@ constexpr double kReapTimeoutS = 0.05;
 struct ReadScheduler::LoopSample {
   size_t stream = 0;
   uint64_t index = 0;       // in the stream's plan
+  uint64_t count = 1;       // plan entries from `index` on that this read serves
   uint32_t file = 0;        // object index
   uint64_t sample = 0;      // in its file
   SampleRead read;          // the extents the sample reads (sample_reads.h)
@@ -209,7 +210,7 @@ metrics::Histogram ReadScheduler::Latencies() const {
   return all;
 }
 
-bool ReadScheduler::Claim(Stream& s, uint64_t& index) {
+bool ReadScheduler::Claim(Stream& s, uint64_t& index, uint64_t& count) {
   if (s.samples == nullptr) return false;
   // Cheap checks first: most streams have nothing to give most of the time.
   if (s.next.load(std::memory_order_relaxed) >= s.limit.load(std::memory_order_acquire))
@@ -219,13 +220,19 @@ bool ReadScheduler::Claim(Stream& s, uint64_t& index) {
     if (flying >= options_.reads_per_accelerator) return false;
   } while (!s.in_flight.compare_exchange_weak(flying, flying + 1));
   uint64_t i = s.next.load(std::memory_order_relaxed);
+  uint64_t n;
   do {
-    if (i >= s.limit.load(std::memory_order_acquire)) {
+    const uint64_t limit = s.limit.load(std::memory_order_acquire);
+    if (i >= limit) {
       s.in_flight.fetch_sub(1);
       return false;
     }
-  } while (!s.next.compare_exchange_weak(i, i + 1));
+    // The samples that the same read serves are claimed (and finished) together: one
+    // claim for a Parquet row group's rows, not one a row.
+    n = SameUnitRun(*files_, *s.samples, i, limit, file_offset_);
+  } while (!s.next.compare_exchange_weak(i, i + n));
   index = i;
+  count = n;
   return true;
 }
 
@@ -240,12 +247,13 @@ bool ReadScheduler::ClaimSample(LoopSample& sample) {
     const size_t start = cursor_.fetch_add(1, std::memory_order_relaxed);
     for (size_t j = 0; j < n; ++j) {
       const size_t a = (start + j) % n;
-      uint64_t index;
-      if (!Claim(streams_[a], index)) continue;
+      uint64_t index, count;
+      if (!Claim(streams_[a], index, count)) continue;
       const SampleRef ref = (*streams_[a].samples)[index];
       sample = LoopSample{};
       sample.stream = a;
       sample.index = index;
+      sample.count = count;
       sample.file = ref.file + file_offset_;
       sample.sample = ref.sample;
       sample.read = ReadOf(*files_, *streams_[a].samples, index, file_offset_);
@@ -272,10 +280,13 @@ void ReadScheduler::StartExtent(LoopSample& sample, size_t k) const {
   if (k >= sample.read.Count()) sample.next = sample.end;
 }
 
-void ReadScheduler::SampleDone(Stream& s, uint64_t index) {
+void ReadScheduler::SampleDone(Stream& s, uint64_t index, uint64_t count) {
   s.in_flight.fetch_sub(1);
-  const uint64_t batch = index / batch_size_;
-  if (s.done[batch].fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size_) {
+  for (uint64_t i = index, end = index + count; i < end;) {
+    const uint64_t batch = i / batch_size_;
+    const auto n = static_cast<uint32_t>(std::min(end, (batch + 1) * batch_size_) - i);
+    i += n;
+    if (s.done[batch].fetch_add(n, std::memory_order_acq_rel) + n != batch_size_) continue;
     s.ready_at[batch].store(NowSeconds(), std::memory_order_release);
     {
       std::lock_guard<std::mutex> lock(loop_mutex_);
@@ -300,7 +311,7 @@ void ReadScheduler::Run(Loop& loop) {
           "sample index says)",
           s.short_end, engine_.DescribeObject(s.file), s.short_bytes, s.short_length));
     s.active = false;
-    SampleDone(streams_[s.stream], s.index);
+    SampleDone(streams_[s.stream], s.index, s.count);
   };
   // A sample with pieces left to submit, else a newly claimed one, else none.
   auto next_piece = [&]() -> LoopSample* {

@@ -99,9 +99,9 @@ class ReadScheduler {
 
   void Run(Loop& loop);
   bool ClaimSample(LoopSample& sample);
-  bool Claim(Stream& s, uint64_t& index);
+  bool Claim(Stream& s, uint64_t& index, uint64_t& count);
   void StartExtent(LoopSample& sample, size_t k) const;
-  void SampleDone(Stream& s, uint64_t index);
+  void SampleDone(Stream& s, uint64_t index, uint64_t count);
   void Fail(const std::string& message);
 
   storage::ReadEngine& engine_;

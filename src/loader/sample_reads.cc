@@ -32,4 +32,18 @@ SampleRead ReadOf(const std::vector<formats::WrittenFile>& files,
   return read;
 }
 
+uint64_t SameUnitRun(const std::vector<formats::WrittenFile>& files,
+                     const std::vector<SampleRef>& plan, uint64_t index, uint64_t limit,
+                     uint32_t file_offset) {
+  const SampleRef ref = plan[index];
+  const formats::WrittenFile& file = files[ref.file + file_offset];
+  if (file.units.empty()) return 1;
+  const formats::ReadUnit& unit = file.units[UnitOf(file, ref.sample)];
+  uint64_t end = index + 1;
+  while (end < limit && plan[end].file == ref.file && plan[end].sample >= unit.first_sample &&
+         plan[end].sample - unit.first_sample < unit.num_samples)
+    ++end;
+  return end - index;
+}
+
 }  // namespace trainbench::loader

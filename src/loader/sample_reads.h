@@ -31,4 +31,10 @@ size_t UnitOf(const formats::WrittenFile& file, uint64_t sample);
 SampleRead ReadOf(const std::vector<formats::WrittenFile>& files,
                   const std::vector<SampleRef>& plan, size_t index, uint32_t file_offset);
 
+// How many plan entries from `index` (before `limit`, at least 1) lie in the read unit of
+// plan[index]: the samples one read serves. 1 where the file has no units.
+uint64_t SameUnitRun(const std::vector<formats::WrittenFile>& files,
+                     const std::vector<SampleRef>& plan, uint64_t index, uint64_t limit,
+                     uint32_t file_offset);
+
 }  // namespace trainbench::loader

@@ -157,6 +157,11 @@ TEST_P(ReadSchedulerTest, UnitsAreReadOnceForTheirConsecutiveSamples) {
   EXPECT_EQ(ReadOf(files_, plans_[0], 20, 0).unit, &f.units[1]);
   EXPECT_EQ(ReadOf(files_, plans_[0], 40, 0).unit, &f.units[0]);
   EXPECT_EQ(UnitOf(f, 99), 4u);
+  // The samples one read serves, claimed together: up to the unit's end or the limit.
+  EXPECT_EQ(SameUnitRun(files_, plans_[0], 0, 50, 0), 20u);
+  EXPECT_EQ(SameUnitRun(files_, plans_[0], 5, 12, 0), 7u);
+  EXPECT_EQ(SameUnitRun(files_, plans_[0], 20, 50, 0), 20u);
+  EXPECT_EQ(SameUnitRun(files_, plans_[0], 40, 50, 0), 10u);
   auto engine = Engine();
   {
     ReadScheduler r(*engine, &files_, Options(), 1, io_.get());
