@@ -7,7 +7,8 @@
 # rest. fio replays an iolog (one per job, files dealt out round robin) that lists exactly
 # those chunks in transfer_size pieces, taken from the manifest's row groups, x EPOCHS.
 # Prints, per thread count and engine (fio psync vs trainbench pread, fio io_uring vs
-# trainbench --io-engine uring): read GB/s and GB per CPU-second of each, and the ratios.
+# trainbench --io-engine uring): read GB/s and GB per CPU-second of each, the ratios, and
+# the bytes and reads each tool did (the same, or the comparison is void).
 # Usage: bench/parquet_vs_fio.sh [DATA_DIR] [THREADS...]
 #   (env: FILES, ROWS, EPOCHS, TRANSFER, REPEAT)
 set -euo pipefail
@@ -38,10 +39,8 @@ dataset:
   parquet:
     row_group_size: 8192
     read_mode: row_group
-    columns:
-      - {name: label, dtype: float32, size: 1}
-      - {name: numerical_features, dtype: float32, size: 13}
-      - {name: categorical_features, dtype: float32, size: 26, read: false}
+    columns: [{name: label, dtype: float32, size: 1}, {name: numerical_features, dtype: float32,
+      size: 13}, {name: categorical_features, dtype: float32, size: 26, read: false}]
 reader: {data_loader: pytorch, batch_size: 16384, prefetch_size: 2}
 train: {computation_time: 0}
 YAML
@@ -103,28 +102,8 @@ cpu = sum(map(float, open(f"{sys.argv[1]}/cpu").read().split()))
 print(m["io_mb_per_second"] / 1e3, m["bytes_read"] / cpu / 1e9, m["bytes_read"], io["POSIX_READS"])
 PY
 }
-best() {  # best "a b c d" "e f g h": element-wise maximum of the rates, the last counts kept
-  /usr/bin/python3 -c 'import sys; a=sys.argv[1].split(); b=sys.argv[2].split(); print(*[max(float(x), float(y)) for x, y in zip(a[:2], b[:2])], *b[2:])' "$1" "$2"
-}
-printf "%-8s %-15s %9s %9s %7s %13s %13s %7s %s\n" threads engine "fio GB/s" "tb GB/s" ratio \
-  "fio GB/CPU-s" "tb GB/CPU-s" ratio "bytes (fio = tb), reads"
-for t in "${threads[@]}"; do
-  for pair in "psync pread" "io_uring uring"; do
-    set -- $pair
-    f="0 0 0 0" b="0 0 0 0"
-    for _ in $(seq "$repeat"); do  # rounds alternate the tools, so load hits both alike
-      f=$(best "$f" "$(fio_run "$1" "$t")")
-      b=$(best "$b" "$(tb_run "$t" "$2")")
-    done
-    /usr/bin/python3 -c 'import sys
-t, e, f, b = sys.argv[1:]
-f = f.split(); b = b.split()
-r = [float(x) for x in f[:2]]; s = [float(x) for x in b[:2]]
-same = "=" if f[2] == b[2] else "!="
-print(f"{t:<8} {e:<15} {r[0]:9.2f} {s[0]:9.2f} {s[0]/r[0]:7.2f} {r[1]:13.2f} {s[1]:13.2f} {s[1]/r[1]:7.2f} {f[2]} {same} {b[2]}, {f[3]} / {b[3]}")' \
-      "$t" "$1/$2" "$f" "$b"
-  done
-done
+source "$(dirname "$0")/lib/fio_table.sh"
+fio_table "$repeat" "${threads[@]}"
 echo "(GB = 10^9 bytes; best of $repeat; $files files x $rows rows, $epochs epochs; fio: JOBS jobs"
 echo " replaying the row groups' label and numerical_features chunks in $transfer-byte pieces;"
-echo " trainbench: one accelerator, read_threads = io threads = JOBS)"
+echo " trainbench: one accelerator, read_threads = io threads = JOBS; notes: bytes and reads)"

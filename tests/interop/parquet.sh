@@ -7,13 +7,7 @@
 # value against the generation rule, recomputed in JS. Then `run` reads the row groups'
 # bytes x epochs, from the manifest and by scanning footers; and the config keys load.
 source "$(dirname "$0")/../lib/common.sh"
-node_dir="$SRC/tests/interop/node"
-if ! command -v node >/dev/null || [ ! -d "$node_dir/node_modules/hyparquet-compressors" ]; then
-  why="node and tests/interop/node's packages are needed (scripts/setup.sh runs npm ci there)"
-  [ "${CI:-}" = true ] && fail "$why"
-  echo "skip: $why"
-  exit 77
-fi
+source "$(dirname "$0")/node/needs_node.bash"
 
 dlrm_columns="label:float32:1,numerical_features:float32:13,categorical_features:float32:26"
 cat >"$WORK/dlrm.yaml" <<'YAML'

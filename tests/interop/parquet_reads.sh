@@ -9,33 +9,17 @@
 # and zstd, from the manifest and from the footers (no manifest), with two accelerators
 # reading at once. And a run with other Parquet settings than the dataset's is refused.
 source "$(dirname "$0")/../lib/common.sh"
-node_dir="$SRC/tests/interop/node"
-if ! command -v node >/dev/null || [ ! -d "$node_dir/node_modules/hyparquet" ]; then
-  why="node and tests/interop/node's packages are needed (scripts/setup.sh runs npm ci there)"
-  [ "${CI:-}" = true ] && fail "$why"
-  echo "skip: $why"
-  exit 77
-fi
+source "$(dirname "$0")/node/needs_node.bash"
 
-cat >"$WORK/dlrm.yaml" <<'YAML'
-model: {name: dlrm}
-framework: pytorch
-workflow: {generate_data: false, train: true}
-dataset:
-  format: parquet
-  num_files_train: 3
-  num_samples_per_file: 1000
-  record_length_bytes: 160
-  parquet:
-    row_group_size: 100
-    read_mode: row_group
-    columns:
-      - {name: label, dtype: float32, size: 1}
-      - {name: numerical_features, dtype: float32, size: 13}
-      - {name: categorical_features, dtype: float32, size: 26, read: false}
-reader: {batch_size: 50, read_threads: 2, transfer_size: 1024}
-train: {epochs: 2, computation_time: 0}
-YAML
+# dlrm_b200's columns and batches of 50 rows, as overrides of a bare workload.
+echo 'model: {name: dlrm}' >"$WORK/dlrm.yaml"
+columns='{name: label, dtype: float32, size: 1}, {name: numerical_features, dtype: float32, size: 13}'
+settings=(dataset.format=parquet dataset.num_files_train=3 dataset.num_samples_per_file=1000
+  dataset.record_length_bytes=160 dataset.parquet.row_group_size=100
+  dataset.parquet.read_mode=row_group reader.batch_size=50 reader.read_threads=2
+  reader.transfer_size=1024 train.epochs=2 train.computation_time=0
+  "dataset.parquet.columns=[$columns, {name: categorical_features, dtype: float32, size: 26, read: false}]")
+all_columns="dataset.parquet.columns=[$columns, {name: categorical_features, dtype: float32, size: 26}]"
 epochs=2
 transfer=1024
 
@@ -44,8 +28,8 @@ run_io() {
   local folder=$1 accelerators=$2
   shift 2
   rm -rf "$WORK/out"
-  "$TRAINBENCH" run "$WORK/dlrm.yaml" dataset.data_folder="$folder" output.folder="$WORK/out" \
-    --accelerators "$accelerators" --no-warnings "$@" >"$WORK/run.txt" 2>"$WORK/run.err" ||
+  "$TRAINBENCH" run "$WORK/dlrm.yaml" "${settings[@]}" dataset.data_folder="$folder" \
+    output.folder="$WORK/out" --accelerators "$accelerators" --no-warnings "$@" >"$WORK/run.txt" 2>"$WORK/run.err" ||
     fail "run over $folder: $(cat "$WORK/run.err")"
   "$PY" - "$WORK"/out/*/summary.json "$WORK/run.txt" <<'PY'
 import json, sys
@@ -71,8 +55,8 @@ expected() {
 
 for codec in none zstd; do
   d=$WORK/dlrm_$codec
-  expect_exit 0 "$WORK/datagen" "$TRAINBENCH" datagen "$WORK/dlrm.yaml" dataset.data_folder="$d" \
-    dataset.compression=$codec --no-progress
+  expect_exit 0 "$WORK/datagen" "$TRAINBENCH" datagen "$WORK/dlrm.yaml" "${settings[@]}" \
+    dataset.data_folder="$d" dataset.compression=$codec --no-progress
   want=$(expected "$d" label,numerical_features)
   got=$(run_io "$d" 1 dataset.compression=$codec)
   check "$codec: reads label and numerical_features of 30 row groups x 2 ($got, want $want)" \
@@ -82,8 +66,7 @@ for codec in none zstd; do
   check "$codec, 2 accelerators ($got, want $want)" test "$got" = "$want"
   # Every column marked read: every chunk (the row groups' whole bytes).
   want_all=$(expected "$d" label,numerical_features,categorical_features)
-  got=$(run_io "$d" 1 dataset.compression=$codec \
-    'dataset.parquet.columns=[{name: label, dtype: float32, size: 1}, {name: numerical_features, dtype: float32, size: 13}, {name: categorical_features, dtype: float32, size: 26}]')
+  got=$(run_io "$d" 1 dataset.compression=$codec "$all_columns")
   check "$codec, all columns ($got, want $want_all)" test "$got" = "$want_all"
   # Without the manifest: the row groups come from each file's footer.
   rm "$d/trainbench_manifest.json"
@@ -102,18 +85,18 @@ check "zstd chunks ($zstd_bytes B) smaller than uncompressed ($none_bytes B)" \
 
 # Another row-group size, columns or codec than the dataset's: the usual refusal.
 d=$WORK/dlrm_keyed
-expect_exit 0 "$WORK/datagen" "$TRAINBENCH" datagen "$WORK/dlrm.yaml" dataset.data_folder="$d" \
-  --no-progress
-expect_exit 1 "$WORK/err" "$TRAINBENCH" run "$WORK/dlrm.yaml" dataset.data_folder="$d" \
-  output.folder="$WORK/out" --accelerators 1 dataset.parquet.row_group_size=200
+expect_exit 0 "$WORK/datagen" "$TRAINBENCH" datagen "$WORK/dlrm.yaml" "${settings[@]}" \
+  dataset.data_folder="$d" --no-progress
+expect_exit 1 "$WORK/err" "$TRAINBENCH" run "$WORK/dlrm.yaml" "${settings[@]}" \
+  dataset.data_folder="$d" output.folder="$WORK/out" --accelerators 1 dataset.parquet.row_group_size=200
 contains "$WORK/err" "does not match the config"
 contains "$WORK/err" "parquet_row_group_size: dataset 100, config 200"
-expect_exit 1 "$WORK/err" "$TRAINBENCH" run "$WORK/dlrm.yaml" dataset.data_folder="$d" \
-  output.folder="$WORK/out" --accelerators 1 \
+expect_exit 1 "$WORK/err" "$TRAINBENCH" run "$WORK/dlrm.yaml" "${settings[@]}" \
+  dataset.data_folder="$d" output.folder="$WORK/out" --accelerators 1 \
   'dataset.parquet.columns=[{name: label, dtype: float32, size: 40}]'
 contains "$WORK/err" 'parquet_columns: dataset "label:float32:1,numerical_features:float32:13,'
 contains "$WORK/err" "--replace"
 # What a run reads is not part of it: read flags and read_mode may differ.
-expect_exit 0 "$WORK/run.txt" "$TRAINBENCH" run "$WORK/dlrm.yaml" dataset.data_folder="$d" \
-  output.folder="$WORK/out" --accelerators 1 dataset.parquet.read_mode=default
+expect_exit 0 "$WORK/run.txt" "$TRAINBENCH" run "$WORK/dlrm.yaml" "${settings[@]}" \
+  dataset.data_folder="$d" output.folder="$WORK/out" --accelerators 1 dataset.parquet.read_mode=default
 done_ok
