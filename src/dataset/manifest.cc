@@ -18,20 +18,31 @@ nlohmann::json GenerationKey(const config::WorkloadConfig& c) {
   const auto& d = c.dataset;
   // "layout": DLIO's names and shapes (.hdf5, (side, side, samples), ...); datasets of
   // older versions lack it, so datagen will not mix the two in one folder.
-  return {{"layout", "dlio"},
-          {"format", d.format},
-          {"seed", c.train.seed},
-          {"record_length_bytes", d.record_length_bytes},
-          {"record_length_bytes_stdev", d.record_length_bytes_stdev},
-          {"record_length_bytes_resize", d.record_length_bytes_resize},
-          {"num_samples_per_file", d.num_samples_per_file},
-          {"file_prefix", d.file_prefix},
-          {"compression", config::ToString(d.compression)},
-          {"compression_level", d.compression_level},
-          {"chunk_size", d.chunk_size},
-          {"enable_chunking", d.enable_chunking},
-          {"num_subfolders_train", d.num_subfolders_train},
-          {"num_subfolders_eval", d.num_subfolders_eval}};
+  nlohmann::json key = {{"layout", "dlio"},
+                        {"format", d.format},
+                        {"seed", c.train.seed},
+                        {"record_length_bytes", d.record_length_bytes},
+                        {"record_length_bytes_stdev", d.record_length_bytes_stdev},
+                        {"record_length_bytes_resize", d.record_length_bytes_resize},
+                        {"num_samples_per_file", d.num_samples_per_file},
+                        {"file_prefix", d.file_prefix},
+                        {"compression", config::ToString(d.compression)},
+                        {"compression_level", d.compression_level},
+                        {"chunk_size", d.chunk_size},
+                        {"enable_chunking", d.enable_chunking},
+                        {"num_subfolders_train", d.num_subfolders_train},
+                        {"num_subfolders_eval", d.num_subfolders_eval}};
+  if (d.format == "parquet") {
+    // The settings that shape a Parquet file's bytes (columns without `read`, which only
+    // says what a run reads); compression is above.
+    std::string columns;
+    for (const auto& col : d.parquet.columns)
+      columns +=
+          fmt::format("{}{}:{}:{}", columns.empty() ? "" : ",", col.name, col.dtype, col.size);
+    key["parquet_columns"] = columns;
+    key["parquet_row_group_size"] = d.parquet.row_group_size;
+  }
+  return key;
 }
 
 uint64_t Manifest::TotalBytes() const {
@@ -55,6 +66,19 @@ nlohmann::json ToJson(const formats::WrittenFile& f) {
     j["sample_lengths"] = lengths;
   }
   if (!f.companions.empty()) j["companions"] = f.companions;
+  if (!f.units.empty()) {
+    // One array a unit: [samples, offset, length, offset, length, ...], a line's worth.
+    nlohmann::json units = nlohmann::json::array();
+    for (const auto& u : f.units) {
+      std::vector<uint64_t> row{u.num_samples};
+      for (const auto& e : u.extents) {
+        row.push_back(e.offset);
+        row.push_back(e.length);
+      }
+      units.push_back(std::move(row));
+    }
+    j["units"] = std::move(units);
+  }
   return j;
 }
 
@@ -73,6 +97,21 @@ formats::WrittenFile FileFromJson(const nlohmann::json& j) {
       f.samples[i] = {offsets[i].get<uint64_t>(), lengths[i].get<uint64_t>()};
   }
   if (j.contains("companions")) f.companions = j.at("companions").get<std::vector<std::string>>();
+  if (j.contains("units")) {
+    uint64_t first = 0;
+    for (const auto& row : j.at("units")) {
+      const auto v = row.get<std::vector<uint64_t>>();
+      if (v.empty() || v.size() % 2 != 1)
+        throw std::runtime_error("a unit is not [samples, offset, length, ...]");
+      formats::ReadUnit u{first, v[0], {}};
+      for (size_t i = 1; i < v.size(); i += 2) u.extents.push_back({v[i], v[i + 1]});
+      first += u.num_samples;
+      f.units.push_back(std::move(u));
+    }
+    if (first != f.num_samples)
+      throw std::runtime_error(
+          fmt::format("units of '{}' hold {} samples, not {}", f.path, first, f.num_samples));
+  }
   return f;
 }
 

@@ -29,6 +29,22 @@ struct SampleExtent {
   uint64_t length = 0;
 };
 
+// Consecutive samples that a framework reader reads together, once, and keeps for all of
+// them (a Parquet row group: pyarrow reads the group's column chunks, and DLIO's reader
+// serves the group's rows from it). `extents` are the unit's byte ranges, one per field
+// (column chunk) in the file's field order; a run keeps only the fields it reads
+// (FileFormat::SelectReads).
+struct ReadUnit {
+  uint64_t first_sample = 0;  // the unit holds samples [first_sample, first_sample + num_samples)
+  uint64_t num_samples = 0;
+  std::vector<SampleExtent> extents;
+  uint64_t Bytes() const {
+    uint64_t total = 0;
+    for (const auto& e : extents) total += e.length;
+    return total;
+  }
+};
+
 // What was written; recorded in the manifest so a run needs no rescan.
 struct WrittenFile {
   std::string path;
@@ -36,6 +52,9 @@ struct WrittenFile {
   uint64_t num_samples = 0;
   std::vector<SampleExtent> samples;    // empty where samples have no fixed place (compressed)
   std::vector<std::string> companions;  // extra files (index files of indexed_binary)
+  // Where samples are read a unit at a time (Parquet), the units in sample order, covering
+  // every sample; `samples` is then empty. Empty: each sample is read on its own.
+  std::vector<ReadUnit> units;
   // False when `samples` are places in uncompressed data that only the format's library
   // can read (compressed HDF5), not byte ranges of the file. Not saved in the manifest:
   // only a scan sets it.
@@ -57,6 +76,10 @@ class FileFormat {
   // Finds the sample extents of an existing file (one written by DLIO has no
   // manifest): reads only what it must (TFRecord headers, zip directory, HDF5 metadata).
   virtual WrittenFile Scan(const std::string& path, storage::Storage& storage) const = 0;
+  // Narrows a file's read units to the fields the config reads (Parquet: the columns
+  // marked read), before a run. Throws RuntimeError naming the file when its fields are
+  // not the config's. Formats without units leave the file as it is.
+  virtual void SelectReads(WrittenFile& file) const { (void)file; }
 };
 
 struct FormatTraits {
@@ -73,6 +96,9 @@ struct FormatTraits {
   // compressed HDF5: the sample's place in the uncompressed dataset, which the format's
   // library reads), so a run rescans a manifest entry without extents.
   bool scan_finds_extents = false;
+  // Samples are read a ReadUnit at a time (Parquet row groups), so a manifest entry
+  // without units (an older trainbench's, which recorded one extent per row) is rescanned.
+  bool reads_units = false;
 };
 
 // What a format is, in one place; each format file defines one (or more) and registry.cc

@@ -81,6 +81,27 @@ void CheckParquet(const config::WorkloadConfig& config) {
                       d.parquet.columns[i].name));
   parquet::ColumnLayouts(d.parquet, 1);  // throws UsageError for a bad dtype or size
 }
+
+// A file DLIO wrote (no manifest) is read by column position: where the config skips
+// columns, the file's columns must be the config's, in its order.
+void CheckColumnNames(const parquet::FileMetaData& metadata, const config::ParquetConfig& parquet,
+                      const std::string& file) {
+  const auto columns = parquet::ColumnLayouts(parquet, 1);
+  const bool selective =
+      std::any_of(columns.begin(), columns.end(), [](const ColumnLayout& c) { return !c.read; });
+  if (!selective || metadata.row_groups.empty()) return;
+  std::string have, want;
+  for (const auto& chunk : metadata.row_groups[0].columns)
+    have += (have.empty() ? "" : ",") + (chunk.meta_data && !chunk.meta_data->path_in_schema.empty()
+                                             ? chunk.meta_data->path_in_schema.back()
+                                             : std::string("?"));
+  for (const auto& c : columns) want += (want.empty() ? "" : ",") + c.name;
+  if (have != want)
+    throw RuntimeError(fmt::format(
+        "{}: the file's columns are {}, dataset.parquet.columns says {}: a run reads the "
+        "columns marked read by position; set the columns to the file's",
+        file, have, want));
+}
 }  // namespace
 
 ParquetFormat::ParquetFormat(const config::WorkloadConfig& config)
@@ -129,11 +150,8 @@ WrittenFile ParquetFormat::Write(const FileSpec& spec, storage::Storage& storage
   writer.Append(&length, 4);  // little-endian hosts, as Parquet stores it
   writer.Append(parquet::kMagic, parquet::kMagicBytes);
   writer.Flush();
-  WrittenFile written{spec.path,
-                      writer.Offset(),
-                      rows,
-                      ParquetRowExtents(meta, footer_offset, storage.Describe(spec.path)),
-                      {}};
+  WrittenFile written{spec.path, writer.Offset(), rows, {}, {}};
+  written.units = ParquetRowGroupUnits(meta, footer_offset, storage.Describe(spec.path));
   out->Commit();
   return written;
 }
@@ -143,62 +161,84 @@ WrittenFile ParquetFormat::Scan(const std::string& path, storage::Storage& stora
   auto file = storage.Open(path);
   WrittenFile scanned{path, file->Size(), 0, {}, {}};
   const parquet::Footer footer = parquet::ReadFooter(*file, scanned.size_bytes, name);
-  scanned.samples = ParquetRowExtents(footer.metadata, footer.offset, name);
-  scanned.num_samples = scanned.samples.size();
+  scanned.units = ParquetRowGroupUnits(footer.metadata, footer.offset, name);
+  scanned.num_samples = scanned.units.empty()
+                            ? 0
+                            : scanned.units.back().first_sample + scanned.units.back().num_samples;
   if (static_cast<int64_t>(scanned.num_samples) != footer.metadata.num_rows)
     ThrowBadFile(kKind, name, footer.offset,
                  fmt::format("footer says {} rows, its row groups hold {}",
                              footer.metadata.num_rows, scanned.num_samples));
+  CheckColumnNames(footer.metadata, parquet_, name);
   return scanned;
 }
 
-std::vector<SampleExtent> ParquetRowExtents(const parquet::FileMetaData& metadata,
-                                            uint64_t data_end, const std::string& file) {
-  std::vector<SampleExtent> extents;
+std::vector<ReadUnit> ParquetRowGroupUnits(const parquet::FileMetaData& metadata, uint64_t data_end,
+                                           const std::string& file) {
+  std::vector<ReadUnit> units;
+  uint64_t first = 0;
   for (size_t g = 0; g < metadata.row_groups.size(); ++g) {
     const parquet::RowGroup& group = metadata.row_groups[g];
     if (group.num_rows < 0)
       ThrowBadFile(kKind, file, data_end,
                    fmt::format("row group {} has {} rows", g, group.num_rows));
-    uint64_t start = UINT64_MAX, end = 0;
+    ReadUnit unit{first, static_cast<uint64_t>(group.num_rows), {}};
     for (const auto& chunk : group.columns) {
       if (!chunk.meta_data)
         ThrowBadFile(kKind, file, data_end,
                      fmt::format("row group {} has a column chunk without its metadata", g));
       const parquet::ColumnMetaData& m = *chunk.meta_data;
-      const int64_t first = m.StartOffset();
-      if (first < static_cast<int64_t>(parquet::kMagicBytes) || m.total_compressed_size < 0 ||
-          static_cast<uint64_t>(first) > data_end ||
-          static_cast<uint64_t>(m.total_compressed_size) > data_end - static_cast<uint64_t>(first))
-        ThrowBadFile(kKind, file, std::max<int64_t>(first, 0),
+      const int64_t start = m.StartOffset();
+      if (start < static_cast<int64_t>(parquet::kMagicBytes) || m.total_compressed_size < 0 ||
+          static_cast<uint64_t>(start) > data_end ||
+          static_cast<uint64_t>(m.total_compressed_size) > data_end - static_cast<uint64_t>(start))
+        ThrowBadFile(kKind, file, std::max<int64_t>(start, 0),
                      fmt::format("row group {}'s column chunk '{}' ({} bytes at {}) lies outside "
                                  "the data, [4, {})",
                                  g, m.path_in_schema.empty() ? "?" : m.path_in_schema.back(),
-                                 m.total_compressed_size, first, data_end));
-      start = std::min<uint64_t>(start, static_cast<uint64_t>(first));
-      end = std::max<uint64_t>(end, static_cast<uint64_t>(first + m.total_compressed_size));
+                                 m.total_compressed_size, start, data_end));
+      // What pyarrow reads for the chunk: its pages, dictionary first, as one range.
+      unit.extents.push_back(
+          {static_cast<uint64_t>(start), static_cast<uint64_t>(m.total_compressed_size)});
     }
-    const auto rows = static_cast<uint64_t>(group.num_rows);
-    if (rows == 0) continue;
-    if (group.columns.empty()) start = end = 0;
-    // Row i gets [start + floor(i B / n), start + floor((i + 1) B / n)): exact integer
-    // shares that add up to the group's B bytes, without i x B overflowing.
-    const uint64_t bytes = end - start, whole = bytes / rows, part = bytes % rows;
-    const auto at = [&](uint64_t i) { return start + i * whole + i * part / rows; };
-    for (uint64_t i = 0; i < rows; ++i) extents.push_back({at(i), at(i + 1) - at(i)});
+    if (unit.num_samples == 0) continue;  // holds no sample: never read
+    first += unit.num_samples;
+    units.push_back(std::move(unit));
   }
-  return extents;
+  return units;
+}
+
+void ParquetFormat::SelectReads(WrittenFile& file) const {
+  // DLIO's reader passes the columns marked read to pyarrow, or none (every column) when
+  // no column is marked.
+  const auto columns = parquet::ColumnLayouts(parquet_, 1);
+  std::vector<bool> read;
+  for (const auto& c : columns) read.push_back(c.read);
+  if (std::find(read.begin(), read.end(), true) == read.end()) return;
+  if (std::find(read.begin(), read.end(), false) == read.end()) return;
+  for (auto& unit : file.units) {
+    if (unit.extents.size() != read.size())
+      throw RuntimeError(fmt::format(
+          "{}: a row group has {} column chunks but dataset.parquet.columns names {} columns; "
+          "set the columns to the file's, or rewrite the dataset with `trainbench datagen ... "
+          "--replace`",
+          file.path, unit.extents.size(), read.size()));
+    std::vector<SampleExtent> kept;
+    for (size_t c = 0; c < read.size(); ++c)
+      if (read[c]) kept.push_back(unit.extents[c]);
+    unit.extents = std::move(kept);
+  }
 }
 
 const FormatDescription& ParquetDescription() {
   static const FormatDescription description{
       .name = "parquet",
       .extensions = {"parquet"},
-      .traits = {.uniform_sample_size = true, .square_samples = true},
+      .traits = {.uniform_sample_size = true, .square_samples = true, .reads_units = true},
       .help =
           "Apache Parquet: dataset.parquet.columns (or one uint8 \"data\" column) as fixed-size "
-          "values, PLAIN pages, row groups of parquet.row_group_size rows; a row's extent is "
-          "its share of its row group",
+          "values, PLAIN pages, row groups of parquet.row_group_size rows; a run reads a row "
+          "group's column chunks marked read once for all its rows",
       .check = CheckParquet,
       .make = [](const config::WorkloadConfig& config) -> std::unique_ptr<FileFormat> {
         return std::make_unique<ParquetFormat>(config);

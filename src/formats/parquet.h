@@ -5,14 +5,14 @@
 // (FileMetaData, its 4-byte length, "PAR1"). Columns and values: parquet_columns.h; the
 // footer's encoding: parquet_metadata.h; codecs: parquet_codec.h.
 //
-// A sample is a row. Its extent is the i-th of n equal contiguous shares of its row
-// group's bytes (the group's column chunks lie back to back), so a batch of consecutive
-// rows reads its row group sequentially and an epoch reads every data byte once, each row
-// its own size. DLIO's reader (read_mode: row_group) reads whole row groups through
-// pyarrow: one read of all of a group's (selected) columns, once for all its rows, plus
-// the footer when it opens a file; trainbench spreads the same bytes over the rows and
-// does not read the footer (a few KiB per file). Row values live in every column chunk,
-// so no byte range holds one row; the share keeps each read large and sequential.
+// A sample is a row. A run reads as DLIO's Parquet reader (argonne-lcf/dlio_benchmark's
+// dlio_benchmark/reader/parquet_reader.py, read_mode default and row_group alike): the
+// first time a reader needs a row of a row group it reads the whole group, only the
+// columns marked read (pyarrow's read_row_group(columns=...): one read of each column
+// chunk's bytes), and serves the group's other rows from it while they follow one another
+// (it keeps one group). So a row group is a ReadUnit whose extents are its column chunks;
+// SelectReads drops the chunks of columns marked read: false. trainbench does not read
+// the footer (a few KiB per file, once per open) that pyarrow reads when it opens a file.
 // Stateless; thread-safe.
 #pragma once
 
@@ -32,6 +32,7 @@ class ParquetFormat : public FileFormat {
   WrittenFile Write(const FileSpec& spec, storage::Storage& storage) const override;
   void Verify(const WrittenFile& expected, storage::Storage& storage) const override;
   WrittenFile Scan(const std::string& path, storage::Storage& storage) const override;
+  void SelectReads(WrittenFile& file) const override;
 
  private:
   config::ParquetConfig parquet_;
@@ -39,10 +40,11 @@ class ParquetFormat : public FileFormat {
   int level_;
 };
 
-// The rows' extents of a file with this footer: shares of each row group's bytes.
-// `data_end` is where the footer starts; throws RuntimeError (naming `file` and the
-// offset) when a column chunk lies outside [4, data_end).
-std::vector<SampleExtent> ParquetRowExtents(const parquet::FileMetaData& metadata,
-                                            uint64_t data_end, const std::string& file);
+// The read units of a file with this footer: one per row group that holds rows, its
+// extents the column chunks in the file's column order. `data_end` is where the footer
+// starts; throws RuntimeError (naming `file` and the offset) when a column chunk lies
+// outside [4, data_end).
+std::vector<ReadUnit> ParquetRowGroupUnits(const parquet::FileMetaData& metadata, uint64_t data_end,
+                                           const std::string& file);
 
 }  // namespace trainbench::formats

@@ -21,8 +21,7 @@ using parquet::ColumnLayout;
 constexpr std::string_view kKind = "Parquet file";
 // trainbench's page headers take about 20 bytes; a damaged one is reported, not searched.
 constexpr uint64_t kMaxPageHeaderBytes = 256;
-// The next step where a file holds what other settings write: the manifest's settings key
-// does not carry dataset.parquet, so only this check tells such a dataset apart.
+// The next step where a file holds what other settings write.
 constexpr std::string_view kRewrite =
     "; written with other dataset settings? `trainbench datagen ... --replace` rewrites it";
 
@@ -200,14 +199,24 @@ void ParquetFormat::Verify(const WrittenFile& expected, storage::Storage& storag
     check.Bad(offset, fmt::format("row groups hold {} rows and end at {}; expected {} rows "
                                   "ending at the footer ({})",
                                   first_row, offset, rows, footer.offset));
-  const auto extents = ParquetRowExtents(meta, footer.offset, name);
-  for (size_t i = 0; i < expected.samples.size() && i < extents.size(); ++i)
-    if (expected.samples[i].offset != extents[i].offset ||
-        expected.samples[i].length != extents[i].length)
-      check.Bad(extents[i].offset,
-                fmt::format("row {} is {} bytes at {}, the manifest says {} bytes at {}", i,
-                            extents[i].length, extents[i].offset, expected.samples[i].length,
-                            expected.samples[i].offset));
+  const auto units = ParquetRowGroupUnits(meta, footer.offset, name);
+  for (size_t u = 0; u < expected.units.size() && u < units.size(); ++u) {
+    const ReadUnit& want = expected.units[u];
+    const ReadUnit& got = units[u];
+    bool same = want.first_sample == got.first_sample && want.num_samples == got.num_samples &&
+                want.extents.size() == got.extents.size();
+    for (size_t c = 0; same && c < got.extents.size(); ++c)
+      same = want.extents[c].offset == got.extents[c].offset &&
+             want.extents[c].length == got.extents[c].length;
+    if (!same)
+      check.Bad(got.extents.empty() ? footer.offset : got.extents[0].offset,
+                fmt::format("row group {} ({} rows, {} bytes) differs from the manifest's ({} "
+                            "rows, {} bytes)",
+                            u, got.num_samples, got.Bytes(), want.num_samples, want.Bytes()));
+  }
+  if (expected.units.size() != units.size() && !expected.units.empty())
+    check.Bad(footer.offset, fmt::format("{} row groups, the manifest says {}", units.size(),
+                                         expected.units.size()));
 }
 
 }  // namespace trainbench::formats

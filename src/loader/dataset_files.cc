@@ -186,19 +186,24 @@ DatasetFiles ResolveDataset(const config::WorkloadConfig& config, storage::Stora
     if (want_eval) files.eval = FromManifest(*manifest, plan, Split::kEval, storage, datagen);
     files.from_manifest = true;
     const auto format = formats::MakeFormat(config);
-    if (format->description().traits.scan_finds_extents) {
-      // Where samples lie comes from the file itself when the manifest has none (a
-      // format whose library reads the samples: chunked or compressed HDF5).
-      for (auto* split : {&files.train, &files.eval})
-        for (auto& f : *split)
-          if (f.samples.empty()) f = ScanFile(config, storage, *format, f.path, f.size_bytes);
-    }
+    const auto& traits = format->description().traits;
+    // Where samples lie comes from the file itself when the manifest has none (a format
+    // whose library reads the samples: chunked or compressed HDF5), or not the read units
+    // a run reads (Parquet row groups, which older manifests lack).
+    for (auto* split : {&files.train, &files.eval})
+      for (auto& f : *split)
+        if ((traits.scan_finds_extents && f.samples.empty()) ||
+            (traits.reads_units && f.units.empty()))
+          f = ScanFile(config, storage, *format, f.path, f.size_bytes);
   } else {
     files.train =
         ListSplit(config, storage, Split::kTrain, config.dataset.num_files_train, datagen);
     if (want_eval)
       files.eval = ListSplit(config, storage, Split::kEval, config.dataset.num_files_eval, datagen);
   }
+  const auto reader = formats::MakeFormat(config);
+  for (auto* split : {&files.train, &files.eval})
+    for (auto& f : *split) reader->SelectReads(f);  // Parquet: the columns marked read
   for (const auto* split : {&files.train, &files.eval})
     for (const auto& f : *split)
       if (f.num_samples == 0)

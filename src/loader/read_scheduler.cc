@@ -8,8 +8,8 @@
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "loader/dataset_files.h"
 #include "loader/pieces.h"
+#include "loader/sample_reads.h"
 
 namespace trainbench::loader {
 namespace {
@@ -31,11 +31,14 @@ constexpr double kReapTimeoutS = 0.05;
 struct ReadScheduler::LoopSample {
   size_t stream = 0;
   uint64_t index = 0;       // in the stream's plan
+  uint64_t count = 1;       // plan entries from `index` on that this read serves
   uint32_t file = 0;        // object index
   uint64_t sample = 0;      // in its file
+  SampleRead read;          // the extents the sample reads (sample_reads.h)
+  size_t extent = 0;        // which of them is being submitted
   uint64_t next = 0;        // offset of the next piece to submit
-  uint64_t end = 0;         // end of the (aligned) range
-  uint64_t sample_end = 0;  // end of the sample's own bytes
+  uint64_t end = 0;         // end of the extent's (aligned) range
+  uint64_t extent_end = 0;  // end of the extent's own bytes
   uint32_t pieces_out = 0;  // submitted, not yet completed
   bool active = false;
   // The earliest short read, reported when the sample finishes so that pieces completing
@@ -48,6 +51,7 @@ struct ReadScheduler::Loop {
   struct Slot {
     LoopSample* sample = nullptr;
     uint64_t length = 0;
+    uint64_t extent_end = 0;  // end of the bytes of the extent this piece belongs to
     AlignedBuffer buffer;
   };
   std::thread thread;
@@ -206,7 +210,7 @@ metrics::Histogram ReadScheduler::Latencies() const {
   return all;
 }
 
-bool ReadScheduler::Claim(Stream& s, uint64_t& index) {
+bool ReadScheduler::Claim(Stream& s, uint64_t& index, uint64_t& count) {
   if (s.samples == nullptr) return false;
   // Cheap checks first: most streams have nothing to give most of the time.
   if (s.next.load(std::memory_order_relaxed) >= s.limit.load(std::memory_order_acquire))
@@ -216,13 +220,19 @@ bool ReadScheduler::Claim(Stream& s, uint64_t& index) {
     if (flying >= options_.reads_per_accelerator) return false;
   } while (!s.in_flight.compare_exchange_weak(flying, flying + 1));
   uint64_t i = s.next.load(std::memory_order_relaxed);
+  uint64_t n;
   do {
-    if (i >= s.limit.load(std::memory_order_acquire)) {
+    const uint64_t limit = s.limit.load(std::memory_order_acquire);
+    if (i >= limit) {
       s.in_flight.fetch_sub(1);
       return false;
     }
-  } while (!s.next.compare_exchange_weak(i, i + 1));
+    // The samples that the same read serves are claimed (and finished) together: one
+    // claim for a Parquet row group's rows, not one a row.
+    n = SameUnitRun(*files_, *s.samples, i, limit, file_offset_);
+  } while (!s.next.compare_exchange_weak(i, i + n));
   index = i;
+  count = n;
   return true;
 }
 
@@ -237,20 +247,18 @@ bool ReadScheduler::ClaimSample(LoopSample& sample) {
     const size_t start = cursor_.fetch_add(1, std::memory_order_relaxed);
     for (size_t j = 0; j < n; ++j) {
       const size_t a = (start + j) % n;
-      uint64_t index;
-      if (!Claim(streams_[a], index)) continue;
+      uint64_t index, count;
+      if (!Claim(streams_[a], index, count)) continue;
       const SampleRef ref = (*streams_[a].samples)[index];
-      const uint32_t file = ref.file + file_offset_;
-      const formats::SampleExtent extent = ExtentOf((*files_)[file], ref.sample);
       sample = LoopSample{};
       sample.stream = a;
       sample.index = index;
-      sample.file = file;
+      sample.count = count;
+      sample.file = ref.file + file_offset_;
       sample.sample = ref.sample;
-      sample.sample_end = extent.offset + extent.length;
-      sample.next = AlignDown(extent.offset, alignment_);
-      sample.end = whole_samples_ ? sample.sample_end : AlignUp(sample.sample_end, alignment_);
+      sample.read = ReadOf(*files_, *streams_[a].samples, index, file_offset_);
       sample.active = true;
+      StartExtent(sample, 0);
       return true;
     }
   }
@@ -258,10 +266,27 @@ bool ReadScheduler::ClaimSample(LoopSample& sample) {
   return false;
 }
 
-void ReadScheduler::SampleDone(Stream& s, uint64_t index) {
+// Points the sample's next pieces at its first extent from `k` on with bytes to read; past
+// the last, leaves nothing to submit.
+void ReadScheduler::StartExtent(LoopSample& sample, size_t k) const {
+  for (; k < sample.read.Count(); ++k) {
+    const formats::SampleExtent& e = sample.read.At(k);
+    sample.extent_end = e.offset + e.length;
+    sample.next = AlignDown(e.offset, alignment_);
+    sample.end = whole_samples_ ? sample.extent_end : AlignUp(sample.extent_end, alignment_);
+    if (sample.next < sample.end) break;
+  }
+  sample.extent = k;
+  if (k >= sample.read.Count()) sample.next = sample.end;
+}
+
+void ReadScheduler::SampleDone(Stream& s, uint64_t index, uint64_t count) {
   s.in_flight.fetch_sub(1);
-  const uint64_t batch = index / batch_size_;
-  if (s.done[batch].fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size_) {
+  for (uint64_t i = index, end = index + count; i < end;) {
+    const uint64_t batch = i / batch_size_;
+    const auto n = static_cast<uint32_t>(std::min(end, (batch + 1) * batch_size_) - i);
+    i += n;
+    if (s.done[batch].fetch_add(n, std::memory_order_acq_rel) + n != batch_size_) continue;
     s.ready_at[batch].store(NowSeconds(), std::memory_order_release);
     {
       std::lock_guard<std::mutex> lock(loop_mutex_);
@@ -286,7 +311,7 @@ void ReadScheduler::Run(Loop& loop) {
           "sample index says)",
           s.short_end, engine_.DescribeObject(s.file), s.short_bytes, s.short_length));
     s.active = false;
-    SampleDone(streams_[s.stream], s.index);
+    SampleDone(streams_[s.stream], s.index, s.count);
   };
   // A sample with pieces left to submit, else a newly claimed one, else none.
   auto next_piece = [&]() -> LoopSample* {
@@ -307,6 +332,7 @@ void ReadScheduler::Run(Loop& loop) {
     auto& slot = loop.slots[i];
     slot.sample = &s;
     slot.length = whole_samples_ ? s.end - s.next : std::min(piece_size_, s.end - s.next);
+    slot.extent_end = s.extent_end;
     storage::ReadRequest r;
     r.object = s.file;
     r.offset = s.next;
@@ -315,6 +341,7 @@ void ReadScheduler::Run(Loop& loop) {
     r.tag = i;
     r.sample = s.sample;
     s.next += slot.length;
+    if (s.next >= s.end) StartExtent(s, s.extent + 1);  // the unit's next column chunk
     ++s.pieces_out;
     ++out;
     loop.in_flight.store(out, std::memory_order_relaxed);
@@ -335,8 +362,8 @@ void ReadScheduler::Run(Loop& loop) {
     if (loop.records.size() >= kRecordBatch) flush_records();
     if (!c.error.empty()) {
       Fail(c.error);
-      s.next = s.end;
-    } else if (c.bytes < slot.length && c.offset + c.bytes < s.sample_end) {
+      StartExtent(s, s.read.Count());
+    } else if (c.bytes < slot.length && c.offset + c.bytes < slot.extent_end) {
       // Under O_DIRECT the widened last piece may end past the file's end; short
       // before the sample's end means the file is not what its index says.
       if (c.offset + c.bytes < s.short_end) {
@@ -344,7 +371,7 @@ void ReadScheduler::Run(Loop& loop) {
         s.short_bytes = c.bytes;
         s.short_length = slot.length;
       }
-      s.next = s.end;
+      StartExtent(s, s.read.Count());
     }
     if (s.next >= s.end && s.pieces_out == 0) finish(s);
   };

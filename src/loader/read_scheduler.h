@@ -1,6 +1,7 @@
 // The read scheduler: one engine-agnostic loop, run by a few threads, that turns each
 // accelerator's epoch plan into reads. A loop claims an accelerator's next sample,
-// splits its extent into transfer_size pieces (aligned as the engine needs), submits
+// splits what it reads (its extent, or its read unit's extents: sample_reads.h) into
+// transfer_size pieces (aligned as the engine needs, each extent on its own), submits
 // them to its own storage::ReadQueue, reaps completions, and finishes the sample when
 // its last piece is in. Every read that happened is recorded: its latency, and its
 // file, offset and size for the Darshan-style counters. The event loop is woken once
@@ -98,8 +99,9 @@ class ReadScheduler {
 
   void Run(Loop& loop);
   bool ClaimSample(LoopSample& sample);
-  bool Claim(Stream& s, uint64_t& index);
-  void SampleDone(Stream& s, uint64_t index);
+  bool Claim(Stream& s, uint64_t& index, uint64_t& count);
+  void StartExtent(LoopSample& sample, size_t k) const;
+  void SampleDone(Stream& s, uint64_t index, uint64_t count);
   void Fail(const std::string& message);
 
   storage::ReadEngine& engine_;

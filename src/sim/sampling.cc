@@ -7,6 +7,7 @@
 #include <random>
 
 #include "common/error.h"
+#include "loader/sample_reads.h"
 
 namespace trainbench::sim {
 
@@ -70,8 +71,9 @@ uint64_t BatchBytes(const std::vector<loader::SampleRef>& plan, uint64_t step, u
                     const std::vector<formats::WrittenFile>& files, uint32_t file_offset) {
   uint64_t bytes = 0;
   const size_t end = std::min<size_t>(plan.size(), (step + 1) * batch);
-  for (size_t i = step * batch; i < end; ++i)
-    bytes += loader::ExtentOf(files[plan[i].file + file_offset], plan[i].sample).length;
+  // A run of samples that one read serves (a Parquet row group's rows) at a time.
+  for (size_t i = step * batch; i < end; i += loader::SameUnitRun(files, plan, i, end, file_offset))
+    bytes += loader::ReadOf(files, plan, i, file_offset).Bytes();
   return bytes;
 }
 

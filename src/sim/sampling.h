@@ -32,7 +32,8 @@ std::vector<uint64_t> SamplesPerFile(const std::vector<formats::WrittenFile>& fi
 uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
                             const loader::DatasetFiles& dataset, uint64_t accelerators);
 
-// The samples' bytes of batch `step` of `plan` (files indexed from `file_offset`).
+// The bytes batch `step` of `plan` reads (loader/sample_reads.h; files indexed from
+// `file_offset`).
 uint64_t BatchBytes(const std::vector<loader::SampleRef>& plan, uint64_t step, uint64_t batch,
                     const std::vector<formats::WrittenFile>& files, uint32_t file_offset);
 

@@ -7,13 +7,7 @@
 # value against the generation rule, recomputed in JS. Then `run` reads the row groups'
 # bytes x epochs, from the manifest and by scanning footers; and the config keys load.
 source "$(dirname "$0")/../lib/common.sh"
-node_dir="$SRC/tests/interop/node"
-if ! command -v node >/dev/null || [ ! -d "$node_dir/node_modules/hyparquet-compressors" ]; then
-  why="node and tests/interop/node's packages are needed (scripts/setup.sh runs npm ci there)"
-  [ "${CI:-}" = true ] && fail "$why"
-  echo "skip: $why"
-  exit 77
-fi
+source "$(dirname "$0")/node/needs_node.bash"
 
 dlrm_columns="label:float32:1,numerical_features:float32:13,categorical_features:float32:26"
 cat >"$WORK/dlrm.yaml" <<'YAML'
@@ -108,8 +102,9 @@ expect_exit 0 "$WORK/datagen" "$TRAINBENCH" datagen "$WORK/flux.yaml" dataset.da
 read_all "$WORK/flux.yaml" "$f"_zstd ZSTD 3 3 "$flux_columns" train:2
 check "flux: four files" test "$(grep -c 'rows=3 groups=1 ' "$WORK/read.txt")" = 4
 
-# run reads each train file's row groups (all but "PAR1" and the footer) x epochs: from the
-# manifest, and with the manifest gone, by scanning the footers.
+# run reads each train file's row groups (all but "PAR1" and the footer) x epochs, each
+# once (rows in order): from the manifest, and with the manifest gone, by scanning the
+# footers (files shuffled). Selective reads: parquet_reads.sh.
 payload() {
   "$PY" - "$1"/train/*.parquet <<'PY'
 import struct, sys
@@ -137,7 +132,7 @@ for codec in none zstd; do
   got=$(run_bytes "$d" dataset.compression=$codec)
   check "run over $codec reads the row groups x 2 ($got, want $want)" test "$got" = "$want"
   rm "$d/trainbench_manifest.json"
-  got=$(run_bytes "$d" dataset.compression=$codec reader.sample_shuffle=seed)
+  got=$(run_bytes "$d" dataset.compression=$codec reader.file_shuffle=seed)
   check "run over scanned $codec files ($got, want $want)" test "$got" = "$want"
 done
 done_ok

@@ -68,6 +68,16 @@ class FormatTest : public ::testing::Test {
       EXPECT_EQ(a.samples[i].offset, b.samples[i].offset) << "sample " << i;
       EXPECT_EQ(a.samples[i].length, b.samples[i].length) << "sample " << i;
     }
+    ASSERT_EQ(a.units.size(), b.units.size());
+    for (size_t u = 0; u < a.units.size(); ++u) {
+      EXPECT_EQ(a.units[u].first_sample, b.units[u].first_sample) << "unit " << u;
+      EXPECT_EQ(a.units[u].num_samples, b.units[u].num_samples) << "unit " << u;
+      ASSERT_EQ(a.units[u].extents.size(), b.units[u].extents.size()) << "unit " << u;
+      for (size_t e = 0; e < a.units[u].extents.size(); ++e) {
+        EXPECT_EQ(a.units[u].extents[e].offset, b.units[u].extents[e].offset) << "unit " << u;
+        EXPECT_EQ(a.units[u].extents[e].length, b.units[u].extents[e].length) << "unit " << u;
+      }
+    }
   }
 
  private:

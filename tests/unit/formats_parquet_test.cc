@@ -223,22 +223,30 @@ TEST_F(ParquetTest, RoundTripsWithEveryCodecAndScanFindsTheSameExtents) {
     const FileSpec spec{"train/a.parquet", 42, std::vector<uint64_t>(8, 144)};
     const WrittenFile written = format.Write(spec, storage());
     ASSERT_EQ(written.num_samples, 8u);
-    ASSERT_EQ(written.samples.size(), 8u);
+    EXPECT_TRUE(written.samples.empty());
     EXPECT_EQ(VerifyMessage(format, written, storage()), "");
     ExpectSameExtents(written, format.Scan(spec.path, storage()));
-    // Rows 0-2, 3-5 and 6-7 share their row groups' bytes, back to back from "PAR1".
-    EXPECT_EQ(written.samples[0].offset, 4u);
-    for (size_t i = 1; i < 8; ++i)
-      EXPECT_EQ(written.samples[i].offset,
-                written.samples[i - 1].offset + written.samples[i - 1].length);
+    // Row groups of rows 0-2, 3-5 and 6-7; each one's four column chunks back to back
+    // from "PAR1".
+    ASSERT_EQ(written.units.size(), 3u);
+    uint64_t at = 4, first = 0;
+    for (const auto& unit : written.units) {
+      EXPECT_EQ(unit.first_sample, first);
+      ASSERT_EQ(unit.extents.size(), 4u);
+      for (const auto& chunk : unit.extents) {
+        EXPECT_EQ(chunk.offset, at);
+        at += chunk.length;
+      }
+      first += unit.num_samples;
+    }
+    EXPECT_EQ(written.units[2].num_samples, 2u);
     const auto bytes = Bytes(spec.path);
     ASSERT_GT(bytes.size(), 12u);
     EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 4), "PAR1");
     EXPECT_EQ(std::string(bytes.end() - 4, bytes.end()), "PAR1");
     uint32_t footer;
     std::memcpy(&footer, &bytes[bytes.size() - 8], 4);
-    EXPECT_EQ(written.samples.back().offset + written.samples.back().length,
-              bytes.size() - 8 - footer);
+    EXPECT_EQ(at, bytes.size() - 8 - footer);
     if (compression == config::Compression::kNone) {
       // Every row's value bytes, plus each chunk's page header: 3 groups x 4 columns.
       const uint64_t data = bytes.size() - 12 - footer;
@@ -282,7 +290,7 @@ TEST_F(ParquetTest, VerifyAndScanNameTheDamage) {
   const uint64_t footer_at = size - 8 - footer_length;
 
   // A value: the offset of the byte that changed.
-  const uint64_t value_at = written.samples[2].offset + 30;
+  const uint64_t value_at = written.units[0].extents[1].offset + 30;
   FlipByte("a.parquet", value_at);
   const std::string value_error = VerifyMessage(format, written, storage());
   EXPECT_NE(value_error.find("offset " + std::to_string(value_at)), std::string::npos)
@@ -368,6 +376,48 @@ TEST(ParquetCheckTest, BadSettingsNameTheKey) {
     ADD_FAILURE() << "a string column passed";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("dataset.parquet.columns: column 2"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(ParquetTest, SelectReadsKeepsTheChunksOfColumnsMarkedRead) {
+  auto config = DlrmLike();
+  ParquetFormat format(config);
+  WrittenFile file = format.Write({"a.parquet", 5, std::vector<uint64_t>(7, 100)}, storage());
+  const WrittenFile all = file;
+  format.SelectReads(file);  // categorical_features (column 2) is read: false
+  ASSERT_EQ(file.units.size(), 3u);
+  for (size_t u = 0; u < 3; ++u) {
+    ASSERT_EQ(file.units[u].extents.size(), 3u);
+    EXPECT_EQ(file.units[u].extents[1].offset, all.units[u].extents[1].offset);
+    EXPECT_EQ(file.units[u].extents[2].offset, all.units[u].extents[3].offset);
+    EXPECT_EQ(file.units[u].Bytes(), all.units[u].Bytes() - all.units[u].extents[2].length);
+  }
+  // No column marked read: DLIO's reader asks pyarrow for every column.
+  for (auto& c : config.dataset.parquet.columns) c.read = false;
+  WrittenFile none = all;
+  ParquetFormat(config).SelectReads(none);
+  EXPECT_EQ(none.units[0].extents.size(), 4u);
+  // A file with other columns than the config's is refused, naming it.
+  config.dataset.parquet.columns.pop_back();
+  config.dataset.parquet.columns[0].read = true;
+  WrittenFile other = all;
+  try {
+    ParquetFormat(config).SelectReads(other);
+    ADD_FAILURE() << "no error";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("a.parquet: a row group has 4 column chunks"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    ParquetFormat(config).Scan("a.parquet", storage());
+    ADD_FAILURE() << "no error";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("label,numerical_features,categorical_features,half, "
+                                         "dataset.parquet.columns says label,numerical_features,"
+                                         "categorical_features"),
+              std::string::npos)
         << e.what();
   }
 }

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "common/clock.h"
+#include "loader/sample_reads.h"
 #include "storage/memory_storage.h"
 #include "storage/posix_storage.h"
 #include "storage/read_engines.h"
@@ -136,6 +137,48 @@ TEST_P(ReadSchedulerTest, ShortFileFailsNamingFileAndOffset) {
   ASSERT_TRUE(r.Error());
   EXPECT_NE(r.Error()->find("short read at offset 10000 of"), std::string::npos) << *r.Error();
   EXPECT_NE(r.Error()->find("f.bin"), std::string::npos) << *r.Error();
+}
+
+// A file read a unit at a time (Parquet row groups): units of 20 samples, each reading two
+// separate ranges (two of its three column chunks). The plan visits units 0, 1, 0 (a
+// unit left and re-entered is read again, as DLIO's one-group cache does), so unit 0 is
+// read twice; every other sample moves nothing.
+TEST_P(ReadSchedulerTest, UnitsAreReadOnceForTheirConsecutiveSamples) {
+  formats::WrittenFile& f = files_[0];
+  f.samples.clear();
+  for (uint64_t u = 0; u < 5; ++u)
+    f.units.push_back({u * 20, 20, {{u * 2000, 300}, {u * 2000 + 1000, 130}}});
+  plans_[0].clear();
+  for (uint32_t i = 0; i < 20; ++i) plans_[0].push_back({0, i});   // unit 0
+  for (uint32_t i = 20; i < 40; ++i) plans_[0].push_back({0, i});  // unit 1
+  for (uint32_t i = 0; i < 10; ++i) plans_[0].push_back({0, i});   // unit 0 again
+  EXPECT_EQ(ReadOf(files_, plans_[0], 0, 0).Bytes(), 430u);
+  EXPECT_EQ(ReadOf(files_, plans_[0], 1, 0).Count(), 0u);
+  EXPECT_EQ(ReadOf(files_, plans_[0], 20, 0).unit, &f.units[1]);
+  EXPECT_EQ(ReadOf(files_, plans_[0], 40, 0).unit, &f.units[0]);
+  EXPECT_EQ(UnitOf(f, 99), 4u);
+  // The samples one read serves, claimed together: up to the unit's end or the limit.
+  EXPECT_EQ(SameUnitRun(files_, plans_[0], 0, 50, 0), 20u);
+  EXPECT_EQ(SameUnitRun(files_, plans_[0], 5, 12, 0), 7u);
+  EXPECT_EQ(SameUnitRun(files_, plans_[0], 20, 50, 0), 20u);
+  EXPECT_EQ(SameUnitRun(files_, plans_[0], 40, 50, 0), 10u);
+  auto engine = Engine();
+  {
+    ReadScheduler r(*engine, &files_, Options(), 1, io_.get());
+    r.StartPhase(&plans_, 0, kBatch);
+    for (uint64_t step = 0; step < 5; ++step) r.Advance(0, step);
+    r.WakeReaders();
+    EXPECT_EQ(ReadUpTo(r, 3 * 430), 3 * 430u);
+    for (uint64_t step = 0; step < 5; ++step) EXPECT_TRUE(r.BatchReady(0, step)) << step;
+    r.Drain();
+    EXPECT_FALSE(r.Error());
+    // 300 bytes in pieces of 64 (5) and 130 (3), three times.
+    EXPECT_EQ(r.Reads(), 3 * (5 + 3u));
+  }
+  const auto c = io_->Counters();
+  EXPECT_EQ(c.reads, 24u);
+  EXPECT_EQ(c.bytes_read, 3 * 430u);
+  EXPECT_EQ(c.max_read_bytes, 64u);
 }
 
 INSTANTIATE_TEST_SUITE_P(

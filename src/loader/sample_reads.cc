@@ -1,0 +1,49 @@
+#include "loader/sample_reads.h"
+
+#include <algorithm>
+
+#include "loader/dataset_files.h"
+
+namespace trainbench::loader {
+
+size_t UnitOf(const formats::WrittenFile& file, uint64_t sample) {
+  const auto& units = file.units;
+  const auto after =
+      std::upper_bound(units.begin(), units.end(), sample,
+                       [](uint64_t s, const formats::ReadUnit& u) { return s < u.first_sample; });
+  return after == units.begin() ? 0 : static_cast<size_t>(after - units.begin()) - 1;
+}
+
+SampleRead ReadOf(const std::vector<formats::WrittenFile>& files,
+                  const std::vector<SampleRef>& plan, size_t index, uint32_t file_offset) {
+  const SampleRef ref = plan[index];
+  const formats::WrittenFile& file = files[ref.file + file_offset];
+  SampleRead read;
+  if (file.units.empty()) {
+    read.own = ExtentOf(file, ref.sample);
+    return read;
+  }
+  const size_t unit = UnitOf(file, ref.sample);
+  if (index > 0) {
+    const SampleRef previous = plan[index - 1];
+    if (previous.file == ref.file && UnitOf(file, previous.sample) == unit) return read;
+  }
+  read.unit = &file.units[unit];
+  return read;
+}
+
+uint64_t SameUnitRun(const std::vector<formats::WrittenFile>& files,
+                     const std::vector<SampleRef>& plan, uint64_t index, uint64_t limit,
+                     uint32_t file_offset) {
+  const SampleRef ref = plan[index];
+  const formats::WrittenFile& file = files[ref.file + file_offset];
+  if (file.units.empty()) return 1;
+  const formats::ReadUnit& unit = file.units[UnitOf(file, ref.sample)];
+  uint64_t end = index + 1;
+  while (end < limit && plan[end].file == ref.file && plan[end].sample >= unit.first_sample &&
+         plan[end].sample - unit.first_sample < unit.num_samples)
+    ++end;
+  return end - index;
+}
+
+}  // namespace trainbench::loader

@@ -1,0 +1,54 @@
+// The manifest's file records (read units survive the round trip) and the generation key
+// (the Parquet settings that change a file's bytes are in it; what a run reads is not).
+#include "dataset/manifest.h"
+
+#include <gtest/gtest.h>
+
+namespace trainbench::dataset {
+namespace {
+
+TEST(Manifest, ReadUnitsRoundTrip) {
+  formats::WrittenFile f;
+  f.path = "train/a.parquet";
+  f.size_bytes = 5000;
+  f.num_samples = 7;
+  f.units = {{0, 4, {{4, 100}, {104, 900}, {1004, 50}}}, {4, 3, {{1054, 80}, {1134, 700}}}};
+  const auto back = FileFromJson(ToJson(f));
+  ASSERT_EQ(back.units.size(), 2u);
+  EXPECT_EQ(back.units[1].first_sample, 4u);
+  EXPECT_EQ(back.units[1].num_samples, 3u);
+  ASSERT_EQ(back.units[0].extents.size(), 3u);
+  EXPECT_EQ(back.units[0].extents[1].offset, 104u);
+  EXPECT_EQ(back.units[0].extents[1].length, 900u);
+  EXPECT_EQ(back.units[1].Bytes(), 780u);
+  EXPECT_TRUE(back.samples.empty());
+  // Units that do not add up to the file's samples are a damaged record.
+  auto bad = ToJson(f);
+  bad["num_samples"] = 8;
+  EXPECT_THROW(FileFromJson(bad), std::exception);
+}
+
+TEST(Manifest, GenerationKeyHasTheParquetSettingsThatShapeTheBytes) {
+  config::WorkloadConfig c;
+  c.dataset.format = "tfrecord";
+  EXPECT_FALSE(GenerationKey(c).contains("parquet_columns"));
+  c.dataset.format = "parquet";
+  c.dataset.parquet.row_group_size = 256;
+  c.dataset.parquet.columns = {{"label", "float32", 1, true}, {"x", "float32", 13, true}};
+  const auto key = GenerationKey(c);
+  EXPECT_EQ(key.at("parquet_columns"), "label:float32:1,x:float32:13");
+  EXPECT_EQ(key.at("parquet_row_group_size"), 256);
+  auto unread = c;
+  unread.dataset.parquet.columns[1].read = false;  // what a run reads, not what is written
+  unread.dataset.parquet.read_mode = "row_group";
+  EXPECT_EQ(GenerationKey(unread), key);
+  auto wider = c;
+  wider.dataset.parquet.columns[1].size = 26;
+  EXPECT_NE(GenerationKey(wider), key);
+  auto groups = c;
+  groups.dataset.parquet.row_group_size = 512;
+  EXPECT_NE(GenerationKey(groups), key);
+}
+
+}  // namespace
+}  // namespace trainbench::dataset
