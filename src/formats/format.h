@@ -54,7 +54,7 @@ struct WrittenFile {
   std::vector<std::string> companions;  // extra files (index files of indexed_binary)
   // Where samples are read a unit at a time (Parquet), the units in sample order, covering
   // every sample; `samples` is then empty. Empty: each sample is read on its own.
-  std::vector<ReadUnit> units;
+  std::vector<ReadUnit> units = {};
   // False when `samples` are places in uncompressed data that only the format's library
   // can read (compressed HDF5), not byte ranges of the file. Not saved in the manifest:
   // only a scan sets it.

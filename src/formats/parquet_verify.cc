@@ -201,18 +201,20 @@ void ParquetFormat::Verify(const WrittenFile& expected, storage::Storage& storag
                                   first_row, offset, rows, footer.offset));
   const auto units = ParquetRowGroupUnits(meta, footer.offset, name);
   for (size_t u = 0; u < expected.units.size() && u < units.size(); ++u) {
-    const ReadUnit& want = expected.units[u];
+    const ReadUnit& expected_unit = expected.units[u];
     const ReadUnit& got = units[u];
-    bool same = want.first_sample == got.first_sample && want.num_samples == got.num_samples &&
-                want.extents.size() == got.extents.size();
+    bool same = expected_unit.first_sample == got.first_sample &&
+                expected_unit.num_samples == got.num_samples &&
+                expected_unit.extents.size() == got.extents.size();
     for (size_t c = 0; same && c < got.extents.size(); ++c)
-      same = want.extents[c].offset == got.extents[c].offset &&
-             want.extents[c].length == got.extents[c].length;
+      same = expected_unit.extents[c].offset == got.extents[c].offset &&
+             expected_unit.extents[c].length == got.extents[c].length;
     if (!same)
       check.Bad(got.extents.empty() ? footer.offset : got.extents[0].offset,
                 fmt::format("row group {} ({} rows, {} bytes) differs from the manifest's ({} "
                             "rows, {} bytes)",
-                            u, got.num_samples, got.Bytes(), want.num_samples, want.Bytes()));
+                            u, got.num_samples, got.Bytes(), expected_unit.num_samples,
+                            expected_unit.Bytes()));
   }
   if (expected.units.size() != units.size() && !expected.units.empty())
     check.Bad(footer.offset, fmt::format("{} row groups, the manifest says {}", units.size(),
