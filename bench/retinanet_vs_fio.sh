@@ -23,6 +23,7 @@ files=${FILES:-3000}
 epochs=${EPOCHS:-3}
 repeat=${REPEAT:-3}  # best of N for each tool: the host may be shared
 work=/tmp/trainbench-bench
+source "$(dirname "$0")/lib/cached_reads.sh"
 mkdir -p "$work"
 common=(retinanet_b200 "dataset.num_files_train=$files" "dataset.data_folder=$data")
 "$TB" datagen "${common[@]}" --no-warnings --no-progress >/dev/null
@@ -51,10 +52,11 @@ fio_run() {  # fio_run ENGINE JOBS -> "GB/s files/s GB_per_cpu_s"
     for ((j = 0; j < $2; j++)); do printf "[job%s]\nopendir=%s\n" "$j" "$work/fio-share-$j"; done
   } >"$work/fio.job"
   /usr/bin/time -f "%U %S" -o "$work/cpu" fio --output-format=json "$work/fio.job" \
-    2>/dev/null | sed -n '/^{/,$p' >"$work/fio.json"
+    2>/dev/null >"$work/fio.json"
   /usr/bin/python3 - "$work" "$files" "$epochs" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1] + "/fio.json"))["jobs"][0]["read"]
+text = open(sys.argv[1] + "/fio.json").read()  # fio prints lines around its JSON (opendir)
+r = json.JSONDecoder().raw_decode(text[text.index("{"):])[0]["jobs"][0]["read"]
 cpu = sum(map(float, open(sys.argv[1] + "/cpu").read().split()))
 s = r["runtime"] / 1e3
 print(r["io_bytes"] / s / 1e9, int(sys.argv[2]) * int(sys.argv[3]) / s, r["io_bytes"] / cpu / 1e9)
@@ -72,29 +74,12 @@ cpu = sum(map(float, open(sys.argv[1] + "/cpu").read().split()))
 print(m["io_mb_per_second"] / 1e3, m["samples_per_second"], m["bytes_read"] / cpu / 1e9)
 PY
 }
-best() {  # best "a b c" "d e f": element-wise maximum
-  /usr/bin/python3 -c 'import sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; print(*[max(x, y) for x, y in zip(a, b)])' "$1" "$2"
-}
 echo "retinanet_b200 x $files JPEG files ($((total / files)) B mean, $smallest B smallest), $epochs" \
   "epochs from page cache; block = transfer_size = $bs B"
-printf "%-7s %-14s %8s %8s %6s %9s %9s %6s %9s %9s %6s\n" threads engine "fio GB/s" "tb GB/s" \
+printf "%-7s %-14s %8s %8s %7s %9s %9s %7s %9s %9s %7s\n" threads engine "fio GB/s" "tb GB/s" \
   ratio "fio f/s" "tb f/s" ratio "fio GB/cs" "tb GB/cs" ratio
-for t in "${threads[@]}"; do
-  fio_shares "$t"
-  for pair in "psync pread" "io_uring uring"; do
-    set -- $pair
-    f="0 0 0" b="0 0 0"
-    for _ in $(seq "$repeat"); do  # rounds alternate the tools, so load hits both alike
-      f=$(best "$f" "$(fio_run "$1" "$t")")
-      b=$(best "$b" "$(tb_run "$t" "$2")")
-    done
-    /usr/bin/python3 -c 'import sys
-t, e, f, b = sys.argv[1:]
-f = [float(x) for x in f.split()]; b = [float(x) for x in b.split()]
-print(f"{t:<7} {e:<14} {f[0]:8.2f} {b[0]:8.2f} {b[0]/f[0]:6.2f} {f[1]:9.0f} {b[1]:9.0f} {b[1]/f[1]:6.2f} {f[2]:9.2f} {b[2]:9.2f} {b[2]/f[2]:6.2f}")' \
-      "$t" "$1/$2" "$f" "$b"
-  done
-done
+before_threads() { fio_shares "$1"; }
+engines_table "$repeat" "7 14" "8.2f 9.0f 9.2f" "${threads[@]}"
 rm -rf "$work"/fio-share-*
 echo "(GB = 10^9 bytes; f/s = files (samples) per second; GB/cs = GB per CPU-second; best of"
 echo " $repeat; ratio = trainbench / fio; fio: JOBS jobs over disjoint shares of the files;"

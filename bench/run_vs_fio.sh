@@ -49,25 +49,8 @@ cpu = sum(map(float, open("/tmp/trainbench-bench/cpu").read().split()))
 print(m["io_mb_per_second"] / 1e3, m["bytes_read"] / cpu / 1e9)
 PY
 }
-best() {  # best "a b" "c d": element-wise maximum
-  /usr/bin/python3 -c 'import sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; print(*[max(x, y) for x, y in zip(a, b)])' "$1" "$2"
-}
 printf "%-8s %-15s %9s %9s %7s %13s %13s %7s\n" threads engine "fio GB/s" "tb GB/s" ratio \
   "fio GB/CPU-s" "tb GB/CPU-s" ratio
-for t in "${threads[@]}"; do
-  for pair in "psync pread" "io_uring uring"; do
-    set -- $pair
-    f="0 0" b="0 0"
-    for _ in $(seq "$repeat"); do  # rounds alternate the tools, so load hits both alike
-      f=$(best "$f" "$(fio_run "$1" "$t")")
-      b=$(best "$b" "$(tb_run "$t" "$2")")
-    done
-    /usr/bin/python3 -c 'import sys
-t, e, f, b = sys.argv[1:]
-f = [float(x) for x in f.split()]; b = [float(x) for x in b.split()]
-print(f"{t:<8} {e:<15} {f[0]:9.2f} {b[0]:9.2f} {b[0]/f[0]:7.2f} {f[1]:13.2f} {b[1]:13.2f} {b[1]/f[1]:7.2f}")' \
-      "$t" "$1/$2" "$f" "$b"
-  done
-done
+engines_table "$repeat" "8 15" "9.2f 13.2f" "${threads[@]}"
 echo "(GB = 10^9 bytes; best of $repeat; fio: JOBS jobs over disjoint shares of the files in"
 echo " sample-sized blocks; trainbench: one accelerator, read_threads = io threads = JOBS)"
