@@ -102,8 +102,10 @@ cpu = sum(map(float, open(f"{sys.argv[1]}/cpu").read().split()))
 print(m["io_mb_per_second"] / 1e3, m["bytes_read"] / cpu / 1e9, m["bytes_read"], io["POSIX_READS"])
 PY
 }
-source "$(dirname "$0")/lib/fio_table.sh"
-fio_table "$repeat" "${threads[@]}"
+source "$(dirname "$0")/lib/cached_reads.sh"
+printf "%-8s %-15s %9s %9s %7s %13s %13s %7s %s\n" threads engine "fio GB/s" "tb GB/s" ratio \
+  "fio GB/CPU-s" "tb GB/CPU-s" ratio "bytes, reads"
+engines_table "$repeat" "8 15" "9.2f 13.2f" "${threads[@]}"
 echo "(GB = 10^9 bytes; best of $repeat; $files files x $rows rows, $epochs epochs; fio: JOBS jobs"
 echo " replaying the row groups' label and numerical_features chunks in $transfer-byte pieces;"
 echo " trainbench: one accelerator, read_threads = io threads = JOBS; notes: bytes and reads)"

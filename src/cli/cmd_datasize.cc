@@ -37,8 +37,8 @@ void PrintCheckpointSize(const config::WorkloadConfig& config, uint64_t n) {
         "the model, twice that for the optimizer)",
         config.workload_name, m.model_size_bytes));
   const auto size = sim::CheckpointSize(m, n);
-  const uint64_t dp =
-      m.parallelism.data ? m.parallelism.data : n / (m.parallelism.tensor * m.parallelism.pipeline);
+  const uint64_t job = sim::CheckpointJobRanks(m, n);
+  const uint64_t dp = job / (m.parallelism.tensor * m.parallelism.pipeline);
   fmt::print("workload         {} ({} layers, hidden {}, ffn {}, vocabulary {})\n",
              config.workload_name, m.num_layers, m.transformer.hidden_size,
              m.transformer.ffn_hidden_size, m.transformer.vocab_size);
@@ -46,14 +46,29 @@ void PrintCheckpointSize(const config::WorkloadConfig& config, uint64_t n) {
              static_cast<double>(size.parameters) / 1e9);
   fmt::print("ranks            {}: tensor {} x pipeline {} x data {}{}, ZeRO stage {}; {} write\n",
              n, m.parallelism.tensor, m.parallelism.pipeline, dp,
-             m.parallelism.data ? " (a subset of the job)" : "", m.parallelism.zero_stage,
-             size.writing_ranks);
+             m.parallelism.data ? fmt::format(" (a subset: {} of the job's {})", n, job) : "",
+             m.parallelism.zero_stage, size.writing_ranks);
+  fmt::print("mode             {}\n", config::ToString(config.checkpoint.mode));
   fmt::print("model states     {} in {}\n", BothUnits(size.model_bytes), m.model_datatype);
   fmt::print("optimizer states {} in {} (3 per parameter)\n", BothUnits(size.optimizer_bytes),
              m.optimizer_datatype);
   fmt::print("checkpoint       {}\n", BothUnits(size.model_bytes + size.optimizer_bytes));
   fmt::print("per rank         {} largest, {} smallest\n", BothUnits(size.largest_rank_bytes),
              BothUnits(size.smallest_rank_bytes));
+  if (job != n) {
+    const auto whole = sim::CheckpointSize(m, job);
+    fmt::print("whole job        {} over its {} ranks (these {} write {:.2f}% of it)\n",
+               BothUnits(whole.model_bytes + whole.optimizer_bytes), job, n,
+               100.0 * static_cast<double>(size.model_bytes + size.optimizer_bytes) /
+                   static_cast<double>(whole.model_bytes + whole.optimizer_bytes));
+  }
+  if (config.checkpoint.mode == config::CheckpointMode::kSubset || m.parallelism.data) {
+    const auto issue = sim::SubsetRuleIssue(config, n);
+    fmt::print("rules            {}\n",
+               issue.empty()
+                   ? "MLPerf Storage v3.0's subset: llama3_8b on 8 processes (Rules 4.3.5)"
+                   : "not a valid MLPerf subset: " + issue);
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "cli/command.h"
+#include "cli/run_rules.h"
 #include "cli/validators.h"
 #include "cli/workload_args.h"
 #include "common/clock.h"
@@ -35,6 +36,7 @@
 #include "report/timeseries_csv.h"
 #include "sim/checkpoint_run.h"
 #include "sim/emulated_training.h"
+#include "sim/llm_checkpoint.h"
 #include "sim/ranks.h"
 #include "sim/sampling.h"
 #include "storage/read_engines.h"
@@ -89,13 +91,14 @@ struct JobReport {
   const std::string& started;
   RunLog& log;
   bool drop_caches;
-  double interval;  // seconds per time-series row; 0: none
+  double interval;                   // seconds per time-series row; 0: none
+  const report::RulesReport* rules;  // rank 0's checks of the setup (null elsewhere)
 };
 
 // Rank 0 gathers the ranks' records, prints the table and the JSON line and writes the
 // results files; every rank returns its exit status.
 int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
-  const auto& [config, ranks, layout, folder, started, log, drop_caches, interval] = job;
+  const auto& [config, ranks, layout, folder, started, log, drop_caches, interval, rules] = job;
   const bool lead = ranks.Rank() == 0;
   auto info = [&](const std::string& line) {
     LogInfo(line);
@@ -121,6 +124,7 @@ int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
   // lists those that could not be written.
   auto summary = report::Summary(record, config, started, UtcStamp());
   summary["cache"]["dropped_before_run"] = drop_caches;
+  if (rules) summary.update(rules->summary);
   if (ranks.Size() > 1) {
     std::vector<uint64_t> counts;
     for (const auto& rank : layout.ranks) counts.push_back(rank.accelerators);
@@ -135,7 +139,7 @@ int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
           ranks.Size() - 1));
     }
   }
-  fmt::print("{}", report::ConsoleTable(record, config));
+  fmt::print("{}{}", report::ConsoleTable(record, config), rules ? rules->table : "");
   fmt::print("results: {}\n", folder);
   fmt::print("{}\n", report::MetricsLine(record, config).dump());
   std::fflush(stdout);
@@ -201,6 +205,8 @@ int ExecuteCheckpointing(const RunFlags& flags, const config::WorkloadConfig& co
   if (const auto local = checkpoints->LocalPath(""))
     CheckWritableFolder(*local, "checkpoint.checkpoint_folder");
   const sim::RankLayout layout = sim::ExchangeRankLayout(ranks, flags.accelerators);
+  if (sim::IsSizedTransformer(config.model))  // refuses more ranks than a subset's job
+    sim::CheckpointJobRanks(config.model, static_cast<uint64_t>(ranks.Size()));
   const std::string started = UtcStamp();
   std::string folder;
   RunLog log;
@@ -229,8 +235,18 @@ int ExecuteCheckpointing(const RunFlags& flags, const config::WorkloadConfig& co
       config.checkpoint.num_checkpoints_write, config.checkpoint.num_checkpoints_read, folder);
   LogInfo(line);
   log.Line(line);
+  report::RulesReport rules;
+  if (lead) {
+    rules = CheckRunRules(layout, *checkpoints, "the checkpoints", std::nullopt, folder);
+    AddCheckpointRules(config, static_cast<uint64_t>(ranks.Size()), rules);
+    for (const auto& w : rules.warnings) {
+      LogWarning(w);
+      log.Line("warning: " + w);
+    }
+  }
   const auto mine = sim::RunCheckpointWorkload(config, ranks, options);
-  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches, flags.interval},
+  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches, flags.interval,
+                    lead ? &rules : nullptr},
                    mine);
 }
 
@@ -326,23 +342,11 @@ int Execute(const RunFlags& flags) {
   options.on_row = [&](const metrics::TimeseriesRow& row) { progress.OnRow(row); };
   options.log = [&](const std::string& line) { progress.Above([&] { info(line); }); };
 
-  // The page cache holds only what a local file system reads; each host has its own.
-  if (lead && storage->LocalPath("")) {
-    std::vector<std::string> hosts, caching;
-    for (const auto& rank : layout.ranks) {
-      if (std::find(hosts.begin(), hosts.end(), rank.host) != hosts.end()) continue;
-      hosts.push_back(rank.host);
-      if (rank.memory_bytes > 0 &&
-          static_cast<double>(dataset.TotalBytes()) < 5.0 * static_cast<double>(rank.memory_bytes))
-        caching.push_back(fmt::format("{} ({})", rank.host,
-                                      FormatBytesBinary(static_cast<double>(rank.memory_bytes))));
-    }
-    if (!caching.empty())
-      warn(fmt::format(
-          "the dataset ({}) is smaller than 5x the memory of {}{}: the page cache can serve it, "
-          "so this measures memory, not storage (MLPerf Storage asks for 5x memory)",
-          FormatBytesBinary(static_cast<double>(dataset.TotalBytes())),
-          caching.size() == 1 ? "host " : "hosts ", fmt::join(caching, ", ")));
+  // MLPerf Storage's checks of the setup (dataset >= 5x memory, results elsewhere, ...).
+  report::RulesReport rules;
+  if (lead) {
+    rules = CheckRunRules(layout, *storage, "the data", dataset.TrainBytes(), folder);
+    for (const auto& w : rules.warnings) warn(w);
   }
   InstallInterruptHandler();  // before the line that tells a watcher the run has begun
   std::string spread;
@@ -383,7 +387,8 @@ int Execute(const RunFlags& flags) {
     mine.storage_latency_ns[op] = std::move(latency);
   progress.End();
 
-  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches, flags.interval},
+  return ReportJob({config, ranks, layout, folder, started, log, flags.drop_caches, flags.interval,
+                    lead ? &rules : nullptr},
                    mine);
 }
 

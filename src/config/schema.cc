@@ -552,6 +552,9 @@ std::vector<KeySpec> BuildSchema() {
   keys.push_back(EnumKey<CheckpointType>(
       "checkpoint.type", [](auto& c) -> auto& { return c.checkpoint.type; },
       {{"rank_zero", CheckpointType::kRankZero}, {"all_ranks", CheckpointType::kAllRanks}}));
+  keys.push_back(EnumKey<CheckpointMode>(
+      "checkpoint.mode", [](auto& c) -> auto& { return c.checkpoint.mode; },
+      {{"default", CheckpointMode::kDefault}, {"subset", CheckpointMode::kSubset}}));
   // metric, output, storage
   keys.push_back(NumberKey(
       "metric.au", [](auto& c) -> auto& { return c.metric.au; }, 0, 1));

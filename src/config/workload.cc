@@ -67,6 +67,10 @@ std::string ToString(StorageType storage_type) {
   return storage_type == StorageType::kLocalFs ? "local_fs" : "s3";
 }
 
+std::string ToString(CheckpointMode mode) {
+  return mode == CheckpointMode::kDefault ? "default" : "subset";
+}
+
 std::string ToString(CheckpointType type) {
   return type == CheckpointType::kRankZero ? "rank_zero" : "all_ranks";
 }

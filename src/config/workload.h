@@ -19,6 +19,10 @@ enum class FileAccess { kMulti, kShared };
 enum class StorageType { kLocalFs, kS3 };
 // DLIO's checkpoint.type: rank 0 writes the whole checkpoint, or every rank its share.
 enum class CheckpointType { kRankZero, kAllRanks };
+// DLIO's checkpoint.mode: the whole job's checkpoint, or (subset) these ranks' shards of a
+// job of model.parallelism.data x tensor x pipeline ranks; MLPerf Storage v3.0 allows the
+// subset only for llama3 8B on 8 processes (one 8-GPU node; Rules 4.3.5).
+enum class CheckpointMode { kDefault, kSubset };
 
 // A time in seconds drawn per step: a constant, or a seeded distribution.
 struct TimeDistribution {
@@ -148,6 +152,7 @@ struct CheckpointConfig {
   int64_t num_checkpoints_write = -1;
   int64_t num_checkpoints_read = -1;
   CheckpointType type = CheckpointType::kRankZero;
+  CheckpointMode mode = CheckpointMode::kDefault;
 };
 
 struct MetricConfig {
@@ -189,6 +194,7 @@ std::string ToString(ReadType read_type);
 std::string ToString(FileAccess file_access);
 std::string ToString(StorageType storage_type);
 std::string ToString(CheckpointType type);
+std::string ToString(CheckpointMode mode);
 
 // Where the dataset lives, as a URI or local path: data_folder, resolved against
 // storage_root (and the s3:// bucket when storage_type is s3).

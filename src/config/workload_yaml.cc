@@ -111,6 +111,12 @@ void WarnIgnored(const std::string& source, const std::vector<std::string>& igno
 void Validate(const WorkloadConfig& c) {
   if (c.dataset.record_length_bytes_stdev > 0 && c.dataset.record_length_bytes < 1)
     throw UsageError("dataset.record_length_bytes must be >= 1");
+  // DLIO's rule: a subset is of a job whose size these keys cannot tell without it.
+  if (c.checkpoint.mode == CheckpointMode::kSubset && c.model.parallelism.data == 0)
+    throw UsageError(
+        "checkpoint.mode=subset writes these ranks' shards of a larger job: set "
+        "model.parallelism.data to that job's data parallelism (MLPerf Storage's subset, "
+        "llama3_8b on 8 processes: model.parallelism.data=8)");
 }
 
 }  // namespace

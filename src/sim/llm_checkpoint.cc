@@ -24,6 +24,12 @@ Layout LayoutOf(const config::ModelConfig& m, uint64_t ranks) {
         ranks, l.tp, l.pp, l.mp));
   // parallelism.data set: these ranks are a subset of a job of data x tensor x pipeline.
   l.dp = m.parallelism.data > 0 ? m.parallelism.data : ranks / l.mp;
+  if (ranks > l.dp * l.mp)
+    throw UsageError(fmt::format(
+        "{} ranks are more than the job of model.parallelism.data x tensor x pipeline = "
+        "{} x {} x {} ranks they are a subset of: run at most {} ranks, or raise "
+        "model.parallelism.data",
+        ranks, l.dp, l.tp, l.pp, l.dp * l.mp));
   return l;
 }
 
@@ -115,6 +121,31 @@ LlmCheckpointSize CheckpointSize(const config::ModelConfig& m, uint64_t ranks) {
     size.smallest_rank_bytes = std::min(size.smallest_rank_bytes, bytes);
   }
   return size;
+}
+
+uint64_t CheckpointJobRanks(const config::ModelConfig& m, uint64_t ranks) {
+  const Layout l = LayoutOf(m, ranks);
+  return l.dp * l.mp;
+}
+
+std::string SubsetRuleIssue(const config::WorkloadConfig& c, uint64_t ranks) {
+  if (c.checkpoint.mode != config::CheckpointMode::kSubset && c.model.parallelism.data == 0)
+    return "";
+  if (c.workload_name != "llama3_8b")
+    return fmt::format(
+        "MLPerf Storage v3.0 defines subset mode only for llama3_8b (Rules 4.3.5), not {}: its "
+        "CLOSED runs write the whole checkpoint",
+        c.workload_name);
+  if (ranks != 8)
+    return fmt::format(
+        "MLPerf Storage v3.0's subset mode is llama3_8b on 8 processes (one 8-GPU node, Rules "
+        "4.3.5), not {}",
+        ranks);
+  if (CheckpointJobRanks(c.model, ranks) != 8)
+    return fmt::format(
+        "MLPerf Storage v3.0's llama3_8b job is 8 ranks (data parallelism 8, Table 2), not {}",
+        CheckpointJobRanks(c.model, ranks));
+  return "";
 }
 
 }  // namespace trainbench::sim

@@ -49,4 +49,13 @@ struct LlmCheckpointSize {
 
 LlmCheckpointSize CheckpointSize(const config::ModelConfig& model, uint64_t ranks);
 
+// The ranks of the job whose checkpoint `ranks` ranks write their shards of: themselves, or
+// with model.parallelism.data set (checkpoint.mode subset), data x tensor x pipeline.
+uint64_t CheckpointJobRanks(const config::ModelConfig& model, uint64_t ranks);
+
+// Whether a run of `ranks` ranks is MLPerf Storage v3.0's subset (Rules 4.3.5: llama3 8B on
+// 8 processes, one 8-GPU node); the reason it is not otherwise. Only for subset runs
+// (checkpoint.mode subset or model.parallelism.data set): "" for the others.
+std::string SubsetRuleIssue(const config::WorkloadConfig& config, uint64_t ranks);
+
 }  // namespace trainbench::sim

@@ -12,13 +12,14 @@ RankLayout ExchangeRankLayout(dist::Communicator& ranks, uint64_t accelerators) 
   const nlohmann::json mine = {{"host", ranks.Host()},
                                {"accelerators", accelerators},
                                {"memory_bytes", metrics::HostMemoryBytes()},
+                               {"cpu_count", metrics::HostCpuCount()},
                                {"seed", DrawRandomShuffleSeed()}};
   RankLayout layout;
   const auto all = ranks.AllGather(mine.dump());
   for (size_t r = 0; r < all.size(); ++r) {
     const auto j = nlohmann::json::parse(all[r]);
     RankInfo info{j.at("host").get<std::string>(), j.at("accelerators").get<uint64_t>(),
-                  j.at("memory_bytes").get<uint64_t>()};
+                  j.at("memory_bytes").get<uint64_t>(), j.at("cpu_count").get<uint64_t>()};
     if (r < static_cast<size_t>(ranks.Rank())) layout.first_accelerator += info.accelerators;
     layout.total_accelerators += info.accelerators;
     if (r == 0) layout.random_shuffle_seed = j.at("seed").get<uint64_t>();

@@ -19,6 +19,7 @@ struct RankInfo {
   std::string host;
   uint64_t accelerators = 0;
   uint64_t memory_bytes = 0;  // the host's
+  uint64_t cpu_count = 0;     // the host's
 };
 
 struct RankLayout {

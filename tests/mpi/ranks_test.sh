@@ -54,6 +54,9 @@ launch 120 -np 1 "$TB" run "${common[@]}" -a 3 : -np 1 "$TB" run "${common[@]}" 
 s=$(newest_summary)
 [ "$(epoch_takes "$s")" = "$one" ] || fail "3+1 accelerators took other samples than 1 x 4"
 [ "$(json "$s" '[r["accelerators"] for r in d["ranks"]]')" = "[3, 1]" ] || fail "per-rank accelerators"
+# The rules' per-host fields (rank 0 has every rank's host): one host, 3 + 1 accelerators.
+[ "$(json "$s" '(len(d["host_memory_GB"]), d["host_cpu_count"] == [__import__("os").cpu_count()], d["rules"]["same_accelerators_per_host"]["accelerators_per_host"], abs(d["data_size_per_host_GB"] - d["train_bytes"] / 2**30) < 1e-9)')" = \
+  "(1, True, [4], True)" ] || fail "rules' fields over ranks: $(json "$s" 'd["rules"]')"
 # Histograms are merged bucket by bucket: the job's read count is the ranks' sum.
 [ "$(json "$s" 'd["read_latency_ms"]["count"] == sum(json.load(open(f))["read_latency_ms"]["count"] for f in __import__("glob").glob("'"$(results_dir)"'/rank-*.json"))')" = True ] ||
   fail "read latency counts do not add up over ranks"

@@ -1,0 +1,117 @@
+#include "report/rules_checks.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "common/units.h"
+
+namespace trainbench::report {
+namespace {
+
+using nlohmann::json;
+
+double Gib(double bytes) { return bytes / kGiB; }
+
+}  // namespace
+
+RulesReport CheckRules(const RulesInput& in) {
+  RulesReport out;
+  json memory = json::array(), cpus = json::array(), caching = json::array();
+  std::vector<std::string> names;
+  std::vector<uint64_t> accelerators;
+  double total_memory = 0;
+  uint64_t total_accelerators = 0;
+  for (const auto& h : in.hosts) {
+    names.push_back(h.host);
+    memory.push_back(Gib(static_cast<double>(h.memory_bytes)));
+    cpus.push_back(h.cpu_count);
+    accelerators.push_back(h.accelerators);
+    total_memory += static_cast<double>(h.memory_bytes);
+    total_accelerators += h.accelerators;
+  }
+  json& s = out.summary;
+  s["host_memory_GB"] = memory;
+  s["host_cpu_count"] = cpus;
+  json rules = {{"units",
+                 "host_memory_GB and data_size_per_host_GB are GiB (2^30 bytes), as DLIO "
+                 "computes them under these names"},
+                {"hosts", names}};
+
+  if (in.dataset_bytes) {
+    // Each host reads its accelerators' share (DLIO: ranks per node x the data per rank).
+    const auto data = static_cast<double>(*in.dataset_bytes);
+    double per_host_max = 0;
+    std::vector<std::string> cached;
+    for (const auto& h : in.hosts) {
+      const double share = total_accelerators ? data * static_cast<double>(h.accelerators) /
+                                                    static_cast<double>(total_accelerators)
+                                              : data / static_cast<double>(in.hosts.size());
+      per_host_max = std::max(per_host_max, share);
+      // DLIO's potential_caching: 1 when the host's memory exceeds what it reads.
+      const bool fits = static_cast<double>(h.memory_bytes) > share;
+      caching.push_back(fits ? 1 : 0);
+      if (fits) cached.push_back(h.host);
+    }
+    s["data_size_per_host_GB"] = Gib(per_host_max);
+    s["potential_caching"] = caching;
+    const double required = 5.0 * total_memory;
+    const bool passed = data >= required;
+    rules["dataset_5x_memory"] = {{"passed", passed},
+                                  {"dataset_bytes", *in.dataset_bytes},
+                                  {"hosts_memory_bytes", static_cast<uint64_t>(total_memory)},
+                                  {"required_bytes", static_cast<uint64_t>(required)}};
+    out.table += fmt::format("rules: dataset {} against 5 x the hosts' memory ({} x 5 = {}): {}\n",
+                             FormatBytesBinary(data), FormatBytesBinary(total_memory),
+                             FormatBytesBinary(required), passed ? "ok" : "TOO SMALL");
+    if (!passed)
+      out.warnings.push_back(fmt::format(
+          "the dataset ({}) is smaller than 5x the memory of the {} host(s) ({}): MLPerf "
+          "Storage's rule (trainbench datasize){}",
+          FormatBytesBinary(data), in.hosts.size(), FormatBytesBinary(total_memory),
+          in.data_is_local ? "; the page cache can serve it, so this measures memory, not storage"
+                           : ""));
+    if (!cached.empty())
+      out.table += fmt::format("rules: potential caching (a host's memory holds its share) on {}\n",
+                               fmt::join(cached, ", "));
+  }
+
+  json fs = {{"passed", nullptr}};
+  if (in.results_on_data_file_system) fs["passed"] = !*in.results_on_data_file_system;
+  rules["results_on_other_file_system"] = fs;
+  if (!in.results_on_data_file_system) {
+    out.table +=
+        fmt::format("rules: results on another file system than {}: unknown\n", in.data_what);
+  } else {
+    const bool same = *in.results_on_data_file_system;
+    out.table += fmt::format("rules: results on another file system than {}: {}\n", in.data_what,
+                             same ? "NO (same file system)" : "ok");
+    if (same)
+      out.warnings.push_back(fmt::format(
+          "the results folder is on the same file system as {}: MLPerf Storage wants results "
+          "written elsewhere, so they do not mix with the I/O measured (set output.folder)",
+          in.data_what));
+  }
+
+  bool same_accelerators = true;
+  for (const auto& h : in.hosts)
+    same_accelerators = same_accelerators && h.accelerators == in.hosts.front().accelerators;
+  rules["same_accelerators_per_host"] = {{"passed", same_accelerators},
+                                         {"accelerators_per_host", accelerators}};
+  out.table += fmt::format("rules: the same accelerators on every host ({}): {}\n",
+                           fmt::join(accelerators, ", "), same_accelerators ? "ok" : "NO");
+  if (!same_accelerators)
+    out.warnings.push_back(fmt::format(
+        "the hosts run different numbers of accelerators ({} on {}): MLPerf Storage wants the "
+        "same on every host",
+        fmt::join(accelerators, ", "), fmt::join(names, ", ")));
+
+  for (const auto& h : in.hosts)
+    out.table += fmt::format("host {}: {:.2f} GiB memory, {} CPUs, {} accelerator(s)\n", h.host,
+                             Gib(static_cast<double>(h.memory_bytes)), h.cpu_count, h.accelerators);
+  s["rules"] = rules;
+  return out;
+}
+
+}  // namespace trainbench::report
