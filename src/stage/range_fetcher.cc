@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "stage/checksum.h"
+#include "storage/curl_multi.h"
 #include "storage/s3_http.h"
 
 namespace trainbench::stage {
@@ -28,11 +29,11 @@ constexpr long kReceiveBuffer = 512 * 1024;
 constexpr unsigned kDeliverPerTurn = 4;
 
 struct Slot {
-  CURL* easy = nullptr;
+  CURL* easy = nullptr;  // the CurlMulti's handle `index`
+  unsigned index = 0;
   storage::S3Transfer s3;  // an S3 request's signed headers live here
   char error[CURL_ERROR_SIZE] = {};
-  bool busy = false;    // holds a chunk (in flight, or waiting to be tried again)
-  bool active = false;  // in the multi handle
+  bool busy = false;  // holds a chunk (in flight, or waiting to be tried again)
   size_t item = 0;
   uint64_t chunk = 0, offset = 0, length = 0, object_size = 0;
   int fd = -1;  // pwrite target, or -1: into `buffer`
@@ -163,23 +164,13 @@ class RangeFetcher::Impl {
         ledger_(ledger),
         stream_time_(stream_time),
         clock_(clock),
-        multi_(curl_multi_init()),
-        slots_(std::max(1u, options.streams)) {
-    if (!multi_) throw RuntimeError("curl_multi_init failed");
-    curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(slots_.size()));
-    for (auto& s : slots_) {
-      s.easy = curl_easy_init();
-      if (!s.easy) throw RuntimeError("curl_easy_init failed");
-      s.live_bytes = &live_bytes_;
+        slots_(std::max(1u, options.streams)),
+        multi_(static_cast<unsigned>(slots_.size())) {
+    for (unsigned i = 0; i < slots_.size(); ++i) {
+      slots_[i].easy = multi_.easy(i);
+      slots_[i].index = i;
+      slots_[i].live_bytes = &live_bytes_;
     }
-  }
-
-  ~Impl() {
-    for (auto& s : slots_) {
-      if (s.active) curl_multi_remove_handle(multi_, s.easy);
-      curl_easy_cleanup(s.easy);
-    }
-    curl_multi_cleanup(multi_);
   }
 
   FetchResult Run(std::vector<FetchItem>& items, const FetchHooks& hooks) {
@@ -202,11 +193,7 @@ class RangeFetcher::Impl {
               "stage interrupted; the chunks fetched are journaled: run the same "
               "command again to resume");
         Dispatch();
-        int running = 0;
-        curl_multi_perform(multi_, &running);
-        int left = 0;
-        while (CURLMsg* msg = curl_multi_info_read(multi_, &left))
-          if (msg->msg == CURLMSG_DONE) Done(msg->easy_handle, msg->data.result);
+        multi_.PerformAndReap([this](unsigned i, CURLcode code) { Done(slots_[i], code); });
         RestartDue();
         const bool more_to_deliver = Deliver();
         const double now = NowSeconds();
@@ -223,14 +210,14 @@ class RangeFetcher::Impl {
         if (Finished()) break;
         double wait = more_to_deliver ? 0 : 0.1;
         for (const auto& s : slots_)
-          if (s.busy && !s.active) wait = std::min(wait, std::max(0.0, s.retry_at - now));
-        curl_multi_poll(multi_, nullptr, 0, static_cast<int>(wait * 1000), nullptr);
+          if (s.busy && !multi_.Active(s.index))
+            wait = std::min(wait, std::max(0.0, s.retry_at - now));
+        multi_.Poll(wait);
       }
     } catch (...) {
       for (auto& s : slots_) {
-        if (s.active) {
-          curl_multi_remove_handle(multi_, s.easy);
-          s.active = false;
+        if (multi_.Active(s.index)) {
+          multi_.Remove(s.index);
           stream_time_.wasted_bytes += s.received;
         }
         s.busy = false;
@@ -312,7 +299,6 @@ class RangeFetcher::Impl {
     curl_easy_setopt(s.easy, CURLOPT_HEADERFUNCTION, OnHeader);
     curl_easy_setopt(s.easy, CURLOPT_HEADERDATA, &s);
     curl_easy_setopt(s.easy, CURLOPT_ERRORBUFFER, s.error);
-    curl_easy_setopt(s.easy, CURLOPT_PRIVATE, &s);
     curl_easy_setopt(s.easy, CURLOPT_BUFFERSIZE, kReceiveBuffer);
     // A stalled connection (no byte for stall_timeout_s) is cut and its chunk tried again.
     curl_easy_setopt(s.easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
@@ -330,25 +316,21 @@ class RangeFetcher::Impl {
     s.sha->Reset();
     s.retry_at = 0;
     s.attempt_start = NowSeconds();
-    s.active = true;
-    curl_multi_add_handle(multi_, s.easy);
+    multi_.Add(s.index);
   }
 
   void RestartDue() {
     const double now = NowSeconds();
     for (auto& s : slots_)
-      if (s.busy && !s.active && s.retry_at <= now) {
+      if (s.busy && !multi_.Active(s.index) && s.retry_at <= now) {
         stream_time_.wasted_s += now - s.wait_start;  // the backoff wait
         Start(s);
       }
   }
 
-  void Done(CURL* easy, CURLcode code) {
-    void* p = nullptr;
-    curl_easy_getinfo(easy, CURLINFO_PRIVATE, &p);
-    Slot& s = *static_cast<Slot*>(p);
-    curl_multi_remove_handle(multi_, easy);
-    s.active = false;
+  // A finished attempt of slot `s` (its handle already out of the multi handle).
+  void Done(Slot& s, CURLcode code) {
+    CURL* easy = s.easy;
     const double now = NowSeconds();
     const double duration = now - s.attempt_start;
     long status = 0;
@@ -503,8 +485,8 @@ class RangeFetcher::Impl {
   SourceLedger& ledger_;
   StreamTime& stream_time_;
   PhaseClock& clock_;
-  CURLM* multi_;
   std::vector<Slot> slots_;
+  storage::CurlMulti multi_;  // after slots_: its handles go before the headers they use
   std::vector<FetchItem>* items_ = nullptr;
   const FetchHooks* hooks_ = nullptr;
   FetchResult result_;
