@@ -40,8 +40,13 @@ struct Slot {
   unsigned attempt = 1;
   size_t source = 0;
   double retry_at = 0, attempt_start = 0, wait_start = 0;
+  double last_byte = 0;  // when this attempt's last byte arrived
   bool file_url = false;
-  // This attempt's response.
+  // Bytes of the chunk kept from earlier attempts that were cut: the next attempt asks for
+  // the rest only (as `curl -C -` does), and the chunk's hash carries on over them.
+  uint64_t kept = 0;
+  uint64_t attempt_kept = 0;  // `kept` when this attempt started
+  // This attempt's response; `received` counts the chunk's bytes, kept ones included.
   uint64_t received = 0;
   bool checked = false, error_mode = false, fail_hard = false;
   long status = 0;
@@ -98,14 +103,14 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
           s.fail_hard = true;
           return 0;
         }
-        if (s.range_start != s.offset) {
+        if (s.range_start != s.offset + s.kept) {
           s.fail = fmt::format("answered bytes from {} when asked for {}",
-                               s.range_start.value_or(0), s.offset);
+                               s.range_start.value_or(0), s.offset + s.kept);
           s.fail_hard = true;
           return 0;
         }
       } else if (s.status == 200) {
-        if (s.offset != 0 || s.length != s.object_size) {
+        if (s.offset + s.kept != 0 || s.length != s.object_size) {
           s.fail = "ignores Range requests (HTTP 200 with the whole object)";
           s.fail_hard = true;
           return 0;
@@ -142,6 +147,7 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
   }
   s.sha->Update(data, n);
   s.received += n;
+  s.last_byte = NowSeconds();
   *s.live_bytes += n;
   return n;
 }
@@ -267,6 +273,7 @@ class RangeFetcher::Impl {
       s.fd = options_.compare ? -1 : item.fd;
       if (s.fd < 0) s.buffer.resize(s.length);
       s.attempt = 1;
+      s.kept = 0;
       s.source = sources_.Best();
       Start(s);
     }
@@ -279,12 +286,12 @@ class RangeFetcher::Impl {
     if (s3) {
       storage::S3Request r;
       r.key = item.object.s3_key;
-      r.range = {{s.offset, s.length}};
+      r.range = {{s.offset + s.kept, s.length - s.kept}};
       sources_.s3()->Prepare(s.easy, r, s.s3);  // signs; resets the handle first
     } else {
       curl_easy_reset(s.easy);
       curl_easy_setopt(s.easy, CURLOPT_URL, url.c_str());
-      const std::string range = fmt::format("{}-{}", s.offset, s.offset + s.length - 1);
+      const std::string range = fmt::format("{}-{}", s.offset + s.kept, s.offset + s.length - 1);
       curl_easy_setopt(s.easy, CURLOPT_RANGE, range.c_str());
       curl_easy_setopt(s.easy, CURLOPT_FOLLOWLOCATION, 1L);
       curl_easy_setopt(s.easy, CURLOPT_MAXREDIRS, 5L);
@@ -305,7 +312,8 @@ class RangeFetcher::Impl {
     curl_easy_setopt(s.easy, CURLOPT_LOW_SPEED_TIME,
                      std::max(1L, static_cast<long>(options_.stall_timeout_s + 0.5)));
     s.error[0] = 0;
-    s.received = 0;
+    s.attempt_kept = s.kept;
+    s.received = s.kept;
     s.checked = s.error_mode = s.fail_hard = false;
     s.status = 0;
     s.fail.clear();
@@ -313,9 +321,9 @@ class RangeFetcher::Impl {
     s.range_start.reset();
     s.range_total.reset();
     s.write_errno = 0;
-    s.sha->Reset();
+    if (s.kept == 0) s.sha->Reset();
     s.retry_at = 0;
-    s.attempt_start = NowSeconds();
+    s.attempt_start = s.last_byte = NowSeconds();
     multi_.Add(s.index);
   }
 
@@ -346,13 +354,15 @@ class RangeFetcher::Impl {
 
     const bool status_ok = s.file_url || status == 206 ||
                            (status == 200 && s.offset == 0 && s.length == s.object_size);
+    const uint64_t fresh = s.received - s.attempt_kept;  // this attempt's bytes
     if (code == CURLE_OK && s.fail.empty() && status_ok && s.received == s.length) {
-      row.bytes += s.length;
+      row.bytes += fresh;
       row.latency_ns.Record(static_cast<uint64_t>(duration * 1e9));
       stream_time_.useful_s += duration;
       sources_.Succeeded(s.source);
-      result_.bytes += s.length;
-      result_.item_bytes[s.item] += s.length;
+      result_.bytes += fresh;
+      result_.item_bytes[s.item] += fresh;
+      s.kept = 0;
       Completed(s, item);
       s.busy = false;
       return;
@@ -377,8 +387,24 @@ class RangeFetcher::Impl {
     }
     ++row.retries;
     ++stream_time_.retries;
-    stream_time_.wasted_s += duration;
-    stream_time_.wasted_bytes += s.received;
+    if (s.fail.empty() && fresh > 0) {
+      // Cut, stalled or short, but what arrived is the chunk's: kept, and the next attempt
+      // asks for the rest. Its time up to its last byte delivered; the rest (a stall, the
+      // wait for the cut to show) is wasted.
+      s.kept = s.received;
+      row.bytes += fresh;
+      result_.bytes += fresh;
+      result_.item_bytes[s.item] += fresh;
+      stream_time_.useful_s += s.last_byte - s.attempt_start;
+      stream_time_.wasted_s += now - s.last_byte;
+    } else {
+      stream_time_.wasted_s += duration;
+      if (!s.fail.empty()) {
+        // The source answered wrongly: nothing of the chunk is trusted, kept bytes included.
+        stream_time_.wasted_bytes += s.received;
+        s.kept = 0;
+      }
+    }
     const bool demoted = sources_.Failed(s.source, f);
     const std::string where = effective ? effective : sources_.Url(s.source, item.object);
     if ((source.origin && !f.retryable) || s.attempt >= options_.max_attempts)
