@@ -153,3 +153,13 @@ assert j["wall_s"] <= seconds and j["wall_s"] >= 0.5 * seconds - 0.3, (j["wall_s
 PY
   checks=$((checks + 1))
 }
+
+# check_campaign BINARY DIR EXPR: `stage --report DIR` exits 0 and EXPR holds over its
+# {"trainbench_campaign": ...} object (as `c`).
+check_campaign() {
+  expect_exit 0 "$WORK/campaign.out" "$1" stage --report "$2"
+  cat "$WORK/campaign.out"
+  "$PY" -c "import json,sys; c=json.loads(open(sys.argv[1]).read().splitlines()[-1])['trainbench_campaign']; sys.exit(0 if ($3) else 1)" \
+    "$WORK/campaign.out" || fail "campaign of $2: $3"
+  checks=$((checks + 1))
+}
