@@ -5,6 +5,7 @@
 # chromium, gnuplot-nox, libjs-chart.js, tmux: `trainbench report` (Chart.js inlined in its page,
 # gnuplot for --png) and its tests (headless Chromium renders the page, tmux the live view).
 # nginx, squid: the origin and the mirror the stage tests fetch from (tests/stage/servers.sh).
+# aria2: the third client of bench/stage_vs_curl.sh (aria2c -x 8).
 set -euo pipefail
 
 packages=(
@@ -18,7 +19,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   ceph-mon ceph-osd radosgw ceph-common
   nginx squid
-  fio time python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
+  fio aria2 time python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
   chromium gnuplot-nox libjs-chart.js tmux
 )
 

@@ -11,13 +11,9 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/stage_results.h"
 #include "cli/validators.h"
-#include "common/clock.h"
 #include "common/error.h"
-#include "common/interrupt.h"
-#include "common/log.h"
-#include "common/output_path.h"
-#include "report/results_folder.h"
 #include "stage/campaign.h"
 #include "stage/campaign_folders.h"
 #include "stage/stage_account.h"
@@ -80,41 +76,15 @@ int Stage(StageFlags& flags) {
   o.dest = flags.dest;
   o.chunk_size = ParseChunkSize(flags.chunk_size);
   o.progress = !flags.no_progress;
-  for (const auto& kv : flags.s3_options) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UsageError(
-          fmt::format("--s3-option '{}': give KEY=VALUE (storage_options keys, "
-                      "e.g. endpoint_url=http://127.0.0.1:7480)",
-                      kv));
-    o.s3_options[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  stage::CheckStageOptions(o);
-  CheckWritableFolder(o.dest, "DEST");
-  CheckWritableFolder(flags.output, "--output");
-  InstallInterruptHandler();
-  const std::string started = UtcStamp();
-  stage::StageOutcome outcome = stage::RunStage(o);
+  o.s3_options = ParseS3Options(flags.s3_options);
+  std::string started;
+  const stage::StageOutcome outcome = CheckAndRunStage(o, "DEST", flags.output, started);
   const auto& account = outcome.account;
   fmt::print("{}", stage::FormatTable(account));
-  std::string folder;
-  std::string unwritten;
-  try {
-    folder = report::CreateResultsFolder(flags.output, "stage", started);
-    report::WriteResultFile(folder, "summary.json", stage::ToJson(account).dump(2) + "\n");
-    fmt::print("results: {}\n", folder);
-  } catch (const std::exception& e) {
-    unwritten = e.what();
-  }
+  const std::string unwritten = WriteAccountResults(account, flags.output, started);
   fmt::print("{}\n", stage::FinalLine(account).dump());
   std::fflush(stdout);
-  if (outcome.exit_code != 0) {
-    if (outcome.exit_code == static_cast<int>(ExitCode::kInterrupted))
-      LogWarning(outcome.error);
-    else
-      LogError(outcome.error);
-    return outcome.exit_code;
-  }
+  if (outcome.exit_code != 0) return ReportStageFailure(outcome);
   if (!unwritten.empty())
     throw RuntimeError("stage complete, but its results could not be written: " + unwritten);
   return 0;

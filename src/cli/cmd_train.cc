@@ -2,11 +2,14 @@
 // of the PyTorch scripts users compare against, and `--calibrate WORKLOAD` to turn a measured
 // step time into the computation_time override for `trainbench run`. The LibTorch code is a plugin
 // loaded at run time (train_plugin.h); without it the command says how to get LibTorch.
+// `--stage-to DIR` stages a remote --data first and keeps the job's time account
+// (staged_train.h).
 #include <fmt/format.h>
 
 #include <cstdio>
 
 #include "cli/command.h"
+#include "cli/staged_train.h"
 #include "cli/train_plugin.h"
 #include "cli/validators.h"
 #include "common/error.h"
@@ -22,6 +25,7 @@ namespace {
 struct TrainArgs {
   train::TrainOptions options;
   std::string calibrate;
+  StagedTrainArgs staged;
 };
 
 int RunCalibration(train::TrainFunction train_fn, TrainArgs& args, const CLI::App& command) {
@@ -62,15 +66,37 @@ int RunCalibration(train::TrainFunction train_fn, TrainArgs& args, const CLI::Ap
   return 0;
 }
 
+// Trains and returns the job's JSON line (empty on processes other than rank 0: across
+// processes rank 0 alone prints it).
+std::string TrainLine(train::TrainFunction train_fn, const train::TrainOptions& options) {
+  const train::TrainResult result = train_fn(options);
+  return result.rank == 0 ? train::MetricsLine(options, result) : "";
+}
+
 int Run(TrainArgs& args, const CLI::App& command) {
   // Before training, not after it: a missing folder must not cost the run and its JSON.
   if (!args.options.save_path.empty()) CheckWritableFile(args.options.save_path, "--save");
-  const train::TrainFunction train_fn = LoadTrainPlugin();
+  const bool staged = !args.staged.stage_to.empty();
+  if (!staged) {
+    if (IsRemoteData(args.options.data))
+      throw UsageError(fmt::format(
+          "--data {}: a remote dataset is staged before training: add --stage-to DIR (a "
+          "local folder for it)",
+          args.options.data));
+    for (const char* flag : {"--output", "--stage-streams", "--s3-option"})
+      if (command.count(flag) > 0)
+        throw UsageError(fmt::format("{} goes with --stage-to DIR", flag));
+  } else if (!args.calibrate.empty()) {
+    throw UsageError("--calibrate measures compute alone on synthetic data: drop --stage-to");
+  }
   try {
+    if (staged)
+      return RunStagedTrain(args.staged, args.options,
+                            [&args] { return TrainLine(LoadTrainPlugin(), args.options); });
+    const train::TrainFunction train_fn = LoadTrainPlugin();
     if (!args.calibrate.empty()) return RunCalibration(train_fn, args, command);
-    const train::TrainResult result = train_fn(args.options);
-    // Across processes rank 0 alone prints the job's line.
-    if (result.rank == 0) fmt::print("{}\n", train::MetricsLine(args.options, result));
+    const std::string line = TrainLine(train_fn, args.options);
+    if (!line.empty()) fmt::print("{}\n", line);
     std::fflush(stdout);
     return 0;
   } catch (const train::CudaUnavailableError&) {
@@ -117,7 +143,8 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   command
       ->add_option("--data", o.data,
                    "synthetic, or a folder of class folders of JPEGs, a tar of them (ImageNet's "
-                   "too), or a trainbench jpeg dataset")
+                   "too), or a trainbench jpeg dataset; with --stage-to also an http(s):// or "
+                   "s3:// URL of one")
       ->capture_default_str();
   command->add_option("--workers", o.workers, "JPEG decoding threads (default: min(8, cores))")
       ->check(AtLeast(0));
@@ -159,6 +186,21 @@ void AddTrainCommand(CLI::App& app, Action& action) {
       ->capture_default_str();
   command->add_option("--save", o.save_path,
                       "Write the trained state dict here (PyTorch format: torch.load reads it)");
+  command->add_option("--stage-to", args.staged.stage_to,
+                      "Stage --data into this local folder first, as `trainbench stage` does (a "
+                      ".tar is extracted while it downloads; an s3:// prefix or a folder keeps its "
+                      "layout), then train on it; the job's time account (compute, transfer, "
+                      "wasted) goes to <--output>/train-<UTC stamp>/summary.json for `trainbench "
+                      "stage --report`");
+  command->add_option("--output", args.staged.output,
+                      "With --stage-to: folder for the job's results (default ./results)");
+  command
+      ->add_option("--stage-streams", args.staged.streams,
+                   "With --stage-to: ranged GETs in flight (default 4)")
+      ->check(AtLeast(1));
+  command->add_option("--s3-option", args.staged.s3_options,
+                      "With --stage-to: KEY=VALUE of storage_options for an s3:// --data "
+                      "(endpoint_url, s3_force_path_style, ...; repeatable)");
   command->add_option("--calibrate", args.calibrate,
                       "Time WORKLOAD's batch size on this device and print the "
                       "train.computation_time override for `trainbench run`");

@@ -39,11 +39,14 @@ std::optional<CampaignJob> JobFromSummary(const nlohmann::json& s, const std::st
   CampaignJob j;
   j.folder = folder;
   j.complete = s.value("complete", false);
-  if (s.value("command", std::string()) == "stage") {
+  // A stage's account, or a `train --stage-to`'s (the same account with compute_s added):
+  // absent shares are 0.
+  j.transfer_s = Number(s, "transfer_s");
+  j.wasted_s = Number(s, "retry_wasted_s");
+  const std::string command = s.value("command", std::string());
+  if (command == "stage") {
     j.kind = "stage";
     j.wall_s = Number(s, "wall_s");
-    j.transfer_s = Number(s, "transfer_s");
-    j.wasted_s = Number(s, "retry_wasted_s");
     j.compute_s = Number(s, "compute_s");
     return j;
   }
@@ -53,7 +56,7 @@ std::optional<CampaignJob> JobFromSummary(const nlohmann::json& s, const std::st
     j.compute_s = Number(s, "compute_s");
     return j;
   }
-  if (s.contains("train_seconds") || s.value("command", std::string()) == "train") {
+  if (s.contains("train_seconds") || command == "train") {
     j.kind = "train";
     j.wall_s = s.contains("train_seconds") ? Number(s, "train_seconds") : Number(s, "wall_s");
     j.compute_s = s.contains("compute_s") ? Number(s, "compute_s") : j.wall_s;

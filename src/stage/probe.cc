@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -10,9 +11,11 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/strings.h"
 #include "stage/checksum.h"
 #include "storage/s3_http.h"
+#include "storage/s3_request_queue.h"
 
 namespace trainbench::stage {
 namespace {
@@ -42,23 +45,50 @@ struct EasyDeleter {
   void operator()(CURL* easy) const { curl_easy_cleanup(easy); }
 };
 
-ProbeResult ProbeS3(const storage::S3Endpoint& s3, const SourceObject& object) {
-  storage::S3Request r;
-  r.method = "HEAD";
-  r.key = object.s3_key;
-  storage::S3Transfer t;
-  const storage::S3Result result = s3.Perform(r, t);  // retries itself; throws when it fails
-  if (result.status == 404)
-    throw RuntimeError(
-        fmt::format("{} does not exist (HTTP 404): check SOURCE", s3.Describe(object.s3_key)));
-  ProbeResult p;
-  p.size = t.content_length.value_or(0);
-  p.identity = "etag " + t.etag;
-  if ((p.md5_hex = Md5FromS3Etag(t.etag))) p.checksum_from = "S3 ETag";
-  return p;
-}
-
 }  // namespace
+
+std::vector<ProbeResult> ProbeS3Objects(FetchSources& sources,
+                                        const std::vector<SourceObject>& objects,
+                                        unsigned concurrency, SourceLedger& ledger,
+                                        StreamTime& stream_time) {
+  const storage::S3Endpoint& s3 = *sources.s3();
+  SourceRow& row = ledger.Row(sources.at(sources.Origin()).row, "origin");
+  std::vector<ProbeResult> probes(objects.size());
+  storage::S3RequestQueue queue(
+      s3, static_cast<unsigned>(std::clamp<size_t>(objects.size(), 1, std::max(1u, concurrency))));
+  auto done = [&](const storage::S3Completion& c) {
+    const unsigned retries = c.attempts - 1;
+    row.requests += c.attempts;
+    row.retries += retries;
+    stream_time.retries += retries;
+    // The last attempt's time is useful, the failed attempts' and their backoffs' wasted.
+    stream_time.useful_s += static_cast<double>(c.last_attempt_ns) / 1e9;
+    stream_time.wasted_s += static_cast<double>(c.latency_ns - c.last_attempt_ns) / 1e9;
+    const SourceObject& object = objects[c.tag];
+    if (c.result.curl == CURLE_OK && c.result.status == 404)
+      throw RuntimeError(
+          fmt::format("{} does not exist (HTTP 404): check SOURCE", s3.Describe(object.s3_key)));
+    if (!c.result.Ok()) throw IoError(s3.Error(*c.request, c.result, *c.transfer), 0);
+    ProbeResult& p = probes[c.tag];
+    p.size = c.transfer->content_length.value_or(object.size.value_or(0));
+    p.identity = "etag " + c.transfer->etag;
+    if ((p.md5_hex = Md5FromS3Etag(c.transfer->etag))) p.checksum_from = "S3 ETag";
+  };
+  size_t next = 0, finished = 0;
+  while (finished < objects.size()) {
+    if (InterruptRequested())
+      throw Interrupted(
+          "stage interrupted while asking S3 for the objects' sizes: run the same command again");
+    for (; next < objects.size() && !queue.Full(); ++next) {
+      storage::S3Request r;
+      r.method = "HEAD";
+      r.key = objects[next].s3_key;
+      queue.Submit(r, next);
+    }
+    finished += queue.Reap(1, 0.2, done);
+  }
+  return probes;
+}
 
 ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsigned max_attempts,
                         SourceLedger& ledger, StreamTime& stream_time) {
@@ -80,7 +110,8 @@ ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsig
     const size_t i = order[turn % order.size()];
     if (sources.at(i).demoted) continue;
     const FetchSource& source = sources.at(i);
-    if (source.origin && sources.s3()) return ProbeS3(*sources.s3(), object);
+    if (source.origin && sources.s3())
+      return ProbeS3Objects(sources, {object}, 1, ledger, stream_time)[0];
     const std::string url = sources.Url(i, object);
     HeadResponse response;
     char error[CURL_ERROR_SIZE] = {};

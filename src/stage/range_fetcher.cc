@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "stage/checksum.h"
+#include "storage/curl_multi.h"
 #include "storage/s3_http.h"
 
 namespace trainbench::stage {
@@ -28,19 +29,24 @@ constexpr long kReceiveBuffer = 512 * 1024;
 constexpr unsigned kDeliverPerTurn = 4;
 
 struct Slot {
-  CURL* easy = nullptr;
+  CURL* easy = nullptr;  // the CurlMulti's handle `index`
+  unsigned index = 0;
   storage::S3Transfer s3;  // an S3 request's signed headers live here
   char error[CURL_ERROR_SIZE] = {};
-  bool busy = false;    // holds a chunk (in flight, or waiting to be tried again)
-  bool active = false;  // in the multi handle
+  bool busy = false;  // holds a chunk (in flight, or waiting to be tried again)
   size_t item = 0;
   uint64_t chunk = 0, offset = 0, length = 0, object_size = 0;
   int fd = -1;  // pwrite target, or -1: into `buffer`
   unsigned attempt = 1;
   size_t source = 0;
   double retry_at = 0, attempt_start = 0, wait_start = 0;
+  double last_byte = 0;  // when this attempt's last byte arrived
   bool file_url = false;
-  // This attempt's response.
+  // Bytes of the chunk kept from earlier attempts that were cut: the next attempt asks for
+  // the rest only (as `curl -C -` does), and the chunk's hash carries on over them.
+  uint64_t kept = 0;
+  uint64_t attempt_kept = 0;  // `kept` when this attempt started
+  // This attempt's response; `received` counts the chunk's bytes, kept ones included.
   uint64_t received = 0;
   bool checked = false, error_mode = false, fail_hard = false;
   long status = 0;
@@ -97,14 +103,14 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
           s.fail_hard = true;
           return 0;
         }
-        if (s.range_start != s.offset) {
+        if (s.range_start != s.offset + s.kept) {
           s.fail = fmt::format("answered bytes from {} when asked for {}",
-                               s.range_start.value_or(0), s.offset);
+                               s.range_start.value_or(0), s.offset + s.kept);
           s.fail_hard = true;
           return 0;
         }
       } else if (s.status == 200) {
-        if (s.offset != 0 || s.length != s.object_size) {
+        if (s.offset + s.kept != 0 || s.length != s.object_size) {
           s.fail = "ignores Range requests (HTTP 200 with the whole object)";
           s.fail_hard = true;
           return 0;
@@ -141,6 +147,7 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
   }
   s.sha->Update(data, n);
   s.received += n;
+  s.last_byte = NowSeconds();
   *s.live_bytes += n;
   return n;
 }
@@ -163,23 +170,13 @@ class RangeFetcher::Impl {
         ledger_(ledger),
         stream_time_(stream_time),
         clock_(clock),
-        multi_(curl_multi_init()),
-        slots_(std::max(1u, options.streams)) {
-    if (!multi_) throw RuntimeError("curl_multi_init failed");
-    curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(slots_.size()));
-    for (auto& s : slots_) {
-      s.easy = curl_easy_init();
-      if (!s.easy) throw RuntimeError("curl_easy_init failed");
-      s.live_bytes = &live_bytes_;
+        slots_(std::max(1u, options.streams)),
+        multi_(static_cast<unsigned>(slots_.size())) {
+    for (unsigned i = 0; i < slots_.size(); ++i) {
+      slots_[i].easy = multi_.easy(i);
+      slots_[i].index = i;
+      slots_[i].live_bytes = &live_bytes_;
     }
-  }
-
-  ~Impl() {
-    for (auto& s : slots_) {
-      if (s.active) curl_multi_remove_handle(multi_, s.easy);
-      curl_easy_cleanup(s.easy);
-    }
-    curl_multi_cleanup(multi_);
   }
 
   FetchResult Run(std::vector<FetchItem>& items, const FetchHooks& hooks) {
@@ -202,11 +199,7 @@ class RangeFetcher::Impl {
               "stage interrupted; the chunks fetched are journaled: run the same "
               "command again to resume");
         Dispatch();
-        int running = 0;
-        curl_multi_perform(multi_, &running);
-        int left = 0;
-        while (CURLMsg* msg = curl_multi_info_read(multi_, &left))
-          if (msg->msg == CURLMSG_DONE) Done(msg->easy_handle, msg->data.result);
+        multi_.PerformAndReap([this](unsigned i, CURLcode code) { Done(slots_[i], code); });
         RestartDue();
         const bool more_to_deliver = Deliver();
         const double now = NowSeconds();
@@ -223,14 +216,14 @@ class RangeFetcher::Impl {
         if (Finished()) break;
         double wait = more_to_deliver ? 0 : 0.1;
         for (const auto& s : slots_)
-          if (s.busy && !s.active) wait = std::min(wait, std::max(0.0, s.retry_at - now));
-        curl_multi_poll(multi_, nullptr, 0, static_cast<int>(wait * 1000), nullptr);
+          if (s.busy && !multi_.Active(s.index))
+            wait = std::min(wait, std::max(0.0, s.retry_at - now));
+        multi_.Poll(wait);
       }
     } catch (...) {
       for (auto& s : slots_) {
-        if (s.active) {
-          curl_multi_remove_handle(multi_, s.easy);
-          s.active = false;
+        if (multi_.Active(s.index)) {
+          multi_.Remove(s.index);
           stream_time_.wasted_bytes += s.received;
         }
         s.busy = false;
@@ -280,6 +273,7 @@ class RangeFetcher::Impl {
       s.fd = options_.compare ? -1 : item.fd;
       if (s.fd < 0) s.buffer.resize(s.length);
       s.attempt = 1;
+      s.kept = 0;
       s.source = sources_.Best();
       Start(s);
     }
@@ -292,12 +286,12 @@ class RangeFetcher::Impl {
     if (s3) {
       storage::S3Request r;
       r.key = item.object.s3_key;
-      r.range = {{s.offset, s.length}};
+      r.range = {{s.offset + s.kept, s.length - s.kept}};
       sources_.s3()->Prepare(s.easy, r, s.s3);  // signs; resets the handle first
     } else {
       curl_easy_reset(s.easy);
       curl_easy_setopt(s.easy, CURLOPT_URL, url.c_str());
-      const std::string range = fmt::format("{}-{}", s.offset, s.offset + s.length - 1);
+      const std::string range = fmt::format("{}-{}", s.offset + s.kept, s.offset + s.length - 1);
       curl_easy_setopt(s.easy, CURLOPT_RANGE, range.c_str());
       curl_easy_setopt(s.easy, CURLOPT_FOLLOWLOCATION, 1L);
       curl_easy_setopt(s.easy, CURLOPT_MAXREDIRS, 5L);
@@ -312,14 +306,14 @@ class RangeFetcher::Impl {
     curl_easy_setopt(s.easy, CURLOPT_HEADERFUNCTION, OnHeader);
     curl_easy_setopt(s.easy, CURLOPT_HEADERDATA, &s);
     curl_easy_setopt(s.easy, CURLOPT_ERRORBUFFER, s.error);
-    curl_easy_setopt(s.easy, CURLOPT_PRIVATE, &s);
     curl_easy_setopt(s.easy, CURLOPT_BUFFERSIZE, kReceiveBuffer);
     // A stalled connection (no byte for stall_timeout_s) is cut and its chunk tried again.
     curl_easy_setopt(s.easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(s.easy, CURLOPT_LOW_SPEED_TIME,
                      std::max(1L, static_cast<long>(options_.stall_timeout_s + 0.5)));
     s.error[0] = 0;
-    s.received = 0;
+    s.attempt_kept = s.kept;
+    s.received = s.kept;
     s.checked = s.error_mode = s.fail_hard = false;
     s.status = 0;
     s.fail.clear();
@@ -327,28 +321,24 @@ class RangeFetcher::Impl {
     s.range_start.reset();
     s.range_total.reset();
     s.write_errno = 0;
-    s.sha->Reset();
+    if (s.kept == 0) s.sha->Reset();
     s.retry_at = 0;
-    s.attempt_start = NowSeconds();
-    s.active = true;
-    curl_multi_add_handle(multi_, s.easy);
+    s.attempt_start = s.last_byte = NowSeconds();
+    multi_.Add(s.index);
   }
 
   void RestartDue() {
     const double now = NowSeconds();
     for (auto& s : slots_)
-      if (s.busy && !s.active && s.retry_at <= now) {
+      if (s.busy && !multi_.Active(s.index) && s.retry_at <= now) {
         stream_time_.wasted_s += now - s.wait_start;  // the backoff wait
         Start(s);
       }
   }
 
-  void Done(CURL* easy, CURLcode code) {
-    void* p = nullptr;
-    curl_easy_getinfo(easy, CURLINFO_PRIVATE, &p);
-    Slot& s = *static_cast<Slot*>(p);
-    curl_multi_remove_handle(multi_, easy);
-    s.active = false;
+  // A finished attempt of slot `s` (its handle already out of the multi handle).
+  void Done(Slot& s, CURLcode code) {
+    CURL* easy = s.easy;
     const double now = NowSeconds();
     const double duration = now - s.attempt_start;
     long status = 0;
@@ -364,13 +354,15 @@ class RangeFetcher::Impl {
 
     const bool status_ok = s.file_url || status == 206 ||
                            (status == 200 && s.offset == 0 && s.length == s.object_size);
+    const uint64_t fresh = s.received - s.attempt_kept;  // this attempt's bytes
     if (code == CURLE_OK && s.fail.empty() && status_ok && s.received == s.length) {
-      row.bytes += s.length;
+      row.bytes += fresh;
       row.latency_ns.Record(static_cast<uint64_t>(duration * 1e9));
       stream_time_.useful_s += duration;
       sources_.Succeeded(s.source);
-      result_.bytes += s.length;
-      result_.item_bytes[s.item] += s.length;
+      result_.bytes += fresh;
+      result_.item_bytes[s.item] += fresh;
+      s.kept = 0;
       Completed(s, item);
       s.busy = false;
       return;
@@ -395,8 +387,24 @@ class RangeFetcher::Impl {
     }
     ++row.retries;
     ++stream_time_.retries;
-    stream_time_.wasted_s += duration;
-    stream_time_.wasted_bytes += s.received;
+    if (s.fail.empty() && fresh > 0) {
+      // Cut, stalled or short, but what arrived is the chunk's: kept, and the next attempt
+      // asks for the rest. Its time up to its last byte delivered; the rest (a stall, the
+      // wait for the cut to show) is wasted.
+      s.kept = s.received;
+      row.bytes += fresh;
+      result_.bytes += fresh;
+      result_.item_bytes[s.item] += fresh;
+      stream_time_.useful_s += s.last_byte - s.attempt_start;
+      stream_time_.wasted_s += now - s.last_byte;
+    } else {
+      stream_time_.wasted_s += duration;
+      if (!s.fail.empty()) {
+        // The source answered wrongly: nothing of the chunk is trusted, kept bytes included.
+        stream_time_.wasted_bytes += s.received;
+        s.kept = 0;
+      }
+    }
     const bool demoted = sources_.Failed(s.source, f);
     const std::string where = effective ? effective : sources_.Url(s.source, item.object);
     if ((source.origin && !f.retryable) || s.attempt >= options_.max_attempts)
@@ -503,8 +511,8 @@ class RangeFetcher::Impl {
   SourceLedger& ledger_;
   StreamTime& stream_time_;
   PhaseClock& clock_;
-  CURLM* multi_;
   std::vector<Slot> slots_;
+  storage::CurlMulti multi_;  // after slots_: its handles go before the headers they use
   std::vector<FetchItem>* items_ = nullptr;
   const FetchHooks* hooks_ = nullptr;
   FetchResult result_;

@@ -58,9 +58,14 @@ void StageAccount::SetShares(const PhaseClock& clock, const StreamTime& stream_t
   retries = stream_time.retries;
 }
 
+void StageAccount::AddCompute(double seconds) {
+  compute_s += seconds;
+  wall_s += seconds;
+}
+
 nlohmann::ordered_json ToJson(const StageAccount& a) {
   nlohmann::ordered_json j;
-  j["command"] = "stage";
+  j["command"] = a.command;
   j["trainbench_version"] = TRAINBENCH_VERSION;
   j["source"] = a.source;
   j["dest"] = a.dest;
@@ -80,6 +85,7 @@ nlohmann::ordered_json ToJson(const StageAccount& a) {
   j["retry_wasted_bytes"] = a.retry_wasted_bytes;
   j["verify_s"] = a.verify_s;
   j["extract_s"] = a.extract_s;
+  j["compute_s"] = a.compute_s;
   j["retries"] = a.retries;
   j["MB_per_second"] = Mbps(a.bytes, a.wall_s);
   auto& objects = j["objects"] = nlohmann::ordered_json::array();
@@ -118,6 +124,7 @@ nlohmann::ordered_json FinalLine(const StageAccount& a) {
   j["retry_wasted_bytes"] = a.retry_wasted_bytes;
   j["verify_s"] = a.verify_s;
   j["extract_s"] = a.extract_s;
+  j["compute_s"] = a.compute_s;
   j["retries"] = a.retries;
   j["MB_per_second"] = Mbps(a.bytes, a.wall_s);
   return {{"trainbench_stage", j}};
@@ -126,7 +133,7 @@ nlohmann::ordered_json FinalLine(const StageAccount& a) {
 std::string FormatTable(const StageAccount& a) {
   auto share = [&](double s) { return a.wall_s > 0 ? 100.0 * s / a.wall_s : 0.0; };
   std::string out;
-  out += fmt::format("stage {} -> {}: {}\n", a.source, a.dest,
+  out += fmt::format("{} {} -> {}: {}\n", a.command, a.source, a.dest,
                      a.complete ? "complete" : "INCOMPLETE (" + a.stop_reason + ")");
   out += fmt::format("  fetched {} in {} ({:.1f} MB/s); {} resumed from the journal; {} in all\n",
                      FormatBytes(static_cast<double>(a.bytes)), FormatDuration(a.wall_s),
@@ -139,6 +146,8 @@ std::string FormatTable(const StageAccount& a) {
                      FormatBytes(static_cast<double>(a.retry_wasted_bytes)));
   out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "verify", a.verify_s, share(a.verify_s));
   out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "extract", a.extract_s, share(a.extract_s));
+  if (a.command != "stage")
+    out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "compute", a.compute_s, share(a.compute_s));
   out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "wall", a.wall_s, 100.0);
   out += fmt::format("  {:<32}{:<9}{:>12}{:>9}{:>8}{:>9}{:>9}{:>9}\n", "source", "role", "bytes",
                      "requests", "retries", "MB/s", "p50 ms", "p99 ms");

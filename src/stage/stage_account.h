@@ -6,7 +6,8 @@
 // extracting (inside the tar extractor). The fetch phase is then split between transfer_s
 // and retry_wasted_s in the ratio of stream time spent in attempts that delivered to stream
 // time spent in attempts thrown away (failed attempts and their backoff waits), so the four
-// shares add up to wall_s by construction.
+// shares add up to wall_s by construction. A job that trains on what it staged (`train
+// --stage-to`) adds its compute time as a fifth share (AddCompute).
 // Not thread-safe: the stage's loop thread owns it.
 #pragma once
 
@@ -89,6 +90,7 @@ struct ObjectResult {
 };
 
 struct StageAccount {
+  std::string command = "stage";  // or "train": a job that staged, then trained
   std::string source, dest, start_utc, end_utc;
   bool complete = false;
   std::string stop_reason;
@@ -99,18 +101,21 @@ struct StageAccount {
   uint64_t resumed_bytes = 0;  // not fetched again thanks to the journal
   uint64_t total_bytes = 0;    // of every object staged
   double wall_s = 0, transfer_s = 0, retry_wasted_s = 0, verify_s = 0, extract_s = 0;
+  double compute_s = 0;  // training after the stage (`train --stage-to`); part of wall_s
   uint64_t retry_wasted_bytes = 0, retries = 0;
   std::vector<ObjectResult> objects;
   std::vector<SourceRow> sources;
 
   // Fills the shares from the phase clock and the stream time (see the file comment).
   void SetShares(const PhaseClock& clock, const StreamTime& stream_time);
+  // Adds `seconds` of computing after the stage to compute_s and wall_s.
+  void AddCompute(double seconds);
 };
 
 nlohmann::ordered_json ToJson(const StageAccount& account);
 // The final stdout line's object: {"trainbench_stage": {...}}.
 nlohmann::ordered_json FinalLine(const StageAccount& account);
-// The table printed on stdout.
+// The table printed on stdout (with a compute row for a train job).
 std::string FormatTable(const StageAccount& account);
 
 }  // namespace trainbench::stage

@@ -23,6 +23,7 @@
 #include "stage/range_journal.h"
 #include "stage/source.h"
 #include "stage/stage_progress.h"
+#include "storage/s3_http.h"
 
 namespace trainbench::stage {
 namespace fs = std::filesystem;
@@ -103,6 +104,10 @@ class Stager {
                         objects.size()));
       if (!o_.checksums_file.empty()) checksums_ = ReadChecksumsFile(o_.checksums_file);
       FetchSources sources(o_.mirrors, objects[0].origin_url, source.s3(), ledger_);
+      // The listing's requests (a HEAD of the key, ListObjectsV2 pages) are the origin's too.
+      if (source.s3())
+        ledger_.Row(sources.at(sources.Origin()).row, "origin").requests +=
+            source.s3()->stats().requests.load();
       std::error_code ec;
       fs::create_directories(o_.dest, ec);
       if (ec)
@@ -174,11 +179,18 @@ class Stager {
     std::vector<Expected> expected;
     std::vector<size_t> result_of;  // item -> index in a.objects
     uint64_t to_fetch = 0;
-    for (auto& obj : objects) {
+    // S3 is asked about every object of a prefix at once, --streams HEADs in flight.
+    std::vector<ProbeResult> s3_probes;
+    if (sources.s3())
+      s3_probes = ProbeS3Objects(sources, objects, o_.streams, ledger_, stream_time_);
+    for (size_t k = 0; k < objects.size(); ++k) {
+      SourceObject& obj = objects[k];
       ObjectResult& r = a.objects.emplace_back();
       r.name = obj.name;
       const std::string final_path = (fs::path(o_.dest) / obj.name).string();
-      const ProbeResult probe = ProbeObject(sources, obj, o_.max_attempts, ledger_, stream_time_);
+      const ProbeResult probe =
+          sources.s3() ? s3_probes[k]
+                       : ProbeObject(sources, obj, o_.max_attempts, ledger_, stream_time_);
       r.size = probe.size;
       std::error_code ec;
       if (fs::is_regular_file(final_path, ec) && fs::file_size(final_path, ec) == probe.size) {

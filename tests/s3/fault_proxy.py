@@ -15,7 +15,11 @@ Each request draws one number from random.Random(seed + request index) (the inde
 requests in arrival order from 0): below --slowdown it gets 503, below slowdown+cut it is cut,
 below slowdown+cut+delay it is delayed, below ...+stall it stalls (headers and half the body,
 then nothing for --stall-s seconds before the connection closes), below ...+corrupt its body
-is forwarded whole with its first byte flipped, else it is forwarded as is. --no-fault-first
+is forwarded whole with its first byte flipped, else it is forwarded as is. --cut-per-mib P cuts forwarded
+bodies in proportion to their bytes instead of per request (a flaky link, fair to clients
+that make few large requests and to those that make many small ones): each response's cut
+point is drawn from an exponential distribution with mean 1/P MiB (seeded by the request
+index); a body longer than that is cut there. --no-fault-first
 N forwards the first N requests untouched (setup steps of a test); --fault-requests N lets
 only requests with an index below N draw a fault (later ones are forwarded as is).
 
@@ -317,9 +321,15 @@ class Handler(socketserver.BaseRequestHandler):
             if isinstance(e, Closed) and "body" in str(e):
                 raise  # the client went away mid-request
             return self.upstream_error()
+        cut_at = None
+        o = self.server.options
+        if action == "forward" and o.cut_per_mib > 0:
+            draw = random.Random(o.seed * 1000003 + index + 500009).expovariate(o.cut_per_mib)
+            cut_at = int(draw * 2**20)
         keep = self.relay(method, status, rheaders, rraw, cut=(action in ("cut", "stall")),
-                          stall=(action == "stall"), corrupt=(action == "corrupt"))
-        if action == "cut":
+                          stall=(action == "stall"), corrupt=(action == "corrupt"),
+                          cut_at=cut_at)
+        if action == "cut" or (cut_at is not None and not keep and self.cut_done):
             stats.add("cut")
         stats.write()
         return keep and not client_close
@@ -338,14 +348,24 @@ class Handler(socketserver.BaseRequestHandler):
         self.server.stats.write()
         return False
 
-    def relay(self, method, status, rheaders, rraw, cut, stall=False, corrupt=False):
+    def relay(self, method, status, rheaders, rraw, cut, stall=False, corrupt=False,
+              cut_at=None):
         """Passes the upstream's response on (with cut: its head and part of its body, then
         closes; with stall also: then waits --stall-s first; with corrupt: whole, its first
-        byte flipped). Returns whether both connections stay usable."""
+        byte flipped; with cut_at: cut after that many body bytes if the body is longer).
+        Returns whether both connections stay usable."""
         code = int(status.split(" ")[1])
         no_body = method == "HEAD" or code in (204, 304) or 100 <= code < 200
         te = (header(rheaders, "transfer-encoding") or "").lower()
         length = header(rheaders, "content-length")
+        self.cut_done = False
+        if cut_at is not None and not no_body and length is not None and cut_at < int(length):
+            self.request.sendall(rraw)
+            copy_exact(self.upstream.rfile, self.request, int(length), limit=cut_at)
+            self.request.shutdown(socket.SHUT_RDWR)
+            self.upstream.close()
+            self.cut_done = True
+            return False
         up_close = (header(rheaders, "connection") or "").lower() == "close"
         src = self.upstream.rfile
         if cut:
@@ -423,6 +443,8 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--slowdown", type=float, default=0.0, help="share answered 503 SlowDown")
     p.add_argument("--cut", type=float, default=0.0, help="share cut mid-body")
+    p.add_argument("--cut-per-mib", type=float, default=0.0,
+                   help="chance per MiB of body forwarded that the connection is cut there")
     p.add_argument("--delay", type=float, default=0.0, help="share delayed")
     p.add_argument("--delay-ms", type=int, default=200)
     p.add_argument("--stall", type=float, default=0.0, help="share stalled mid-body")

@@ -32,6 +32,30 @@ expect_exit 1 "$WORK/out3" "$TRAINBENCH" stage "s3://$bucket/nothing-here" "$WOR
   --no-progress --output "$WORK/results" --s3-option s3_force_path_style=true
 contains "$WORK/out3" "holds no objects"
 
+# A prefix of many objects through the fault proxy, every request delayed 300 ms: the HEADs
+# that learn the objects' sizes and ETags go out --streams at a time (one after another,
+# the 24 HEADs alone would take 7.2 s), and every S3 request (the listing's, the HEADs, the
+# ranged GETs) is a request of the origin's row in the account.
+mkdir -p "$WORK/many"
+for i in $(seq -w 1 24); do
+  head -c $((1000 + 10#$i)) /dev/urandom >"$WORK/many/o$i.bin"
+  check "put o$i" [ "$(s3_status PUT "/$bucket/many/o$i.bin" "$WORK/body" -T "$WORK/many/o$i.bin")" = 200 ]
+done
+check "proxy" s3_start_proxy "$WORK/proxy.json" --delay 1 --delay-ms 300
+expect_exit 0 "$WORK/out4" "$TRAINBENCH" stage "s3://$bucket/many" "$WORK/many-staged" \
+  --streams 8 --no-progress --output "$WORK/results" --s3-option s3_force_path_style=true \
+  --s3-option "endpoint_url=$S3_PROXY_ENDPOINT"
+s3_stop_proxy
+cat "$WORK/out4"
+check "every object under the prefix" diff -r "$WORK/many" "$WORK/many-staged"
+summary=$(sed -n 's/^results: //p' "$WORK/out4")/summary.json
+py_get() { /usr/bin/python3 -c "import json,sys; j=json.load(open(sys.argv[1])); p=json.load(open(sys.argv[2])); print($1)" "$summary" "$WORK/proxy.json"; }
+check "a HEAD per object, and the key's" [ "$(py_get 'p["by_method"]["HEAD"]')" = 25 ]
+check "the account counts every S3 request" [ "$(py_get 'j["sources"][0]["requests"] == p["by_method"]["HEAD"] + p["by_method"]["GET"]')" = True ]
+check "the HEADs went out together" [ "$(py_get 'j["wall_s"] < 5')" = True ]
+py_get '"wall %.2f s, %d requests (proxy: %s)" % (j["wall_s"], j["sources"][0]["requests"], p["by_method"])'
+for i in $(seq -w 1 24); do s3curl DELETE "/$bucket/many/o$i.bin" >/dev/null || true; done
+
 s3curl DELETE "/$bucket/data/a.bin" >/dev/null || true
 s3curl DELETE "/$bucket/data/sub/b.bin" >/dev/null || true
 s3curl DELETE "/$bucket" >/dev/null || true

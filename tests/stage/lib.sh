@@ -47,7 +47,7 @@ log_mark() { wc -l <"$STAGE_ACCESS_LOG"; }
 origin_bytes_since() {
   local port=${STAGE_ORIGIN##*:}
   awk -v mark="$1" -v port="$port" -v path="$2" \
-    'NR > mark && $1 == port && index($3, path) == 1 { sum += $6 } END { printf "%d\n", sum }' \
+    'NR > mark && $1 == port && index($3, path) == 1 { sum += $6 } END { printf "%.0f\n", sum }' \
     "$STAGE_ACCESS_LOG"
 }
 
@@ -110,4 +110,56 @@ json_get() { "$PY" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2
 # line_get OUT EXPR: the same over the object in OUT's last line (as `j`).
 line_get() {
   "$PY" -c "import json,sys; j=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print($2)" "$1"
+}
+
+# make_class_tar TAR SRC: a tar in ImageNet's layout at TAR: class folder n01 (3 JPEGs) and
+# n02.tar, a nested tar of class n02 (3 JPEGs), as the ILSVRC2012 train tar holds one tar a
+# class; SRC/n01 and SRC/n02 keep the originals to compare against.
+make_class_tar() {
+  local tar=$1 src=$2
+  mkdir -p "$src/n01" "$src/n02" "$src.top"
+  "$PY" - "$src" <<'PY'
+import random, sys
+from PIL import Image
+rng = random.Random(7)
+for cls in ("n01", "n02"):
+    for i in range(3):
+        im = Image.new("RGB", (48 + 8 * i, 40))
+        im.putdata([(rng.randrange(256), rng.randrange(256), rng.randrange(256))
+                    for _ in range(im.width * im.height)])
+        im.save(f"{sys.argv[1]}/{cls}/{cls}_{i}.JPEG", quality=90)
+PY
+  cp -r "$src/n01" "$src.top/n01"
+  tar -cf "$src.top/n02.tar" -C "$src/n02" .
+  tar -cf "$tar" -C "$src.top" .
+}
+
+# check_job_account SUMMARY SECONDS: a `train --stage-to` job's summary.json: its shares
+# (transfer, retry wasted, verify, extract, compute) add up to wall_s within 2%, and wall_s
+# is no more than the SECONDS the command took (and most of them).
+check_job_account() {
+  "$PY" - "$1" "$2" <<'PY' || fail "time account of $1"
+import json, sys
+j = json.load(open(sys.argv[1]))
+seconds = float(sys.argv[2])
+keys = ("transfer_s", "retry_wasted_s", "verify_s", "extract_s", "compute_s")
+parts = sum(j[k] for k in keys)
+print("job account: wall %.2f s (command %.2f s) = %s" % (
+    j["wall_s"], seconds, " + ".join("%s %.2f" % (k, j[k]) for k in keys)))
+assert j["command"] == "train", j["command"]
+assert min(j[k] for k in keys) >= 0
+assert abs(parts - j["wall_s"]) <= 0.02 * j["wall_s"], (parts, j["wall_s"])
+assert j["wall_s"] <= seconds and j["wall_s"] >= 0.5 * seconds - 0.3, (j["wall_s"], seconds)
+PY
+  checks=$((checks + 1))
+}
+
+# check_campaign BINARY DIR EXPR: `stage --report DIR` exits 0 and EXPR holds over its
+# {"trainbench_campaign": ...} object (as `c`).
+check_campaign() {
+  expect_exit 0 "$WORK/campaign.out" "$1" stage --report "$2"
+  cat "$WORK/campaign.out"
+  "$PY" -c "import json,sys; c=json.loads(open(sys.argv[1]).read().splitlines()[-1])['trainbench_campaign']; sys.exit(0 if ($3) else 1)" \
+    "$WORK/campaign.out" || fail "campaign of $2: $3"
+  checks=$((checks + 1))
 }

@@ -57,6 +57,20 @@ TEST(StageCampaign, ReadsStageRunAndTrainSummaries) {
       "t");
   ASSERT_TRUE(train);
   EXPECT_EQ(train->compute_s, 6);
+  EXPECT_EQ(train->transfer_s, 0);
+
+  // `train --stage-to`: the stage's shares and the compute in one account.
+  const auto staged = JobFromSummary(
+      nlohmann::json::parse(R"({"command":"train","complete":false,"wall_s":20,"compute_s":9,
+                               "transfer_s":8,"retry_wasted_s":3})"),
+      "st");
+  ASSERT_TRUE(staged);
+  EXPECT_EQ(staged->kind, "train");
+  EXPECT_FALSE(staged->complete);
+  EXPECT_EQ(staged->wall_s, 20);
+  EXPECT_EQ(staged->compute_s, 9);
+  EXPECT_EQ(staged->transfer_s, 8);
+  EXPECT_EQ(staged->wasted_s, 3);
 
   EXPECT_FALSE(JobFromSummary(nlohmann::json::parse(R"({"something":"else"})"), "x"));
   EXPECT_FALSE(JobFromSummary(nlohmann::json::parse("[1,2]"), "x"));

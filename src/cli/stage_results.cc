@@ -1,0 +1,59 @@
+#include "cli/stage_results.h"
+
+#include <fmt/format.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/interrupt.h"
+#include "common/log.h"
+#include "common/output_path.h"
+#include "report/results_folder.h"
+
+namespace trainbench::cli {
+
+std::map<std::string, std::string> ParseS3Options(const std::vector<std::string>& pairs) {
+  std::map<std::string, std::string> options;
+  for (const auto& kv : pairs) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError(
+          fmt::format("--s3-option '{}': give KEY=VALUE (storage_options keys, "
+                      "e.g. endpoint_url=http://127.0.0.1:7480)",
+                      kv));
+    options[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return options;
+}
+
+stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
+                                     const std::string& dest_flag, const std::string& output,
+                                     std::string& started) {
+  stage::CheckStageOptions(options);
+  CheckWritableFolder(options.dest, dest_flag);
+  CheckWritableFolder(output, "--output");
+  InstallInterruptHandler();
+  started = UtcStamp();
+  return stage::RunStage(options);
+}
+
+int ReportStageFailure(const stage::StageOutcome& outcome) {
+  if (outcome.exit_code == static_cast<int>(ExitCode::kInterrupted))
+    LogWarning(outcome.error);
+  else
+    LogError(outcome.error);
+  return outcome.exit_code;
+}
+
+std::string WriteAccountResults(const stage::StageAccount& account, const std::string& output,
+                                const std::string& started) {
+  try {
+    const std::string folder = report::CreateResultsFolder(output, account.command, started);
+    report::WriteResultFile(folder, "summary.json", stage::ToJson(account).dump(2) + "\n");
+    fmt::print("results: {}\n", folder);
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+}  // namespace trainbench::cli

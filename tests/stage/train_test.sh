@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# train --data URL --stage-to DIR through the stager, without LibTorch (the binary alone in
+# a folder of its own, so whatever this build has, the plugin is not beside it): a tar of
+# class folders (one of them a nested class tar, as ImageNet's) is extracted into DIR as it
+# downloads, the origin serves it once, and the job still writes its time account, marked
+# failed with the reason, which `stage --report` counts as a failed job with its transfer
+# time. Usage errors come before any fetch. Then with a stand-in plugin beside the copy
+# (stand_in_train_plugin.cc: no LibTorch, it sleeps instead of training) the job succeeds:
+# the training's line is last on stdout, compute_s is in the account, and the campaign has a
+# successful job with compute hours. (tests/torch/train_stage_test.sh trains for real.)
+source "$(dirname "$0")/lib.sh"
+stage_use_servers
+
+mkdir -p "$WORK/bin"
+cp "$TRAINBENCH" "$WORK/bin/trainbench"
+TB=$WORK/bin/trainbench
+
+name=train-$$.tar
+trap 'code=$?; rm -f "$STAGE_WWW/$name"; (exit $code); stage_cleanup' EXIT
+make_class_tar "$STAGE_WWW/$name" "$WORK/src"
+size=$(stat -c %s "$STAGE_WWW/$name")
+
+# Usage errors, before anything is fetched.
+mark=$(log_mark)
+expect_exit 2 "$WORK/u1" "$TB" train --data "$STAGE_ORIGIN/$name" --allow-cpu
+contains "$WORK/u1" "add --stage-to DIR"
+expect_exit 2 "$WORK/u2" "$TB" train --stage-to "$WORK/u" --allow-cpu
+contains "$WORK/u2" "give --data URL"
+expect_exit 2 "$WORK/u3" "$TB" train --data synthetic --output "$WORK/r" --allow-cpu
+contains "$WORK/u3" "--output goes with --stage-to DIR"
+expect_exit 2 "$WORK/u4" "$TB" train --data "$STAGE_ORIGIN/$name" --stage-to "$WORK/u" \
+  --calibrate resnet50_h100
+contains "$WORK/u4" "drop --stage-to"
+check "nothing fetched for usage errors" [ "$(origin_bytes_since "$mark" "/$name")" = 0 ]
+
+t0=$(now)
+expect_exit 1 "$WORK/out1" "$TB" train --data "$STAGE_ORIGIN/$name" --stage-to "$WORK/dest" \
+  --output "$WORK/results" --stage-streams 2 --allow-cpu --device cpu
+secs=$(elapsed "$t0")
+cat "$WORK/out1"
+contains "$WORK/out1" "needs LibTorch"
+check "class folder staged" diff -r "$WORK/dest/n01" "$WORK/src/n01"
+check "nested class tar extracted" diff -r "$WORK/dest/n02" "$WORK/src/n02"
+check "no copy of the archive" [ ! -e "$WORK/dest/$name" ]
+check "the origin served the tar once" [ "$(origin_bytes_since "$mark" "/$name")" = "$size" ]
+summary=$(summary_of "$WORK/out1")
+check "a train job's folder" [ "$(basename "$(dirname "$summary")" | cut -d- -f1)" = train ]
+check "marked failed, with the reason, the bytes and the transfer time" \
+  [ "$(json_get "$summary" "not j['complete'] and 'needs LibTorch' in j['stop_reason'] and j['bytes'] == $size and j['transfer_s'] > 0")" = True ]
+check_job_account "$summary" "$secs"
+
+# The campaign table: one job, failed, with its transfer time.
+check_campaign "$TB" "$WORK/results" 'c["jobs"] == 1 and c["failed"] == 1 and c["transfer_hours"] > 0'
+
+if [ -z "${TRAINBENCH_STAND_IN_PLUGIN:-}" ]; then
+  echo "no stand-in plugin (TRAINBENCH_STAND_IN_PLUGIN; ctest sets it): the success path is not run"
+  done_ok
+  exit 0
+fi
+mkdir -p "$WORK/bin2"
+cp "$TRAINBENCH" "$WORK/bin2/trainbench"
+cp "$TRAINBENCH_STAND_IN_PLUGIN" "$WORK/bin2/libtrainbench_train.so"
+mark=$(log_mark)
+t0=$(now)
+code=0
+TRAINBENCH_STAND_IN_SECONDS=0.5 "$WORK/bin2/trainbench" train --data "$STAGE_ORIGIN/$name" \
+  --stage-to "$WORK/dest2" --output "$WORK/results" --allow-cpu --device cpu \
+  >"$WORK/out2" 2>"$WORK/err2" || code=$?
+secs=$(elapsed "$t0")
+cat "$WORK/out2" "$WORK/err2"
+check "exit 0" [ "$code" = 0 ]
+check "staged again" diff -r "$WORK/dest2/n02" "$WORK/src/n02"
+check "the origin served it once more" [ "$(origin_bytes_since "$mark" "/$name")" = "$size" ]
+check "the training's line is last" [ "$(line_get "$WORK/out2" 'j["trainbench"]["data"]')" = "$WORK/dest2" ]
+summary=$(summary_of "$WORK/out2")
+check "complete, its compute counted" [ "$(json_get "$summary" 'j["complete"] and 0.5 <= j["compute_s"] < 10')" = True ]
+check_job_account "$summary" "$secs"
+check_campaign "$TB" "$WORK/results" \
+  'c["jobs"] == 2 and c["successful"] == 1 and c["compute_hours"] >= 0.5 / 3600'
+done_ok
