@@ -253,10 +253,7 @@ int ExecuteCheckpointing(const RunFlags& flags, const config::WorkloadConfig& co
 // Under several ranks only rank 0 writes results; the others hand it their record.
 int Execute(const RunFlags& flags) {
   if (flags.accelerators == 0) throw UsageError("--accelerators must be at least 1");
-  if (flags.interval > 0 && flags.interval < 0.05)
-    throw UsageError(fmt::format(
-        "--interval {}: a time-series row takes at least 0.05 s; give 0.05 or more, or 0 for none",
-        flags.interval));
+  CheckInterval(flags.interval);
   dist::Communicator& ranks = dist::World();
   const bool lead = ranks.Rank() == 0;
   const auto config = LoadWorkloadOrThrow(flags.workload);

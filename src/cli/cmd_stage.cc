@@ -29,6 +29,7 @@ struct StageFlags {
   std::string output = "./results";
   std::vector<std::string> report;
   bool no_progress = false;
+  double interval = 1;                  // seconds per time-series row; 0: none
   std::vector<std::string> s3_options;  // key=value
 };
 
@@ -78,10 +79,13 @@ int Stage(StageFlags& flags) {
   o.progress = !flags.no_progress;
   o.s3_options = ParseS3Options(flags.s3_options);
   std::string started;
-  const stage::StageOutcome outcome = CheckAndRunStage(o, "DEST", flags.output, started);
+  CheckInterval(flags.interval);
+  StageTimeseries timeseries{flags.interval, {}, 0};
+  const stage::StageOutcome outcome =
+      CheckAndRunStage(o, "DEST", flags.output, started, timeseries);
   const auto& account = outcome.account;
   fmt::print("{}", stage::FormatTable(account));
-  const std::string unwritten = WriteAccountResults(account, flags.output, started);
+  const std::string unwritten = WriteAccountResults(account, flags.output, started, timeseries);
   fmt::print("{}\n", stage::FinalLine(account).dump());
   std::fflush(stdout);
   if (outcome.exit_code != 0) return ReportStageFailure(outcome);
@@ -130,6 +134,11 @@ void AddStageCommand(CLI::App& app, Action& action) {
                       "Folder for the results: <DIR>/stage-<UTC stamp>/summary.json (default "
                       "./results)");
   command->add_flag("--no-progress", flags.no_progress, "No progress line on stderr");
+  command
+      ->add_option("--interval", flags.interval,
+                   "Seconds per row of timeseries.csv in the results (MB/s, streams busy, CPU, "
+                   "memory per interval; default 1; 0: none)")
+      ->check(NonNegativeFinite());
   command->add_option("--s3-option", flags.s3_options,
                       "KEY=VALUE of storage_options for an s3:// SOURCE (endpoint_url, region, "
                       "s3_force_path_style, ca_bundle, ...); the environment and ~/.aws also "

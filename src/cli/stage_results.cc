@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/log.h"
 #include "common/output_path.h"
+#include "metrics/interval_sampler.h"
 #include "report/results_folder.h"
+#include "report/timeseries_csv.h"
 
 namespace trainbench::cli {
 
@@ -25,15 +29,38 @@ std::map<std::string, std::string> ParseS3Options(const std::vector<std::string>
   return options;
 }
 
-stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
-                                     const std::string& dest_flag, const std::string& output,
-                                     std::string& started) {
+stage::StageOutcome CheckAndRunStage(stage::StageOptions options, const std::string& dest_flag,
+                                     const std::string& output, std::string& started,
+                                     StageTimeseries& timeseries) {
   stage::CheckStageOptions(options);
   CheckWritableFolder(options.dest, dest_flag);
   CheckWritableFolder(output, "--output");
   InstallInterruptHandler();
   started = UtcStamp();
-  return stage::RunStage(options);
+  if (timeseries.interval_s <= 0) return stage::RunStage(options);
+  stage::StageLive live;
+  std::atomic<bool> ended{false};
+  options.live = &live;
+  // The stage's figures in the run's columns: bytes as MB/s, streams busy as reads in
+  // flight; no samples, accelerators or read latencies.
+  metrics::IntervalSampler sampler(
+      timeseries.interval_s, NowSeconds(), 0,
+      [&live, &ended](metrics::IntervalProbe& p) {
+        p.now = NowSeconds();
+        const bool fetching = live.fetching.load(std::memory_order_relaxed);
+        p.phase = ended.load(std::memory_order_relaxed) ? metrics::LivePhase::kDone
+                  : fetching                            ? metrics::LivePhase::kStage
+                                                        : metrics::LivePhase::kSetup;
+        p.bytes = live.bytes.load(std::memory_order_relaxed);
+        p.reads_in_flight = live.active.load(std::memory_order_relaxed);
+      },
+      nullptr);
+  stage::StageOutcome outcome = stage::RunStage(options);
+  ended.store(true, std::memory_order_relaxed);
+  sampler.Stop();
+  timeseries.rows = sampler.TakeRows();
+  timeseries.sampler_cpu_s = sampler.CpuSeconds();
+  return outcome;
 }
 
 int ReportStageFailure(const stage::StageOutcome& outcome) {
@@ -45,10 +72,16 @@ int ReportStageFailure(const stage::StageOutcome& outcome) {
 }
 
 std::string WriteAccountResults(const stage::StageAccount& account, const std::string& output,
-                                const std::string& started) {
+                                const std::string& started, const StageTimeseries& timeseries) {
   try {
     const std::string folder = report::CreateResultsFolder(output, account.command, started);
-    report::WriteResultFile(folder, "summary.json", stage::ToJson(account).dump(2) + "\n");
+    nlohmann::json summary = stage::ToJson(account);
+    summary["timeseries_interval_s"] = timeseries.interval_s;
+    summary["timeseries_cpu_seconds"] = timeseries.sampler_cpu_s;
+    report::WriteResultFile(folder, "summary.json", summary.dump(2) + "\n");
+    if (!timeseries.rows.empty())
+      report::WriteResultFile(folder, "timeseries.csv",
+                              report::TimeseriesCsv({timeseries.rows}, nullptr));
     fmt::print("results: {}\n", folder);
     return "";
   } catch (const std::exception& e) {

@@ -63,7 +63,9 @@ int RunStagedTrain(const StagedTrainArgs& args, train::TrainOptions& options,
   o.extract = IsTar(o.source);
   o.s3_options = ParseS3Options(args.s3_options);
   std::string started;
-  stage::StageOutcome outcome = CheckAndRunStage(o, "--stage-to", args.output, started);
+  // The staging's time series, a row a second (training's own rows are not sampled yet).
+  StageTimeseries timeseries{1.0, {}, 0};
+  stage::StageOutcome outcome = CheckAndRunStage(o, "--stage-to", args.output, started, timeseries);
   stage::StageAccount& account = outcome.account;
   account.command = "train";
   std::string last_line;
@@ -83,7 +85,7 @@ int RunStagedTrain(const StagedTrainArgs& args, train::TrainOptions& options,
   }
   std::fflush(stdout);
   fmt::print("{}", stage::FormatTable(account));
-  const std::string unwritten = WriteAccountResults(account, args.output, started);
+  const std::string unwritten = WriteAccountResults(account, args.output, started, timeseries);
   if (!last_line.empty()) fmt::print("{}\n", last_line);
   std::fflush(stdout);
   if (!unwritten.empty()) LogError("the job's time account could not be written: " + unwritten);

@@ -1,9 +1,13 @@
 #include "cli/validators.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <string>
+
+#include "common/error.h"
 
 namespace trainbench::cli {
 
@@ -41,5 +45,12 @@ CLI::Validator Finite(bool allow_zero) {
 
 CLI::Validator PositiveFinite() { return Finite(false); }
 CLI::Validator NonNegativeFinite() { return Finite(true); }
+
+void CheckInterval(double interval_s) {
+  if (interval_s > 0 && interval_s < 0.05)
+    throw UsageError(fmt::format(
+        "--interval {}: a time-series row takes at least 0.05 s; give 0.05 or more, or 0 for none",
+        interval_s));
+}
 
 }  // namespace trainbench::cli

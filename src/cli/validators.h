@@ -16,5 +16,7 @@ CLI::Validator PositiveFinite();
 
 // A finite number of at least 0 (a coefficient).
 CLI::Validator NonNegativeFinite();
+// --interval SECONDS of a time series: 0 (none) or at least 0.05 s. Throws UsageError.
+void CheckInterval(double interval_s);
 
 }  // namespace trainbench::cli

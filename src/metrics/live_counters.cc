@@ -14,6 +14,8 @@ const char* LivePhaseName(LivePhase phase) {
       return "eval";
     case LivePhase::kCheckpoint:
       return "checkpoint";
+    case LivePhase::kStage:
+      return "stage";
     case LivePhase::kDone:
       return "done";
   }

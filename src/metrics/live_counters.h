@@ -16,7 +16,8 @@
 
 namespace trainbench::metrics {
 
-enum class LivePhase : int { kSetup, kPreload, kTrain, kEval, kCheckpoint, kDone };
+// kStage: `trainbench stage` fetching a dataset (its time series).
+enum class LivePhase : int { kSetup, kPreload, kTrain, kEval, kCheckpoint, kDone, kStage };
 const char* LivePhaseName(LivePhase phase);
 
 class LiveCounters {

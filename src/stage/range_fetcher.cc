@@ -207,13 +207,14 @@ class RangeFetcher::Impl {
           SyncJournals();
           last_sync = now;
         }
-        if (hooks.progress && now - last_progress >= 0.5) {
+        const bool finished = Finished();
+        if (hooks.progress && (finished || now - last_progress >= 0.1)) {
           unsigned active = 0;
           for (const auto& s : slots_) active += s.busy ? 1 : 0;
           hooks.progress(live_bytes_, stream_time_.retries, active);
           last_progress = now;
         }
-        if (Finished()) break;
+        if (finished) break;
         double wait = more_to_deliver ? 0 : 0.1;
         for (const auto& s : slots_)
           if (s.busy && !multi_.Active(s.index))

@@ -55,7 +55,7 @@ struct FetchHooks {
   std::function<void(size_t item, uint64_t offset, const unsigned char* data, size_t size)> ordered;
   // At each journal sync (every journal_sync_s and at the end or a stop).
   std::function<void()> on_sync;
-  // About every 0.5 s: bytes fetched so far this run, retries so far, streams busy.
+  // About every 0.1 s: bytes fetched so far this run, retries so far, streams busy.
   std::function<void(uint64_t bytes, uint64_t retries, unsigned active)> progress;
 };
 

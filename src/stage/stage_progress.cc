@@ -11,15 +11,29 @@
 
 namespace trainbench::stage {
 
-StageProgress::StageProgress(bool enabled, uint64_t total_bytes)
+StageProgress::StageProgress(bool enabled, uint64_t total_bytes, StageLive* live)
     : enabled_(enabled),
       tty_(::isatty(STDERR_FILENO) == 1),
+      live_(live),
       total_bytes_(total_bytes),
-      start_(NowSeconds()) {}
+      start_(NowSeconds()) {
+  // A stage may fetch more than once (a repair after a bad checksum): the live figures
+  // keep counting from where the last fetch left them.
+  if (live_) {
+    base_bytes_ = live_->bytes.load(std::memory_order_relaxed);
+    base_retries_ = live_->retries.load(std::memory_order_relaxed);
+    live_->fetching.store(true, std::memory_order_relaxed);
+  }
+}
 
 StageProgress::~StageProgress() { Finish(); }
 
 void StageProgress::Update(uint64_t bytes, uint64_t retries, unsigned active) {
+  if (live_) {
+    live_->bytes.store(base_bytes_ + bytes, std::memory_order_relaxed);
+    live_->retries.store(base_retries_ + retries, std::memory_order_relaxed);
+    live_->active.store(active, std::memory_order_relaxed);
+  }
   if (!enabled_) return;
   const double now = NowSeconds();
   if (now - last_print_ < (tty_ ? 0.5 : 5.0)) return;
@@ -42,6 +56,10 @@ void StageProgress::Update(uint64_t bytes, uint64_t retries, unsigned active) {
 }
 
 void StageProgress::Finish() {
+  if (live_) {
+    live_->active.store(0, std::memory_order_relaxed);
+    live_->fetching.store(false, std::memory_order_relaxed);
+  }
   if (drawn_) fmt::print(stderr, "\n");
   drawn_ = false;
 }

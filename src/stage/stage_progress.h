@@ -5,12 +5,15 @@
 
 #include <cstdint>
 
+#include "stage/stage_live.h"
+
 namespace trainbench::stage {
 
 class StageProgress {
  public:
-  // `total_bytes`: still to fetch this run, for the ETA.
-  StageProgress(bool enabled, uint64_t total_bytes);
+  // `total_bytes`: still to fetch this run, for the ETA. Every update is also stored in
+  // `live` (when set), printed or not.
+  StageProgress(bool enabled, uint64_t total_bytes, StageLive* live = nullptr);
   ~StageProgress();
   void Update(uint64_t bytes, uint64_t retries, unsigned active);
   // Ends the redrawn line (the table follows on stdout).
@@ -18,7 +21,9 @@ class StageProgress {
 
  private:
   bool enabled_, tty_;
+  StageLive* live_;
   uint64_t total_bytes_;
+  uint64_t base_bytes_ = 0, base_retries_ = 0;
   double start_, last_print_ = 0;
   bool drawn_ = false;
 };

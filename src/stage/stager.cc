@@ -252,7 +252,7 @@ class Stager {
       }
     } closer{items};
 
-    StageProgress progress(o_.progress, to_fetch);
+    StageProgress progress(o_.progress, to_fetch, o_.live);
     FetchHooks hooks;
     hooks.ordered = [&](size_t i, uint64_t offset, const unsigned char* data, size_t size) {
       PhaseScope verify(clock_, Phase::kVerify);
@@ -334,7 +334,7 @@ class Stager {
     // Every byte of the repair is the corruption's cost: counted as wasted.
     StreamTime repair_time;
     RangeFetcher fetcher(sources, fo, ledger_, repair_time, clock_);
-    StageProgress progress(o_.progress, 0);
+    StageProgress progress(o_.progress, 0, o_.live);
     FetchHooks hooks;
     const FetchResult refetched = fetcher.Run(again, hooks);
     stream_time_.wasted_s += repair_time.useful_s + repair_time.wasted_s;
@@ -397,7 +397,7 @@ class Stager {
     item.chunk_size = o_.chunk_size;
     item.part_path = "(memory)";
     item.done.assign((probe.size - begin + o_.chunk_size - 1) / o_.chunk_size, 0);
-    StageProgress progress(o_.progress, probe.size - begin);
+    StageProgress progress(o_.progress, probe.size - begin, o_.live);
     FetchHooks hooks;
     hooks.ordered = [&](size_t, uint64_t, const unsigned char* data, size_t size) {
       if (e.hasher) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stage/stage_account.h"
+#include "stage/stage_live.h"
 
 namespace trainbench::stage {
 
@@ -29,6 +30,7 @@ struct StageOptions {
   bool extract = false;
   bool progress = true;
   std::map<std::string, std::string> s3_options;  // DLIO's storage_options keys
+  StageLive* live = nullptr;  // when set, the fetch's figures as they grow (the time series)
 };
 
 // Usage checks that need no network: throws UsageError naming the flag.

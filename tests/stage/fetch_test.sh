@@ -28,6 +28,19 @@ check "the origin served none directly" [ "$(json_get "$summary" \
 check "latency percentiles" "$PY" -c "import json,sys; s=[s for s in json.load(open(sys.argv[1]))['sources'] if s['bytes']][0]; assert 0 < s['latency_p50_ms'] <= s['latency_p99_ms']" "$summary"
 check "the last line is the stage's" [ "$(line_get "$WORK/out1" 'j["trainbench_stage"]["bytes"]')" = "$STAGE_BIG_BYTES" ]
 check_account "$WORK/out1" "$secs"
+# The time series (--interval 1, the default): rows whose MB/s x seconds add up to the bytes
+# fetched, the last one "done", and what sampling cost.
+check "time series of the stage" "$PY" - "$(dirname "$summary")" "$STAGE_BIG_BYTES" <<'PY'
+import csv, json, sys
+folder, want = sys.argv[1], int(sys.argv[2])
+rows = list(csv.DictReader(open(folder + "/timeseries.csv")))
+s = json.load(open(folder + "/summary.json"))
+assert rows and rows[-1]["phase"] == "done" and s["timeseries_interval_s"] == 1, rows[-1]
+got = sum(float(r["io_MB_per_second"]) * float(r["interval_s"]) * 1e6 for r in rows)
+assert abs(got - want) <= 0.01 * want, (got, want)
+assert all(int(r["reads_in_flight"]) <= 4 for r in rows), rows
+assert 0 < s["timeseries_cpu_seconds"] < 1, s["timeseries_cpu_seconds"]
+PY
 
 # A second run finds the object staged and fetches nothing.
 mark=$(log_mark)
