@@ -3,8 +3,7 @@
 # scaled-down llama3_8b checkpoint-only run by 2 ranks writes each rank's ZeRO shard objects
 # (DLIO's zero_pp_rank_D_mp_rank_MM_{model,optim}_states.pt keys) under the checkpoint
 # prefix, reads every one back byte for byte, and reports per checkpoint the bytes that the
-# gateway's listing (curl's, not trainbench's) holds. No page cache to drop on S3: the run
-# says so rather than asking for root.
+# gateway's listing (curl's, not trainbench's) holds.
 source "$(dirname "$0")/../lib/common.sh"
 source "$(dirname "$0")/lib.sh"
 s3_use_gateway
