@@ -80,9 +80,11 @@ int Stage(StageFlags& flags) {
   o.s3_options = ParseS3Options(flags.s3_options);
   std::string started;
   CheckInterval(flags.interval);
-  StageTimeseries timeseries{flags.interval, {}, 0};
-  const stage::StageOutcome outcome =
-      CheckAndRunStage(o, "DEST", flags.output, started, timeseries);
+  stage::StageLive live;
+  o.live = &live;
+  JobTimeseries sampling(flags.interval, &live, nullptr);
+  const stage::StageOutcome outcome = CheckAndRunStage(o, "DEST", flags.output, started);
+  const TimeseriesResult timeseries = sampling.Finish();
   const auto& account = outcome.account;
   fmt::print("{}", stage::FormatTable(account));
   const std::string unwritten = WriteAccountResults(account, flags.output, started, timeseries);

@@ -9,9 +9,12 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "cli/job_timeseries.h"
+#include "cli/stage_results.h"
 #include "cli/staged_train.h"
 #include "cli/train_plugin.h"
 #include "cli/validators.h"
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/output_path.h"
 #include "config/workload_yaml.h"
@@ -83,21 +86,38 @@ int Run(TrainArgs& args, const CLI::App& command) {
           "--data {}: a remote dataset is staged before training: add --stage-to DIR (a "
           "local folder for it)",
           args.options.data));
-    for (const char* flag : {"--output", "--stage-streams", "--s3-option"})
+    for (const char* flag : {"--stage-streams", "--s3-option"})
       if (command.count(flag) > 0)
         throw UsageError(fmt::format("{} goes with --stage-to DIR", flag));
   } else if (!args.calibrate.empty()) {
     throw UsageError("--calibrate measures compute alone on synthetic data: drop --stage-to");
   }
+  if (!args.calibrate.empty() && command.count("--output") > 0)
+    throw UsageError("--calibrate prints its figure and keeps no results: drop --output");
+  CheckInterval(args.staged.interval);
   try {
     if (staged)
       return RunStagedTrain(args.staged, args.options,
                             [&args] { return TrainLine(LoadTrainPlugin(), args.options); });
     const train::TrainFunction train_fn = LoadTrainPlugin();
     if (!args.calibrate.empty()) return RunCalibration(train_fn, args, command);
+    // With --output the job keeps results like `run`'s: summary.json (the JSON line's
+    // figures) and timeseries.csv. Checked before training: a bad folder must not cost it.
+    const bool keep = command.count("--output") > 0;
+    if (keep) CheckWritableFolder(args.staged.output, "--output");
+    const std::string started = UtcStamp();
+    metrics::LiveCounters live;
+    if (keep) args.options.live = &live;
+    JobTimeseries sampling(keep ? args.staged.interval : 0, nullptr, &live);
     const std::string line = TrainLine(train_fn, args.options);
+    const TimeseriesResult timeseries = sampling.Finish();
+    std::string unwritten;
+    if (keep && !line.empty())
+      unwritten = WriteJobResults(args.staged.output, "train", started,
+                                  nlohmann::json::parse(line), timeseries);
     if (!line.empty()) fmt::print("{}\n", line);
     std::fflush(stdout);
+    if (!unwritten.empty()) throw RuntimeError("the results could not be written: " + unwritten);
     return 0;
   } catch (const train::CudaUnavailableError&) {
     // The exact line PyTorch training scripts print, which harnesses look for.
@@ -193,7 +213,13 @@ void AddTrainCommand(CLI::App& app, Action& action) {
                       "wasted) goes to <--output>/train-<UTC stamp>/summary.json for `trainbench "
                       "stage --report`");
   command->add_option("--output", args.staged.output,
-                      "With --stage-to: folder for the job's results (default ./results)");
+                      "Folder for the job's results, <--output>/train-<UTC stamp>/ (summary.json, "
+                      "timeseries.csv); default ./results with --stage-to, none without");
+  command
+      ->add_option("--interval", args.staged.interval,
+                   "Seconds per row of timeseries.csv in the results (images/s, data wait, "
+                   "CPU, memory; staged bytes with --stage-to; default 1; 0: none)")
+      ->check(NonNegativeFinite());
   command
       ->add_option("--stage-streams", args.staged.streams,
                    "With --stage-to: ranged GETs in flight (default 4)")

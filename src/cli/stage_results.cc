@@ -2,14 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
-
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/log.h"
 #include "common/output_path.h"
-#include "metrics/interval_sampler.h"
 #include "report/results_folder.h"
 #include "report/timeseries_csv.h"
 
@@ -29,38 +26,15 @@ std::map<std::string, std::string> ParseS3Options(const std::vector<std::string>
   return options;
 }
 
-stage::StageOutcome CheckAndRunStage(stage::StageOptions options, const std::string& dest_flag,
-                                     const std::string& output, std::string& started,
-                                     StageTimeseries& timeseries) {
+stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
+                                     const std::string& dest_flag, const std::string& output,
+                                     std::string& started) {
   stage::CheckStageOptions(options);
   CheckWritableFolder(options.dest, dest_flag);
   CheckWritableFolder(output, "--output");
   InstallInterruptHandler();
   started = UtcStamp();
-  if (timeseries.interval_s <= 0) return stage::RunStage(options);
-  stage::StageLive live;
-  std::atomic<bool> ended{false};
-  options.live = &live;
-  // The stage's figures in the run's columns: bytes as MB/s, streams busy as reads in
-  // flight; no samples, accelerators or read latencies.
-  metrics::IntervalSampler sampler(
-      timeseries.interval_s, NowSeconds(), 0,
-      [&live, &ended](metrics::IntervalProbe& p) {
-        p.now = NowSeconds();
-        const bool fetching = live.fetching.load(std::memory_order_relaxed);
-        p.phase = ended.load(std::memory_order_relaxed) ? metrics::LivePhase::kDone
-                  : fetching                            ? metrics::LivePhase::kStage
-                                                        : metrics::LivePhase::kSetup;
-        p.bytes = live.bytes.load(std::memory_order_relaxed);
-        p.reads_in_flight = live.active.load(std::memory_order_relaxed);
-      },
-      nullptr);
-  stage::StageOutcome outcome = stage::RunStage(options);
-  ended.store(true, std::memory_order_relaxed);
-  sampler.Stop();
-  timeseries.rows = sampler.TakeRows();
-  timeseries.sampler_cpu_s = sampler.CpuSeconds();
-  return outcome;
+  return stage::RunStage(options);
 }
 
 int ReportStageFailure(const stage::StageOutcome& outcome) {
@@ -71,11 +45,11 @@ int ReportStageFailure(const stage::StageOutcome& outcome) {
   return outcome.exit_code;
 }
 
-std::string WriteAccountResults(const stage::StageAccount& account, const std::string& output,
-                                const std::string& started, const StageTimeseries& timeseries) {
+std::string WriteJobResults(const std::string& output, const std::string& command,
+                            const std::string& started, nlohmann::json summary,
+                            const TimeseriesResult& timeseries) {
   try {
-    const std::string folder = report::CreateResultsFolder(output, account.command, started);
-    nlohmann::json summary = stage::ToJson(account);
+    const std::string folder = report::CreateResultsFolder(output, command, started);
     summary["timeseries_interval_s"] = timeseries.interval_s;
     summary["timeseries_cpu_seconds"] = timeseries.sampler_cpu_s;
     report::WriteResultFile(folder, "summary.json", summary.dump(2) + "\n");
@@ -87,6 +61,11 @@ std::string WriteAccountResults(const stage::StageAccount& account, const std::s
   } catch (const std::exception& e) {
     return e.what();
   }
+}
+
+std::string WriteAccountResults(const stage::StageAccount& account, const std::string& output,
+                                const std::string& started, const TimeseriesResult& timeseries) {
+  return WriteJobResults(output, account.command, started, stage::ToJson(account), timeseries);
 }
 
 }  // namespace trainbench::cli

@@ -4,11 +4,13 @@
 // Thread-safe: plain functions.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <string>
 #include <vector>
 
-#include "metrics/timeseries.h"
+#include "cli/job_timeseries.h"
 #include "stage/stage_account.h"
 #include "stage/stager.h"
 
@@ -17,29 +19,25 @@ namespace trainbench::cli {
 // --s3-option KEY=VALUE... as storage_options. Throws UsageError naming a malformed one.
 std::map<std::string, std::string> ParseS3Options(const std::vector<std::string>& pairs);
 
-// The stage's time series (timeseries.csv): a row per interval_s (none when 0) of MB/s,
-// streams busy, CPU and memory, and what taking them cost.
-struct StageTimeseries {
-  double interval_s = 0;
-  std::vector<metrics::TimeseriesRow> rows;
-  double sampler_cpu_s = 0;
-};
-
 // Checks `options` and that DEST (named `dest_flag` in errors) and `output` are writable
 // (UsageError), installs the Ctrl-C handler, sets `started` to the UTC stamp the results
-// folder is named by, and runs the stage, sampling `timeseries` every interval_s it has.
-stage::StageOutcome CheckAndRunStage(stage::StageOptions options, const std::string& dest_flag,
-                                     const std::string& output, std::string& started,
-                                     StageTimeseries& timeseries);
+// folder is named by, and runs the stage.
+stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
+                                     const std::string& dest_flag, const std::string& output,
+                                     std::string& started);
 
 // Logs why a stage failed (a warning when interrupted) and returns its exit code.
 int ReportStageFailure(const stage::StageOutcome& outcome);
 
-// Writes <output>/<command>-<started>/summary.json (stage::ToJson, with the time series'
+// Writes <output>/<command>-<started>/summary.json (`summary` with the time series'
 // interval and cost) and timeseries.csv (when it has rows), and prints "results: FOLDER" on
 // stdout. Returns why it could not (empty when written): the caller decides whether that
 // fails the command, after reporting what it measured.
+std::string WriteJobResults(const std::string& output, const std::string& command,
+                            const std::string& started, nlohmann::json summary,
+                            const TimeseriesResult& timeseries);
+// WriteJobResults of a stage's (or staged train's) time account (stage::ToJson).
 std::string WriteAccountResults(const stage::StageAccount& account, const std::string& output,
-                                const std::string& started, const StageTimeseries& timeseries);
+                                const std::string& started, const TimeseriesResult& timeseries);
 
 }  // namespace trainbench::cli

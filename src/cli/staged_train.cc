@@ -63,9 +63,13 @@ int RunStagedTrain(const StagedTrainArgs& args, train::TrainOptions& options,
   o.extract = IsTar(o.source);
   o.s3_options = ParseS3Options(args.s3_options);
   std::string started;
-  // The staging's time series, a row a second (training's own rows are not sampled yet).
-  StageTimeseries timeseries{1.0, {}, 0};
-  stage::StageOutcome outcome = CheckAndRunStage(o, "--stage-to", args.output, started, timeseries);
+  // One time series across the job: the staging's rows, then the training's.
+  stage::StageLive stage_live;
+  metrics::LiveCounters train_live;
+  o.live = &stage_live;
+  options.live = &train_live;
+  JobTimeseries sampling(args.interval, &stage_live, &train_live);
+  stage::StageOutcome outcome = CheckAndRunStage(o, "--stage-to", args.output, started);
   stage::StageAccount& account = outcome.account;
   account.command = "train";
   std::string last_line;
@@ -83,6 +87,8 @@ int RunStagedTrain(const StagedTrainArgs& args, train::TrainOptions& options,
     account.AddCompute(NowSeconds() - start);
     account.end_utc = UtcStamp();
   }
+  options.live = nullptr;
+  const TimeseriesResult timeseries = sampling.Finish();
   std::fflush(stdout);
   fmt::print("{}", stage::FormatTable(account));
   const std::string unwritten = WriteAccountResults(account, args.output, started, timeseries);

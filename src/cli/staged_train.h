@@ -24,6 +24,7 @@ struct StagedTrainArgs {
   std::string output = "./results";
   unsigned streams = 4;
   std::vector<std::string> s3_options;  // KEY=VALUE
+  double interval = 1;                  // seconds per time-series row; 0: none
 };
 
 // Whether --data names something to stage (an http(s):// or s3:// URL).

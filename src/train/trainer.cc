@@ -199,10 +199,14 @@ TrainResult Train(const TrainOptions& options) {
 
   // Queues one step; returns the loss tensor (not read) and adds the time the host waited
   // for the batch to `wait_seconds`.
+  bool timed = false;  // the live counters see the timed steps only
   auto step = [&](double& wait_seconds) {
     const double t0 = NowSeconds();
+    if (timed && o.live) o.live->StartWait(t0);
     Batch batch = source->Next();
-    wait_seconds += NowSeconds() - t0;
+    const double waited = NowSeconds() - t0;
+    wait_seconds += waited;
+    if (timed && o.live) o.live->EndWait(t0, waited);
     const Batch on_device = feeder.ToDevice(batch);
     if (graphed) return graphed->Run(on_device.images, on_device.labels);
     return train_step.Run(on_device.images, on_device.labels);
@@ -234,10 +238,13 @@ TrainResult Train(const TrainOptions& options) {
     clock.Start();
     double window_start = start;
     int64_t window_images = 0;
+    timed = true;
     for (int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
+      if (o.live) o.live->SetPhase(metrics::LivePhase::kTrain, static_cast<uint64_t>(epoch));
       for (int64_t s = 1; s <= o.steps_per_epoch; ++s) {
         const at::Tensor loss = step(result.data_wait_seconds);
         clock.StepDone();
+        if (o.live) o.live->AddSamples(static_cast<uint64_t>(o.batch_size));
         // The host may queue two steps ahead of the device, no more: batches in flight
         // stay bounded and the data wait still shows a starving device.
         clock.Throttle(2);
@@ -255,6 +262,7 @@ TrainResult Train(const TrainOptions& options) {
       }
     }
     result.step_seconds = clock.Finish();
+    if (o.live) o.live->SetPhase(metrics::LivePhase::kDone, static_cast<uint64_t>(o.epochs));
     result.elapsed_seconds = NowSeconds() - start;
     // The job took as long as its slowest process.
     if (data_parallel) result.elapsed_seconds = data_parallel->Max(result.elapsed_seconds);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "metrics/live_counters.h"
 
 namespace trainbench::train {
 
@@ -43,6 +44,9 @@ struct TrainOptions {
   double scaling_baseline = 0;        // images/s of one process alone, for scaling efficiency
   std::string on_bad_image = "skip";  // an image that does not decode: skip or fail
   bool quiet = false;                 // no start-up or progress lines
+  // When set, the timed steps' images, data waits and epoch as they happen, for the time
+  // series the CLI samples (metrics/live_counters.h: lock-free, read on another thread).
+  metrics::LiveCounters* live = nullptr;
 };
 
 struct TrainResult {

@@ -26,8 +26,10 @@ expect_exit 2 "$WORK/u1" "$TB" train --data "$STAGE_ORIGIN/$name" --allow-cpu
 contains "$WORK/u1" "add --stage-to DIR"
 expect_exit 2 "$WORK/u2" "$TB" train --stage-to "$WORK/u" --allow-cpu
 contains "$WORK/u2" "give --data URL"
-expect_exit 2 "$WORK/u3" "$TB" train --data synthetic --output "$WORK/r" --allow-cpu
-contains "$WORK/u3" "--output goes with --stage-to DIR"
+expect_exit 2 "$WORK/u3" "$TB" train --data synthetic --s3-option region=x --allow-cpu
+contains "$WORK/u3" "--s3-option goes with --stage-to DIR"
+expect_exit 2 "$WORK/u5" "$TB" train --data "$STAGE_ORIGIN/$name" --stage-to "$WORK/u" --interval 0.01
+contains "$WORK/u5" "--interval 0.01: a time-series row takes at least 0.05 s"
 expect_exit 2 "$WORK/u4" "$TB" train --data "$STAGE_ORIGIN/$name" --stage-to "$WORK/u" \
   --calibrate resnet50_h100
 contains "$WORK/u4" "drop --stage-to"

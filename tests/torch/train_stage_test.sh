@@ -12,7 +12,7 @@ t0=$(now)
 code=0
 "$TRAINBENCH" train --data "$WORK/classes.tar" --stage-to "$WORK/dest" --output "$WORK/results" \
   --model resnet18 --batch-size 2 --steps-per-epoch 2 --warmup-steps 0 --epochs 1 \
-  --image-size 32 --workers 1 --threads 2 --allow-cpu --device cpu \
+  --image-size 32 --workers 1 --threads 2 --allow-cpu --device cpu --interval 0.05 \
   >"$WORK/out" 2>"$WORK/err" || code=$?
 secs=$(elapsed "$t0")
 cat "$WORK/out" "$WORK/err"
@@ -25,4 +25,25 @@ summary=$(summary_of "$WORK/out")
 check "complete, its compute counted" [ "$(json_get "$summary" 'j["complete"] and j["compute_s"] > 0')" = True ]
 check_job_account "$summary" "$secs"
 check_campaign "$TRAINBENCH" "$WORK/results" 'c["successful"] == 1 and c["compute_hours"] > 0'
+# One time series across the job: the staging's bytes, then the training's images (its
+# timed steps: 2 of batch 2), the last row "done".
+check "the job's time series" "$PY" - "$(dirname "$summary")" "$(stat -c %s "$WORK/classes.tar")" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/timeseries.csv")))
+area = lambda col: sum(float(r[col]) * float(r["interval_s"]) for r in rows)
+assert abs(area("io_MB_per_second") * 1e6 - int(sys.argv[2])) <= 0.01 * int(sys.argv[2]) + 1, rows
+assert round(area("samples_per_second")) == 4, area("samples_per_second")
+assert "train" in [r["phase"] for r in rows] and rows[-1]["phase"] == "done", rows
+PY
+# Plain training with --output keeps results too: summary.json holds the JSON line's figures.
+"$TRAINBENCH" train --model resnet18 --batch-size 2 --steps-per-epoch 3 --warmup-steps 0 \
+  --image-size 32 --threads 2 --allow-cpu --device cpu --interval 0.05 --output "$WORK/plain" \
+  >"$WORK/plain.out" 2>&1 || { cat "$WORK/plain.out"; fail "train --output"; }
+check "train --output: summary and time series" "$PY" - "$(ls -d "$WORK"/plain/train-*)" <<'PY'
+import csv, json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+assert s["radix_metrics"] and s["timeseries_interval_s"] == 0.05, s
+rows = list(csv.DictReader(open(sys.argv[1] + "/timeseries.csv")))
+assert round(sum(float(r["samples_per_second"]) * float(r["interval_s"]) for r in rows)) == 6, rows
+PY
 done_ok
