@@ -113,8 +113,8 @@ int Run(TrainArgs& args, const CLI::App& command) {
     const TimeseriesResult timeseries = sampling.Finish();
     std::string unwritten;
     if (keep && !line.empty())
-      unwritten = WriteJobResults(args.staged.output, "train", started,
-                                  nlohmann::json::parse(line), timeseries);
+      unwritten = WriteJobResults(args.staged.output, "train", started, nlohmann::json::parse(line),
+                                  timeseries);
     if (!line.empty()) fmt::print("{}\n", line);
     std::fflush(stdout);
     if (!unwritten.empty()) throw RuntimeError("the results could not be written: " + unwritten);

@@ -12,8 +12,8 @@ JobTimeseries::JobTimeseries(double interval_s, const stage::StageLive* stage,
   // Training's images are the samples of one "accelerator": this process's device, whose
   // wait for a batch is the data-wait share.
   sampler_ = std::make_unique<metrics::IntervalSampler>(
-      interval_s, NowSeconds(), train ? 1 : 0,
-      [this](metrics::IntervalProbe& p) { Probe(p); }, nullptr);
+      interval_s, NowSeconds(), train ? 1 : 0, [this](metrics::IntervalProbe& p) { Probe(p); },
+      nullptr);
 }
 
 JobTimeseries::~JobTimeseries() { Finish(); }
