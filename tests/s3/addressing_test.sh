@@ -24,7 +24,6 @@ port=${S3_TEST_VHOST_ENDPOINT##*:}
 vhost=http://$bucket.localhost:$port # what curl signs for and connects to, virtual-hosted
 
 # json FILE EXPR
-json() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 no_secret() {
   if grep -rlF -- "$secret" "$@" 2>/dev/null; then fail "the secret was printed or saved in the files above"; fi
 }

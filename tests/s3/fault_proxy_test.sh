@@ -14,7 +14,6 @@ s3_new_bucket proxy
 [ "$(s3_status PUT "/$bucket/obj" "$WORK/b" -T "$WORK/obj")" = 200 ] || fail "PUT: $(cat "$WORK/b")"
 
 # json FILE EXPR: a Python expression over the parsed document `d`.
-json() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
 # --- Faults: 20% SlowDown, 20% cut, 20% delayed by 200 ms. ---
 s3_start_proxy "$WORK/faults.json" --seed 7 --slowdown 0.2 --cut 0.2 --delay 0.2 --delay-ms 200

@@ -86,6 +86,17 @@ s3_status() {
   s3curl "$method" "$path" -o "$body" -w '%{http_code}' "$@" || true
 }
 
+# json FILE EXPR: a Python expression over the parsed JSON document `d`.
+json() { /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# s3_mpirun ARGS...: mpirun on loopback for the tests' ranks (oversubscribed, 120 s at most);
+# skips the test (77) without Open MPI, or fails it when CI=true.
+s3_mpirun() {
+  command -v mpirun >/dev/null || { [ "${CI:-}" = true ] && fail "no mpirun"; exit 77; }
+  timeout -k 5 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp \
+    --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$@"
+}
+
 # s3_new_bucket NAME: creates a fresh bucket NAME-PID-RANDOM on the gateway (with curl) and
 # sets `bucket` to its name; fails the test when the gateway refuses.
 s3_new_bucket() {

@@ -7,12 +7,8 @@
 source "$(dirname "$0")/../lib/common.sh"
 source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-command -v mpirun >/dev/null || { [ "${CI:-}" = true ] && fail "no mpirun"; exit 77; }
 TB=$TRAINBENCH
 cd "$WORK"
-json() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
-mpi=(timeout -k 5 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp
-  --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo)
 
 s3_new_bucket llm
 export AWS_ENDPOINT_URL=$S3_TEST_ENDPOINT
@@ -21,7 +17,7 @@ small=(model.num_layers=2 model.transformer.hidden_size=256 model.transformer.ff
   "output.folder=$WORK/out" checkpoint.num_checkpoints_write=2 checkpoint.num_checkpoints_read=2
   "checkpoint.checkpoint_folder=s3://$bucket/ck" storage.storage_options.s3_force_path_style=true
   --no-progress)
-"${mpi[@]}" -np 2 "$TB" run llama3_8b "${small[@]}" >run.out 2>run.err ||
+s3_mpirun -np 2 "$TB" run llama3_8b "${small[@]}" >run.out 2>run.err ||
   { cat run.err; fail "LLM checkpointing to S3 over 2 ranks"; }
 s=$(ls -d "$WORK"/out/*/ | head -n 1)summary.json
 [ "$(json "$s" 'd["complete"]')" = True ] || fail "run: $(json "$s" 'd["stop_reason"]')"

@@ -6,12 +6,8 @@
 source "$(dirname "$0")/../lib/common.sh"
 source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-command -v mpirun >/dev/null || { [ "${CI:-}" = true ] && fail "no mpirun"; exit 77; }
 TB=$TRAINBENCH
 cd "$WORK"
-json() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
-mpi=(timeout -k 5 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp
-  --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo)
 
 s3_new_bucket ranks
 export AWS_ENDPOINT_URL=$S3_TEST_ENDPOINT
@@ -20,7 +16,7 @@ common=(resnet50_h100 dataset.num_files_train=6 dataset.num_samples_per_file=20
 
 "$TB" datagen "${common[@]}" "dataset.data_folder=s3://$bucket/one" >one.out 2>&1 ||
   { cat one.out; fail "datagen to S3, one process"; }
-"${mpi[@]}" -np 3 "$TB" datagen "${common[@]}" "dataset.data_folder=s3://$bucket/ranks" \
+s3_mpirun -np 3 "$TB" datagen "${common[@]}" "dataset.data_folder=s3://$bucket/ranks" \
   >dg.out 2>&1 || { cat dg.out; fail "datagen to S3 over 3 ranks"; }
 grep -q "^datagen: 6 files (6 written" dg.out || fail "datagen line: $(cat dg.out)"
 s3curl GET "/$bucket/one/trainbench_manifest.json" -o one.json
@@ -28,7 +24,7 @@ s3curl GET "/$bucket/ranks/trainbench_manifest.json" -o ranks.json
 cmp one.json ranks.json || fail "the manifest of 3 ranks differs from one process's"
 total=$(json ranks.json 'd["total_bytes"]')
 
-"${mpi[@]}" -np 2 "$TB" run "${common[@]}" "dataset.data_folder=s3://$bucket/ranks" \
+s3_mpirun -np 2 "$TB" run "${common[@]}" "dataset.data_folder=s3://$bucket/ranks" \
   train.computation_time=0 reader.batch_size=10 train.epochs=2 -a 2 >run.out 2>run.err ||
   { cat run.err; fail "run from S3 over 2 ranks"; }
 tail -n 1 run.out >line.json

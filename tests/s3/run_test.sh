@@ -22,7 +22,6 @@ common=(resnet50_h100 dataset.num_files_train=4 dataset.num_samples_per_file=100
   "output.folder=$WORK/out")
 
 # json FILE EXPR
-json() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 no_secret() {  # no_secret FILES...: the secret appears in none of them
   if grep -rlF -- "$secret" "$@" 2>/dev/null; then fail "the secret was printed or saved in the files above"; fi
 }

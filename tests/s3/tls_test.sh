@@ -25,7 +25,6 @@ s3_new_bucket tls
 common=(resnet50_h100 dataset.num_files_train=3 dataset.num_samples_per_file=20
   "dataset.data_folder=s3://$bucket/tls" "output.folder=$WORK/out")
 
-json() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 no_secret() {
   if grep -rlF -- "$secret" "$@" 2>/dev/null; then fail "the secret was printed or saved in the files above"; fi
 }
