@@ -76,6 +76,15 @@ class RunLog {
     std::lock_guard<std::mutex> lock(mutex_);
     if (file_) file_ << UtcStamp() << " " << line << "\n" << std::flush;
   }
+  // An event line on stderr (LogInfo: rank 0's, unless --quiet) and in the log.
+  void Info(const std::string& line) {
+    LogInfo(line);
+    Line(line);
+  }
+  void Warn(const std::string& line) {
+    LogWarning(line);
+    Line("warning: " + line);
+  }
 
  private:
   std::ofstream file_;
@@ -100,14 +109,6 @@ struct JobReport {
 int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
   const auto& [config, ranks, layout, folder, started, log, drop_caches, interval, rules] = job;
   const bool lead = ranks.Rank() == 0;
-  auto info = [&](const std::string& line) {
-    LogInfo(line);
-    log.Line(line);
-  };
-  auto warn = [&](const std::string& line) {
-    LogWarning(line);
-    log.Line("warning: " + line);
-  };
   // A signal to rank 0 under several ranks is mpirun ending the job (Ctrl-C, or a rank
   // that died): the others may be gone, so rank 0 keeps its own measurements rather than
   // wait for theirs, and ends the job once they are written.
@@ -133,7 +134,7 @@ int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
     summary["ranks"] = report::RankRows(records, counts);
     if (job_ending) {
       summary["ranks_missing"] = ranks.Size() - 1;
-      warn(fmt::format(
+      log.Warn(fmt::format(
           "the job is ending (a signal): these results hold rank 0's measurements only, not "
           "the other {} ranks'",
           ranks.Size() - 1));
@@ -149,7 +150,7 @@ int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
       report::WriteResultFile(folder, name, text);
     } catch (const std::exception& e) {
       unwritten.push_back(name);
-      warn(fmt::format("could not write {}: {}", name, e.what()));
+      log.Warn(fmt::format("could not write {}: {}", name, e.what()));
     }
   };
   write("epochs.csv", report::EpochsCsv(record));
@@ -175,15 +176,15 @@ int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
     throw RuntimeError(fmt::format("results incomplete: could not write {} in {}",
                                    fmt::join(unwritten, ", "), folder));
   if (record.complete) {
-    info(fmt::format("run complete: AU {:.2f}%, {}",
-                     summary["metric"]["train_au_mean_percentage"].get<double>(),
-                     summary["passed"].is_null()     ? "AU not meaningful (storage only)"
-                     : summary["passed"].get<bool>() ? "passed"
-                                                     : "failed"));
+    log.Info(fmt::format("run complete: AU {:.2f}%, {}",
+                         summary["metric"]["train_au_mean_percentage"].get<double>(),
+                         summary["passed"].is_null()     ? "AU not meaningful (storage only)"
+                         : summary["passed"].get<bool>() ? "passed"
+                                                         : "failed"));
     return 0;
   }
   if (record.stop_reason == "interrupted") {
-    warn("interrupted: partial results (marked incomplete) in " + folder);
+    log.Warn("interrupted: partial results (marked incomplete) in " + folder);
     // The other ranks did not hand over their records and may wait for rank 0: end them.
     if (job_ending) dist::AbortJob(static_cast<int>(ExitCode::kInterrupted));
     return 130;
@@ -307,14 +308,6 @@ int Execute(const RunFlags& flags) {
     folder = report::CreateResultsFolder(config.output.folder, config.workload_name, started);
     log.Open(folder + "/" + config.output.log_file);
   }
-  auto info = [&](const std::string& line) {
-    LogInfo(line);
-    log.Line(line);
-  };
-  auto warn = [&](const std::string& line) {
-    LogWarning(line);
-    log.Line("warning: " + line);
-  };
   if (lead) report::WriteResultFile(folder, "config.yaml", config::ToYaml(config));
 
   sim::EmulationOptions options;
@@ -337,13 +330,13 @@ int Execute(const RunFlags& flags) {
   };
   options.interval_s = flags.interval;
   options.on_row = [&](const metrics::TimeseriesRow& row) { progress.OnRow(row); };
-  options.log = [&](const std::string& line) { progress.Above([&] { info(line); }); };
+  options.log = [&](const std::string& line) { progress.Above([&] { log.Info(line); }); };
 
   // MLPerf Storage's checks of the setup (dataset >= 5x memory, results elsewhere, ...).
   report::RulesReport rules;
   if (lead) {
     rules = CheckRunRules(layout, *storage, "the data", dataset.TrainBytes(), folder);
-    for (const auto& w : rules.warnings) warn(w);
+    for (const auto& w : rules.warnings) log.Warn(w);
   }
   InstallInterruptHandler();  // before the line that tells a watcher the run has begun
   std::string spread;
@@ -355,18 +348,18 @@ int Execute(const RunFlags& flags) {
     spread = fmt::format(" over {} ranks on {} host(s) ({})", ranks.Size(), hosts.size(),
                          fmt::join(hosts, ", "));
   }
-  info(fmt::format(
+  log.Info(fmt::format(
       "run {}: {} accelerator(s){}, {} train files ({}) at {}, {} epochs, results in {}",
       config.workload_name, layout.total_accelerators, spread, dataset.train.size(),
       FormatBytes(static_cast<double>(dataset.TrainBytes())), uri, config.train.epochs, folder));
 
   if (flags.drop_caches)
-    info(fmt::format("--drop-caches: page caches dropped on {} host(s) before the run",
-                     hosts_dropped));
+    log.Info(fmt::format("--drop-caches: page caches dropped on {} host(s) before the run",
+                         hosts_dropped));
   if (config.workflow.checkpoint)
-    info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
-                     FormatBytes(static_cast<double>(config.model.model_size_bytes)),
-                     checkpoint_folder));
+    log.Info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
+                         FormatBytes(static_cast<double>(config.model.model_size_bytes)),
+                         checkpoint_folder));
   metrics::RunRecord mine;
   try {
     mine = sim::RunEmulatedTraining(config, dataset, *storage, ranks, options);

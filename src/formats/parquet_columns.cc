@@ -53,24 +53,22 @@ ColumnLayout Layout(const std::string& name, const Dtype& dtype, uint64_t size, 
 }
 
 // Loops of fixed shape over plain arrays: the compiler vectorises them, so making floats
-// costs little next to generating the bytes.
-void ToFloat32(unsigned char* p, size_t n) {
+// costs little next to generating the bytes. Each random Int in place becomes a Float in
+// [0, 1): its top `bits` bits (the Float's mantissa and one) over 2^bits, exactly.
+template <typename Int, typename Float, int kBits>
+void ToUnitFloat(unsigned char* p, size_t n) {
+  static_assert(sizeof(Int) == sizeof(Float));
+  constexpr Float kScale = Float{1} / static_cast<Float>(uint64_t{1} << kBits);
   for (size_t i = 0; i < n; ++i) {
-    uint32_t u;
-    std::memcpy(&u, p + 4 * i, 4);
-    const float f = static_cast<float>(u >> 8) * 0x1.0p-24f;
-    std::memcpy(p + 4 * i, &f, 4);
+    Int u;
+    std::memcpy(&u, p + sizeof(Int) * i, sizeof(Int));
+    const Float f = static_cast<Float>(u >> (8 * sizeof(Int) - kBits)) * kScale;
+    std::memcpy(p + sizeof(Int) * i, &f, sizeof(Int));
   }
 }
 
-void ToFloat64(unsigned char* p, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    uint64_t u;
-    std::memcpy(&u, p + 8 * i, 8);
-    const double d = static_cast<double>(u >> 11) * 0x1.0p-53;
-    std::memcpy(p + 8 * i, &d, 8);
-  }
-}
+void ToFloat32(unsigned char* p, size_t n) { ToUnitFloat<uint32_t, float, 24>(p, n); }
+void ToFloat64(unsigned char* p, size_t n) { ToUnitFloat<uint64_t, double, 53>(p, n); }
 
 // k x 2^-10 for k < 1024 has at most 10 significant bits, so its binary16 form is exact:
 // exponent and the top 10 bits of float32's mantissa.

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "common/log.h"
+#include "storage/curl_multi.h"
 
 namespace trainbench::stage {
 
@@ -66,16 +67,11 @@ AttemptFailure ClassifyFailure(CURLcode code, long status, const std::string& cu
       case CURLE_COULDNT_RESOLVE_PROXY:
         f.hard = true;  // a mirror that is down; the origin is retried (it may come back)
         return f;
-      case CURLE_OPERATION_TIMEDOUT:  // also a stall: no byte for --stall-timeout
-      case CURLE_RECV_ERROR:
-      case CURLE_SEND_ERROR:
-      case CURLE_GOT_NOTHING:
-      case CURLE_PARTIAL_FILE:
-      case CURLE_HTTP2:
-      case CURLE_HTTP2_STREAM:
-      case CURLE_SSL_CONNECT_ERROR:
+      case CURLE_SSL_CONNECT_ERROR:  // a handshake cut short
         return f;
       default:
+        // A timeout is also a stall: no byte for --stall-timeout.
+        if (storage::CurlTransferBroke(code)) return f;
         f.retryable = false;
         f.hard = true;
         return f;

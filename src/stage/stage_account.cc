@@ -14,6 +14,19 @@ double Mbps(uint64_t bytes, double seconds) {
 
 double Ms(const metrics::Histogram& h, double q) { return h.Percentile(q) / 1e6; }
 
+// The account's times and rates, as summary.json and the final line both carry them.
+void AddTimeAccount(const StageAccount& a, nlohmann::ordered_json& j) {
+  j["wall_s"] = a.wall_s;
+  j["transfer_s"] = a.transfer_s;
+  j["retry_wasted_s"] = a.retry_wasted_s;
+  j["retry_wasted_bytes"] = a.retry_wasted_bytes;
+  j["verify_s"] = a.verify_s;
+  j["extract_s"] = a.extract_s;
+  j["compute_s"] = a.compute_s;
+  j["retries"] = a.retries;
+  j["MB_per_second"] = Mbps(a.bytes, a.wall_s);
+}
+
 }  // namespace
 
 PhaseClock::PhaseClock() : since_(NowSeconds()) {}
@@ -79,15 +92,7 @@ nlohmann::ordered_json ToJson(const StageAccount& a) {
   j["bytes"] = a.bytes;
   j["resumed_bytes"] = a.resumed_bytes;
   j["total_bytes"] = a.total_bytes;
-  j["wall_s"] = a.wall_s;
-  j["transfer_s"] = a.transfer_s;
-  j["retry_wasted_s"] = a.retry_wasted_s;
-  j["retry_wasted_bytes"] = a.retry_wasted_bytes;
-  j["verify_s"] = a.verify_s;
-  j["extract_s"] = a.extract_s;
-  j["compute_s"] = a.compute_s;
-  j["retries"] = a.retries;
-  j["MB_per_second"] = Mbps(a.bytes, a.wall_s);
+  AddTimeAccount(a, j);
   auto& objects = j["objects"] = nlohmann::ordered_json::array();
   for (const auto& o : a.objects)
     objects.push_back({{"name", o.name},
@@ -118,15 +123,7 @@ nlohmann::ordered_json FinalLine(const StageAccount& a) {
   j["objects"] = a.objects.size();
   j["bytes"] = a.bytes;
   j["resumed_bytes"] = a.resumed_bytes;
-  j["wall_s"] = a.wall_s;
-  j["transfer_s"] = a.transfer_s;
-  j["retry_wasted_s"] = a.retry_wasted_s;
-  j["retry_wasted_bytes"] = a.retry_wasted_bytes;
-  j["verify_s"] = a.verify_s;
-  j["extract_s"] = a.extract_s;
-  j["compute_s"] = a.compute_s;
-  j["retries"] = a.retries;
-  j["MB_per_second"] = Mbps(a.bytes, a.wall_s);
+  AddTimeAccount(a, j);
   return {{"trainbench_stage", j}};
 }
 

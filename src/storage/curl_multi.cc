@@ -63,4 +63,19 @@ void CurlMulti::Poll(double seconds) {
   curl_multi_poll(multi_, nullptr, 0, ms, nullptr);
 }
 
+bool CurlTransferBroke(CURLcode code) {
+  switch (code) {
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace trainbench::storage

@@ -42,4 +42,9 @@ class CurlMulti {
   std::vector<Slot> slots_;
 };
 
+// A transfer cut below HTTP in a way another try may mend: a timeout (a stall included),
+// a reset, a body cut short, nothing answered, an HTTP/2 stream error. What else is
+// transient depends on the caller (a refused connection is for S3, not for a mirror).
+bool CurlTransferBroke(CURLcode code);
+
 }  // namespace trainbench::storage

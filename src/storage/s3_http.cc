@@ -14,6 +14,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "storage/curl_multi.h"
 
 namespace trainbench::storage {
 namespace {
@@ -286,19 +287,8 @@ S3Result S3Endpoint::Finish(CURL* easy, CURLcode code) {
 
 bool S3Endpoint::Retryable(const S3Result& result, const S3Transfer& transfer) {
   if (result.curl != CURLE_OK) {
-    switch (result.curl) {
-      case CURLE_COULDNT_CONNECT:
-      case CURLE_OPERATION_TIMEDOUT:
-      case CURLE_RECV_ERROR:
-      case CURLE_SEND_ERROR:
-      case CURLE_GOT_NOTHING:
-      case CURLE_PARTIAL_FILE:
-      case CURLE_HTTP2:
-      case CURLE_HTTP2_STREAM:
-        return true;
-      default:
-        return false;
-    }
+    // A refused connection too: a gateway restarting comes back.
+    return result.curl == CURLE_COULDNT_CONNECT || CurlTransferBroke(result.curl);
   }
   if (result.status >= 500 || result.status == 429) return true;
   return transfer.text.find("SlowDown") != std::string::npos;  // some stores answer 400
