@@ -91,6 +91,18 @@ class RunLog {
   std::mutex mutex_;
 };
 
+// Rank 0's results folder for a run started at `started`: made, the run's log opened in it
+// and the resolved config saved; "" on the other ranks.
+std::string OpenResultsFolder(const config::WorkloadConfig& config, bool lead,
+                              const std::string& started, RunLog& log) {
+  if (!lead) return "";
+  const std::string folder =
+      report::CreateResultsFolder(config.output.folder, config.workload_name, started);
+  log.Open(folder + "/" + config.output.log_file);
+  report::WriteResultFile(folder, "config.yaml", config::ToYaml(config));
+  return folder;
+}
+
 // What a finished run hands over for reporting.
 struct JobReport {
   const config::WorkloadConfig& config;
@@ -209,13 +221,8 @@ int ExecuteCheckpointing(const RunFlags& flags, const config::WorkloadConfig& co
   if (sim::IsSizedTransformer(config.model))  // refuses more ranks than a subset's job
     sim::CheckpointJobRanks(config.model, static_cast<uint64_t>(ranks.Size()));
   const std::string started = UtcStamp();
-  std::string folder;
   RunLog log;
-  if (lead) {
-    folder = report::CreateResultsFolder(config.output.folder, config.workload_name, started);
-    log.Open(folder + "/" + config.output.log_file);
-    report::WriteResultFile(folder, "config.yaml", config::ToYaml(config));
-  }
+  const std::string folder = OpenResultsFolder(config, lead, started, log);
   sim::CheckpointRunOptions options;
   options.ranks_on_host = 0;
   for (size_t r = 0; r < layout.ranks.size(); ++r) {
@@ -302,13 +309,8 @@ int Execute(const RunFlags& flags) {
   }
 
   const std::string started = UtcStamp();
-  std::string folder;
   RunLog log;
-  if (lead) {
-    folder = report::CreateResultsFolder(config.output.folder, config.workload_name, started);
-    log.Open(folder + "/" + config.output.log_file);
-  }
-  if (lead) report::WriteResultFile(folder, "config.yaml", config::ToYaml(config));
+  const std::string folder = OpenResultsFolder(config, lead, started, log);
 
   sim::EmulationOptions options;
   options.accelerators = flags.accelerators;

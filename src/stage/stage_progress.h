@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "stage/stage_live.h"
 
@@ -16,6 +17,12 @@ class StageProgress {
   StageProgress(bool enabled, uint64_t total_bytes, StageLive* live = nullptr);
   ~StageProgress();
   void Update(uint64_t bytes, uint64_t retries, unsigned active);
+  // Update as the range fetcher's progress hook (FetchHooks::progress); lives as long as this.
+  std::function<void(uint64_t, uint64_t, unsigned)> Hook() {
+    return [this](uint64_t bytes, uint64_t retries, unsigned active) {
+      Update(bytes, retries, active);
+    };
+  }
   // Ends the redrawn line (the table follows on stdout).
   void Finish();
 

@@ -147,6 +147,15 @@ class Stager {
   }
 
  private:
+  // The stage's flags as the range fetcher takes them.
+  FetchOptions FetchOptionsOfStage() const {
+    FetchOptions fo;
+    fo.streams = o_.streams;
+    fo.max_attempts = o_.max_attempts;
+    fo.stall_timeout_s = o_.stall_timeout_s;
+    return fo;
+  }
+
   Expected ExpectedFor(const std::string& name, const ProbeResult& probe) {
     Expected e;
     if (!o_.sha256.empty()) {
@@ -259,14 +268,8 @@ class Stager {
       expected[i].hasher->Update(data, size);
       if (offset + size == items[i].size) expected[i].got = expected[i].hasher->FinalHex();
     };
-    hooks.progress = [&](uint64_t bytes, uint64_t retries, unsigned active) {
-      progress.Update(bytes, retries, active);
-    };
-    FetchOptions fo;
-    fo.streams = o_.streams;
-    fo.max_attempts = o_.max_attempts;
-    fo.stall_timeout_s = o_.stall_timeout_s;
-    RangeFetcher fetcher(sources, fo, ledger_, stream_time_, clock_);
+    hooks.progress = progress.Hook();
+    RangeFetcher fetcher(sources, FetchOptionsOfStage(), ledger_, stream_time_, clock_);
     FetchResult fetched;
     try {
       fetched = fetcher.Run(items, hooks);
@@ -326,16 +329,14 @@ class Stager {
       again.push_back(items[i]);
       again.back().deliver = false;
     }
-    FetchOptions fo;
-    fo.streams = o_.streams;
-    fo.max_attempts = o_.max_attempts;
-    fo.stall_timeout_s = o_.stall_timeout_s;
+    FetchOptions fo = FetchOptionsOfStage();
     fo.compare = true;
     // Every byte of the repair is the corruption's cost: counted as wasted.
     StreamTime repair_time;
     RangeFetcher fetcher(sources, fo, ledger_, repair_time, clock_);
     StageProgress progress(o_.progress, 0, o_.live);
     FetchHooks hooks;
+    hooks.progress = progress.Hook();
     const FetchResult refetched = fetcher.Run(again, hooks);
     stream_time_.wasted_s += repair_time.useful_s + repair_time.wasted_s;
     stream_time_.wasted_bytes += refetched.bytes + repair_time.wasted_bytes;
@@ -411,14 +412,8 @@ class Stager {
       journal.SetResumeOffset(target->ResumeOffset());
       journal.Sync(-1);
     };
-    hooks.progress = [&](uint64_t bytes, uint64_t retries, unsigned active) {
-      progress.Update(bytes, retries, active);
-    };
-    FetchOptions fo;
-    fo.streams = o_.streams;
-    fo.max_attempts = o_.max_attempts;
-    fo.stall_timeout_s = o_.stall_timeout_s;
-    RangeFetcher fetcher(sources, fo, ledger_, stream_time_, clock_);
+    hooks.progress = progress.Hook();
+    RangeFetcher fetcher(sources, FetchOptionsOfStage(), ledger_, stream_time_, clock_);
     const FetchResult fetched = fetcher.Run(items, hooks);
     progress.Finish();
     r.fetched_bytes = fetched.bytes;
