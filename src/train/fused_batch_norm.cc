@@ -60,15 +60,19 @@ class BnReluFunction : public torch::autograd::Function<BnReluFunction> {
     at::Tensor y = at::empty_like(x);
     at::Tensor stats = at::empty({4, c}, floats);  // mean, invstd, scale, shift
     at::Tensor partials = at::empty({cuda::BnPartialFloats(rows, c)}, floats);
+    at::Tensor mask = at::empty({cuda::BnMaskBytes(dtype, rows, c)}, x.options().dtype(at::kByte));
     const bool has_residual = residual.numel() != 0;
-    cuda::BnReluForward(dtype, x.data_ptr(), has_residual ? residual.data_ptr() : nullptr,
-                        y.data_ptr(), rows, c, weight.data_ptr<float>(), bias.data_ptr<float>(),
-                        running_mean.data_ptr<float>(), running_var.data_ptr<float>(), momentum,
-                        eps, stats[0].data_ptr<float>(), stats[1].data_ptr<float>(),
-                        stats[2].data_ptr<float>(), stats[3].data_ptr<float>(),
-                        partials.data_ptr<float>(), at::cuda::getCurrentCUDAStream());
+    cuda::BnReluForward(
+        dtype, x.data_ptr(), has_residual ? residual.data_ptr() : nullptr, y.data_ptr(),
+        mask.data_ptr<uint8_t>(), rows, c, weight.data_ptr<float>(), bias.data_ptr<float>(),
+        running_mean.data_ptr<float>(), running_var.data_ptr<float>(), momentum, eps,
+        stats[0].data_ptr<float>(), stats[1].data_ptr<float>(), stats[2].data_ptr<float>(),
+        stats[3].data_ptr<float>(), partials.data_ptr<float>(), at::cuda::getCurrentCUDAStream());
     C10_CUDA_CHECK(cudaGetLastError());
-    ctx->save_for_backward({x, y, weight});
+    // The mask, not y: the backward then reads 1/16 of y's bytes (y stays alive anyway as
+    // the next convolution's input, so saving it cost no memory, only the read).
+    ctx->save_for_backward({x, weight});
+    ctx->saved_data["mask"] = mask;
     ctx->saved_data["stats"] = stats;
     ctx->saved_data["residual"] = has_residual;
     return y;
@@ -76,7 +80,8 @@ class BnReluFunction : public torch::autograd::Function<BnReluFunction> {
 
   static tensor_list backward(AutogradContext* ctx, tensor_list grads) {
     const auto saved = ctx->get_saved_variables();
-    const at::Tensor &x = saved[0], &y = saved[1], &weight = saved[2];
+    const at::Tensor &x = saved[0], &weight = saved[1];
+    const at::Tensor mask = ctx->saved_data["mask"].toTensor();
     const at::Tensor stats = ctx->saved_data["stats"].toTensor();
     const bool residual = ctx->saved_data["residual"].toBool();
     cuda::DType dtype = cuda::DType::kFloat;
@@ -89,12 +94,12 @@ class BnReluFunction : public torch::autograd::Function<BnReluFunction> {
     at::Tensor grad_weight = at::empty({c}, floats), grad_bias = at::empty({c}, floats);
     at::Tensor coef = at::empty({3 * c}, floats);
     at::Tensor partials = at::empty({cuda::BnPartialFloats(rows, c)}, floats);
-    cuda::BnReluBackward(dtype, dy.data_ptr(), x.data_ptr(), y.data_ptr(), dx.data_ptr(),
-                         residual ? dz.data_ptr() : nullptr, rows, c, weight.data_ptr<float>(),
-                         stats[0].data_ptr<float>(), stats[1].data_ptr<float>(),
-                         grad_weight.data_ptr<float>(), grad_bias.data_ptr<float>(),
-                         coef.data_ptr<float>(), partials.data_ptr<float>(),
-                         at::cuda::getCurrentCUDAStream());
+    cuda::BnReluBackward(dtype, dy.data_ptr(), x.data_ptr(), mask.data_ptr<uint8_t>(),
+                         dx.data_ptr(), residual ? dz.data_ptr() : nullptr, rows, c,
+                         weight.data_ptr<float>(), stats[0].data_ptr<float>(),
+                         stats[1].data_ptr<float>(), grad_weight.data_ptr<float>(),
+                         grad_bias.data_ptr<float>(), coef.data_ptr<float>(),
+                         partials.data_ptr<float>(), at::cuda::getCurrentCUDAStream());
     C10_CUDA_CHECK(cudaGetLastError());
     return {dx, dz, grad_weight, grad_bias, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
   }

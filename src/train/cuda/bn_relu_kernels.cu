@@ -60,10 +60,11 @@ ReduceShape Shape(int64_t rows, int64_t channels) {
 
 // Per channel of this block's vectors: sums of f(row) over the chunk's rows, written to
 // partials[chunk][c] and partials[chunks + chunk][c]. kBackward: a = g, b = g * x with
-// g = dy * (y > 0); else a = x, b = x * x.
+// g = dy where the forward's ReLU passed (bit k of the vector's mask byte); else a = x,
+// b = x * x.
 template <typename T, bool kBackward>
 __global__ void ReduceKernel(const T* __restrict__ x, const T* __restrict__ dy,
-                             const T* __restrict__ y, int64_t rows, int64_t channels,
+                             const uint8_t* __restrict__ mask, int64_t rows, int64_t channels,
                              int64_t rows_per_chunk, float* __restrict__ partials) {
   constexpr int kV = Vec<T>::kSize;
   extern __shared__ float shared[];  // [2][blockDim.y][blockDim.x * kV]
@@ -77,13 +78,14 @@ __global__ void ReduceKernel(const T* __restrict__ x, const T* __restrict__ dy,
   if (active) {
     const T* xp = x + vector * kV;
     const T* dp = kBackward ? dy + vector * kV : nullptr;
-    const T* yp = kBackward ? y + vector * kV : nullptr;
-    auto accumulate = [&](const Vec<T>& xv, const Vec<T>& dv, const Vec<T>& yv) {
+    const int64_t vectors = channels / kV;
+    const uint8_t* mp = kBackward ? mask + vector : nullptr;
+    auto accumulate = [&](const Vec<T>& xv, const Vec<T>& dv, uint8_t bits) {
 #pragma unroll
       for (int k = 0; k < kV; ++k) {
         const float v = Io<T>::Load(xv.v[k]);
         if constexpr (kBackward) {
-          const float g = Io<T>::Load(yv.v[k]) > 0.f ? Io<T>::Load(dv.v[k]) : 0.f;
+          const float g = (bits >> k) & 1 ? Io<T>::Load(dv.v[k]) : 0.f;
           a[k] += g;
           b[k] += g * v;
         } else {
@@ -98,27 +100,29 @@ __global__ void ReduceKernel(const T* __restrict__ x, const T* __restrict__ dy,
     const int64_t step = blockDim.y;
     int64_t r = begin + threadIdx.y;
     for (; r + (kUnroll - 1) * step < end; r += kUnroll * step) {
-      Vec<T> xv[kUnroll], dv[kUnroll], yv[kUnroll];
+      Vec<T> xv[kUnroll], dv[kUnroll];
+      uint8_t bits[kUnroll] = {};
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
         const int64_t at = (r + u * step) * channels;
         xv[u] = *reinterpret_cast<const Vec<T>*>(xp + at);
         if constexpr (kBackward) {
           dv[u] = *reinterpret_cast<const Vec<T>*>(dp + at);
-          yv[u] = *reinterpret_cast<const Vec<T>*>(yp + at);
+          bits[u] = mp[(r + u * step) * vectors];
         }
       }
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) accumulate(xv[u], dv[u], yv[u]);
+      for (int u = 0; u < kUnroll; ++u) accumulate(xv[u], dv[u], bits[u]);
     }
     for (; r < end; r += step) {
       const int64_t at = r * channels;
-      Vec<T> xv = *reinterpret_cast<const Vec<T>*>(xp + at), dv, yv;
+      Vec<T> xv = *reinterpret_cast<const Vec<T>*>(xp + at), dv;
+      uint8_t bits = 0;
       if constexpr (kBackward) {
         dv = *reinterpret_cast<const Vec<T>*>(dp + at);
-        yv = *reinterpret_cast<const Vec<T>*>(yp + at);
+        bits = mp[r * vectors];
       }
-      accumulate(xv, dv, yv);
+      accumulate(xv, dv, bits);
     }
   }
   const int width = blockDim.x * kV;
@@ -200,10 +204,13 @@ __global__ void ForwardFinalizeKernel(const float* __restrict__ partials, int64_
 
 // Elementwise passes use the reductions' launch shape: each thread keeps one channel
 // vector's coefficients in registers and walks rows, so no index arithmetic per element.
+// Bit k of mask[row][vector] records whether the ReLU passed element k of the vector: the
+// backward reads one byte there instead of the vector of y.
 template <typename T>
 __global__ void ApplyKernel(const T* __restrict__ x, const T* __restrict__ z, T* __restrict__ y,
-                            int64_t rows, int64_t channels, int64_t rows_per_chunk,
-                            const float* __restrict__ scale, const float* __restrict__ shift) {
+                            uint8_t* __restrict__ mask, int64_t rows, int64_t channels,
+                            int64_t rows_per_chunk, const float* __restrict__ scale,
+                            const float* __restrict__ shift) {
   constexpr int kV = Vec<T>::kSize;
   const int64_t vector = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (vector * kV >= channels) return;
@@ -232,13 +239,16 @@ __global__ void ApplyKernel(const T* __restrict__ x, const T* __restrict__ z, T*
       const int64_t row = r + u * step;
       if (row >= end) break;
       Vec<T> out;
+      unsigned bits = 0;
 #pragma unroll
       for (int k = 0; k < kV; ++k) {
         float v = Io<T>::Load(xv[u].v[k]) * sc[k] + sh[k];
         if (z) v += Io<T>::Load(zv[u].v[k]);
         out.v[k] = Io<T>::Store(fmaxf(v, 0.f));
+        bits |= (v > 0.f ? 1u : 0u) << k;
       }
       *reinterpret_cast<Vec<T>*>(y + row * channels + vector * kV) = out;
+      mask[row * (channels / kV) + vector] = static_cast<uint8_t>(bits);
     }
   }
 }
@@ -246,8 +256,8 @@ __global__ void ApplyKernel(const T* __restrict__ x, const T* __restrict__ z, T*
 // dgamma, dbeta, and dx = a * g - b * x + c per channel.
 __global__ void BackwardFinalizeKernel(const float* __restrict__ partials, int64_t chunks,
                                        int64_t rows, int64_t channels, const float* weight,
-                                       const float* mean, const float* invstd,
-                                       float* grad_weight, float* grad_bias, float* coef) {
+                                       const float* mean, const float* invstd, float* grad_weight,
+                                       float* grad_bias, float* coef) {
   double sg, sgx;
   if (!SumChunks(partials, chunks, channels, sg, sgx)) return;
   const int64_t c = static_cast<int64_t>(blockIdx.x) * 32 + threadIdx.x;
@@ -265,9 +275,9 @@ __global__ void BackwardFinalizeKernel(const float* __restrict__ partials, int64
 
 template <typename T>
 __global__ void GradInputKernel(const T* __restrict__ dy, const T* __restrict__ x,
-                                const T* __restrict__ y, T* __restrict__ dx, T* __restrict__ dz,
-                                int64_t rows, int64_t channels, int64_t rows_per_chunk,
-                                const float* __restrict__ coef) {
+                                const uint8_t* __restrict__ mask, T* __restrict__ dx,
+                                T* __restrict__ dz, int64_t rows, int64_t channels,
+                                int64_t rows_per_chunk, const float* __restrict__ coef) {
   constexpr int kV = Vec<T>::kSize;
   const int64_t vector = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (vector * kV >= channels) return;
@@ -284,7 +294,8 @@ __global__ void GradInputKernel(const T* __restrict__ dy, const T* __restrict__ 
   constexpr int kUnroll = 2;
   const int64_t step = blockDim.y;
   for (int64_t r = begin + threadIdx.y; r < end; r += kUnroll * step) {
-    Vec<T> dv[kUnroll], xv[kUnroll], yv[kUnroll];
+    Vec<T> dv[kUnroll], xv[kUnroll];
+    uint8_t bits[kUnroll] = {};
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       const int64_t row = r + u * step;
@@ -292,7 +303,7 @@ __global__ void GradInputKernel(const T* __restrict__ dy, const T* __restrict__ 
       const int64_t at = row * channels + vector * kV;
       dv[u] = *reinterpret_cast<const Vec<T>*>(dy + at);
       xv[u] = *reinterpret_cast<const Vec<T>*>(x + at);
-      yv[u] = *reinterpret_cast<const Vec<T>*>(y + at);
+      bits[u] = mask[row * (channels / kV) + vector];
     }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
@@ -301,7 +312,7 @@ __global__ void GradInputKernel(const T* __restrict__ dy, const T* __restrict__ 
       Vec<T> gx, gz;
 #pragma unroll
       for (int k = 0; k < kV; ++k) {
-        const float g = Io<T>::Load(yv[u].v[k]) > 0.f ? Io<T>::Load(dv[u].v[k]) : 0.f;
+        const float g = (bits[u] >> k) & 1 ? Io<T>::Load(dv[u].v[k]) : 0.f;
         gx.v[k] = Io<T>::Store(ca[k] * g - cb[k] * Io<T>::Load(xv[u].v[k]) + cc[k]);
         gz.v[k] = Io<T>::Store(g);
       }
@@ -313,7 +324,7 @@ __global__ void GradInputKernel(const T* __restrict__ dy, const T* __restrict__ 
 }
 
 template <typename T>
-void Forward(const void* x, const void* z, void* y, int64_t rows, int64_t channels,
+void Forward(const void* x, const void* z, void* y, uint8_t* mask, int64_t rows, int64_t channels,
              const float* weight, const float* bias, float* running_mean, float* running_var,
              double momentum, double eps, float* mean, float* invstd, float* scale, float* shift,
              float* partials, cudaStream_t stream) {
@@ -324,36 +335,40 @@ void Forward(const void* x, const void* z, void* y, int64_t rows, int64_t channe
   ForwardFinalizeKernel<<<FinalizeGrid(channels), FinalizeBlock(), 0, stream>>>(
       partials, s.chunks, rows, channels, weight, bias, running_mean, running_var, momentum, eps,
       mean, invstd, scale, shift);
-  ApplyKernel<T><<<s.grid, s.block, 0, stream>>>(static_cast<const T*>(x),
-                                                 static_cast<const T*>(z), static_cast<T*>(y),
-                                                 rows, channels, s.rows_per_chunk, scale, shift);
+  ApplyKernel<T><<<s.grid, s.block, 0, stream>>>(static_cast<const T*>(x), static_cast<const T*>(z),
+                                                 static_cast<T*>(y), mask, rows, channels,
+                                                 s.rows_per_chunk, scale, shift);
 }
 
 template <typename T>
-void Backward(const void* dy, const void* x, const void* y, void* dx, void* dz, int64_t rows,
+void Backward(const void* dy, const void* x, const uint8_t* mask, void* dx, void* dz, int64_t rows,
               int64_t channels, const float* weight, const float* mean, const float* invstd,
               float* grad_weight, float* grad_bias, float* coef, float* partials,
               cudaStream_t stream) {
   const ReduceShape s = Shape<T>(rows, channels);
   const size_t shared = 2 * sizeof(float) * s.block.y * s.block.x * Vec<T>::kSize;
-  ReduceKernel<T, true><<<s.grid, s.block, shared, stream>>>(
-      static_cast<const T*>(x), static_cast<const T*>(dy), static_cast<const T*>(y), rows,
-      channels, s.rows_per_chunk, partials);
+  ReduceKernel<T, true><<<s.grid, s.block, shared, stream>>>(static_cast<const T*>(x),
+                                                             static_cast<const T*>(dy), mask, rows,
+                                                             channels, s.rows_per_chunk, partials);
   BackwardFinalizeKernel<<<FinalizeGrid(channels), FinalizeBlock(), 0, stream>>>(
       partials, s.chunks, rows, channels, weight, mean, invstd, grad_weight, grad_bias, coef);
   GradInputKernel<T><<<s.grid, s.block, 0, stream>>>(
-      static_cast<const T*>(dy), static_cast<const T*>(x), static_cast<const T*>(y),
-      static_cast<T*>(dx), static_cast<T*>(dz), rows, channels, s.rows_per_chunk, coef);
+      static_cast<const T*>(dy), static_cast<const T*>(x), mask, static_cast<T*>(dx),
+      static_cast<T*>(dz), rows, channels, s.rows_per_chunk, coef);
 }
 
 int VectorWidth(DType dtype) { return dtype == DType::kFloat ? 4 : 8; }
 
 }  // namespace
 
+int64_t BnMaskBytes(DType dtype, int64_t rows, int64_t channels) {
+  return rows * (channels / VectorWidth(dtype));
+}
+
 int64_t BnPartialFloats(int64_t rows, int64_t channels) {
   // The most chunks either dtype's shape can choose.
-  const int64_t chunks = std::max(Shape<float>(rows, channels).chunks,
-                                  Shape<__half>(rows, channels).chunks);
+  const int64_t chunks =
+      std::max(Shape<float>(rows, channels).chunks, Shape<__half>(rows, channels).chunks);
   return 2 * chunks * channels;
 }
 
@@ -362,37 +377,37 @@ const char* BnReluUnsupported(DType dtype, int64_t channels) {
   return nullptr;
 }
 
-void BnReluForward(DType dtype, const void* x, const void* z, void* y, int64_t rows,
+void BnReluForward(DType dtype, const void* x, const void* z, void* y, uint8_t* mask, int64_t rows,
                    int64_t channels, const float* weight, const float* bias, float* running_mean,
                    float* running_var, double momentum, double eps, float* mean, float* invstd,
                    float* scale, float* shift, float* partials, cudaStream_t stream) {
   switch (dtype) {
     case DType::kFloat:
-      return Forward<float>(x, z, y, rows, channels, weight, bias, running_mean, running_var,
+      return Forward<float>(x, z, y, mask, rows, channels, weight, bias, running_mean, running_var,
                             momentum, eps, mean, invstd, scale, shift, partials, stream);
     case DType::kHalf:
-      return Forward<__half>(x, z, y, rows, channels, weight, bias, running_mean, running_var,
+      return Forward<__half>(x, z, y, mask, rows, channels, weight, bias, running_mean, running_var,
                              momentum, eps, mean, invstd, scale, shift, partials, stream);
     case DType::kBFloat16:
-      return Forward<__nv_bfloat16>(x, z, y, rows, channels, weight, bias, running_mean,
+      return Forward<__nv_bfloat16>(x, z, y, mask, rows, channels, weight, bias, running_mean,
                                     running_var, momentum, eps, mean, invstd, scale, shift,
                                     partials, stream);
   }
 }
 
-void BnReluBackward(DType dtype, const void* dy, const void* x, const void* y, void* dx, void* dz,
-                    int64_t rows, int64_t channels, const float* weight, const float* mean,
-                    const float* invstd, float* grad_weight, float* grad_bias, float* coef,
-                    float* partials, cudaStream_t stream) {
+void BnReluBackward(DType dtype, const void* dy, const void* x, const uint8_t* mask, void* dx,
+                    void* dz, int64_t rows, int64_t channels, const float* weight,
+                    const float* mean, const float* invstd, float* grad_weight, float* grad_bias,
+                    float* coef, float* partials, cudaStream_t stream) {
   switch (dtype) {
     case DType::kFloat:
-      return Backward<float>(dy, x, y, dx, dz, rows, channels, weight, mean, invstd, grad_weight,
+      return Backward<float>(dy, x, mask, dx, dz, rows, channels, weight, mean, invstd, grad_weight,
                              grad_bias, coef, partials, stream);
     case DType::kHalf:
-      return Backward<__half>(dy, x, y, dx, dz, rows, channels, weight, mean, invstd,
+      return Backward<__half>(dy, x, mask, dx, dz, rows, channels, weight, mean, invstd,
                               grad_weight, grad_bias, coef, partials, stream);
     case DType::kBFloat16:
-      return Backward<__nv_bfloat16>(dy, x, y, dx, dz, rows, channels, weight, mean, invstd,
+      return Backward<__nv_bfloat16>(dy, x, mask, dx, dz, rows, channels, weight, mean, invstd,
                                      grad_weight, grad_bias, coef, partials, stream);
   }
 }
