@@ -193,6 +193,17 @@ void AddTrainCommand(CLI::App& app, Action& action) {
       ->check(PositiveFinite())
       ->capture_default_str();
   command
+      ->add_option("--dist-backend", o.dist_backend,
+                   "c10d backend of a launched (torchrun/mpirun) job: auto (NCCL on GPUs where "
+                   "built with it, else Gloo), nccl, or gloo (also for several processes on one "
+                   "GPU, which NCCL refuses)")
+      ->check(CLI::IsMember({"auto", "nccl", "gloo"}))
+      ->capture_default_str();
+  command->add_flag("--grad-buckets,!--no-grad-buckets", o.grad_buckets,
+                    "Average gradients in persistent ~25 MiB buckets that backward fills, each "
+                    "all-reduced as soon as it is full (default); --no-grad-buckets gathers "
+                    "them into one buffer per step instead");
+  command
       ->add_option("--scaling-baseline", o.scaling_baseline,
                    "images/s of one GPU (or process) alone: the JSON then reports scaling "
                    "efficiency of a multi-process run against it")

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>
 #include <fmt/format.h>
+#include <torch/version.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -21,6 +22,12 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #define TRAINBENCH_HAVE_NCCL 1
+#endif
+// Tensor.register_post_accumulate_grad_hook's C++ side arrived with PyTorch 2.1.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
+#include <torch/csrc/autograd/function_hook.h>
+#include <torch/csrc/autograd/variable.h>
+#define TRAINBENCH_HAVE_POST_ACC_HOOKS 1
 #endif
 
 namespace trainbench::train {
@@ -66,6 +73,9 @@ LaunchInfo ReadLaunchEnvironment() {
 
 struct DataParallel::Group {
   std::function<void(std::vector<at::Tensor>&)> allreduce_sum, allreduce_max, broadcast;
+  // Starts a sum over the processes of the tensors (kept alive by the caller until the
+  // returned wait is called).
+  std::function<std::function<void()>(std::vector<at::Tensor>&)> start_allreduce_sum;
   std::function<void()> barrier;
 #if defined(TRAINBENCH_HAVE_GLOO) || defined(TRAINBENCH_HAVE_NCCL)
   c10::intrusive_ptr<c10d::Store> store;
@@ -81,6 +91,12 @@ void Wrap(c10::intrusive_ptr<ProcessGroup> pg, Group& group) {
     c10d::AllreduceOptions o;
     o.reduceOp = c10d::ReduceOp::SUM;
     pg->allreduce(t, o)->wait();
+  };
+  group.start_allreduce_sum = [pg](std::vector<at::Tensor>& t) -> std::function<void()> {
+    c10d::AllreduceOptions o;
+    o.reduceOp = c10d::ReduceOp::SUM;
+    auto work = pg->allreduce(t, o);
+    return [work] { work->wait(); };
   };
   group.allreduce_max = [pg](std::vector<at::Tensor>& t) {
     c10d::AllreduceOptions o;
@@ -103,8 +119,21 @@ bool DataParallelAvailable() {
 }
 
 DataParallel::DataParallel(const LaunchInfo& launch, const c10::Device& device,
-                           double timeout_seconds)
+                           double timeout_seconds, const std::string& backend)
     : launch_(launch), device_(device), group_(std::make_unique<Group>()) {
+  if (backend != "auto" && backend != "nccl" && backend != "gloo")
+    throw UsageError(fmt::format("--dist-backend {}: choose auto, nccl or gloo", backend));
+  if (backend == "nccl" && !device.is_cuda())
+    throw UsageError(
+        fmt::format("--dist-backend nccl reduces GPU tensors only; {} needs gloo", device.str()));
+#if !defined(TRAINBENCH_HAVE_NCCL)
+  if (backend == "nccl")
+    throw UsageError(
+        "--dist-backend nccl: this build has no NCCL (its LibTorch or nccl.h lacks it)");
+#endif
+#if !defined(TRAINBENCH_HAVE_GLOO)
+  if (backend == "gloo") throw UsageError("--dist-backend gloo: this build has no Gloo");
+#endif
 #if defined(TRAINBENCH_HAVE_GLOO) || defined(TRAINBENCH_HAVE_NCCL)
   const auto timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout_seconds * 1e3));
   try {
@@ -115,7 +144,7 @@ DataParallel::DataParallel(const LaunchInfo& launch, const c10::Device& device,
     options.timeout = timeout;
     group_->store = c10::make_intrusive<c10d::TCPStore>(launch.master_addr, options);
 #if defined(TRAINBENCH_HAVE_NCCL)
-    if (device.is_cuda()) {
+    if (device.is_cuda() && backend != "gloo") {
       backend_ = "nccl";
       auto o = c10d::ProcessGroupNCCL::Options::create();
       Wrap(c10::make_intrusive<c10d::ProcessGroupNCCL>(group_->store, launch.rank,
@@ -145,7 +174,6 @@ DataParallel::DataParallel(const LaunchInfo& launch, const c10::Device& device,
   if (backend_.empty())
     throw UsageError(fmt::format("no c10d backend for {} in this build", device.str()));
 #else
-  (void)device;
   (void)timeout_seconds;
   throw UsageError(
       "this trainbench was built without LibTorch's c10d (Gloo/NCCL): training across "
@@ -163,8 +191,105 @@ void DataParallel::Broadcast(const std::vector<at::Tensor>& tensors) {
   }
 }
 
+namespace {
+
+#if defined(TRAINBENCH_HAVE_POST_ACC_HOOKS)
+// Runs on autograd's thread once a parameter's gradient for this pass is accumulated.
+class BucketReadyHook : public torch::autograd::PostAccumulateGradHook {
+ public:
+  explicit BucketReadyHook(std::function<void()> ready) : ready_(std::move(ready)) {}
+  void operator()(const torch::autograd::Variable& /*tensor*/) override { ready_(); }
+
+ private:
+  std::function<void()> ready_;
+};
+#endif
+
+// A view of `flat` from element `offset` with the parameter's shape and strides (channels-last
+// weights keep their layout, which the fused optimizer expects of their gradients).
+at::Tensor GradientView(const at::Tensor& flat, int64_t offset, const at::Tensor& parameter) {
+  if (parameter.is_non_overlapping_and_dense())
+    return flat.as_strided(parameter.sizes(), parameter.strides(), flat.storage_offset() + offset);
+  return flat.narrow(0, offset, parameter.numel()).view(parameter.sizes());
+}
+
+}  // namespace
+
+void DataParallel::AttachGradientBuckets(const std::vector<at::Tensor>& parameters,
+                                         int64_t bucket_bytes) {
+  c10::NoGradGuard no_grad;
+  if (!buckets_.empty()) throw RuntimeError("gradient buckets are attached once");
+  // Backward produces gradients roughly in reverse order of registration: the last layers'
+  // bucket fills first, so its all-reduce starts while the first layers still compute.
+  std::vector<std::vector<at::Tensor>> groups;
+  int64_t bytes = 0;
+  for (auto it = parameters.rbegin(); it != parameters.rend(); ++it) {
+    const at::Tensor& p = *it;
+    if (!p.requires_grad()) continue;
+    const int64_t size = p.numel() * static_cast<int64_t>(p.element_size());
+    const bool same_kind =
+        !groups.empty() && groups.back().front().options().type_equal(p.options());
+    if (groups.empty() || !same_kind || bytes + size > bucket_bytes) {
+      groups.emplace_back();
+      bytes = 0;
+    }
+    groups.back().push_back(p);
+    bytes += size;
+  }
+#if defined(TRAINBENCH_HAVE_POST_ACC_HOOKS)
+  overlapped_ = true;
+#endif
+  for (auto& members : groups) {
+    int64_t numel = 0;
+    for (const auto& p : members) numel += p.numel();
+    auto bucket = std::make_unique<Bucket>();
+    bucket->flat = at::zeros({numel}, members.front().options().requires_grad(false));
+    bucket->parameters = static_cast<int>(members.size());
+    int64_t offset = 0;
+    for (auto p : members) {
+      p.mutable_grad() = GradientView(bucket->flat, offset, p);
+      offset += p.numel();
+#if defined(TRAINBENCH_HAVE_POST_ACC_HOOKS)
+      Bucket* b = bucket.get();
+      torch::autograd::impl::set_post_acc_grad_hooks(p,
+                                                     std::make_unique<BucketReadyHook>([this, b] {
+                                                       if (b->pending.fetch_sub(1) == 1)
+                                                         StartBucket(*b);
+                                                     }));
+#endif
+    }
+    buckets_.push_back(std::move(bucket));
+  }
+  ZeroGradients();
+}
+
+void DataParallel::ZeroGradients() {
+  for (auto& b : buckets_) {
+    b->flat.zero_();
+    b->wait = nullptr;
+    b->pending.store(b->parameters);
+  }
+}
+
+void DataParallel::StartBucket(Bucket& bucket) {
+  std::vector<at::Tensor> one{bucket.flat};
+  bucket.wait = group_->start_allreduce_sum(one);
+}
+
 void DataParallel::AverageGradients(const std::vector<at::Tensor>& parameters) {
   c10::NoGradGuard no_grad;
+  if (!buckets_.empty()) {
+    // Buckets whose gradients backward did not all produce (or every bucket, without hooks)
+    // start now.
+    for (auto& b : buckets_)
+      if (!b->wait) StartBucket(*b);
+    for (auto& b : buckets_) {
+      b->wait();
+      b->wait = nullptr;
+      b->flat.div_(launch_.world_size);
+    }
+    return;
+  }
   std::vector<at::Tensor> grads;
   for (const auto& p : parameters)
     if (p.grad().defined()) grads.push_back(p.grad());

@@ -51,6 +51,10 @@ std::string MetricsLine(const TrainOptions& options, const TrainResult& result) 
   if (options.precision == "fp16") ours["skipped_steps"] = result.skipped_steps;
   ours["world_size"] = result.world_size;
   ours["images_per_second_per_process"] = result.images_per_second_per_process;
+  if (!result.dist_backend.empty()) {
+    ours["dist_backend"] = result.dist_backend;
+    ours["gradient_sync"] = result.gradient_sync;
+  }
   if (result.scaling_efficiency > 0) ours["scaling_efficiency"] = result.scaling_efficiency;
   ours["cuda_graphs"] = result.cuda_graphs;
   ours["fused_batch_norm"] = result.fused_batch_norm;

@@ -21,7 +21,11 @@ at::Tensor TrainStep::Run(const at::Tensor& images, const at::Tensor& labels) {
     AutocastScope autocast(device_, precision_);
     loss = at::cross_entropy_loss(model_->forward(x), labels);
   }
-  optimizer_.ZeroGrad();
+  // Bucketed gradients are views that backward accumulates into: zeroed, not dropped.
+  if (data_parallel_ && data_parallel_->bucketed())
+    data_parallel_->ZeroGradients();
+  else
+    optimizer_.ZeroGrad();
   if (precision_ == Precision::kFp16) {
     scaler_.Scale(loss).backward();
     if (data_parallel_) data_parallel_->AverageGradients(optimizer_.parameters());

@@ -140,9 +140,12 @@ TrainResult Train(const TrainOptions& options) {
   if (launch.rank != 0) o.quiet = true;  // rank 0 speaks for the job
   const Precision precision = ParsePrecision(o.precision);
   const c10::Device device = ChooseDevice(o, launch);
+  // A launched job forms its process group even as one process, as DDP scripts do: a
+  // torchrun --nproc-per-node 1 job runs the same collectives as a larger one.
   std::unique_ptr<DataParallel> data_parallel;
-  if (launch.world_size > 1)
-    data_parallel = std::make_unique<DataParallel>(launch, device, o.dist_timeout_seconds);
+  if (launch.world_size > 1 || launch.launcher != "none")
+    data_parallel =
+        std::make_unique<DataParallel>(launch, device, o.dist_timeout_seconds, o.dist_backend);
   if (!device.is_cuda() && precision == Precision::kFp16)
     throw UsageError("--precision fp16 needs a CUDA device (CPU autocast runs bf16; use bf16)");
   if (!device.is_cuda() && precision == Precision::kTf32)
@@ -159,10 +162,7 @@ TrainResult Train(const TrainOptions& options) {
   if (o.device.rfind("cuda", 0) == 0 && !device.is_cuda())
     Print(o, "CUDA not available; running on the CPU (--allow-cpu)");
   Print(o, fmt::format("Using device: {} ({})", result.device, result.device_description));
-  if (data_parallel)
-    Print(o, fmt::format("Data parallel: {} processes ({}), {} over {}:{}, batch {} per process",
-                         launch.world_size, launch.launcher, data_parallel->backend(),
-                         launch.master_addr, launch.master_port, o.batch_size));
+  if (data_parallel) result.dist_backend = data_parallel->backend();
 
   at::manual_seed(o.seed);
   // The fused kernels take channels-last CUDA activations.
@@ -174,7 +174,20 @@ TrainResult Train(const TrainOptions& options) {
   if (o.channels_last) ToChannelsLast(*model);
   model->train();
   // Every process starts from rank 0's weights.
-  if (data_parallel) data_parallel->Broadcast(model->parameters());
+  if (data_parallel) {
+    data_parallel->Broadcast(model->parameters());
+    if (o.grad_buckets) data_parallel->AttachGradientBuckets(model->parameters());
+    result.gradient_sync =
+        data_parallel->bucketed()
+            ? fmt::format("buckets {}{}", data_parallel->buckets(),
+                          data_parallel->overlapped() ? ", overlapped with backward" : "")
+            : "flatten";
+    Print(o,
+          fmt::format("Data parallel: {} processes ({}), {} over {}:{}, batch {} per process, "
+                      "gradients: {}",
+                      launch.world_size, launch.launcher, data_parallel->backend(),
+                      launch.master_addr, launch.master_port, o.batch_size, result.gradient_sync));
+  }
   Sgd optimizer(model->parameters(), {o.lr, o.momentum, o.weight_decay});
   GradScaler scaler(device);
   TrainStep train_step(model, optimizer, scaler, device, precision, o.channels_last,

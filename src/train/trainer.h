@@ -41,6 +41,8 @@ struct TrainOptions {
   bool fused_bn = true;               // fused BatchNorm+ReLU(+add) kernels (CUDA, channels-last)
   bool fit_batch_to_memory = false;   // CPU: shrink a batch that would not fit (--calibrate)
   double dist_timeout_seconds = 300;  // to form the process group and for each collective
+  std::string dist_backend = "auto";  // auto (NCCL on CUDA where built), nccl or gloo
+  bool grad_buckets = true;           // persistent gradient buckets (else flatten per step)
   double scaling_baseline = 0;        // images/s of one process alone, for scaling efficiency
   std::string on_bad_image = "skip";  // an image that does not decode: skip or fail
   bool quiet = false;                 // no start-up or progress lines
@@ -66,6 +68,8 @@ struct TrainResult {
   int64_t batch_size = 0;         // per process, as trained (smaller than asked if it was fitted)
   int rank = 0;                   // across processes (RANK/WORLD_SIZE); only rank 0 reports
   int world_size = 1;
+  std::string dist_backend;   // the c10d backend of a launched job; empty for none
+  std::string gradient_sync;  // "buckets N" (+ ", overlapped"), "flatten", or empty
   double images_per_second_per_process = 0;
   double scaling_efficiency = 0;  // per-process images/s over --scaling-baseline; 0: not given
   int64_t bad_images = 0;         // images skipped because they did not decode

@@ -55,6 +55,30 @@ for r in 0 1; do
 done
 grep -q "Data parallel: 2 processes (mpirun)" "$work/mpi0" || { cat "$work/mpi0"; fail "mpirun line"; }
 
+# A launched world of one forms its group as DDP scripts do (torchrun --nproc-per-node 1):
+# gradients go through the same all-reduce, in persistent buckets by default, gathered into
+# one buffer with --no-grad-buckets; the JSON says which.
+for mode in buckets flatten; do
+  port=$(free_port)
+  flags=(); [ $mode = flatten ] && flags=(--no-grad-buckets)
+  WORLD_SIZE=1 RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port timeout 300 "$TRAINBENCH" train \
+    "${small[@]}" --batch-size 2 --steps-per-epoch 2 "${flags[@]}" >"$work/one_$mode" 2>&1 ||
+    { cat "$work/one_$mode"; fail "world of one ($mode) failed"; }
+  grep -q "Data parallel: 1 processes (torchrun), gloo over 127.0.0.1:$port.*gradients: $mode" \
+    "$work/one_$mode" || { cat "$work/one_$mode"; fail "world of one: no data-parallel line"; }
+  tail -n 1 "$work/one_$mode" | $PY -c '
+import json, sys
+t = json.load(sys.stdin)["trainbench"]
+assert t["world_size"] == 1 and t["dist_backend"] == "gloo", t
+assert t["gradient_sync"].startswith(sys.argv[1]), t' $mode || fail "world of one ($mode): JSON"
+done
+# A backend this device cannot use is refused before training.
+set +e
+WORLD_SIZE=1 RANK=0 MASTER_PORT=$(free_port) "$TRAINBENCH" train "${small[@]}" \
+  --dist-backend nccl --steps-per-epoch 1 >"$work/nccl_cpu" 2>&1; rc=$?
+set -e
+[ $rc = 2 ] && grep -q "dist-backend nccl" "$work/nccl_cpu" || { cat "$work/nccl_cpu"; fail "nccl on cpu: rc $rc"; }
+
 # A rank that cannot reach rank 0 fails naming the address, within its timeout.
 set +e
 WORLD_SIZE=2 RANK=1 MASTER_ADDR=127.0.0.1 MASTER_PORT=1 timeout 60 "$TRAINBENCH" train \

@@ -4,7 +4,7 @@
 set -euo pipefail
 TRAINBENCH=${TRAINBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/trainbench}
 SRC=${TRAINBENCH_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-PY=/usr/bin/python3
+PY=${PY:-/usr/bin/python3}  # the GPU host: PY=python3, its own with PIL and numpy
 WORK=$(mktemp -d /tmp/trainbench-test.XXXXXX)
 # at_exit COMMAND: run by cleanup (last registered first) before the scratch folder goes,
 # e.g. stopping a server the test started. Use it rather than a trap of one's own: a trap

@@ -1,13 +1,18 @@
 // DataParallel across real processes: tests/cli/train_distributed.sh runs this binary twice
 // with RANK/WORLD_SIZE set (torchrun's variables) and --gtest_filter on these tests; without
 // them they skip. Each rank computes gradients on its half of one global batch; after
-// AverageGradients both hold the gradient one process computes on the whole batch.
+// AverageGradients both hold the gradient one process computes on the whole batch, through
+// the per-step flatten and through persistent buckets (several, so the bucket order and the
+// hooks that start them are exercised). TRAINBENCH_TEST_DEVICE=cuda and
+// TRAINBENCH_TEST_BACKEND=gloo|nccl run the same on a GPU (the GPU host: two ranks on one GPU
+// over Gloo, and NCCL as a world of one).
 #include "train/data_parallel.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <cstdlib>
+#include <string>
 
 #include "common/error.h"
 
@@ -16,31 +21,68 @@ namespace {
 
 bool Launched() { return std::getenv("WORLD_SIZE") != nullptr; }
 
+torch::Device TestDevice() {
+  const char* d = std::getenv("TRAINBENCH_TEST_DEVICE");
+  return d && *d ? torch::Device(d) : torch::Device(torch::kCPU);
+}
+
+std::string TestBackend() {
+  const char* b = std::getenv("TRAINBENCH_TEST_BACKEND");
+  return b && *b ? b : "auto";
+}
+
+torch::nn::Sequential TwoLayers(uint64_t seed, const torch::Device& device) {
+  torch::manual_seed(seed);
+  torch::nn::Sequential model(torch::nn::Linear(5, 7), torch::nn::ReLU(), torch::nn::Linear(7, 3));
+  model->to(device);
+  return model;
+}
+
+// Each rank's half of the global batch of 8 through `model`, averaged by `dp`, against one
+// process's gradient on the whole batch. `buckets` > 0 attaches buckets of that many bytes
+// first and runs two steps (zeroing in between), as training does.
+void CheckAveraged(DataParallel& dp, const LaunchInfo& launch, int64_t bucket_bytes) {
+  const torch::Device device = TestDevice();
+  auto model = TwoLayers(100 + launch.rank, device);  // different weights per rank...
+  dp.Broadcast(model->parameters());                  // ...until rank 0's are broadcast
+  auto whole = TwoLayers(100, device);
+  for (size_t i = 0; i < model->parameters().size(); ++i)
+    ASSERT_TRUE(torch::equal(model->parameters()[i], whole->parameters()[i]));
+  if (bucket_bytes > 0) {
+    dp.AttachGradientBuckets(model->parameters(), bucket_bytes);
+    EXPECT_GT(dp.buckets(), 1u);
+  }
+  const int world = dp.world_size(), half = 8 / world;
+  for (int step = 0; step < (bucket_bytes > 0 ? 2 : 1); ++step) {
+    torch::manual_seed(7 + step);
+    const auto x = torch::randn({8, 5}).to(device), y = torch::randn({8, 3}).to(device);
+    const auto mine = torch::indexing::Slice(half * launch.rank, half * launch.rank + half);
+    if (bucket_bytes > 0) dp.ZeroGradients();
+    torch::mse_loss(model->forward(x.index({mine})), y.index({mine})).backward();
+    dp.AverageGradients(model->parameters());
+    for (auto& p : whole->parameters()) p.mutable_grad() = at::Tensor();
+    // Equal halves: the mean of the halves' mean losses is the whole batch's mean loss.
+    torch::mse_loss(whole->forward(x), y).backward();
+    for (size_t i = 0; i < model->parameters().size(); ++i) {
+      EXPECT_TRUE(
+          torch::allclose(model->parameters()[i].grad(), whole->parameters()[i].grad(), 1e-5, 1e-6))
+          << "parameter " << i << " on rank " << launch.rank << ", step " << step
+          << (bucket_bytes > 0 ? " (buckets)" : " (flatten)");
+    }
+  }
+}
+
 TEST(DataParallelTest, AveragedGradientsEqualOneProcessOnTheGlobalBatch) {
   if (!Launched()) GTEST_SKIP() << "run by tests/cli/train_distributed.sh with RANK/WORLD_SIZE";
   const LaunchInfo launch = ReadLaunchEnvironment();
-  DataParallel dp(launch, torch::kCPU, 60);
-  ASSERT_EQ(dp.world_size(), 2);
-  // Different starting weights per rank; the broadcast makes them rank 0's.
-  torch::manual_seed(100 + launch.rank);
-  torch::nn::Linear model(5, 3);
-  dp.Broadcast(model->parameters());
-  torch::manual_seed(100);
-  torch::nn::Linear rank0(5, 3);
-  for (size_t i = 0; i < model->parameters().size(); ++i)
-    ASSERT_TRUE(torch::equal(model->parameters()[i], rank0->parameters()[i]));
-
-  torch::manual_seed(7);
-  const auto x = torch::randn({8, 5}), y = torch::randn({8, 3});
-  const auto mine = torch::indexing::Slice(4 * launch.rank, 4 * launch.rank + 4);
-  torch::mse_loss(model(x.index({mine})), y.index({mine})).backward();
-  dp.AverageGradients(model->parameters());
-  torch::mse_loss(rank0(x), y).backward();
-  for (size_t i = 0; i < model->parameters().size(); ++i)
-    EXPECT_TRUE(
-        torch::allclose(model->parameters()[i].grad(), rank0->parameters()[i].grad(), 1e-5, 1e-6))
-        << "parameter " << i << " on rank " << launch.rank;
-  EXPECT_EQ(dp.Max(launch.rank == 0 ? 1.5 : 4.0), 4.0);
+  DataParallel dp(launch, TestDevice(), 60, TestBackend());
+  ASSERT_TRUE(dp.world_size() == 2 || dp.world_size() == 1);
+  if (TestBackend() != "auto") {
+    EXPECT_EQ(dp.backend(), TestBackend());
+  }
+  CheckAveraged(dp, launch, 0);   // flatten
+  CheckAveraged(dp, launch, 64);  // a bucket per few parameters
+  EXPECT_EQ(dp.Max(launch.rank == 0 ? 1.5 : 4.0), dp.world_size() == 2 ? 4.0 : 1.5);
   dp.Barrier();
 }
 
