@@ -51,8 +51,20 @@ if ((${#missing[@]})); then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -q
-  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+  # A host that reaches no package registry (a GPU node with PyTorch but no apt mirror, as on
+  # the GPU host this project measures on) fails here with apt's own errors per package: say
+  # what to do instead, once.
+  if ! { $SUDO apt-get update -q && $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"; }; then
+    {
+      echo "setup: apt could not install ${#missing[@]} packages (no package registry here, or"
+      echo "  names this distribution lacks): ${missing[*]}"
+      echo "  On a host with PyTorch but no registry, bring the build's libraries as .deb files"
+      echo "  made on a machine with Debian bookworm's apt, and build from them:"
+      echo "    bash scripts/gpu_host_debs.sh .debs     # on the apt machine; copy .debs here"
+      echo "    bash scripts/gpu_host_build.sh .debs    # here: builds build/trainbench with train"
+    } >&2
+    exit 1
+  fi
 else
   echo "setup: all ${#packages[@]} packages present"
 fi
