@@ -115,8 +115,9 @@ ReadScheduler::~ReadScheduler() {
 }
 
 void ReadScheduler::StartPhase(const std::vector<std::vector<SampleRef>>* plans,
-                               uint32_t file_offset, uint64_t batch_size) {
+                               uint32_t file_offset, uint64_t batch_size, bool sequential) {
   file_offset_ = file_offset;
+  sequential_ = sequential;
   batch_size_ = std::max<uint64_t>(1, batch_size);
   for (size_t a = 0; a < streams_.size(); ++a) {
     Stream& s = streams_[a];
@@ -229,7 +230,7 @@ bool ReadScheduler::Claim(Stream& s, uint64_t& index, uint64_t& count) {
     }
     // The samples that the same read serves are claimed (and finished) together: one
     // claim for a Parquet row group's rows, not one a row.
-    n = SameUnitRun(*files_, *s.samples, i, limit, file_offset_);
+    n = SameUnitRun(*files_, *s.samples, i, limit, file_offset_, sequential_);
   } while (!s.next.compare_exchange_weak(i, i + n));
   index = i;
   count = n;

@@ -56,8 +56,10 @@ class ReadScheduler {
 
   // Begins a phase (no reads in flight): accelerator k reads (*plans)[k] batch after
   // batch; SampleRef::file + file_offset indexes `files`. Reads start at batch 0.
+  // `sequential`: the plans are SequentialWithinFiles (claims then skip across read units in
+  // constant time).
   void StartPhase(const std::vector<std::vector<SampleRef>>* plans, uint32_t file_offset,
-                  uint64_t batch_size);
+                  uint64_t batch_size, bool sequential = false);
   // Accelerator `a` now waits for or computes batch `step`: lets reads run ahead of it.
   void Advance(size_t a, uint64_t step);
   // Wakes idle loops after Advance calls (one wake-up for many advances).
@@ -114,6 +116,7 @@ class ReadScheduler {
   std::vector<Stream> streams_;
   uint32_t file_offset_ = 0;
   uint64_t batch_size_ = 1;
+  bool sequential_ = false;
 
   std::atomic<bool> draining_{true};
   std::atomic<bool> stop_{false};

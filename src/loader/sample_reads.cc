@@ -34,11 +34,19 @@ SampleRead ReadOf(const std::vector<formats::WrittenFile>& files,
 
 uint64_t SameUnitRun(const std::vector<formats::WrittenFile>& files,
                      const std::vector<SampleRef>& plan, uint64_t index, uint64_t limit,
-                     uint32_t file_offset) {
+                     uint32_t file_offset, bool sequential) {
   const SampleRef ref = plan[index];
   const formats::WrittenFile& file = files[ref.file + file_offset];
   if (file.units.empty()) return 1;
   const formats::ReadUnit& unit = file.units[UnitOf(file, ref.sample)];
+  if (sequential) {
+    // Entries of one file are consecutive samples there: if the entry where the unit (or
+    // the limit) ends is the sample it must be, every entry before it is too.
+    const uint64_t n =
+        std::min<uint64_t>(unit.first_sample + unit.num_samples - ref.sample, limit - index);
+    const SampleRef last = plan[index + n - 1];
+    if (last.file == ref.file && last.sample == ref.sample + n - 1) return n;
+  }
   uint64_t end = index + 1;
   while (end < limit && plan[end].file == ref.file && plan[end].sample >= unit.first_sample &&
          plan[end].sample - unit.first_sample < unit.num_samples)

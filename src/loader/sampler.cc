@@ -52,9 +52,21 @@ uint64_t StepsPerEpoch(uint64_t total_samples, const SamplerOptions& o) {
   return steps;
 }
 
+bool SequentialWithinFiles(const SamplerOptions& o) {
+  return o.sample_shuffle == config::Shuffle::kOff;
+}
+
 std::vector<std::vector<SampleRef>> PlanEpoch(const std::vector<uint64_t>& samples_per_file,
                                               const SamplerOptions& o, uint64_t epoch,
                                               uint64_t first_accelerator, uint64_t count) {
+  std::vector<std::vector<SampleRef>> plan;
+  PlanEpochInto(samples_per_file, o, epoch, first_accelerator, count, plan);
+  return plan;
+}
+
+void PlanEpochInto(const std::vector<uint64_t>& samples_per_file, const SamplerOptions& o,
+                   uint64_t epoch, uint64_t first_accelerator, uint64_t count,
+                   std::vector<std::vector<SampleRef>>& plan) {
   const uint64_t total =
       std::accumulate(samples_per_file.begin(), samples_per_file.end(), uint64_t{0});
   const uint64_t per_accelerator = StepsPerEpoch(total, o) * o.batch_size;
@@ -66,10 +78,11 @@ std::vector<std::vector<SampleRef>> PlanEpoch(const std::vector<uint64_t>& sampl
     FisherYates(files, random);
   }
 
-  std::vector<std::vector<SampleRef>> plan(count);
+  plan.resize(count);
   for (uint64_t k = 0; k < count; ++k) {
     const uint64_t a = first_accelerator + k;
     auto& mine = plan[k];
+    mine.clear();
     mine.reserve(per_accelerator);
     if (o.file_access == config::FileAccess::kMulti) {
       // The a-th slice of the file-ordered sample sequence.
@@ -110,7 +123,6 @@ std::vector<std::vector<SampleRef>> PlanEpoch(const std::vector<uint64_t>& sampl
       BufferShuffle(mine, o.shuffle_size, random);
     }
   }
-  return plan;
 }
 
 }  // namespace trainbench::loader

@@ -44,5 +44,15 @@ uint64_t StepsPerEpoch(uint64_t total_samples, const SamplerOptions& options);
 std::vector<std::vector<SampleRef>> PlanEpoch(const std::vector<uint64_t>& samples_per_file,
                                               const SamplerOptions& options, uint64_t epoch,
                                               uint64_t first_accelerator, uint64_t count);
+// The same into `plan`, reusing its lists' memory: a dlrm epoch is millions of entries, and a
+// fresh buffer each epoch cost page faults, zeroing and unmapping.
+void PlanEpochInto(const std::vector<uint64_t>& samples_per_file, const SamplerOptions& options,
+                   uint64_t epoch, uint64_t first_accelerator, uint64_t count,
+                   std::vector<std::vector<SampleRef>>& plan);
+
+// Whether plans made with `options` hold consecutive samples wherever consecutive entries
+// come from one file (no sample shuffle; file order does not matter): a read unit's run
+// can then be measured at its ends (loader/sample_reads.h).
+bool SequentialWithinFiles(const SamplerOptions& options);
 
 }  // namespace trainbench::loader

@@ -132,12 +132,14 @@ class EmulatedRun {
   }
 
   PhaseSpec Spec(const char* kind, uint64_t epoch, const auto& plans, uint32_t offset,
-                 uint64_t batch, uint64_t steps, const config::TimeDistribution& compute) {
+                 uint64_t batch, uint64_t steps, const config::TimeDistribution& compute,
+                 bool sequential) {
     PhaseSpec s;
     s.kind = kind;
     s.epoch = epoch;
     s.epochs = c_.train.epochs;
     s.plans = &plans;
+    s.sequential = sequential;
     s.file_offset = offset;
     s.batch_size = batch;
     s.steps = steps;
@@ -151,8 +153,8 @@ class EmulatedRun {
     s.live = &live_;
     // The bytes the accelerators asked for, counted as each takes its batch, so an
     // interrupted phase counts only what it used.
-    s.on_batch = [this, &plans, batch, offset](size_t a, uint64_t step) {
-      phase_requested_ += BatchBytes(plans[a], step, batch, all_files_, offset);
+    s.on_batch = [this, &plans, batch, offset, sequential](size_t a, uint64_t step) {
+      phase_requested_ += BatchBytes(plans[a], step, batch, all_files_, offset, sequential);
     };
     phase_requested_ = 0;
     return s;
@@ -162,9 +164,11 @@ class EmulatedRun {
     const bool in_memory = c_.reader.read_type == config::ReadType::kMemory;
     if (in_memory) {
       // read_type memory: every accelerator reads its share once, before training.
-      const auto plans = loader::PlanEpoch(train_counts_, PreloadSampling(sampler_), 1, first_,
-                                           options_.accelerators);
-      auto spec = Spec("preload", 1, plans, 0, c_.reader.batch_size, steps, {});
+      const loader::SamplerOptions preload = PreloadSampling(sampler_);
+      const auto plans =
+          loader::PlanEpoch(train_counts_, preload, 1, first_, options_.accelerators);
+      auto spec = Spec("preload", 1, plans, 0, c_.reader.batch_size, steps, {},
+                       loader::SequentialWithinFiles(preload));
       if (!StartTogether()) return;
       const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
       auto rec = out.record;
@@ -178,10 +182,12 @@ class EmulatedRun {
     const double run_start = NowSeconds();
     uint64_t global_step = 0;
     for (uint64_t epoch = 1; epoch <= c_.train.epochs; ++epoch) {
-      const auto plans =
-          loader::PlanEpoch(train_counts_, sampler_, epoch, first_, options_.accelerators);
-      auto spec =
-          Spec("train", epoch, plans, 0, c_.reader.batch_size, steps, c_.train.computation_time);
+      // One plan buffer for every epoch (millions of entries for dlrm).
+      loader::PlanEpochInto(train_counts_, sampler_, epoch, first_, options_.accelerators,
+                            train_plans_);
+      const auto& plans = train_plans_;
+      auto spec = Spec("train", epoch, plans, 0, c_.reader.batch_size, steps,
+                       c_.train.computation_time, loader::SequentialWithinFiles(sampler_));
       spec.io = !in_memory;
       if (checkpointer_ && c_.checkpoint.steps_between_checkpoints > 0) {
         spec.sync_step = [&, epoch](uint64_t step, bool at_barrier) {
@@ -225,7 +231,8 @@ class EmulatedRun {
     const auto plans = loader::PlanEpoch(eval_counts_, o, epoch, first_, options_.accelerators);
     const auto offset = static_cast<uint32_t>(dataset_.train.size());
     if (!StartTogether()) return false;
-    auto spec = Spec("eval", epoch, plans, offset, o.batch_size, steps, c_.evaluation.eval_time);
+    auto spec = Spec("eval", epoch, plans, offset, o.batch_size, steps, c_.evaluation.eval_time,
+                     loader::SequentialWithinFiles(o));
     const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
     auto rec = out.record;
     rec.requested_bytes = phase_requested_;
@@ -272,6 +279,7 @@ class EmulatedRun {
   std::unique_ptr<metrics::IoCharacterizer> io_;
   uint64_t phase_requested_ = 0;  // bytes of the batches the current phase took
   loader::SamplerOptions sampler_;
+  std::vector<std::vector<loader::SampleRef>> train_plans_;
   std::vector<uint64_t> train_counts_, eval_counts_;
   uint64_t first_ = 0;
   ReadSetup reads_;

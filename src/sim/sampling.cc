@@ -68,11 +68,13 @@ uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
 }
 
 uint64_t BatchBytes(const std::vector<loader::SampleRef>& plan, uint64_t step, uint64_t batch,
-                    const std::vector<formats::WrittenFile>& files, uint32_t file_offset) {
+                    const std::vector<formats::WrittenFile>& files, uint32_t file_offset,
+                    bool sequential) {
   uint64_t bytes = 0;
   const size_t end = std::min<size_t>(plan.size(), (step + 1) * batch);
   // A run of samples that one read serves (a Parquet row group's rows) at a time.
-  for (size_t i = step * batch; i < end; i += loader::SameUnitRun(files, plan, i, end, file_offset))
+  for (size_t i = step * batch; i < end;
+       i += loader::SameUnitRun(files, plan, i, end, file_offset, sequential))
     bytes += loader::ReadOf(files, plan, i, file_offset).Bytes();
   return bytes;
 }

@@ -35,6 +35,7 @@ uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
 // The bytes batch `step` of `plan` reads (loader/sample_reads.h; files indexed from
 // `file_offset`).
 uint64_t BatchBytes(const std::vector<loader::SampleRef>& plan, uint64_t step, uint64_t batch,
-                    const std::vector<formats::WrittenFile>& files, uint32_t file_offset);
+                    const std::vector<formats::WrittenFile>& files, uint32_t file_offset,
+                    bool sequential = false);
 
 }  // namespace trainbench::sim

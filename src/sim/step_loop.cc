@@ -74,7 +74,7 @@ class Loop {
     start_ = start;
     const uint64_t bytes_before = scheduler_ ? scheduler_->BytesRead() : 0;
     if (scheduler_ && spec_.io && spec_.steps > 0)
-      scheduler_->StartPhase(spec_.plans, spec_.file_offset, spec_.batch_size);
+      scheduler_->StartPhase(spec_.plans, spec_.file_offset, spec_.batch_size, spec_.sequential);
     if (live_) live_->SetPhase(PhaseOf(spec_.kind), spec_.epoch);
     for (size_t a = 0; a < accelerators_.size(); ++a) {
       accelerators_[a].step_start = start;

@@ -34,6 +34,7 @@ struct PhaseSpec {
   const std::vector<std::vector<loader::SampleRef>>* plans = nullptr;  // per local accelerator
   uint32_t file_offset = 0;
   uint64_t batch_size = 1;
+  bool sequential = false;  // plans are loader::SequentialWithinFiles
   uint64_t steps = 0;
   bool io = true;  // false: batches are in memory already (read_type memory)
   bool barrier = true;

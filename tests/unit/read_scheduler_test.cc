@@ -190,6 +190,43 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(c.param.engine) + "_depth" + std::to_string(c.param.depth);
     });
 
+// The constant-time run of a sequential plan (no sample shuffle) equals the walk, for every
+// entry and limit, over plans of both file-access modes, with units that files and
+// accelerators' slices cut in the middle (45 samples in units of 20, 20, 5).
+TEST(SameUnitRunTest, SequentialPlansGiveTheWalksRuns) {
+  std::vector<formats::WrittenFile> files(3);
+  for (auto& f : files) {
+    f.num_samples = 45;
+    for (uint64_t first : {0, 20, 40})
+      f.units.push_back({first, std::min<uint64_t>(20, 45 - first), {{first * 10, 100}}});
+  }
+  const std::vector<uint64_t> counts(files.size(), 45);
+  for (auto access : {config::FileAccess::kMulti, config::FileAccess::kShared}) {
+    for (uint64_t accelerators : {1, 2, 3}) {
+      SamplerOptions o;
+      o.accelerators = accelerators;
+      o.batch_size = 7;
+      o.file_access = access;
+      o.file_shuffle = config::Shuffle::kSeed;
+      ASSERT_TRUE(SequentialWithinFiles(o));
+      const auto plans = PlanEpoch(counts, o, 1, 0, accelerators);
+      for (const auto& plan : plans) {
+        for (uint64_t i = 0; i < plan.size(); ++i) {
+          for (uint64_t limit : {i + 1, i + 7, static_cast<uint64_t>(plan.size())}) {
+            if (limit > plan.size()) continue;
+            EXPECT_EQ(SameUnitRun(files, plan, i, limit, 0, true),
+                      SameUnitRun(files, plan, i, limit, 0, false))
+                << "entry " << i << " limit " << limit << " of " << accelerators;
+          }
+        }
+      }
+    }
+  }
+  SamplerOptions shuffled;
+  shuffled.sample_shuffle = config::Shuffle::kSeed;
+  EXPECT_FALSE(SequentialWithinFiles(shuffled));
+}
+
 TEST(ReadEngines, UnavailableEngineIsAUsageErrorNamingIt) {
   storage::MemoryStorage memory;
   storage::ReadEngineOptions o;
