@@ -156,6 +156,18 @@ class Stager {
     return fo;
   }
 
+  std::string HashPath(const std::string& path, uint64_t size, HashKind kind) {
+    PhaseScope verify(clock_, Phase::kVerify);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      throw IoError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)), errno);
+    struct Closer {
+      int fd;
+      ~Closer() { ::close(fd); }
+    } closer{fd};
+    return HashFile(fd, size, kind, path);
+  }
+
   Expected ExpectedFor(const std::string& name, const ProbeResult& probe) {
     Expected e;
     if (!o_.sha256.empty()) {
@@ -202,13 +214,26 @@ class Stager {
                        : ProbeObject(sources, obj, o_.max_attempts, ledger_, stream_time_);
       r.size = probe.size;
       std::error_code ec;
-      if (fs::is_regular_file(final_path, ec) && fs::file_size(final_path, ec) == probe.size) {
-        // Staged before (only a whole, verified object gets its final name).
-        r.status = "present";
-        r.checksum = "verified when staged";
-        continue;
-      }
       Expected e = ExpectedFor(obj.name, probe);
+      if (fs::is_regular_file(final_path, ec) && fs::file_size(final_path, ec) == probe.size) {
+        // A file of the right size may still be another one (a user's, an older version):
+        // with a checksum known it is hashed before it counts as staged.
+        if (!e.hex) {
+          r.status = "present";
+          r.checksum = "none (the size matches)";
+          continue;
+        }
+        const std::string got = HashPath(final_path, probe.size, e.kind);
+        if (got == *e.hex) {
+          r.status = "present";
+          r.checksum = Label(e) + ", hashed now";
+          continue;
+        }
+        Warn(
+            "{} is already in DEST with the right size, but its {} {} does not match {} from {}: "
+            "fetching it again",
+            obj.name, HashName(e.kind), got, *e.hex, e.from);
+      }
       r.checksum = Label(e);
       fs::create_directories(fs::path(final_path).parent_path(), ec);
       FetchItem item;
