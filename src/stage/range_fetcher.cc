@@ -191,6 +191,13 @@ class RangeFetcher::Impl {
     for (size_t i = 0; i < items.size(); ++i)
       for (uint64_t c = 0; c < Chunks(items[i]); ++c)
         if (options_.compare || !items[i].done[c]) queue_.emplace_back(i, c);
+    sync_bytes_ = options_.journal_sync_bytes;
+    if (sync_bytes_ == 0) {
+      uint64_t total = 0;
+      for (const auto& item : items) total += item.size - item.begin;
+      sync_bytes_ = std::clamp<uint64_t>(total / 100, 1 << 20, 256 << 20);
+    }
+    uint64_t synced_bytes = 0;
     double last_sync = NowSeconds(), last_progress = 0;
     try {
       for (;;) {
@@ -203,9 +210,11 @@ class RangeFetcher::Impl {
         RestartDue();
         const bool more_to_deliver = Deliver();
         const double now = NowSeconds();
-        if (now - last_sync >= options_.journal_sync_s) {
+        if (now - last_sync >= options_.journal_sync_s ||
+            live_bytes_ - synced_bytes >= sync_bytes_) {
           SyncJournals();
           last_sync = now;
+          synced_bytes = live_bytes_;
         }
         const bool finished = Finished();
         if (hooks.progress && (finished || now - last_progress >= 0.1)) {
@@ -222,10 +231,11 @@ class RangeFetcher::Impl {
         multi_.Poll(wait);
       }
     } catch (...) {
+      RecordHighWaterMarks();
       for (auto& s : slots_) {
         if (multi_.Active(s.index)) {
           multi_.Remove(s.index);
-          stream_time_.wasted_bytes += s.received;
+          if (!Journaled(s)) stream_time_.wasted_bytes += s.received;
         }
         s.busy = false;
       }
@@ -275,9 +285,33 @@ class RangeFetcher::Impl {
       if (s.fd < 0) s.buffer.resize(s.length);
       s.attempt = 1;
       s.kept = 0;
+      s.sha->Reset();
+      if (const auto it = item.partial.find(c);
+          s.fd >= 0 && it != item.partial.end() && it->second < s.length)
+        ResumeChunk(s, item, it->second);
       s.source = sources_.Best();
       Start(s);
     }
+  }
+
+  // Chunk bytes an earlier run left in the part file: hashed (the chunk's hash covers all
+  // of it) and kept, so the first attempt asks for the rest.
+  void ResumeChunk(Slot& s, const FetchItem& item, uint64_t bytes) {
+    PhaseScope verify(clock_, Phase::kVerify);
+    read_buffer_.resize(std::min<uint64_t>(bytes, 8 << 20));
+    for (uint64_t done = 0; done < bytes;) {
+      const ssize_t r = ::pread(item.fd, read_buffer_.data(),
+                                std::min<uint64_t>(read_buffer_.size(), bytes - done),
+                                static_cast<off_t>(s.offset + done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0)
+        throw IoError(fmt::format("cannot read {} at offset {}: {}", item.part_path,
+                                  s.offset + done, r < 0 ? std::strerror(errno) : "end of file"),
+                      r < 0 ? errno : EIO);
+      s.sha->Update(read_buffer_.data(), static_cast<size_t>(r));
+      done += static_cast<uint64_t>(r);
+    }
+    s.kept = bytes;
   }
 
   void Start(Slot& s) {
@@ -501,7 +535,22 @@ class RangeFetcher::Impl {
     return false;
   }
 
+  // Whether slot `s`'s bytes land in a journaled part file (not a repair's buffer).
+  bool Journaled(const Slot& s) const {
+    return !options_.compare && s.fd >= 0 && (*items_)[s.item].journal != nullptr;
+  }
+
+  // Each stream's bytes of its chunk so far (those of an attempt in flight, or those kept
+  // from a cut one), for the journal to record with the data's sync.
+  void RecordHighWaterMarks() {
+    for (const auto& s : slots_)
+      if (s.busy && Journaled(s))
+        (*items_)[s.item].journal->SetPartial(s.chunk,
+                                              multi_.Active(s.index) ? s.received : s.kept);
+  }
+
   void SyncJournals() {
+    RecordHighWaterMarks();
     for (auto& item : *items_)
       if (item.journal && item.fd >= 0 && item.journal->HasPending()) item.journal->Sync(item.fd);
     if (hooks_ && hooks_->on_sync) hooks_->on_sync();
@@ -522,6 +571,7 @@ class RangeFetcher::Impl {
   std::vector<std::map<uint64_t, std::vector<unsigned char>>> early_;
   std::vector<unsigned char> read_buffer_;
   uint64_t live_bytes_ = 0;
+  uint64_t sync_bytes_ = 0;  // journals are synced after this many bytes at the latest
 };
 
 RangeFetcher::RangeFetcher(FetchSources& sources, FetchOptions options, SourceLedger& ledger,

@@ -265,11 +265,14 @@ class Stager {
       }
       const uint64_t chunks = (probe.size + o_.chunk_size - 1) / o_.chunk_size;
       item.done.assign(chunks, 0);
-      if (journal->Resumed() && static_cast<uint64_t>(st.st_size) == probe.size)
+      if (journal->Resumed() && static_cast<uint64_t>(st.st_size) == probe.size) {
         for (const auto& [index, hex] : journal->Chunks()) {
           item.done[index] = 1;
           r.resumed_bytes += std::min(o_.chunk_size, probe.size - index * o_.chunk_size);
         }
+        item.partial = journal->Partials();
+        for (const auto& [index, bytes] : item.partial) r.resumed_bytes += bytes;
+      }
       to_fetch += probe.size - r.resumed_bytes;
       item.deliver = e.hex.has_value();
       item.journal = journal.get();
