@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
+#include "common/strings.h"
 #include "stage/checksum.h"
 #include "storage/curl_multi.h"
 #include "storage/s3_http.h"
@@ -156,7 +157,7 @@ std::string Excerpt(const std::string& body) {
   std::string text = body.substr(0, 200);
   for (char& c : text)
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  return text;
+  return Printable(text);
 }
 
 }  // namespace
