@@ -23,11 +23,15 @@
 #include "stage/range_journal.h"
 #include "stage/source.h"
 #include "stage/stage_progress.h"
+#include "storage/file_lock.h"
 #include "storage/s3_http.h"
 
 namespace trainbench::stage {
 namespace fs = std::filesystem;
 namespace {
+
+// The same name as datagen's lock of a dataset folder (dataset/dataset_lock.h).
+constexpr const char* kDestLockName = ".trainbench.lock";
 
 // What an object must hash to, and the hasher fed its bytes in order.
 struct Expected {
@@ -113,6 +117,7 @@ class Stager {
       if (ec)
         throw IoError(fmt::format("cannot create DEST '{}': {}", o_.dest, ec.message()),
                       ec.value());
+      LockDest();
       if (o_.extract)
         Extract(sources, objects[0], a);
       else
@@ -147,6 +152,20 @@ class Stager {
   }
 
  private:
+  // Two stages into one DEST would write one part file and rename it from under each other:
+  // the second is refused at once, naming the first. The lock is datagen's (flock on
+  // DEST/.trainbench.lock, storage/file_lock.h), so a datagen into DEST excludes a stage too.
+  void LockDest() {
+    const std::string path = (fs::path(o_.dest) / kDestLockName).string();
+    auto attempt = storage::TryLockFile(path);
+    if (!attempt.lock)
+      throw RuntimeError(fmt::format(
+          "DEST '{}' is being written by another trainbench ({}): wait for it to finish, or "
+          "choose another DEST",
+          o_.dest, attempt.holder));
+    dest_lock_ = std::move(attempt.lock);
+  }
+
   // The stage's flags as the range fetcher takes them.
   FetchOptions FetchOptionsOfStage() const {
     FetchOptions fo;
@@ -469,6 +488,7 @@ class Stager {
   StreamTime stream_time_;
   SourceLedger ledger_;
   std::map<std::string, std::string> checksums_;
+  std::unique_ptr<storage::StorageLock> dest_lock_;  // held for the whole stage
 };
 
 }  // namespace
