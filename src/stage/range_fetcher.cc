@@ -47,6 +47,7 @@ struct Slot {
   // the rest only (as `curl -C -` does), and the chunk's hash carries on over them.
   uint64_t kept = 0;
   uint64_t attempt_kept = 0;  // `kept` when this attempt started
+  uint64_t restarted = 0;     // kept bytes thrown away when a 200 restarted the chunk
   // This attempt's response; `received` counts the chunk's bytes, kept ones included.
   uint64_t received = 0;
   bool checked = false, error_mode = false, fail_hard = false;
@@ -111,7 +112,13 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
           return 0;
         }
       } else if (s.status == 200) {
-        if (s.offset + s.kept != 0 || s.length != s.object_size) {
+        if (s.offset == 0 && s.length == s.object_size && s.kept > 0) {
+          // The rest of a cut answer was asked for and the whole object came: a server that
+          // ignores Range. The chunk starts over from these bytes; the kept ones are wasted.
+          s.restarted += s.kept;
+          s.kept = s.attempt_kept = s.received = 0;
+          s.sha->Reset();
+        } else if (s.offset + s.kept != 0 || s.length != s.object_size) {
           s.fail = "ignores Range requests (HTTP 200 with the whole object)";
           s.fail_hard = true;
           return 0;
@@ -390,6 +397,12 @@ class RangeFetcher::Impl {
 
     const bool status_ok = s.file_url || status == 206 ||
                            (status == 200 && s.offset == 0 && s.length == s.object_size);
+    if (s.restarted > 0) {  // counted when they arrived; fetched again since
+      result_.bytes -= s.restarted;
+      result_.item_bytes[s.item] -= s.restarted;
+      stream_time_.wasted_bytes += s.restarted;
+      s.restarted = 0;
+    }
     const uint64_t fresh = s.received - s.attempt_kept;  // this attempt's bytes
     if (code == CURLE_OK && s.fail.empty() && status_ok && s.received == s.length) {
       row.bytes += fresh;
@@ -415,8 +428,15 @@ class RangeFetcher::Impl {
       f.reason = s.fail;
       f.hard = s.fail_hard;
       f.retryable = !s.fail_hard;
-    } else if (code == CURLE_OK && status_ok) {
-      f.reason = fmt::format("short body: {} of {} bytes", s.received, s.length);
+    } else if (status_ok && s.received < s.length &&
+               (code == CURLE_OK || code == CURLE_PARTIAL_FILE || code == CURLE_RECV_ERROR ||
+                code == CURLE_GOT_NOTHING)) {
+      // The answer began well and ended early (a close before Content-Length's end).
+      const std::string curl =
+          code == CURLE_OK ? "" : "; " + ClassifyFailure(code, status, s.error).reason;
+      f.reason = fmt::format("body cut short at byte {} (bytes {}-{} were asked for{})",
+                             s.offset + s.received, s.offset + s.attempt_kept,
+                             s.offset + s.length - 1, curl);
     } else {
       f = ClassifyFailure(code, status, s.error);
       if (!s.body_text.empty()) f.reason += ": " + Excerpt(s.body_text);
