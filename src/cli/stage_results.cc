@@ -28,10 +28,11 @@ std::map<std::string, std::string> ParseS3Options(const std::vector<std::string>
 
 stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
                                      const std::string& dest_flag, const std::string& output,
-                                     std::string& started) {
+                                     std::string& started, const std::function<void()>& ready) {
   stage::CheckStageOptions(options);
   CheckWritableFolder(options.dest, dest_flag);
   CheckWritableFolder(output, "--output");
+  if (ready) ready();
   InstallInterruptHandler();
   started = UtcStamp();
   return stage::RunStage(options);
