@@ -30,6 +30,9 @@ namespace trainbench::stage {
 namespace fs = std::filesystem;
 namespace {
 
+constexpr const char* kNoChecksumHint =
+    "give --sha256 or --checksums; the source sent no Digest header or single-part S3 ETag";
+
 // The same name as datagen's lock of a dataset folder (dataset/dataset_lock.h).
 constexpr const char* kDestLockName = ".trainbench.lock";
 
@@ -326,6 +329,7 @@ class Stager {
     }
     progress.Finish();
     std::vector<size_t> bad;
+    std::vector<std::string> unverified;
     for (size_t i = 0; i < items.size(); ++i) {
       ObjectResult& r = a.objects[result_of[i]];
       r.fetched_bytes = fetched.item_bytes[i];
@@ -338,13 +342,15 @@ class Stager {
         bad.push_back(i);
         continue;
       }
-      if (!e.hex)
-        Warn(
-            "{} is not verified: no checksum is known for it (give --sha256 or --checksums; the "
-            "server sent no Digest header)",
-            r.name);
+      if (!e.hex) unverified.push_back(r.name);
       Finish(items[i], *journals[i], r);
     }
+    // One line, not one an object: a prefix can hold a million.
+    if (unverified.size() == 1)
+      Warn("{} is not verified: no checksum is known for it ({})", unverified[0], kNoChecksumHint);
+    else if (unverified.size() > 1)
+      Warn("{} objects are not verified (e.g. {}): no checksum is known for them ({})",
+           unverified.size(), unverified[0], kNoChecksumHint);
     if (bad.empty()) return;
     Repair(sources, items, journals, expected, bad, result_of, a);
   }

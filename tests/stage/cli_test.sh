@@ -34,6 +34,9 @@ head -c 10 /dev/urandom >"$WORK/src/sub/b.bin"
 : >"$WORK/src/empty.bin"
 expect_exit 0 "$WORK/o1" "$TRAINBENCH" stage "$WORK/src" "$WORK/copy" --chunk-size 1MiB --no-progress --output "$WORK/results"
 check "a folder is copied whole" diff -r -x .trainbench.lock "$WORK/src" "$WORK/copy"
+# As for an s3:// prefix (the same path): one line for the objects without a checksum.
+check "one 'not verified' line for the folder" [ "$(grep -c "not verified" "$WORK/o1")" = 1 ]
+contains "$WORK/o1" "3 objects are not verified (e.g. a.bin)"
 expect_exit 0 "$WORK/report" "$TRAINBENCH" stage --report "$WORK/results"
 cat "$WORK/report"
 check "two jobs, one failed" [ "$(line_get "$WORK/report" '(j["trainbench_campaign"]["jobs"], j["trainbench_campaign"]["failed"])')" = "(2, 1)" ]
