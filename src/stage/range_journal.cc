@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/strings.h"
 #include "stage/checksum.h"
 
 namespace trainbench::stage {
@@ -52,7 +53,7 @@ RangeJournal::RangeJournal(std::string path, JournalIdentity identity)
       discard_reason_ = fmt::format(
           "its header '{}' does not match this object and chunk size "
           "('{}')",
-          header.substr(0, 200), JournalHeader(identity_));
+          Printable(header), Printable(JournalHeader(identity_)));
     } else {
       resumed_ = true;
       size_t pos = eol + 1;
