@@ -7,6 +7,7 @@
 
 #include "dataset/dataset_lock.h"
 #include "dataset/manifest.h"
+#include "storage/posix_storage.h"
 
 namespace trainbench::dataset {
 namespace {
@@ -38,6 +39,13 @@ bool IsJournal(const std::string& path) {
   return path == name || path.rfind(name + ".rank", 0) == 0;
 }
 
+// A file a killed writer left half-written (".NAME.tbtmp"): RemoveLeftovers' to remove.
+bool IsLeftover(const std::string& path) {
+  const std::string name = path.substr(path.rfind('/') + 1);
+  return name.size() > 1 && name.front() == '.' &&
+         name.ends_with(storage::PosixStorage::kTempSuffix);
+}
+
 }  // namespace
 
 DatasetObjects FindDatasetObjects(storage::Storage& storage) {
@@ -54,7 +62,10 @@ DatasetObjects FindDatasetObjects(storage::Storage& storage) {
     named.insert(e.path);
     AddJournal(storage, e.path, named);
   }
-  for (const auto& e : entries) (named.count(e.path) ? result.ours : result.foreign).push_back(e);
+  for (const auto& e : entries) {
+    if (IsLeftover(e.path)) continue;
+    (named.count(e.path) ? result.ours : result.foreign).push_back(e);
+  }
   return result;
 }
 

@@ -16,7 +16,8 @@ struct DatasetObjects {
   std::vector<storage::ListEntry> foreign;
 };
 
-// Lists the storage and sorts every object into ours or foreign. Throws RuntimeError when
+// Lists the storage and sorts every object into ours or foreign (a killed writer's
+// temporaries are neither: Storage::RemoveLeftovers removes them). Throws RuntimeError when
 // the manifest is damaged (datagen's message: delete it and re-run).
 DatasetObjects FindDatasetObjects(storage::Storage& storage);
 
