@@ -47,7 +47,8 @@ struct Slot {
   // the rest only (as `curl -C -` does), and the chunk's hash carries on over them.
   uint64_t kept = 0;
   uint64_t attempt_kept = 0;  // `kept` when this attempt started
-  uint64_t restarted = 0;     // kept bytes thrown away when a 200 restarted the chunk
+  uint64_t resumed = 0;       // of `kept`: bytes an earlier run left (not fetched by this one)
+  uint64_t restarted = 0;     // kept bytes fetched by this run, thrown away by a 200's restart
   // This attempt's response; `received` counts the chunk's bytes, kept ones included.
   uint64_t received = 0;
   bool checked = false, error_mode = false, fail_hard = false;
@@ -115,8 +116,8 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
         if (s.offset == 0 && s.length == s.object_size && s.kept > 0) {
           // The rest of a cut answer was asked for and the whole object came: a server that
           // ignores Range. The chunk starts over from these bytes; the kept ones are wasted.
-          s.restarted += s.kept;
-          s.kept = s.attempt_kept = s.received = 0;
+          s.restarted += s.kept - s.resumed;
+          s.kept = s.attempt_kept = s.received = s.resumed = 0;
           s.sha->Reset();
         } else if (s.offset + s.kept != 0 || s.length != s.object_size) {
           s.fail = "ignores Range requests (HTTP 200 with the whole object)";
@@ -292,7 +293,7 @@ class RangeFetcher::Impl {
       s.fd = options_.compare ? -1 : item.fd;
       if (s.fd < 0) s.buffer.resize(s.length);
       s.attempt = 1;
-      s.kept = 0;
+      s.kept = s.resumed = 0;
       s.sha->Reset();
       if (const auto it = item.partial.find(c);
           s.fd >= 0 && it != item.partial.end() && it->second < s.length)
@@ -319,7 +320,7 @@ class RangeFetcher::Impl {
       s.sha->Update(read_buffer_.data(), static_cast<size_t>(r));
       done += static_cast<uint64_t>(r);
     }
-    s.kept = bytes;
+    s.kept = s.resumed = bytes;
   }
 
   void Start(Slot& s) {
@@ -411,7 +412,7 @@ class RangeFetcher::Impl {
       sources_.Succeeded(s.source);
       result_.bytes += fresh;
       result_.item_bytes[s.item] += fresh;
-      s.kept = 0;
+      s.kept = s.resumed = 0;
       Completed(s, item);
       s.busy = false;
       return;
@@ -458,7 +459,7 @@ class RangeFetcher::Impl {
       if (!s.fail.empty()) {
         // The source answered wrongly: nothing of the chunk is trusted, kept bytes included.
         stream_time_.wasted_bytes += s.received;
-        s.kept = 0;
+        s.kept = s.resumed = 0;
       }
     }
     const bool demoted = sources_.Failed(s.source, f);
