@@ -14,6 +14,7 @@
 #include "cli/stage_results.h"
 #include "cli/validators.h"
 #include "common/error.h"
+#include "common/log.h"
 #include "stage/campaign.h"
 #include "stage/campaign_folders.h"
 #include "stage/stage_account.h"
@@ -90,7 +91,10 @@ int Stage(StageFlags& flags) {
   const std::string unwritten = WriteAccountResults(account, flags.output, started, timeseries);
   fmt::print("{}\n", stage::FinalLine(account).dump());
   std::fflush(stdout);
-  if (outcome.exit_code != 0) return ReportStageFailure(outcome);
+  if (outcome.exit_code != 0) {
+    if (!unwritten.empty()) LogError("the stage's results could not be written: " + unwritten);
+    return ReportStageFailure(outcome);
+  }
   if (!unwritten.empty())
     throw RuntimeError("stage complete, but its results could not be written: " + unwritten);
   return 0;

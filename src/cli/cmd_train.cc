@@ -96,9 +96,13 @@ int Run(TrainArgs& args, const CLI::App& command) {
     throw UsageError("--calibrate prints its figure and keeps no results: drop --output");
   CheckInterval(args.staged.interval);
   try {
-    if (staged)
-      return RunStagedTrain(args.staged, args.options,
-                            [&args] { return TrainLine(LoadTrainPlugin(), args.options); });
+    if (staged) {
+      // Loaded before the stage: a build without LibTorch must not fetch a dataset to say so.
+      train::TrainFunction staged_fn = nullptr;
+      return RunStagedTrain(
+          args.staged, args.options, [&] { staged_fn = LoadTrainPlugin(); },
+          [&] { return TrainLine(staged_fn, args.options); });
+    }
     const train::TrainFunction train_fn = LoadTrainPlugin();
     if (!args.calibrate.empty()) return RunCalibration(train_fn, args, command);
     // With --output the job keeps results like `run`'s: summary.json (the JSON line's

@@ -28,10 +28,11 @@ std::map<std::string, std::string> ParseS3Options(const std::vector<std::string>
 
 stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
                                      const std::string& dest_flag, const std::string& output,
-                                     std::string& started) {
+                                     std::string& started, const std::function<void()>& ready) {
   stage::CheckStageOptions(options);
   CheckWritableFolder(options.dest, dest_flag);
   CheckWritableFolder(output, "--output");
+  if (ready) ready();
   InstallInterruptHandler();
   started = UtcStamp();
   return stage::RunStage(options);
@@ -52,7 +53,11 @@ std::string WriteJobResults(const std::string& output, const std::string& comman
     const std::string folder = report::CreateResultsFolder(output, command, started);
     summary["timeseries_interval_s"] = timeseries.interval_s;
     summary["timeseries_cpu_seconds"] = timeseries.sampler_cpu_s;
-    report::WriteResultFile(folder, "summary.json", summary.dump(2) + "\n");
+    // A stop reason may hold bytes that are not UTF-8 (whatever a server sent): replaced,
+    // never a reason to lose the account.
+    report::WriteResultFile(
+        folder, "summary.json",
+        summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     if (!timeseries.rows.empty())
       report::WriteResultFile(folder, "timeseries.csv",
                               report::TimeseriesCsv({timeseries.rows}, nullptr));

@@ -4,6 +4,7 @@
 // Thread-safe: plain functions.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -19,11 +20,13 @@ namespace trainbench::cli {
 std::map<std::string, std::string> ParseS3Options(const std::vector<std::string>& pairs);
 
 // Checks `options` and that DEST (named `dest_flag` in errors) and `output` are writable
-// (UsageError), installs the Ctrl-C handler, sets `started` to the UTC stamp the results
-// folder is named by, and runs the stage.
+// (UsageError), calls `ready` (when given: what must be there for the job, checked before
+// anything is fetched; it throws when it is not), installs the Ctrl-C handler, sets
+// `started` to the UTC stamp the results folder is named by, and runs the stage.
 stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
                                      const std::string& dest_flag, const std::string& output,
-                                     std::string& started);
+                                     std::string& started,
+                                     const std::function<void()>& ready = nullptr);
 
 // Logs why a stage failed (a warning when interrupted) and returns its exit code.
 int ReportStageFailure(const stage::StageOutcome& outcome);

@@ -51,7 +51,7 @@ bool IsRemoteData(const std::string& data) {
 }
 
 int RunStagedTrain(const StagedTrainArgs& args, train::TrainOptions& options,
-                   const std::function<std::string()>& train) {
+                   const std::function<void()>& ready, const std::function<std::string()>& train) {
   if (options.data == "synthetic")
     throw UsageError(
         "--stage-to stages --data before training: give --data URL (http(s)://, s3://) or a "
@@ -69,7 +69,7 @@ int RunStagedTrain(const StagedTrainArgs& args, train::TrainOptions& options,
   o.live = &stage_live;
   options.live = &train_live;
   JobTimeseries sampling(args.interval, &stage_live, &train_live);
-  stage::StageOutcome outcome = CheckAndRunStage(o, "--stage-to", args.output, started);
+  stage::StageOutcome outcome = CheckAndRunStage(o, "--stage-to", args.output, started, ready);
   stage::StageAccount& account = outcome.account;
   account.command = "train";
   std::string last_line;

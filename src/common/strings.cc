@@ -58,4 +58,60 @@ bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+namespace {
+
+// The length of the printable UTF-8 sequence at the start of `text`, or 0.
+size_t PrintableSequence(std::string_view text) {
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(0);
+  if (lead >= 0x20 && lead < 0x7f) return 1;
+  size_t length = 0;
+  uint32_t code = 0;
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2;
+    code = lead & 0x1f;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    code = lead & 0x0f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    code = lead & 0x07;
+  } else {
+    return 0;
+  }
+  if (text.size() < length) return 0;
+  for (size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xc0) != 0x80) return 0;
+    code = (code << 6) | (byte(i) & 0x3f);
+  }
+  const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < least[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return 0;
+  return code < 0xa0 ? 0 : length;  // C1 controls are escaped too
+}
+
+}  // namespace
+
+std::string Printable(std::string_view text, size_t max_bytes) {
+  const bool cut = text.size() > max_bytes;
+  if (cut) text = text.substr(0, max_bytes);
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const size_t n = PrintableSequence(text);
+    if (n > 0) {
+      out.append(text.substr(0, n));
+      text.remove_prefix(n);
+      continue;
+    }
+    static const char kHex[] = "0123456789abcdef";
+    const auto c = static_cast<unsigned char>(text[0]);
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+    text.remove_prefix(1);
+  }
+  if (cut) out += "...";
+  return out;
+}
+
 }  // namespace trainbench

@@ -17,4 +17,9 @@ std::vector<std::string> Split(std::string_view text, char separator);
 std::string ToLower(std::string_view text);
 bool StartsWith(std::string_view text, std::string_view prefix);
 
+// `text` (bytes from the network or a file: a tar name field, an error body) made safe for
+// a terminal and for JSON: valid UTF-8 that prints is kept, any other byte becomes \xHH, and
+// more than `max_bytes` of input is cut with "...".
+std::string Printable(std::string_view text, size_t max_bytes = 200);
+
 }  // namespace trainbench

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <regex>
 
 #include "common/clock.h"
 #include "common/error.h"
@@ -14,6 +15,12 @@ namespace trainbench::sim {
 namespace {
 constexpr size_t kChunk = 4 << 20;  // 4 MiB per write or read call
 }  // namespace
+
+bool IsCheckpointPath(const std::string& path) {
+  // Write()'s folder "<model>-epoch<N>-step<M>", or DLIO's "global_epoch<N>_step<M>".
+  static const std::regex kPattern(R"((.+-epoch\d+-step\d+|global_epoch\d+_step\d+)/[^/]+\.pt)");
+  return std::regex_match(path, kPattern);
+}
 
 Checkpointer::Checkpointer(const config::WorkloadConfig& config, int rank, int ranks)
     : config_(config),

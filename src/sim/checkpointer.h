@@ -21,6 +21,10 @@
 
 namespace trainbench::sim {
 
+// Whether `path` (relative to checkpoint.checkpoint_folder) names a file a Checkpointer
+// writes: a ".pt" file in a checkpoint's own folder. `clean --checkpoints` removes only these.
+bool IsCheckpointPath(const std::string& path);
+
 class Checkpointer {
  public:
   Checkpointer(const config::WorkloadConfig& config, int rank, int ranks);

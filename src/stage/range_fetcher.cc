@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
+#include "common/strings.h"
 #include "stage/checksum.h"
 #include "storage/curl_multi.h"
 #include "storage/s3_http.h"
@@ -46,6 +47,8 @@ struct Slot {
   // the rest only (as `curl -C -` does), and the chunk's hash carries on over them.
   uint64_t kept = 0;
   uint64_t attempt_kept = 0;  // `kept` when this attempt started
+  uint64_t resumed = 0;       // of `kept`: bytes an earlier run left (not fetched by this one)
+  uint64_t restarted = 0;     // kept bytes fetched by this run, thrown away by a 200's restart
   // This attempt's response; `received` counts the chunk's bytes, kept ones included.
   uint64_t received = 0;
   bool checked = false, error_mode = false, fail_hard = false;
@@ -110,7 +113,13 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
           return 0;
         }
       } else if (s.status == 200) {
-        if (s.offset + s.kept != 0 || s.length != s.object_size) {
+        if (s.offset == 0 && s.length == s.object_size && s.kept > 0) {
+          // The rest of a cut answer was asked for and the whole object came: a server that
+          // ignores Range. The chunk starts over from these bytes; the kept ones are wasted.
+          s.restarted += s.kept - s.resumed;
+          s.kept = s.attempt_kept = s.received = s.resumed = 0;
+          s.sha->Reset();
+        } else if (s.offset + s.kept != 0 || s.length != s.object_size) {
           s.fail = "ignores Range requests (HTTP 200 with the whole object)";
           s.fail_hard = true;
           return 0;
@@ -156,7 +165,7 @@ std::string Excerpt(const std::string& body) {
   std::string text = body.substr(0, 200);
   for (char& c : text)
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  return text;
+  return Printable(text);
 }
 
 }  // namespace
@@ -191,6 +200,13 @@ class RangeFetcher::Impl {
     for (size_t i = 0; i < items.size(); ++i)
       for (uint64_t c = 0; c < Chunks(items[i]); ++c)
         if (options_.compare || !items[i].done[c]) queue_.emplace_back(i, c);
+    sync_bytes_ = options_.journal_sync_bytes;
+    if (sync_bytes_ == 0) {
+      uint64_t total = 0;
+      for (const auto& item : items) total += item.size - item.begin;
+      sync_bytes_ = std::clamp<uint64_t>(total / 100, 1 << 20, 256 << 20);
+    }
+    uint64_t synced_bytes = 0;
     double last_sync = NowSeconds(), last_progress = 0;
     try {
       for (;;) {
@@ -203,9 +219,11 @@ class RangeFetcher::Impl {
         RestartDue();
         const bool more_to_deliver = Deliver();
         const double now = NowSeconds();
-        if (now - last_sync >= options_.journal_sync_s) {
+        if (now - last_sync >= options_.journal_sync_s ||
+            live_bytes_ - synced_bytes >= sync_bytes_) {
           SyncJournals();
           last_sync = now;
+          synced_bytes = live_bytes_;
         }
         const bool finished = Finished();
         if (hooks.progress && (finished || now - last_progress >= 0.1)) {
@@ -222,10 +240,11 @@ class RangeFetcher::Impl {
         multi_.Poll(wait);
       }
     } catch (...) {
+      RecordHighWaterMarks();
       for (auto& s : slots_) {
         if (multi_.Active(s.index)) {
           multi_.Remove(s.index);
-          stream_time_.wasted_bytes += s.received;
+          if (!Journaled(s)) stream_time_.wasted_bytes += s.received;
         }
         s.busy = false;
       }
@@ -274,10 +293,34 @@ class RangeFetcher::Impl {
       s.fd = options_.compare ? -1 : item.fd;
       if (s.fd < 0) s.buffer.resize(s.length);
       s.attempt = 1;
-      s.kept = 0;
+      s.kept = s.resumed = 0;
+      s.sha->Reset();
+      if (const auto it = item.partial.find(c);
+          s.fd >= 0 && it != item.partial.end() && it->second < s.length)
+        ResumeChunk(s, item, it->second);
       s.source = sources_.Best();
       Start(s);
     }
+  }
+
+  // Chunk bytes an earlier run left in the part file: hashed (the chunk's hash covers all
+  // of it) and kept, so the first attempt asks for the rest.
+  void ResumeChunk(Slot& s, const FetchItem& item, uint64_t bytes) {
+    PhaseScope verify(clock_, Phase::kVerify);
+    read_buffer_.resize(std::min<uint64_t>(bytes, 8 << 20));
+    for (uint64_t done = 0; done < bytes;) {
+      const ssize_t r = ::pread(item.fd, read_buffer_.data(),
+                                std::min<uint64_t>(read_buffer_.size(), bytes - done),
+                                static_cast<off_t>(s.offset + done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0)
+        throw IoError(fmt::format("cannot read {} at offset {}: {}", item.part_path,
+                                  s.offset + done, r < 0 ? std::strerror(errno) : "end of file"),
+                      r < 0 ? errno : EIO);
+      s.sha->Update(read_buffer_.data(), static_cast<size_t>(r));
+      done += static_cast<uint64_t>(r);
+    }
+    s.kept = s.resumed = bytes;
   }
 
   void Start(Slot& s) {
@@ -355,6 +398,12 @@ class RangeFetcher::Impl {
 
     const bool status_ok = s.file_url || status == 206 ||
                            (status == 200 && s.offset == 0 && s.length == s.object_size);
+    if (s.restarted > 0) {  // counted when they arrived; fetched again since
+      result_.bytes -= s.restarted;
+      result_.item_bytes[s.item] -= s.restarted;
+      stream_time_.wasted_bytes += s.restarted;
+      s.restarted = 0;
+    }
     const uint64_t fresh = s.received - s.attempt_kept;  // this attempt's bytes
     if (code == CURLE_OK && s.fail.empty() && status_ok && s.received == s.length) {
       row.bytes += fresh;
@@ -363,7 +412,7 @@ class RangeFetcher::Impl {
       sources_.Succeeded(s.source);
       result_.bytes += fresh;
       result_.item_bytes[s.item] += fresh;
-      s.kept = 0;
+      s.kept = s.resumed = 0;
       Completed(s, item);
       s.busy = false;
       return;
@@ -380,8 +429,15 @@ class RangeFetcher::Impl {
       f.reason = s.fail;
       f.hard = s.fail_hard;
       f.retryable = !s.fail_hard;
-    } else if (code == CURLE_OK && status_ok) {
-      f.reason = fmt::format("short body: {} of {} bytes", s.received, s.length);
+    } else if (status_ok && s.received < s.length &&
+               (code == CURLE_OK || code == CURLE_PARTIAL_FILE || code == CURLE_RECV_ERROR ||
+                code == CURLE_GOT_NOTHING)) {
+      // The answer began well and ended early (a close before Content-Length's end).
+      const std::string curl =
+          code == CURLE_OK ? "" : "; " + ClassifyFailure(code, status, s.error).reason;
+      f.reason = fmt::format("body cut short at byte {} (bytes {}-{} were asked for{})",
+                             s.offset + s.received, s.offset + s.attempt_kept,
+                             s.offset + s.length - 1, curl);
     } else {
       f = ClassifyFailure(code, status, s.error);
       if (!s.body_text.empty()) f.reason += ": " + Excerpt(s.body_text);
@@ -403,7 +459,7 @@ class RangeFetcher::Impl {
       if (!s.fail.empty()) {
         // The source answered wrongly: nothing of the chunk is trusted, kept bytes included.
         stream_time_.wasted_bytes += s.received;
-        s.kept = 0;
+        s.kept = s.resumed = 0;
       }
     }
     const bool demoted = sources_.Failed(s.source, f);
@@ -501,7 +557,22 @@ class RangeFetcher::Impl {
     return false;
   }
 
+  // Whether slot `s`'s bytes land in a journaled part file (not a repair's buffer).
+  bool Journaled(const Slot& s) const {
+    return !options_.compare && s.fd >= 0 && (*items_)[s.item].journal != nullptr;
+  }
+
+  // Each stream's bytes of its chunk so far (those of an attempt in flight, or those kept
+  // from a cut one), for the journal to record with the data's sync.
+  void RecordHighWaterMarks() {
+    for (const auto& s : slots_)
+      if (s.busy && Journaled(s))
+        (*items_)[s.item].journal->SetPartial(s.chunk,
+                                              multi_.Active(s.index) ? s.received : s.kept);
+  }
+
   void SyncJournals() {
+    RecordHighWaterMarks();
     for (auto& item : *items_)
       if (item.journal && item.fd >= 0 && item.journal->HasPending()) item.journal->Sync(item.fd);
     if (hooks_ && hooks_->on_sync) hooks_->on_sync();
@@ -522,6 +593,7 @@ class RangeFetcher::Impl {
   std::vector<std::map<uint64_t, std::vector<unsigned char>>> early_;
   std::vector<unsigned char> read_buffer_;
   uint64_t live_bytes_ = 0;
+  uint64_t sync_bytes_ = 0;  // journals are synced after this many bytes at the latest
 };
 
 RangeFetcher::RangeFetcher(FetchSources& sources, FetchOptions options, SourceLedger& ledger,

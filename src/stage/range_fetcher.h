@@ -10,7 +10,9 @@
 // Each object's bytes are also handed IN ORDER to FetchHooks::ordered as its prefix becomes
 // contiguous: read back from the part file, or from the buffers of chunks that arrived early
 // (at most `streams` chunks are held: a chunk starts only within that window of the first
-// chunk not yet handed over). The chunks a journal lists as done are not fetched again.
+// chunk not yet handed over). The chunks a journal lists as done are not fetched again, and
+// of a chunk begun before only the bytes past its high-water mark; at each journal sync every
+// stream's high-water mark in its chunk is journaled with the data.
 //
 // Compare mode (a repair after a whole-object mismatch): every chunk is fetched again into
 // memory and its SHA-256 compared with the journal's; a chunk that differs is written over
@@ -20,6 +22,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,15 +42,21 @@ struct FetchItem {
   std::string part_path;    // for messages
   RangeJournal* journal = nullptr;  // records each chunk fetched (when fd >= 0)
   std::vector<char> done;           // per chunk: already fetched (from the journal)
-  bool deliver = true;              // hand the bytes in order to FetchHooks::ordered
+  // Chunks begun by an earlier run: index -> bytes from the chunk's start already in the
+  // part file (the journal's high-water marks); only the rest is fetched.
+  std::map<uint64_t, uint64_t> partial;
+  bool deliver = true;  // hand the bytes in order to FetchHooks::ordered
 };
 
 struct FetchOptions {
   unsigned streams = 4;
   unsigned max_attempts = 10;
   double stall_timeout_s = 30;
-  double journal_sync_s = 1.0;  // how often journals reach the disk
-  bool compare = false;         // repair mode (see the file comment)
+  double journal_sync_s = 1.0;  // how often journals reach the disk at least
+  // ... and after this many bytes (0: 1% of the items' bytes, within 1 MiB..256 MiB), so a
+  // SIGKILL costs at most that (and what was in flight) at any transfer rate.
+  uint64_t journal_sync_bytes = 0;
+  bool compare = false;  // repair mode (see the file comment)
 };
 
 struct FetchHooks {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/strings.h"
 #include "stage/checksum.h"
 
 namespace trainbench::stage {
@@ -52,7 +53,7 @@ RangeJournal::RangeJournal(std::string path, JournalIdentity identity)
       discard_reason_ = fmt::format(
           "its header '{}' does not match this object and chunk size "
           "('{}')",
-          header.substr(0, 200), JournalHeader(identity_));
+          Printable(header), Printable(JournalHeader(identity_)));
     } else {
       resumed_ = true;
       size_t pos = eol + 1;
@@ -67,11 +68,17 @@ RangeJournal::RangeJournal(std::string path, JournalIdentity identity)
           if (line >> index >> hex && IsHex(hex, 64) &&
               index * identity_.chunk_size < identity_.size)
             chunks_[index] = hex;
+        } else if (kind == "p") {
+          uint64_t index = 0, bytes = 0;
+          if (line >> index >> bytes && index * identity_.chunk_size + bytes <= identity_.size &&
+              bytes < identity_.chunk_size)
+            partials_[index] = bytes;
         } else if (kind == "r") {
           uint64_t offset = 0;
           if (line >> offset && offset <= identity_.size) resume_offset_ = offset;
         }
       }
+      for (const auto& [index, hex] : chunks_) partials_.erase(index);
     }
   }
   if (!resumed_) {
@@ -112,7 +119,15 @@ RangeJournal::~RangeJournal() {
 
 void RangeJournal::AddChunk(uint64_t index, const std::string& sha256_hex) {
   chunks_[index] = sha256_hex;
+  partials_.erase(index);
   pending_ += fmt::format("c {} {}\n", index, sha256_hex);
+}
+
+void RangeJournal::SetPartial(uint64_t index, uint64_t bytes) {
+  const auto it = partials_.find(index);
+  if (bytes == 0 || (it != partials_.end() && it->second == bytes)) return;
+  partials_[index] = bytes;
+  pending_ += fmt::format("p {} {}\n", index, bytes);
 }
 
 void RangeJournal::SetResumeOffset(uint64_t offset) {

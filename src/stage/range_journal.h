@@ -6,11 +6,14 @@
 // Durability: entries are buffered and written at Sync(), which first fdatasyncs the part
 // file (the bytes the entries promise) and then appends and fsyncs the journal, so a
 // journaled chunk's bytes are on disk before its entry. Entries not yet synced are lost to
-// a kill and their chunks fetched again. A torn last line (killed mid-write) is ignored.
+// a kill and their bytes fetched again. A torn last line (killed mid-write) is ignored.
+// A chunk still arriving is journaled too, as its high-water mark (the bytes from its start
+// that are in the part file), so a kill costs only what arrived since the last sync.
 //
 // Format (text): a header line, then one entry a line:
 //   trainbench-stage-journal v1 size=N chunk=C extract=0|1 id=IDENTITY
 //   c INDEX SHA256HEX       (chunk INDEX, bytes [INDEX*C, min((INDEX+1)*C, N)))
+//   p INDEX BYTES           (chunk INDEX's first BYTES bytes; the last line of an index counts)
 //   r OFFSET                (extract: the tar's resume offset; the last one counts)
 // Not thread-safe.
 #pragma once
@@ -42,10 +45,14 @@ class RangeJournal {
   bool Resumed() const { return resumed_; }
   const std::string& DiscardReason() const { return discard_reason_; }
   const std::map<uint64_t, std::string>& Chunks() const { return chunks_; }
+  // Chunks begun but not finished: index -> bytes from the chunk's start in the part file.
+  const std::map<uint64_t, uint64_t>& Partials() const { return partials_; }
   uint64_t ResumeOffset() const { return resume_offset_; }
   const std::string& path() const { return path_; }
 
   void AddChunk(uint64_t index, const std::string& sha256_hex);
+  // The first `bytes` of chunk `index` are in the part file (a stream's high-water mark).
+  void SetPartial(uint64_t index, uint64_t bytes);
   void SetResumeOffset(uint64_t offset);
   bool HasPending() const { return !pending_.empty(); }
   // fdatasync(data_fd) (when >= 0), then appends what was added and fsyncs the journal.
@@ -62,6 +69,7 @@ class RangeJournal {
   bool resumed_ = false;
   std::string discard_reason_;
   std::map<uint64_t, std::string> chunks_;
+  std::map<uint64_t, uint64_t> partials_;
   uint64_t resume_offset_ = 0;
   std::string pending_;
 };

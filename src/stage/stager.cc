@@ -23,11 +23,18 @@
 #include "stage/range_journal.h"
 #include "stage/source.h"
 #include "stage/stage_progress.h"
+#include "storage/file_lock.h"
 #include "storage/s3_http.h"
 
 namespace trainbench::stage {
 namespace fs = std::filesystem;
 namespace {
+
+constexpr const char* kNoChecksumHint =
+    "give --sha256 or --checksums; the source sent no Digest header or single-part S3 ETag";
+
+// The same name as datagen's lock of a dataset folder (dataset/dataset_lock.h).
+constexpr const char* kDestLockName = ".trainbench.lock";
 
 // What an object must hash to, and the hasher fed its bytes in order.
 struct Expected {
@@ -113,6 +120,7 @@ class Stager {
       if (ec)
         throw IoError(fmt::format("cannot create DEST '{}': {}", o_.dest, ec.message()),
                       ec.value());
+      LockDest();
       if (o_.extract)
         Extract(sources, objects[0], a);
       else
@@ -147,6 +155,20 @@ class Stager {
   }
 
  private:
+  // Two stages into one DEST would write one part file and rename it from under each other:
+  // the second is refused at once, naming the first. The lock is datagen's (flock on
+  // DEST/.trainbench.lock, storage/file_lock.h), so a datagen into DEST excludes a stage too.
+  void LockDest() {
+    const std::string path = (fs::path(o_.dest) / kDestLockName).string();
+    auto attempt = storage::TryLockFile(path);
+    if (!attempt.lock)
+      throw RuntimeError(fmt::format(
+          "DEST '{}' is being written by another trainbench ({}): wait for it to finish, or "
+          "choose another DEST",
+          o_.dest, attempt.holder));
+    dest_lock_ = std::move(attempt.lock);
+  }
+
   // The stage's flags as the range fetcher takes them.
   FetchOptions FetchOptionsOfStage() const {
     FetchOptions fo;
@@ -154,6 +176,18 @@ class Stager {
     fo.max_attempts = o_.max_attempts;
     fo.stall_timeout_s = o_.stall_timeout_s;
     return fo;
+  }
+
+  std::string HashPath(const std::string& path, uint64_t size, HashKind kind) {
+    PhaseScope verify(clock_, Phase::kVerify);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      throw IoError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)), errno);
+    struct Closer {
+      int fd;
+      ~Closer() { ::close(fd); }
+    } closer{fd};
+    return HashFile(fd, size, kind, path);
   }
 
   Expected ExpectedFor(const std::string& name, const ProbeResult& probe) {
@@ -202,13 +236,26 @@ class Stager {
                        : ProbeObject(sources, obj, o_.max_attempts, ledger_, stream_time_);
       r.size = probe.size;
       std::error_code ec;
-      if (fs::is_regular_file(final_path, ec) && fs::file_size(final_path, ec) == probe.size) {
-        // Staged before (only a whole, verified object gets its final name).
-        r.status = "present";
-        r.checksum = "verified when staged";
-        continue;
-      }
       Expected e = ExpectedFor(obj.name, probe);
+      if (fs::is_regular_file(final_path, ec) && fs::file_size(final_path, ec) == probe.size) {
+        // A file of the right size may still be another one (a user's, an older version):
+        // with a checksum known it is hashed before it counts as staged.
+        if (!e.hex) {
+          r.status = "present";
+          r.checksum = "none (the size matches)";
+          continue;
+        }
+        const std::string got = HashPath(final_path, probe.size, e.kind);
+        if (got == *e.hex) {
+          r.status = "present";
+          r.checksum = Label(e) + ", hashed now";
+          continue;
+        }
+        Warn(
+            "{} is already in DEST with the right size, but its {} {} does not match {} from {}: "
+            "fetching it again",
+            obj.name, HashName(e.kind), got, *e.hex, e.from);
+      }
       r.checksum = Label(e);
       fs::create_directories(fs::path(final_path).parent_path(), ec);
       FetchItem item;
@@ -240,11 +287,14 @@ class Stager {
       }
       const uint64_t chunks = (probe.size + o_.chunk_size - 1) / o_.chunk_size;
       item.done.assign(chunks, 0);
-      if (journal->Resumed() && static_cast<uint64_t>(st.st_size) == probe.size)
+      if (journal->Resumed() && static_cast<uint64_t>(st.st_size) == probe.size) {
         for (const auto& [index, hex] : journal->Chunks()) {
           item.done[index] = 1;
           r.resumed_bytes += std::min(o_.chunk_size, probe.size - index * o_.chunk_size);
         }
+        item.partial = journal->Partials();
+        for (const auto& [index, bytes] : item.partial) r.resumed_bytes += bytes;
+      }
       to_fetch += probe.size - r.resumed_bytes;
       item.deliver = e.hex.has_value();
       item.journal = journal.get();
@@ -279,6 +329,7 @@ class Stager {
     }
     progress.Finish();
     std::vector<size_t> bad;
+    std::vector<std::string> unverified;
     for (size_t i = 0; i < items.size(); ++i) {
       ObjectResult& r = a.objects[result_of[i]];
       r.fetched_bytes = fetched.item_bytes[i];
@@ -291,13 +342,15 @@ class Stager {
         bad.push_back(i);
         continue;
       }
-      if (!e.hex)
-        Warn(
-            "{} is not verified: no checksum is known for it (give --sha256 or --checksums; the "
-            "server sent no Digest header)",
-            r.name);
+      if (!e.hex) unverified.push_back(r.name);
       Finish(items[i], *journals[i], r);
     }
+    // One line, not one an object: a prefix can hold a million.
+    if (unverified.size() == 1)
+      Warn("{} is not verified: no checksum is known for it ({})", unverified[0], kNoChecksumHint);
+    else if (unverified.size() > 1)
+      Warn("{} objects are not verified (e.g. {}): no checksum is known for them ({})",
+           unverified.size(), unverified[0], kNoChecksumHint);
     if (bad.empty()) return;
     Repair(sources, items, journals, expected, bad, result_of, a);
   }
@@ -441,6 +494,7 @@ class Stager {
   StreamTime stream_time_;
   SourceLedger ledger_;
   std::map<std::string, std::string> checksums_;
+  std::unique_ptr<storage::StorageLock> dest_lock_;  // held for the whole stage
 };
 
 }  // namespace

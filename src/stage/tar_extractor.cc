@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "common/log.h"
+#include "common/strings.h"
 #include "stage/tar_header.h"
 #include "stage/tar_member_file.h"
 #include "stage/tar_path.h"
@@ -274,7 +275,7 @@ void TarStream::OnHeader(const unsigned char* block, uint64_t at) {
     throw RuntimeError(fmt::format(
         "tar member '{}' at {} is a GNU sparse file, which the streaming extractor does not "
         "expand; recreate the archive without --sparse, or extract it with tar",
-        name, Place(at)));
+        Printable(name), Place(at)));
   }
   switch (header.type) {
     case '0':
@@ -305,7 +306,8 @@ void TarStream::StartExtension(Sink sink, const TarHeader& header, uint64_t at) 
     throw RuntimeError(fmt::format(
         "tar extension header ('{}') at {} says its data is {} bytes, more than the {} a long "
         "name or pax header can need: the archive is corrupt{}",
-        header.type, Place(at), header.size, kMaxExtensionBytes, ResumeHint()));
+        Printable(std::string_view(&header.type, 1)), Place(at), header.size, kMaxExtensionBytes,
+        ResumeHint()));
   }
   extension_at_ = at;
   collected_.clear();
@@ -317,8 +319,8 @@ void TarStream::StartRegular(const std::string& name, uint64_t size, uint64_t at
   const std::string path = SafeMemberPath(name, Place(at));
   if (path.empty()) {
     throw RuntimeError(fmt::format(
-        "tar member '{}' at {}: a regular file without a name: the archive is corrupt{}", name,
-        Place(at), ResumeHint()));
+        "tar member '{}' at {}: a regular file without a name: the archive is corrupt{}",
+        Printable(name), Place(at), ResumeHint()));
   }
   const std::string base = path.substr(path.rfind('/') + 1);
   if (options_.nested_tars && base.size() > kNestedSuffix.size() && base.ends_with(kNestedSuffix)) {
@@ -329,7 +331,7 @@ void TarStream::StartRegular(const std::string& name, uint64_t size, uint64_t at
     return StartData(Sink::kNested, size);
   }
   EnsureFolder(ParentOf(path));
-  file_.Open(dest_ + "/" + path, fmt::format("tar member '{}' at {}", name, Place(at)));
+  file_.Open(dest_ + "/" + path, fmt::format("tar member '{}' at {}", Printable(name), Place(at)));
   StartData(Sink::kFile, size);
 }
 
@@ -442,7 +444,7 @@ void TarStream::Finish(bool require_end_blocks) {
                               member_name_, Place(member_start_), member_size_ - data_left_,
                               member_size_);
   } else {
-    where = fmt::format("inside the padding after member '{}'", member_name_);
+    where = fmt::format("inside the padding after member '{}'", Printable(member_name_));
   }
   throw RuntimeError(fmt::format("the archive ended at {} {}: it was cut short{}", Place(offset_),
                                  where, ResumeHint()));
@@ -455,8 +457,8 @@ void TarStream::Abort() noexcept {
 
 std::string TarStream::Place(uint64_t offset) const {
   if (outer_place_.empty()) return fmt::format("archive offset {}", offset);
-  return fmt::format("offset {} of nested tar '{}' (its header at {})", offset, nested_name_,
-                     outer_place_);
+  return fmt::format("offset {} of nested tar '{}' (its header at {})", offset,
+                     Printable(nested_name_), outer_place_);
 }
 
 std::string TarStream::ResumeHint() const {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "common/strings.h"
 
 namespace trainbench::stage {
 namespace {
@@ -99,7 +100,8 @@ TarHeader ParseTarHeader(const unsigned char* block, std::string_view place) {
         "tar header at {}: its checksum (field '{}') does not match its bytes (name field "
         "'{}'): the archive is corrupt, is not a tar, or was not fed in order from the "
         "offset the extractor was made with",
-        place, CString(block, kChecksumAt, kChecksumLength), CString(block, kNameAt, kNameLength)));
+        place, Printable(CString(block, kChecksumAt, kChecksumLength)),
+        Printable(CString(block, kNameAt, kNameLength))));
   }
   TarHeader header;
   header.name = CString(block, kNameAt, kNameLength);
@@ -112,7 +114,7 @@ TarHeader ParseTarHeader(const unsigned char* block, std::string_view place) {
     throw RuntimeError(fmt::format(
         "tar header of '{}' at {}: the size field is neither octal nor GNU base-256 (or is "
         "negative): the archive is corrupt",
-        header.name, place));
+        Printable(header.name), place));
   }
   header.size = *size;
   header.type = static_cast<char>(block[kTypeAt]);
@@ -146,7 +148,7 @@ void ParsePaxRecords(std::string_view data, std::string_view place, PaxRecords& 
         records.size.reset();
       } else {
         records.size = ParseDecimal(value);
-        if (!records.size) throw malformed(fmt::format("has a bad size '{}'", value));
+        if (!records.size) throw malformed(fmt::format("has a bad size '{}'", Printable(value)));
       }
     } else if (keyword.starts_with("GNU.sparse.")) {
       records.sparse = true;

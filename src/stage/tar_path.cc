@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/strings.h"
 
 namespace trainbench::stage {
 
@@ -12,7 +13,7 @@ std::string SafeMemberPath(std::string_view name, std::string_view place) {
         "tar member '{}' at {}: {}, so it would be written outside the destination; refusing "
         "to extract this archive (check where it came from; extract it by hand only if you "
         "trust it)",
-        name, place, why));
+        Printable(name), place, why));
   };
   if (name.find('\0') != std::string_view::npos) throw refuse("its name has a NUL byte");
   if (name.starts_with('/')) throw refuse("its path is absolute");

@@ -197,12 +197,25 @@ tail -n 1 h5.out >h5.json
 [ "$(json h5.json 'd["trainbench_metrics"]["requested_bytes"]')" -ge $((2 * 6 * 262144)) ] ||
   fail "hdf5 on S3 read too little: $(cat h5.json)"
 
-# clean: lists without --yes, removes with it; curl then finds nothing under the prefix.
+# clean of a prefix without a manifest (the one deleted above): refused, nothing removed.
+"$TB" clean "${common[@]}" --yes >clean.out 2>&1 && fail "clean of a prefix with no manifest: $(cat clean.out)"
+grep -q "no trainbench dataset" clean.out || fail "clean refusal: $(cat clean.out)"
+s3curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" | grep -q "<Key>" ||
+  fail "a refused clean removed objects"
+# With the manifest back, a foreign object beside the dataset is listed and kept.
+[ "$(s3_status PUT "/$bucket/my%20data%20%C3%BC/r50/trainbench_manifest.json" put.xml -T manifest.json)" = 200 ] ||
+  fail "cannot put the manifest back"
+echo mine >mine.txt
+[ "$(s3_status PUT "/$bucket/my%20data%20%C3%BC/r50/mine.txt" put.xml -T mine.txt)" = 200 ] ||
+  fail "cannot put a foreign object"
+# clean: lists without --yes, removes with it; curl then finds only the foreign object.
 "$TB" clean "${common[@]}" >clean.out 2>&1 || fail "clean (list): $(cat clean.out)"
+grep -q "foreign, kept: .*mine.txt" clean.out || fail "clean does not list the foreign object: $(cat clean.out)"
 grep -q "would remove .* add --yes" clean.out || fail "clean without --yes: $(cat clean.out)"
 s3curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" | grep -q "<Key>" ||
   fail "clean without --yes removed objects"
 "$TB" clean "${common[@]}" --yes >clean.out 2>&1 || fail "clean --yes: $(cat clean.out)"
-! s3curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" | grep -q "<Key>" ||
-  fail "objects remain after clean --yes"
+s3curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" >left.xml
+[ "$(grep -o "<Key>[^<]*</Key>" left.xml)" = "<Key>my data ü/r50/mine.txt</Key>" ] ||
+  fail "after clean --yes: $(cat left.xml)"
 echo OK

@@ -35,4 +35,21 @@ check "the proxy corrupted responses" [ "$corrupted" -gt 0 ]
 check "the corrupted chunks were replaced" [ "$(json_get "$(summary_of "$WORK/out3")" 'len(j["objects"][0]["repaired_ranges"])')" = "$corrupted" ]
 check "staged bytes are the origin's" [ "$(sha256sum <"$WORK/dest2/small.bin" | cut -d' ' -f1)" = "$STAGE_SMALL_SHA256" ]
 check_account "$WORK/out3" "$secs"
+
+# 3. A wrong file of the right size already at DEST is hashed, found wrong and fetched again;
+# a right one is kept without fetching.
+mkdir -p "$WORK/dest3"
+head -c "$STAGE_SMALL_BYTES" /dev/urandom >"$WORK/dest3/small.bin"
+mark=$(log_mark)
+expect_exit 0 "$WORK/out4" "$TRAINBENCH" stage "$STAGE_ORIGIN/small.bin" "$WORK/dest3" \
+  --sha256 "$STAGE_SMALL_SHA256" --no-progress --output "$WORK/results"
+cat "$WORK/out4"
+contains "$WORK/out4" "does not match $STAGE_SMALL_SHA256 from --sha256: fetching it again"
+check "the wrong file was replaced" [ "$(sha256sum <"$WORK/dest3/small.bin" | cut -d' ' -f1)" = "$STAGE_SMALL_SHA256" ]
+check "it was fetched" [ "$(origin_bytes_since "$mark" /small.bin)" = "$STAGE_SMALL_BYTES" ]
+mark=$(log_mark)
+expect_exit 0 "$WORK/out5" "$TRAINBENCH" stage "$STAGE_ORIGIN/small.bin" "$WORK/dest3" \
+  --sha256 "$STAGE_SMALL_SHA256" --no-progress --output "$WORK/results"
+check "a right file is kept unfetched" [ "$(origin_bytes_since "$mark" /small.bin)" = 0 ]
+check "and called present, hashed now" [ "$(json_get "$(summary_of "$WORK/out5")" '(j["objects"][0]["status"], j["objects"][0]["checksum"])')" = "('present', 'sha-256 (--sha256), hashed now')" ]
 done_ok

@@ -33,11 +33,30 @@ head -c 3000000 /dev/urandom >"$WORK/src/a.bin"
 head -c 10 /dev/urandom >"$WORK/src/sub/b.bin"
 : >"$WORK/src/empty.bin"
 expect_exit 0 "$WORK/o1" "$TRAINBENCH" stage "$WORK/src" "$WORK/copy" --chunk-size 1MiB --no-progress --output "$WORK/results"
-check "a folder is copied whole" diff -r "$WORK/src" "$WORK/copy"
+check "a folder is copied whole" diff -r -x .trainbench.lock "$WORK/src" "$WORK/copy"
+# As for an s3:// prefix (the same path): one line for the objects without a checksum.
+check "one 'not verified' line for the folder" [ "$(grep -c "not verified" "$WORK/o1")" = 1 ]
+contains "$WORK/o1" "3 objects are not verified (e.g. a.bin)"
 expect_exit 0 "$WORK/report" "$TRAINBENCH" stage --report "$WORK/results"
 cat "$WORK/report"
 check "two jobs, one failed" [ "$(line_get "$WORK/report" '(j["trainbench_campaign"]["jobs"], j["trainbench_campaign"]["failed"])')" = "(2, 1)" ]
 contains "$WORK/report" "transfer hours"
+# Two stages into one DEST: the second is refused at once, naming the first; the first ends well.
+"$TRAINBENCH" stage "$STAGE_ORIGIN/slow/small.bin" "$WORK/both" --streams 1 --no-progress \
+  --output "$WORK/results2" >"$WORK/first" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+  [ -e "$WORK/both/small.bin.part" ] && break
+  sleep 0.1
+done
+check "the first stage is under way" [ -e "$WORK/both/small.bin.part" ]
+expect_exit 1 "$WORK/second" "$TRAINBENCH" stage "$STAGE_ORIGIN/small.bin" "$WORK/both" --no-progress \
+  --output "$WORK/results2"
+contains "$WORK/second" "is being written by another trainbench (pid $pid on "
+code=0
+wait "$pid" || code=$?
+check "the first stage finished" [ "$code" = 0 ]
+check "with the origin's bytes" [ "$(sha256sum <"$WORK/both/small.bin" | cut -d' ' -f1)" = "$STAGE_SMALL_SHA256" ]
 expect_exit 2 "$WORK/e9" "$TRAINBENCH" stage --report "$WORK/nowhere"
 contains "$WORK/e9" "--report $WORK/nowhere: no such folder"
 done_ok

@@ -58,4 +58,23 @@ expect_exit 0 "$WORK/out3" "$TRAINBENCH" stage "$STAGE_ORIGIN/$name" "$WORK/dest
 cat "$WORK/out3"
 check "resumed, not from the start" [ "$(line_get "$WORK/out3" 'j["trainbench_stage"]["resumed_bytes"] > 0')" = True ]
 check "the archive's files after the resume" same_files "$WORK/dest2"
+
+# Not a tar: exit 1 with a message that prints no raw bytes of the network, and the failed
+# job's account (summary.json) is written all the same.
+garbage=garbage-$$.tar
+"$PY" -c "import random, sys; sys.stdout.buffer.write(random.Random(5).randbytes(20000))" >"$STAGE_WWW/$garbage"
+expect_exit 1 "$WORK/out4" "$TRAINBENCH" stage "$STAGE_ORIGIN/$garbage" "$WORK/dest4" --extract \
+  --no-progress --output "$WORK/results4"
+rm -f "$STAGE_WWW/$garbage"
+cat -v "$WORK/out4"
+contains "$WORK/out4" "tar header at archive offset 0"
+"$PY" - "$WORK/out4" <<'PY' || fail "the output holds raw bytes from the network"
+import sys
+text = open(sys.argv[1], "rb").read().decode("utf-8")  # raises on bytes that are not UTF-8
+bad = [c for c in text if (ord(c) < 32 and c not in "\n") or 0x7f <= ord(c) < 0xa0]
+sys.exit(1 if bad else 0)
+PY
+summary=$(ls "$WORK"/results4/*/summary.json 2>/dev/null | head -n 1)
+check "the failed job wrote summary.json" [ -s "$summary" ]
+check "its account says why it stopped" [ "$(json_get "$summary" '(j["complete"], "tar header" in j["stop_reason"])')" = "(False, True)" ]
 done_ok

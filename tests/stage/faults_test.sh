@@ -51,4 +51,39 @@ contains "$WORK/out3" "3 attempt(s)"
 contains "$WORK/out3" "HTTP 503"
 check "nothing under the final name" [ ! -e "$WORK/dest3/small.bin" ]
 check "results marked incomplete" [ "$(json_get "$(summary_of "$WORK/out3")" 'j["complete"]')" = False ]
+
+# 4. An origin that ignores Range and cuts every body: full Content-Length, half the body,
+# close. Every attempt is a cut body (said as such, with the byte), and all are counted.
+"$PY" - "$WORK/cutter.port" <<'PY' &
+import http.server, sys, threading
+BODY = bytes(range(256)) * 4096  # 1 MiB
+class Cut(http.server.BaseHTTPRequestHandler):
+    def do_HEAD(self):
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(BODY)))
+        self.end_headers()
+    def do_GET(self):
+        self.do_HEAD()
+        self.wfile.write(BODY[: len(BODY) // 2])
+        self.close_connection = True
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Cut)
+open(sys.argv[1], "w").write(str(server.server_address[1]))
+threading.Timer(60, server.shutdown).start()  # bounded, whatever happens to the test
+server.serve_forever()
+PY
+cutter=$!
+for _ in $(seq 50); do
+  [ -s "$WORK/cutter.port" ] && break
+  sleep 0.1
+done
+expect_exit 1 "$WORK/out4" "$TRAINBENCH" stage "http://127.0.0.1:$(cat "$WORK/cutter.port")/cut.bin" \
+  "$WORK/dest4" --max-attempts 3 --no-progress --output "$WORK/results"
+kill "$cutter" 2>/dev/null || true
+wait "$cutter" 2>/dev/null || true
+cat "$WORK/out4"
+contains "$WORK/out4" "3 attempt(s)"
+contains "$WORK/out4" "body cut short at byte 524288"
+check "not called a server that ignores Range" [ "$(grep -c "ignores Range" "$WORK/out4")" = 0 ]
 done_ok

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A stage killed with SIGKILL mid-transfer resumes: the rerun fetches from the origin only
-# the chunks the journal does not list (counted in nginx's access log), and the result is
-# the origin's bytes. Ctrl-C (SIGINT) stops with 130, results marked incomplete, and resumes.
+# the bytes the journal does not list, whole chunks and each stream's high-water mark within
+# its chunk (counted in nginx's access log), so the two runs together cost the origin at most
+# 1.05x the file; the result is the origin's bytes. Ctrl-C (SIGINT) stops with 130, results marked incomplete, and resumes.
 source "$(dirname "$0")/lib.sh"
 stage_use_servers
 chunk=$((4 << 20))
@@ -38,13 +39,37 @@ expect_exit 0 "$WORK/out2" "$TRAINBENCH" stage "$STAGE_ORIGIN/big.bin" "$WORK/de
 secs=$(elapsed "$t0")
 cat "$WORK/out2"
 second=$(origin_bytes_since "$mark" /big.bin)
-want=$((STAGE_BIG_BYTES - journaled * chunk))
-echo "rerun: the origin sent $second bytes; $want were not journaled"
-check "the rerun fetched only the chunks not journaled" [ "$second" = "$want" ]
-check "resumed bytes reported" [ "$(line_get "$WORK/out2" 'j["trainbench_stage"]["resumed_bytes"]')" = $((journaled * chunk)) ]
+resumed=$(line_get "$WORK/out2" 'j["trainbench_stage"]["resumed_bytes"]')
+echo "rerun: the origin sent $second bytes; $resumed were resumed"
+check "the rerun fetched only what was not journaled" [ "$second" = $((STAGE_BIG_BYTES - resumed)) ]
+check "resumed at least the whole chunks journaled" [ "$resumed" -ge $((journaled * chunk)) ]
+"$PY" -c "import sys; f, s, n = map(int, sys.argv[1:]); print(f'the origin served {(f + s) / n:.3f}x the file'); sys.exit(0 if f + s <= 1.05 * n else 1)" \
+  "$first" "$second" "$STAGE_BIG_BYTES" || fail "a SIGKILL cost more than 5% of the file"
 check "staged bytes are the origin's" [ "$(sha256sum <"$WORK/dest/big.bin" | cut -d' ' -f1)" = "$STAGE_BIG_SHA256" ]
 check "journal removed" [ ! -e "$journal" ]
 check_account "$WORK/out2" "$secs"
+
+# As the issue found it: 4 streams of 8 MiB chunks killed at 2 s, at a rate where a second
+# of unjournaled bytes would cost 15% of the file.
+rm -rf "$WORK/dest"
+mark=$(log_mark)
+"$TRAINBENCH" stage "$STAGE_ORIGIN/slow/big.bin" "$WORK/dest" --chunk-size 8MiB --streams 4 \
+  --no-progress --output "$WORK/results" >"$WORK/out5" 2>&1 &
+pid=$!
+sleep 2
+check "still fetching at 2 s" kill -0 "$pid"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+first=$(origin_bytes_since "$mark" /slow/big.bin)
+mark=$(log_mark)
+expect_exit 0 "$WORK/out6" "$TRAINBENCH" stage "$STAGE_ORIGIN/big.bin" "$WORK/dest" \
+  --chunk-size 8MiB --streams 4 --sha256 "$STAGE_BIG_SHA256" --no-progress --output "$WORK/results"
+second=$(origin_bytes_since "$mark" /big.bin)
+echo "killed at 2 s after $first bytes; the rerun fetched $second"
+check "the first run was cut short" [ "$first" -lt "$STAGE_BIG_BYTES" ]
+"$PY" -c "import sys; f, s, n = map(int, sys.argv[1:]); print(f'the origin served {(f + s) / n:.3f}x the file'); sys.exit(0 if f + s <= 1.05 * n else 1)" \
+  "$first" "$second" "$STAGE_BIG_BYTES" || fail "a SIGKILL at 2 s cost more than 5% of the file"
+check "staged bytes are the origin's" [ "$(sha256sum <"$WORK/dest/big.bin" | cut -d' ' -f1)" = "$STAGE_BIG_SHA256" ]
 
 # Ctrl-C: exit 130, an incomplete summary, then a rerun finishes.
 rm -rf "$WORK/dest"

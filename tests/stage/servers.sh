@@ -4,6 +4,7 @@
 #   second port a "director" that answers every request with 307 to the origin (as a cache
 #   federation's redirector does);
 # - squid as a reverse-proxy cache in front of the origin (the mirror; it forwards ranges);
+# - /slow/NAME on the origin: the same files at 40 MB/s per connection;
 # - the data: DIR/www/big.bin (STAGE_BIG_MIB MiB, 1024 by default: sparse, with random
 #   bytes at a few offsets so its checksum means something) and DIR/www/small.bin
 #   (STAGE_SMALL_MIB, 96 by default, random: the fault tests push it through a Python proxy).
@@ -100,6 +101,8 @@ http {
   server {
     listen 127.0.0.1:$origin;
     root $DIR/www;
+    # The same files at a known rate per connection: a kill lands mid-transfer at a time.
+    location /slow/ { alias $DIR/www/; limit_rate 40m; }
   }
   server {
     listen 127.0.0.1:$director;

@@ -3,6 +3,7 @@
 // (stage, train, account) in every build. It does not train: it counts the files under the
 // staged --data (failing when there are none) and sleeps TRAINBENCH_STAND_IN_SECONDS (0.2 by
 // default), so the job's compute_s has a known floor; its device description says what it is.
+// With TRAINBENCH_STAND_IN_FAIL set it fails after counting, as a training that breaks does.
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +19,8 @@ trainbench::train::TrainResult StandIn(const trainbench::train::TrainOptions& op
   for (const auto& entry : std::filesystem::recursive_directory_iterator(options.data))
     files += entry.is_regular_file() ? 1 : 0;
   if (files == 0) throw std::runtime_error("stand-in plugin: no files under " + options.data);
+  if (std::getenv("TRAINBENCH_STAND_IN_FAIL"))
+    throw std::runtime_error("stand-in plugin: asked to fail (TRAINBENCH_STAND_IN_FAIL)");
   const char* text = std::getenv("TRAINBENCH_STAND_IN_SECONDS");
   const double seconds = text ? std::atof(text) : 0.2;
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# train --data URL --stage-to DIR through the stager, without LibTorch (the binary alone in
-# a folder of its own, so whatever this build has, the plugin is not beside it): a tar of
-# class folders (one of them a nested class tar, as ImageNet's) is extracted into DIR as it
-# downloads, the origin serves it once, and the job still writes its time account, marked
-# failed with the reason, which `stage --report` counts as a failed job with its transfer
-# time. Usage errors come before any fetch. Then with a stand-in plugin beside the copy
-# (stand_in_train_plugin.cc: no LibTorch, it sleeps instead of training) the job succeeds:
-# the training's line is last on stdout, compute_s is in the account, and the campaign has a
-# successful job with compute hours. (tests/torch/train_stage_test.sh trains for real.)
+# train --data URL --stage-to DIR through the stager. Without LibTorch (the binary alone in
+# a folder of its own, so whatever this build has, the plugin is not beside it) it is refused
+# before anything is fetched; usage errors too. With a stand-in plugin beside the copy
+# (stand_in_train_plugin.cc: no LibTorch, it sleeps instead of training): a tar of class
+# folders (one of them a nested class tar, as ImageNet's) is extracted into DIR as it
+# downloads, the origin serves it once; a training that fails still writes the job's time
+# account, marked failed with the reason, which `stage --report` counts as a failed job with
+# its transfer time; a training that succeeds has its line last on stdout, compute_s in the
+# account, and the campaign a successful job with compute hours.
+# (tests/torch/train_stage_test.sh trains for real.)
 source "$(dirname "$0")/lib.sh"
 stage_use_servers
 
@@ -35,12 +36,32 @@ expect_exit 2 "$WORK/u4" "$TB" train --data "$STAGE_ORIGIN/$name" --stage-to "$W
 contains "$WORK/u4" "drop --stage-to"
 check "nothing fetched for usage errors" [ "$(origin_bytes_since "$mark" "/$name")" = 0 ]
 
+# No LibTorch: refused before anything is fetched, not after the whole dataset came.
+expect_exit 1 "$WORK/out0" "$TB" train --data "$STAGE_ORIGIN/$name" --stage-to "$WORK/dest0" \
+  --output "$WORK/results0" --stage-streams 2 --allow-cpu --device cpu
+cat "$WORK/out0"
+contains "$WORK/out0" "needs LibTorch"
+check "nothing fetched without LibTorch" [ "$(origin_bytes_since "$mark" "/$name")" = 0 ]
+check "nothing staged without LibTorch" [ -z "$(ls -A "$WORK/dest0" 2>/dev/null)" ]
+
+if [ -z "${TRAINBENCH_STAND_IN_PLUGIN:-}" ]; then
+  echo "no stand-in plugin (TRAINBENCH_STAND_IN_PLUGIN; ctest sets it): the staged paths are not run"
+  done_ok
+  exit 0
+fi
+mkdir -p "$WORK/bin2"
+cp "$TRAINBENCH" "$WORK/bin2/trainbench"
+cp "$TRAINBENCH_STAND_IN_PLUGIN" "$WORK/bin2/libtrainbench_train.so"
+
+# A training that fails after the stage: the job still writes its time account, marked failed.
+mark=$(log_mark)
 t0=$(now)
-expect_exit 1 "$WORK/out1" "$TB" train --data "$STAGE_ORIGIN/$name" --stage-to "$WORK/dest" \
-  --output "$WORK/results" --stage-streams 2 --allow-cpu --device cpu
+TRAINBENCH_STAND_IN_FAIL=1 expect_exit 1 "$WORK/out1" "$WORK/bin2/trainbench" train \
+  --data "$STAGE_ORIGIN/$name" --stage-to "$WORK/dest" --output "$WORK/results" --stage-streams 2 \
+  --allow-cpu --device cpu
 secs=$(elapsed "$t0")
 cat "$WORK/out1"
-contains "$WORK/out1" "needs LibTorch"
+contains "$WORK/out1" "asked to fail"
 check "class folder staged" diff -r "$WORK/dest/n01" "$WORK/src/n01"
 check "nested class tar extracted" diff -r "$WORK/dest/n02" "$WORK/src/n02"
 check "no copy of the archive" [ ! -e "$WORK/dest/$name" ]
@@ -48,20 +69,12 @@ check "the origin served the tar once" [ "$(origin_bytes_since "$mark" "/$name")
 summary=$(summary_of "$WORK/out1")
 check "a train job's folder" [ "$(basename "$(dirname "$summary")" | cut -d- -f1)" = train ]
 check "marked failed, with the reason, the bytes and the transfer time" \
-  [ "$(json_get "$summary" "not j['complete'] and 'needs LibTorch' in j['stop_reason'] and j['bytes'] == $size and j['transfer_s'] > 0")" = True ]
+  [ "$(json_get "$summary" "not j['complete'] and 'asked to fail' in j['stop_reason'] and j['bytes'] == $size and j['transfer_s'] > 0")" = True ]
 check_job_account "$summary" "$secs"
 
 # The campaign table: one job, failed, with its transfer time.
 check_campaign "$TB" "$WORK/results" 'c["jobs"] == 1 and c["failed"] == 1 and c["transfer_hours"] > 0'
 
-if [ -z "${TRAINBENCH_STAND_IN_PLUGIN:-}" ]; then
-  echo "no stand-in plugin (TRAINBENCH_STAND_IN_PLUGIN; ctest sets it): the success path is not run"
-  done_ok
-  exit 0
-fi
-mkdir -p "$WORK/bin2"
-cp "$TRAINBENCH" "$WORK/bin2/trainbench"
-cp "$TRAINBENCH_STAND_IN_PLUGIN" "$WORK/bin2/libtrainbench_train.so"
 mark=$(log_mark)
 t0=$(now)
 code=0

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "stage/range_journal.h"
@@ -35,6 +36,26 @@ TEST(StageJournal, SyncedEntriesSurviveAndUnsyncedOnesDoNot) {
   EXPECT_EQ(j.Chunks().at(3), kHex2);
   j.Remove();
   EXPECT_NE(::access(path.c_str(), F_OK), 0);
+}
+
+TEST(StageJournal, HighWaterMarksResumeUntilTheirChunkIsDone) {
+  const std::string path = Path("journal_partial");
+  ::unlink(path.c_str());
+  const JournalIdentity id{100, 30, false, "etag x"};
+  {
+    RangeJournal j(path, id);
+    j.SetPartial(1, 10);
+    j.SetPartial(2, 5);
+    j.Sync(-1);
+    j.SetPartial(1, 20);
+    j.AddChunk(2, kHex);
+    j.Sync(-1);
+    j.SetPartial(3, 7);  // never synced: as if killed here
+  }
+  RangeJournal j(path, id);
+  ASSERT_TRUE(j.Resumed());
+  EXPECT_EQ(j.Partials(), (std::map<uint64_t, uint64_t>{{1, 20}}));  // 2 is done
+  EXPECT_EQ(j.Chunks().count(2), 1u);
 }
 
 TEST(StageJournal, AnotherVersionOrChunkSizeStartsAfresh) {

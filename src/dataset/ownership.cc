@@ -1,0 +1,72 @@
+#include "dataset/ownership.h"
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "dataset/dataset_lock.h"
+#include "dataset/manifest.h"
+#include "storage/posix_storage.h"
+
+namespace trainbench::dataset {
+namespace {
+
+void AddFile(const formats::WrittenFile& f, std::set<std::string>& named) {
+  named.insert(f.path);
+  named.insert(f.companions.begin(), f.companions.end());
+}
+
+// A journal (kJournalName, or kJournalName.rankN under mpirun): every entry was written
+// by trainbench whatever settings it was written with. A torn last line ends it.
+void AddJournal(storage::Storage& storage, const std::string& path, std::set<std::string>& named) {
+  const auto bytes = storage::ReadAll(storage, path);
+  std::istringstream in(std::string(bytes.begin(), bytes.end()));
+  std::string line;
+  std::getline(in, line);  // the generation key
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    try {
+      AddFile(FileFromJson(nlohmann::json::parse(line)), named);
+    } catch (...) {
+      break;
+    }
+  }
+}
+
+bool IsJournal(const std::string& path) {
+  const std::string name = kJournalName;
+  return path == name || path.rfind(name + ".rank", 0) == 0;
+}
+
+// A file a killed writer left half-written (".NAME.tbtmp"): RemoveLeftovers' to remove.
+bool IsLeftover(const std::string& path) {
+  const std::string name = path.substr(path.rfind('/') + 1);
+  return name.size() > 1 && name.front() == '.' &&
+         name.ends_with(storage::PosixStorage::kTempSuffix);
+}
+
+}  // namespace
+
+DatasetObjects FindDatasetObjects(storage::Storage& storage) {
+  const auto entries = storage.List("");
+  std::set<std::string> named = {kManifestName, kLockName};
+  DatasetObjects result;
+  if (const auto manifest = ReadManifest(storage)) {
+    result.has_dataset = true;
+    for (const auto& f : manifest->files) AddFile(f, named);
+  }
+  for (const auto& e : entries) {
+    if (!IsJournal(e.path)) continue;
+    result.has_dataset = true;
+    named.insert(e.path);
+    AddJournal(storage, e.path, named);
+  }
+  for (const auto& e : entries) {
+    if (IsLeftover(e.path)) continue;
+    (named.count(e.path) ? result.ours : result.foreign).push_back(e);
+  }
+  return result;
+}
+
+}  // namespace trainbench::dataset

@@ -1,0 +1,24 @@
+// Which objects under a dataset folder trainbench wrote: those its manifest or a datagen
+// journal names (with their companions), and its own bookkeeping (the manifest, journals,
+// the lock). `clean` removes only these; anything else is a user's and is left alone, so a
+// typo in dataset.data_folder cannot wipe a file system or a bucket.
+#pragma once
+
+#include <vector>
+
+#include "storage/storage.h"
+
+namespace trainbench::dataset {
+
+struct DatasetObjects {
+  bool has_dataset = false;  // a manifest or a journal was found
+  std::vector<storage::ListEntry> ours;
+  std::vector<storage::ListEntry> foreign;
+};
+
+// Lists the storage and sorts every object into ours or foreign (a killed writer's
+// temporaries are neither: Storage::RemoveLeftovers removes them). Throws RuntimeError when
+// the manifest is damaged (datagen's message: delete it and re-run).
+DatasetObjects FindDatasetObjects(storage::Storage& storage);
+
+}  // namespace trainbench::dataset
