@@ -161,6 +161,12 @@ void WaitForRanks(dist::Communicator* ranks) {
   throw RuntimeError("datagen stopped: " + ranks->PeerFailure().value_or("another rank failed"));
 }
 
+// Temporary files (multipart uploads on S3) a killed writer left under the splits.
+size_t RemoveLeftovers(storage::Storage& storage) {
+  return storage.RemoveLeftovers("train") + storage.RemoveLeftovers("valid") +
+         storage.RemoveLeftovers("index");  // TFRecord indexes (DLIO's, for DALI)
+}
+
 // What is already done: the manifest's files, then the journal's (newer).
 std::map<std::string, formats::WrittenFile> KnownFiles(const std::optional<Manifest>& existing,
                                                        const Journal& journal) {
@@ -189,9 +195,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
     lock.emplace(storage);  // before anything else touches the folder
     auto existing = ReadManifest(storage);
     CheckCompatible(existing, key, storage, options.replace);
-    storage.RemoveLeftovers("train");
-    storage.RemoveLeftovers("valid");
-    storage.RemoveLeftovers("index");  // TFRecord indexes (DLIO's, for DALI)
+    RemoveLeftovers(storage);
     CreateSplitFolders(config, storage);
     const Journal journal(JournalPath(storage, 0, size), key);
     const auto known = KnownFiles(existing, journal);
@@ -297,7 +301,16 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   result.manifest.key = key;
   result.manifest.files = std::move(written);
   result.dataset_bytes = result.manifest.TotalBytes();
-  if (rank == 0) WriteManifest(result.manifest, storage);
+  if (rank == 0) {
+    // Every rank's writers are done (gathered above): an upload still open is one a lost
+    // reply to CreateMultipartUpload started and its retry never knew of.
+    if (const size_t orphans = RemoveLeftovers(storage); orphans > 0)
+      LogInfo(
+          fmt::format("aborted {} multipart upload(s) left open under {} (a retried request "
+                      "whose first reply was lost)",
+                      orphans, storage.Describe("")));
+    WriteManifest(result.manifest, storage);
+  }
   // The journals go once the manifest holds what they recorded.
   WaitForRanks(ranks);
   journal.Remove();
