@@ -15,6 +15,7 @@
 #include "dataset/parallel.h"
 #include "dataset/progress.h"
 #include "formats/format.h"
+#include "formats/tfrecord_index.h"
 #include "storage/counting_storage.h"
 #include "storage/io_error.h"
 
@@ -95,9 +96,12 @@ uint64_t RemoveFilesNotPlanned(const DatasetPlan& plan,
     ours.insert(path);
     for (const auto& c : f.companions) ours.insert(c);
   }
-  for (const auto& f : plan.files)  // a planned file's companions are planned too
+  for (const auto& f : plan.files) {  // a planned file's companions are planned too
     if (const auto it = known.find(f.path); it != known.end())
       for (const auto& c : it->second.companions) planned.insert(c);
+    // A TFRecord index written by a killed datagen after its journal's last record.
+    planned.insert(formats::TfrecordIndexPath(f.path));
+  }
   uint64_t removed = 0;
   std::vector<std::string> foreign;
   for (const char* folder : {"train", "valid", "index"}) {
@@ -150,9 +154,9 @@ bool Mine(uint64_t file, int rank, int ranks) {
   return file % static_cast<uint64_t>(ranks) == static_cast<uint64_t>(rank);
 }
 
-std::optional<std::string> JournalPath(storage::Storage& storage, int rank, int ranks) {
-  if (ranks <= 1) return storage.LocalPath(kJournalName);
-  return storage.LocalPath(fmt::format("{}.rank{}", kJournalName, rank));
+std::string JournalName(int rank, int ranks) {
+  if (ranks <= 1) return kJournalName;
+  return fmt::format("{}.rank{}", kJournalName, rank);
 }
 
 void WaitForRanks(dist::Communicator* ranks) {
@@ -197,7 +201,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
     CheckCompatible(existing, key, storage, options.replace);
     RemoveLeftovers(storage);
     CreateSplitFolders(config, storage);
-    const Journal journal(JournalPath(storage, 0, size), key);
+    const Journal journal(storage, JournalName(0, size), key);
     const auto known = KnownFiles(existing, journal);
     uint64_t planned_bytes = 0;
     // An image file holds its one image however many samples DLIO counts in it.
@@ -218,7 +222,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
 
   // This rank's files: those already complete are kept, the others written.
   const auto existing = ReadManifest(storage);
-  Journal journal(JournalPath(storage, rank, size), key);
+  Journal journal(storage, JournalName(rank, size), key);
   const auto known = KnownFiles(existing, journal);
   std::vector<formats::WrittenFile> written(plan.files.size());
   std::vector<uint64_t> pending;
