@@ -66,6 +66,7 @@ class S3ReadEngine : public ReadEngine {
   S3ReadEngine(const S3Endpoint& endpoint, std::vector<std::string> keys)
       : e_(endpoint), keys_(std::move(keys)) {
     capabilities_.useful_depth = 64;
+    capabilities_.min_read_size = endpoint.options().range_size;
   }
   std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override {
     return std::make_unique<S3ReadQueue>(e_, keys_, std::max(1u, depth));
