@@ -19,12 +19,16 @@
 # Then the resnet50_h100 get phase on S3 (RESNET_FILES files of RESNET_SAMPLES ~115 KB samples,
 # RESNET_ACCEL accelerators, batch RESNET_BATCH, computation_time 0, its default 8 read threads
 # per accelerator, one ranged GET a sample): samples/s, MiB/s, CPU, latency.
+# Then large objects (LARGE_OBJECTS of LARGE_BYTES, one sample each, LARGE_EPOCHS epochs) read
+# with the default S3 range (storage_options.range_size, 8 MiB as the AWS SDKs' and rclone's
+# download parts) and with range_size=0, i.e. reader.transfer_size's 256 KiB ranges (DLIO's).
 # The gateway keeps objects in memory (memstore, 1 GiB): the defaults write ~500 MB.
 # "gw CPU s" is the gateway's CPU (radosgw + ceph-osd) during the measurement: on this
 # 2-core host the client and the gateway share the cores.
 #
 # Env: OBJECTS (256), OBJECT_BYTES (1048576), CONCURRENCY ("8"), REPEAT (3), PASSES (4), BATCH (32), RESNET_FILES (4),
-# RESNET_SAMPLES (500), RESNET_BATCH (100), RESNET_ACCEL (4), RESNET_EPOCHS (3), TRAINBENCH (build/trainbench), WORK (/tmp/trainbench-s3get),
+# RESNET_SAMPLES (500), RESNET_BATCH (100), RESNET_ACCEL (4), RESNET_EPOCHS (3), LARGE_OBJECTS (4),
+# LARGE_BYTES (33554432), LARGE_EPOCHS (2), TRAINBENCH (build/trainbench), WORK (/tmp/trainbench-s3get),
 # S3_GATEWAY_DIR (a running gateway's folder; otherwise one is started in WORK/gw).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +46,9 @@ resnet_samples=${RESNET_SAMPLES:-500}
 resnet_batch=${RESNET_BATCH:-100}
 resnet_accel=${RESNET_ACCEL:-4}
 resnet_epochs=${RESNET_EPOCHS:-3}
+large_objects=${LARGE_OBJECTS:-4}
+large_bytes=${LARGE_BYTES:-33554432}
+large_epochs=${LARGE_EPOCHS:-2}
 W=${WORK:-/tmp/trainbench-s3get}
 bucket=trainbench-s3get
 mkdir -p "$W"
@@ -80,9 +87,14 @@ get_ds=(resnet50_h100 dataset.format=npy "dataset.record_length_bytes=$object_by
 res_ds=(resnet50_h100 "dataset.num_files_train=$resnet_files"
   "dataset.num_samples_per_file=$resnet_samples"
   "dataset.data_folder=s3://$bucket/resnet50-$resnet_files-$resnet_samples" "${s3opt[@]}")
+large_ds=(unet3d_h100 dataset.format=npy "dataset.record_length_bytes=$large_bytes"
+  dataset.record_length_bytes_stdev=0 dataset.num_samples_per_file=1
+  "dataset.num_files_train=$large_objects"
+  "dataset.data_folder=s3://$bucket/large-$large_objects-$large_bytes" "${s3opt[@]}")
 echo "s3_get: datagen ($objects objects of $object_bytes bytes; resnet50_h100: $resnet_files x $resnet_samples samples)" >&2
 timeout 600 "$TB" datagen "${get_ds[@]}" >/dev/null
 timeout 600 "$TB" datagen "${res_ds[@]}" >/dev/null
+timeout 600 "$TB" datagen "${large_ds[@]}" >/dev/null
 
 # The objects' keys and the sample's byte range, from trainbench's manifest.
 s3curl GET "/$bucket/get-$objects-$object_bytes/trainbench_manifest.json" -o "$W/manifest.json"
@@ -193,6 +205,14 @@ for ((r = 1; r <= repeat; r++)); do
   rn=$(best "$rn" "$(tb_run resnet "${res_ds[@]}" "train.epochs=$resnet_epochs" "reader.batch_size=$resnet_batch" --accelerators "$resnet_accel")")
 done
 rows+=("resnet50_h100 $resnet_accel acc|default|$rn|")
+lg="" ls=""
+for ((r = 1; r <= repeat; r++)); do
+  echo "s3_get: $large_objects objects of $large_bytes B, 8 MiB and 256 KiB ranges, round $r/$repeat" >&2
+  large=("${large_ds[@]}" "train.epochs=$large_epochs" reader.batch_size=1 --accelerators 1)
+  lg=$(best "$lg" "$(tb_run large "${large[@]}")")
+  ls=$(best "$ls" "$(tb_run large256k "${large[@]}" storage.storage_options.range_size=0)")
+done
+rows+=("large, 8 MiB ranges|default|$lg|" "large, 256 KiB ranges|default|$ls|$lg")
 
 printf "%-22s %-8s %8s %7s %9s %8s %8s %8s %7s %8s %8s\n" tool "loops x" MiB/s "CPU s" \
   "MiB/CPU-s" "p50 ms" "p99 ms" "GETs/s" "gw CPU" "MiB/s÷" "CPU÷"
@@ -213,4 +233,5 @@ done
 echo "(best of $repeat rounds each, the tools alternating; $objects objects of $object_bytes B read $passes times"
 echo " per run; 'loops x' = curl processes x connections, or trainbench reader loops x GETs in"
 echo " flight per loop; ÷ = trainbench / curl at the same concurrency; gw CPU = radosgw + ceph-osd"
-echo " CPU seconds during the run; the resnet50 row: samples/s under GETs/s, one ranged GET a sample)"
+echo " CPU seconds during the run; the resnet50 row: samples/s under GETs/s, one ranged GET a sample;"
+echo " the large rows: samples/s under GETs/s, and the 256 KiB row's ÷ is against the 8 MiB row)"

@@ -69,16 +69,18 @@ else
   echo "setup: all ${#packages[@]} packages present"
 fi
 
-# The JS packages of tests/interop/node (hyparquet and its decompressors), at the versions of
-# its package-lock.json; again only when the lock changed. Without the npm registry this
-# warns and goes on: tests/interop/parquet.sh then skips (and fails under CI=true).
-node_dir="$(dirname "$0")/../tests/interop/node"
-if [ ! -f "$node_dir/node_modules/.package-lock.json" ] ||
-  [ "$node_dir/package-lock.json" -nt "$node_dir/node_modules/.package-lock.json" ]; then
-  if (cd "$node_dir" && npm ci --no-audit --no-fund --prefer-offline --loglevel=error); then
-    echo "setup: npm packages of tests/interop/node installed"
-  else
-    echo "setup: warning: 'npm ci' in tests/interop/node failed (no npm registry?);" \
-      "tests/interop/parquet.sh will skip until it succeeds" >&2
+# The JS packages of tests/interop/node (hyparquet and its decompressors) and tests/s3/node
+# (s3rver, a second S3 server), at the versions of their package-lock.json; again only when a
+# lock changed. Without the npm registry this warns and goes on: the tests that need them
+# skip (and fail under CI=true).
+for node_dir in "$(dirname "$0")/../tests/interop/node" "$(dirname "$0")/../tests/s3/node"; do
+  if [ ! -f "$node_dir/node_modules/.package-lock.json" ] ||
+    [ "$node_dir/package-lock.json" -nt "$node_dir/node_modules/.package-lock.json" ]; then
+    if (cd "$node_dir" && npm ci --no-audit --no-fund --prefer-offline --loglevel=error); then
+      echo "setup: npm packages of $node_dir installed"
+    else
+      echo "setup: warning: 'npm ci' in $node_dir failed (no npm registry?);" \
+        "the tests that need them will skip until it succeeds" >&2
+    fi
   fi
-fi
+done

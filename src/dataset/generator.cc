@@ -15,6 +15,7 @@
 #include "dataset/parallel.h"
 #include "dataset/progress.h"
 #include "formats/format.h"
+#include "formats/tfrecord_index.h"
 #include "storage/counting_storage.h"
 #include "storage/io_error.h"
 
@@ -95,9 +96,12 @@ uint64_t RemoveFilesNotPlanned(const DatasetPlan& plan,
     ours.insert(path);
     for (const auto& c : f.companions) ours.insert(c);
   }
-  for (const auto& f : plan.files)  // a planned file's companions are planned too
+  for (const auto& f : plan.files) {  // a planned file's companions are planned too
     if (const auto it = known.find(f.path); it != known.end())
       for (const auto& c : it->second.companions) planned.insert(c);
+    // A TFRecord index written by a killed datagen after its journal's last record.
+    planned.insert(formats::TfrecordIndexPath(f.path));
+  }
   uint64_t removed = 0;
   std::vector<std::string> foreign;
   for (const char* folder : {"train", "valid", "index"}) {
@@ -150,15 +154,21 @@ bool Mine(uint64_t file, int rank, int ranks) {
   return file % static_cast<uint64_t>(ranks) == static_cast<uint64_t>(rank);
 }
 
-std::optional<std::string> JournalPath(storage::Storage& storage, int rank, int ranks) {
-  if (ranks <= 1) return storage.LocalPath(kJournalName);
-  return storage.LocalPath(fmt::format("{}.rank{}", kJournalName, rank));
+std::string JournalName(int rank, int ranks) {
+  if (ranks <= 1) return kJournalName;
+  return fmt::format("{}.rank{}", kJournalName, rank);
 }
 
 void WaitForRanks(dist::Communicator* ranks) {
   if (!ranks || ranks->Barrier()) return;
   if (InterruptRequested()) throw Interrupted();
   throw RuntimeError("datagen stopped: " + ranks->PeerFailure().value_or("another rank failed"));
+}
+
+// Temporary files (multipart uploads on S3) a killed writer left under the splits.
+size_t RemoveLeftovers(storage::Storage& storage) {
+  return storage.RemoveLeftovers("train") + storage.RemoveLeftovers("valid") +
+         storage.RemoveLeftovers("index");  // TFRecord indexes (DLIO's, for DALI)
 }
 
 // What is already done: the manifest's files, then the journal's (newer).
@@ -189,11 +199,9 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
     lock.emplace(storage);  // before anything else touches the folder
     auto existing = ReadManifest(storage);
     CheckCompatible(existing, key, storage, options.replace);
-    storage.RemoveLeftovers("train");
-    storage.RemoveLeftovers("valid");
-    storage.RemoveLeftovers("index");  // TFRecord indexes (DLIO's, for DALI)
+    RemoveLeftovers(storage);
     CreateSplitFolders(config, storage);
-    const Journal journal(JournalPath(storage, 0, size), key);
+    const Journal journal(storage, JournalName(0, size), key);
     const auto known = KnownFiles(existing, journal);
     uint64_t planned_bytes = 0;
     // An image file holds its one image however many samples DLIO counts in it.
@@ -214,7 +222,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
 
   // This rank's files: those already complete are kept, the others written.
   const auto existing = ReadManifest(storage);
-  Journal journal(JournalPath(storage, rank, size), key);
+  Journal journal(storage, JournalName(rank, size), key);
   const auto known = KnownFiles(existing, journal);
   std::vector<formats::WrittenFile> written(plan.files.size());
   std::vector<uint64_t> pending;
@@ -297,7 +305,16 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   result.manifest.key = key;
   result.manifest.files = std::move(written);
   result.dataset_bytes = result.manifest.TotalBytes();
-  if (rank == 0) WriteManifest(result.manifest, storage);
+  if (rank == 0) {
+    // Every rank's writers are done (gathered above): an upload still open is one a lost
+    // reply to CreateMultipartUpload started and its retry never knew of.
+    if (const size_t orphans = RemoveLeftovers(storage); orphans > 0)
+      LogInfo(
+          fmt::format("aborted {} multipart upload(s) left open under {} (a retried request "
+                      "whose first reply was lost)",
+                      orphans, storage.Describe("")));
+    WriteManifest(result.manifest, storage);
+  }
   // The journals go once the manifest holds what they recorded.
   WaitForRanks(ranks);
   journal.Remove();

@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <sstream>
 #include <string_view>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "storage/io_error.h"
 
@@ -176,30 +178,52 @@ std::string KeyDigest(const nlohmann::json& key) {
 
 }  // namespace
 
-Journal::Journal(std::optional<std::string> local_path, const nlohmann::json& key)
-    : path_(std::move(local_path)), digest_(KeyDigest(key)) {
-  if (!path_) return;
+Journal::Journal(storage::Storage& storage, const std::string& name, const nlohmann::json& key)
+    : path_(storage.LocalPath(name)),
+      name_(name),
+      key_line_(key.dump() + "\n"),
+      digest_(KeyDigest(key)) {
+  if (path_) {
+    OpenLocal(key);
+  } else {
+    storage_ = &storage;
+    OpenObjects(key);
+  }
+}
+
+bool Journal::Load(const std::string& text, const nlohmann::json& key) {
+  std::istringstream in(text);
+  std::string line;
+  bool key_matches = false;
+  if (std::getline(in, line)) {
+    try {
+      key_matches = nlohmann::json::parse(line) == key;
+    } catch (...) {
+    }
+  }
+  // A killed datagen may leave a torn last line: stop at the first bad one.
+  while (key_matches && std::getline(in, line)) {
+    if (line.empty()) continue;
+    try {
+      const auto j = nlohmann::json::parse(line);
+      if (j.value("generation", std::string()) != digest_) continue;
+      auto f = FileFromJson(j);
+      entries_[f.path] = std::move(f);
+    } catch (...) {
+      break;
+    }
+  }
+  return key_matches;
+}
+
+void Journal::OpenLocal(const nlohmann::json& key) {
   bool key_matches = false;
   {
     std::ifstream in(*path_);
-    std::string line;
-    if (in && std::getline(in, line)) {
-      try {
-        key_matches = nlohmann::json::parse(line) == key;
-      } catch (...) {
-      }
-      // A killed datagen may leave a torn last line: stop at the first bad one.
-      while (key_matches && std::getline(in, line)) {
-        if (line.empty()) continue;
-        try {
-          const auto j = nlohmann::json::parse(line);
-          if (j.value("generation", std::string()) != digest_) continue;
-          auto f = FileFromJson(j);
-          entries_[f.path] = std::move(f);
-        } catch (...) {
-          break;
-        }
-      }
+    if (in) {
+      std::stringstream text;
+      text << in.rdbuf();
+      key_matches = Load(text.str(), key);
     }
   }
   std::error_code ec;
@@ -211,8 +235,7 @@ Journal::Journal(std::optional<std::string> local_path, const nlohmann::json& ke
   if (fd_ < 0) storage::ThrowIoError("cannot write journal", *path_, errno);
   if (!key_matches) {
     entries_.clear();
-    const std::string line = key.dump() + "\n";
-    if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+    if (::write(fd_, key_line_.data(), key_line_.size()) != static_cast<ssize_t>(key_line_.size()))
       storage::ThrowIoError("cannot write journal", *path_, errno);
   } else {
     // Re-align after a torn line so the next record starts on its own line.
@@ -221,16 +244,51 @@ Journal::Journal(std::optional<std::string> local_path, const nlohmann::json& ke
   }
 }
 
+void Journal::OpenObjects(const nlohmann::json& key) {
+  // Pieces of other settings are an earlier dataset's record: they go.
+  for (const auto& piece : storage_->List(name_)) {
+    const auto bytes = storage::ReadAll(*storage_, piece.path);
+    if (!Load(std::string(bytes.begin(), bytes.end()), key)) storage_->Remove(piece.path);
+    const size_t slash = piece.path.rfind('/');
+    next_piece_ = std::max<uint64_t>(
+        next_piece_, std::strtoull(piece.path.c_str() + slash + 1, nullptr, 10) + 1);
+  }
+}
+
 Journal::~Journal() {
   if (fd_ >= 0) ::close(fd_);
+  if (!storage_ || removed_) return;
+  try {  // what an error or an interrupt left unrecorded
+    std::unique_lock<std::mutex> lock(mutex_);
+    FlushPiece(lock);
+  } catch (const std::exception&) {
+  }
+}
+
+void Journal::FlushPiece(std::unique_lock<std::mutex>& lock) {
+  if (pending_.empty()) return;
+  const std::string text = key_line_ + pending_;
+  pending_.clear();
+  const std::string piece = fmt::format("{}/{:08}", name_, next_piece_++);
+  last_flush_s_ = NowSeconds();
+  lock.unlock();  // other writers record on while the piece goes out
+  auto writer = storage_->Create(piece);
+  writer->Append(text.data(), text.size());
+  writer->Commit();
+  lock.lock();
 }
 
 void Journal::Record(const formats::WrittenFile& file) {
   nlohmann::json j = ToJson(file);
   j["generation"] = digest_;
   const std::string line = j.dump() + "\n";
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   entries_[file.path] = file;
+  if (storage_) {
+    pending_ += line;
+    if (NowSeconds() - last_flush_s_ >= kObjectFlushSeconds) FlushPiece(lock);
+    return;
+  }
   if (fd_ < 0) return;
   if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
     storage::ThrowIoError("cannot append to journal", *path_, errno);
@@ -240,6 +298,11 @@ void Journal::Remove() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   if (path_) ::unlink(path_->c_str());
+  if (!storage_) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  removed_ = true;
+  pending_.clear();
+  for (const auto& piece : storage_->List(name_)) storage_->Remove(piece.path);
 }
 
 }  // namespace trainbench::dataset

@@ -40,22 +40,43 @@ std::optional<Manifest> ReadManifest(storage::Storage& storage);
 // Append-only record of finished files. Thread-safe.
 class Journal {
  public:
-  // Opens (creating) the journal at a local path; entries already there are returned
-  // by Entries() if the journal's key and each entry's recorded settings match `key`; the
-  // journal is restarted otherwise. The caller holds the DatasetLock.
-  Journal(std::optional<std::string> local_path, const nlohmann::json& key);
+  // Opens (creating) the journal `name` at the dataset root; entries already there are
+  // returned by Entries() if the journal's key and each entry's recorded settings match
+  // `key`; the journal is restarted otherwise. The caller holds the DatasetLock.
+  // On a file system it is one file, appended to. An object store cannot append: there it
+  // is objects "<name>/<8 digits>", each holding the key and the entries recorded since the
+  // one before, written at most every kObjectFlushSeconds (a kill loses at most that much
+  // of the record: those files are written again).
+  Journal(storage::Storage& storage, const std::string& name, const nlohmann::json& key);
   ~Journal();
   void Record(const formats::WrittenFile& file);
   const std::map<std::string, formats::WrittenFile>& Entries() const { return entries_; }
   // The dataset is complete and the manifest written: the journal goes.
   void Remove();
 
+  static constexpr double kObjectFlushSeconds = 0.5;
+
  private:
-  std::optional<std::string> path_;
+  // Takes the entries of one journal text (key line, then entries); false when its key
+  // differs from this one's.
+  bool Load(const std::string& text, const nlohmann::json& key);
+  void OpenLocal(const nlohmann::json& key);
+  void OpenObjects(const nlohmann::json& key);
+  // Object mode: writes the entries recorded since the last piece as the next piece.
+  void FlushPiece(std::unique_lock<std::mutex>& lock);
+
+  std::optional<std::string> path_;      // file mode
+  storage::Storage* storage_ = nullptr;  // object mode
+  std::string name_;
+  std::string key_line_;
   std::string digest_;  // of the settings, recorded with each entry and checked on reading
   std::mutex mutex_;    // Record() is called from datagen's writer threads
   std::map<std::string, formats::WrittenFile> entries_;
   int fd_ = -1;
+  std::string pending_;  // object mode: lines not yet in a piece
+  uint64_t next_piece_ = 0;
+  double last_flush_s_ = 0;
+  bool removed_ = false;
 };
 
 }  // namespace trainbench::dataset

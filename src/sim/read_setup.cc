@@ -38,6 +38,24 @@ unsigned ReadDepth(const config::WorkloadConfig& config, uint64_t accelerators,
   return static_cast<unsigned>(std::clamp<uint64_t>(per_thread, 1, 256));
 }
 
+namespace {
+
+// reader.transfer_size, raised to the engine's least worthwhile read (S3: 8 MiB ranges)
+// but never past the largest sample, so small samples keep small buffers.
+uint64_t TransferSize(const config::WorkloadConfig& config, storage::ReadEngine& engine,
+                      const std::vector<formats::WrittenFile>& files) {
+  const uint64_t floor = engine.Capabilities().min_read_size;
+  if (floor <= config.reader.transfer_size) return config.reader.transfer_size;
+  uint64_t largest = 0;
+  for (const auto& f : files) {
+    for (const auto& s : f.samples) largest = std::max(largest, s.length);
+    if (f.samples.empty()) largest = std::max(largest, f.size_bytes);
+  }
+  return std::max(config.reader.transfer_size, std::min(floor, largest));
+}
+
+}  // namespace
+
 ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators,
                      const ReadFlags& flags, storage::Storage& storage,
                      const std::vector<formats::WrittenFile>& files) {
@@ -72,7 +90,7 @@ ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators
   const unsigned useful = setup.engine->Capabilities().useful_depth;
   setup.reader.threads = ReadThreads(config, accelerators, flags, useful);
   setup.reader.depth = ReadDepth(config, accelerators, flags, useful);
-  setup.reader.transfer_size = config.reader.transfer_size;
+  setup.reader.transfer_size = TransferSize(config, *setup.engine, files);
   setup.reader.reads_per_accelerator = std::max<uint64_t>(1, config.reader.read_threads);
   setup.reader.prefetch_batches = config.reader.prefetch_size;
   setup.description = fmt::format("{}, {} thread{}", setup.engine->Describe(), setup.reader.threads,

@@ -49,6 +49,9 @@ struct ReadEngineCapabilities {
   // The engine reads whole samples through a format's library into its own buffers:
   // the reader submits one request per sample (ReadRequest::sample) with no buffer.
   bool whole_samples = false;
+  // Reads smaller than this cost more per byte than they need to (an S3 GET's fixed cost):
+  // samples are read in pieces no smaller than this (or whole when smaller). 0: no floor.
+  uint64_t min_read_size = 0;
 };
 
 class ReadQueue {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <pugixml.hpp>
@@ -74,6 +75,7 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
     if (name == "etag") t.etag = value;
     if (name == "content-length") t.content_length = std::strtoull(value.c_str(), nullptr, 10);
     if (name == "x-amz-request-id") t.request_id = value;
+    if (name == "content-range") t.content_range = value;
   }
   return n;
 }
@@ -189,6 +191,7 @@ void S3Endpoint::Prepare(CURL* easy, const S3Request& r, S3Transfer& t) const {
   t.text.clear();
   t.etag.clear();
   t.content_length.reset();
+  t.content_range.clear();
   t.request_id.clear();
   t.error[0] = 0;
   t.started_ns = NowNanoseconds();
@@ -290,7 +293,8 @@ bool S3Endpoint::Retryable(const S3Result& result, const S3Transfer& transfer) {
     // A refused connection too: a gateway restarting comes back.
     return result.curl == CURLE_COULDNT_CONNECT || CurlTransferBroke(result.curl);
   }
-  if (result.status >= 500 || result.status == 429) return true;
+  // 501 Not Implemented stays so: the server lacks the operation.
+  if ((result.status >= 500 && result.status != 501) || result.status == 429) return true;
   return transfer.text.find("SlowDown") != std::string::npos;  // some stores answer 400
 }
 
@@ -302,10 +306,60 @@ double S3Endpoint::BackoffSeconds(unsigned attempt) const {
   return std::uniform_real_distribution<double>(0, ceiling)(rng);
 }
 
+std::string S3Endpoint::Operation(const S3Request& r) {
+  auto has = [&r](const char* name) {
+    return std::ranges::any_of(r.query, [name](const auto& q) { return q.first == name; });
+  };
+  if (r.method == "HEAD") return r.key.empty() ? "HeadBucket" : "HeadObject";
+  if (r.method == "GET") {
+    if (has("list-type")) return "ListObjectsV2";
+    if (has("uploads")) return "ListMultipartUploads";
+    if (has("uploadId")) return "ListParts";
+    return r.key.empty() ? "ListObjects" : "GetObject";
+  }
+  if (r.method == "PUT") return has("partNumber") ? "UploadPart" : "PutObject";
+  if (r.method == "POST")
+    return has("uploads") ? "CreateMultipartUpload"
+                          : (has("uploadId") ? "CompleteMultipartUpload" : "POST");
+  if (r.method == "DELETE") return has("uploadId") ? "AbortMultipartUpload" : "DeleteObject";
+  return r.method;
+}
+
+std::string S3Endpoint::RangeError(const S3Request& r, const S3Result& result,
+                                   const S3Transfer& t) const {
+  if (!r.range || r.method != "GET" || !result.Ok()) return "";
+  const uint64_t first = r.range->first, length = std::max<uint64_t>(1, r.range->second);
+  const std::string what = fmt::format("S3 {} {} bytes {}-{} at {}", Operation(r), Describe(r.key),
+                                       first, first + length - 1, options_.endpoint);
+  if (result.status != 206) {
+    // A 200 holds the whole object: it is the range only when the range starts at 0 and
+    // the object is no longer than the range.
+    if (first == 0 && t.content_length && *t.content_length <= length) return "";
+    return fmt::format(
+        "{}: HTTP {} with {} bytes: the server (or a proxy or cache before it) ignored the "
+        "Range header and sent the whole object, so the bytes asked for are not where they "
+        "were asked for; use an S3 server or proxy that serves ranged GETs (206 Partial Content)",
+        what, result.status,
+        t.content_length ? std::to_string(*t.content_length) : std::string("an unknown number of"));
+  }
+  unsigned long long got_first = 0, got_last = 0;
+  if (std::sscanf(t.content_range.c_str(), "bytes %llu-%llu", &got_first, &got_last) != 2 ||
+      got_first != first || got_last < got_first || got_last > first + length - 1)
+    return fmt::format(
+        "{}: HTTP 206 with Content-Range '{}', not the range asked for; the server (or a proxy "
+        "before it) answers ranged GETs wrongly",
+        what, t.content_range);
+  return "";
+}
+
 std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
                               const S3Transfer& t) const {
+  // A listing names the prefix it lists.
+  std::string target = r.key;
+  for (const auto& [name, value] : r.query)
+    if (r.key.empty() && name == "prefix") target = value;
   const std::string what =
-      fmt::format("S3 {} {} at {}", r.method, Describe(r.key), options_.endpoint);
+      fmt::format("S3 {} {} at {}", Operation(r), Describe(target), options_.endpoint);
   if (result.curl != CURLE_OK)
     return fmt::format("{}: {} ({}); {}", what,
                        t.error[0] ? t.error : curl_easy_strerror(result.curl),
@@ -324,6 +378,13 @@ std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
                        options_.region);
   else if (code == "NoSuchBucket")
     hint = fmt::format("create bucket '{}' or name an existing one", location_.bucket);
+  else if (result.status == 413 || code == "EntityTooLarge")
+    hint = fmt::format(
+        "the server refused a {}-byte request body as too large: lower "
+        "storage.storage_options.part_size (now {} bytes) to what it accepts",
+        r.body_size, options_.part_size);
+  else if (result.status == 501 || code == "NotImplemented")
+    hint = fmt::format("this S3 server does not implement {}", Operation(r));
   else if (code == "NoSuchKey" || result.status == 404)
     hint = "the object is missing: write the dataset first (trainbench datagen)";
   else
@@ -378,6 +439,8 @@ S3Result S3Endpoint::Perform(const S3Request& request, S3Transfer& transfer) con
     Prepare(easy.get(), request, transfer);
     result = Finish(easy.get(), curl_easy_perform(easy.get()));
     RecordLatency(request, transfer);
+    if (const std::string wrong = RangeError(request, result, transfer); !wrong.empty())
+      throw IoError(wrong, 0);
     if (result.Ok() || (request.method == "HEAD" && result.status == 404) ||
         std::ranges::find(request.returned_statuses, result.status) !=
             request.returned_statuses.end())

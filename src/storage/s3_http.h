@@ -53,6 +53,7 @@ struct S3Transfer {
   std::string text;       // the body when there is no `out`, or an error body
   std::string etag;
   std::optional<uint64_t> content_length;
+  std::string content_range;  // "bytes FIRST-LAST/TOTAL" of a 206
   std::string request_id;
   curl_slist* headers = nullptr;
   char error[CURL_ERROR_SIZE] = {};
@@ -94,6 +95,14 @@ class S3Endpoint {
   // and what to do; never a secret.
   std::string Error(const S3Request& request, const S3Result& result,
                     const S3Transfer& transfer) const;
+
+  // S3's name for what `request` does ("GetObject", "ListMultipartUploads", ...).
+  static std::string Operation(const S3Request& request);
+  // Why a successful reply to a ranged GET does not hold the range asked for (a 200: the
+  // server or a cache ignored Range and sent the whole object; a 206 whose Content-Range
+  // starts elsewhere); empty when it does. Such a reply is an error, never read as the range.
+  std::string RangeError(const S3Request& request, const S3Result& result,
+                         const S3Transfer& transfer) const;
 
   // Performs a request on this thread (its own reused easy handle), with retries;
   // throws IoError with Error()'s message when it fails. `transfer` receives the body.

@@ -205,6 +205,16 @@ LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key) {
   for (int round = 0; round < 2; ++round) {
     mine.expires_unix = UnixNow() + LeaseSeconds();
     if (auto etag = Put(endpoint, key, mine, "If-None-Match: *")) {
+      // A server that ignores If-None-Match (s3rver, fauxqs) lets every writer "take" the
+      // lock: the same conditional PUT again must fail, or the lock means nothing here.
+      if (auto again = Put(endpoint, key, mine, "If-None-Match: *")) {
+        Warn(
+            "the prefix of {} cannot be locked on this server: it ignores conditional writes "
+            "(a second PUT with If-None-Match: * of an existing object succeeded), so nothing "
+            "stops two trainbench processes from writing the same folder; run one at a time",
+            endpoint.Describe(key));
+        etag = again;
+      }
       attempt.lock = std::make_unique<LeaseLock>(endpoint, key, mine, *etag);
       return attempt;
     }

@@ -40,7 +40,12 @@ struct S3Options {
   std::string ca_bundle;             // PEM file of trusted CAs; empty: the system's
   std::string ca_bundle_source;      // where ca_bundle came from, for messages
   uint64_t part_size = 16ull << 20;  // multipart upload part size
-  unsigned list_max_keys = 1000;     // keys per ListObjectsV2 page (S3's own maximum)
+  // The least a ranged GET of a sample asks for (a larger sample is read in pieces of
+  // max(reader.transfer_size, this)): as the AWS SDKs' and rclone's 8 MiB download parts,
+  // because a GET's fixed cost makes 256 KiB ranges of large objects slow. 0: the pieces
+  // are reader.transfer_size.
+  uint64_t range_size = 8ull << 20;
+  unsigned list_max_keys = 1000;  // keys per ListObjectsV2 page (S3's own maximum)
 };
 
 // `storage_options`: DLIO's storage.storage_options map. Throws UsageError naming the

@@ -33,7 +33,10 @@ class S3ReadQueue : public ReadQueue {
       c.latency_ns = done.latency_ns;
       // A range past the object's end reads 0 bytes: the read loop reports the short read.
       const bool past_end = done.result.curl == CURLE_OK && done.result.status == 416;
-      if (done.result.Ok())
+      if (std::string wrong = e_.RangeError(*done.request, done.result, *done.transfer);
+          !wrong.empty())
+        c.error = std::move(wrong);
+      else if (done.result.Ok())
         c.bytes = std::min(done.transfer->received, read.length);
       else if (!past_end)
         c.error = e_.Error(*done.request, done.result, *done.transfer);
@@ -63,6 +66,7 @@ class S3ReadEngine : public ReadEngine {
   S3ReadEngine(const S3Endpoint& endpoint, std::vector<std::string> keys)
       : e_(endpoint), keys_(std::move(keys)) {
     capabilities_.useful_depth = 64;
+    capabilities_.min_read_size = endpoint.options().range_size;
   }
   std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override {
     return std::make_unique<S3ReadQueue>(e_, keys_, std::max(1u, depth));

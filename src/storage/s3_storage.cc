@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/log.h"
 #include "storage/s3_lease_lock.h"
 #include "storage/s3_read_engine.h"
 
@@ -67,12 +68,20 @@ class S3Writer : public AtomicWriter {
       r.body_size = xml.size();
       r.content_type = "application/xml";
       S3Transfer t;
-      e_.Perform(r, t);
-      // S3 may answer 200 with an error in the body of a completion.
-      if (t.text.find("<Error>") != std::string::npos)
-        throw IoError(fmt::format("S3 multipart completion of {} failed: {}", e_.Describe(key_),
-                                  t.text.substr(0, 300)),
-                      0);
+      std::string failure;
+      try {
+        e_.Perform(r, t);
+        // S3 may answer 200 with an error in the body of a completion.
+        if (t.text.find("<Error>") != std::string::npos)
+          failure = fmt::format("S3 CompleteMultipartUpload {} failed: {}", e_.Describe(key_),
+                                t.text.substr(0, 300));
+      } catch (const IoError& e) {
+        failure = e.what();
+      }
+      // A lost reply to a Complete that the server carried out: the retry then finds no
+      // upload (NoSuchUpload) though the object is whole. The object, if it has our size and
+      // part count, is ours.
+      if (!failure.empty() && !CompletedAnyway()) throw IoError(failure, 0);
     }
     committed_ = true;
   }
@@ -90,9 +99,28 @@ class S3Writer : public AtomicWriter {
     doc.load_buffer(t.text.data(), t.text.size());
     upload_id_ = doc.child("InitiateMultipartUploadResult").child_value("UploadId");
     if (upload_id_.empty())
-      throw IoError(fmt::format("S3 did not start a multipart upload of {}: {}", e_.Describe(key_),
-                                t.text.substr(0, 300)),
+      throw IoError(fmt::format("S3 CreateMultipartUpload {} started no upload: {}",
+                                e_.Describe(key_), t.text.substr(0, 300)),
                     0);
+  }
+
+  // After a failed Complete: whether the object is there with what we sent (its size, and
+  // where the ETag is a multipart one, "<md5>-<parts>", our part count).
+  bool CompletedAnyway() const {
+    S3Request head;
+    head.method = "HEAD";
+    head.key = key_;
+    S3Transfer t;
+    try {
+      if (e_.Perform(head, t).status == 404) return false;
+    } catch (const IoError&) {
+      return false;
+    }
+    if (t.content_length != written_) return false;
+    std::string etag = t.etag;
+    std::erase(etag, '"');
+    const size_t dash = etag.rfind('-');
+    return dash == std::string::npos || etag.substr(dash + 1) == std::to_string(parts_.size());
   }
 
   // Sends the buffer as the next part on a thread of its own; at most kParallelParts
@@ -213,7 +241,7 @@ std::vector<ListEntry> S3Storage::List(const std::string& prefix) {
     endpoint_.Perform(r, t);
     pugi::xml_document doc;
     if (!doc.load_buffer(t.text.data(), t.text.size()))
-      throw IoError(fmt::format("S3 listing of {} returned no XML", Describe(prefix)), 0);
+      throw IoError(fmt::format("S3 ListObjectsV2 of {} returned no XML", Describe(prefix)), 0);
     const auto result = doc.child("ListBucketResult");
     for (auto c : result.children("Contents")) {
       std::string key = c.child_value("Key");
@@ -233,6 +261,7 @@ std::vector<ListEntry> S3Storage::List(const std::string& prefix) {
 // completed nor aborted (a dropped writer aborts its own). It holds storage (and costs)
 // until aborted, and no listing of objects shows it.
 size_t S3Storage::RemoveLeftovers(const std::string& prefix) {
+  if (uploads_unlisted_) return 0;
   std::string want = endpoint_.Key(prefix);
   if (!want.empty()) want += "/";
   size_t removed = 0;
@@ -245,11 +274,21 @@ size_t S3Storage::RemoveLeftovers(const std::string& prefix) {
       r.query.push_back({"upload-id-marker", upload_marker});
     }
     S3Transfer t;
-    endpoint_.Perform(r, t);
+    try {
+      endpoint_.Perform(r, t);
+    } catch (const IoError& error) {
+      // Best effort: a server without ListMultipartUploads (s3rver: 501) can still be written.
+      LogWarning(
+          fmt::format("cannot look for multipart uploads left under {} by a killed "
+                      "writer (they may hold storage until aborted): {}",
+                      Describe(prefix), error.what()));
+      uploads_unlisted_ = true;
+      return removed;
+    }
     pugi::xml_document doc;
     if (!doc.load_buffer(t.text.data(), t.text.size()))
-      throw IoError(fmt::format("S3 listing of uploads under {} returned no XML", Describe(prefix)),
-                    0);
+      throw IoError(
+          fmt::format("S3 ListMultipartUploads under {} returned no XML", Describe(prefix)), 0);
     const auto result = doc.child("ListMultipartUploadsResult");
     for (auto upload : result.children("Upload")) {
       S3Request abort;

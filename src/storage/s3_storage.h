@@ -43,6 +43,7 @@ class S3Storage : public Storage {
 
  private:
   S3Endpoint endpoint_;
+  bool uploads_unlisted_ = false;  // ListMultipartUploads failed once: warned, not tried again
 };
 
 }  // namespace trainbench::storage

@@ -22,10 +22,23 @@ point is drawn from an exponential distribution with mean 1/P MiB (seeded by the
 index); a body longer than that is cut there. --no-fault-first
 N forwards the first N requests untouched (setup steps of a test); --fault-requests N lets
 only requests with an index below N draw a fault (later ones are forwarded as is).
+--lose-reply KIND (create, complete, part, put, get) forwards the first --lose-count (1)
+requests of that S3 operation (CreateMultipartUpload, CompleteMultipartUpload, UploadPart,
+PutObject, GetObject) and drops the server's reply: the connection closes with the request carried out
+and no answer sent (a reply lost on the way back); a repeat of a lost Complete is answered
+404 NoSuchUpload, as by a server that forgets a completed upload (AWS S3; RGW 16 answers
+200 again). --drop-range removes the Range header of
+every request, as a server or cache that ignores Range does (the reply is a 200 with the
+whole object); SigV4 signs Range, so such a GET is sent unsigned, and the bucket must let
+anyone read (a bucket policy: s3_public_read in lib.sh). --ignore-conditions answers 200 where the server
+answered a request with If-None-Match or If-Match 412 Precondition Failed, as a server that
+ignores conditional writes would (those headers are signed: they cannot be removed). --answer KIND=STATUS (repeatable; KIND as --lose-reply, or
+list-uploads for ListMultipartUploads) answers every such request with STATUS and an S3 error
+body (501 NotImplemented, 413 EntityTooLarge, ...) without forwarding it.
 
 The stats file (JSON, rewritten after every request and on SIGTERM/SIGINT/exit) counts:
 connections, requests, forwarded (reached upstream, cut and delayed included), slowdown, cut,
-delayed, stalled, corrupted, upstream_errors, and by_method.
+delayed, stalled, corrupted, lost, ranges_dropped, conditions_ignored, answered, upstream_errors, and by_method.
 """
 
 import argparse
@@ -62,6 +75,10 @@ class Stats:
             "delayed": 0,
             "stalled": 0,
             "corrupted": 0,
+            "lost": 0,
+            "ranges_dropped": 0,
+            "conditions_ignored": 0,
+            "answered": 0,
             "upstream_errors": 0,
             "by_method": {},
         }
@@ -272,12 +289,41 @@ class Handler(socketserver.BaseRequestHandler):
             stats.write()
             return keep
 
+        answer = self.server.answers.get(request_kind(start))
+        code_name = None
+        if request_kind(start) == "complete" and start in self.server.lost_requests:
+            answer, code_name = 404, b"NoSuchUpload"  # the upload is gone once completed
+        if answer is not None:
+            stats.add("answered")
+            if not expect:
+                copy_body(self.rfile, None, headers)
+            body = (b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code>'
+                    b"<Message>fault_proxy answers %d</Message></Error>"
+                    % (code_name or ERROR_CODES.get(answer, b"InternalError"), answer))
+            self.request.sendall(
+                b"HTTP/1.1 %d Fault\r\nContent-Type: application/xml\r\n"
+                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (answer, len(body), body))
+            stats.write()
+            return False
+
         if action == "delay":
             stats.add("delayed")
             time.sleep(self.server.options.delay_ms / 1000.0)
 
         if self.server.options.rewrite_host:
             raw = rewrite_host(raw, self.server.options.rewrite_host)
+        if self.server.options.drop_range and header(headers, "range") is not None:
+            # SigV4 signs Range: the GET goes on unsigned (the bucket must let anyone read).
+            raw = drop_headers(raw, (b"range:", b"authorization:"))
+            stats.add("ranges_dropped")
+        lose = False
+        o = self.server.options
+        if o.lose_reply and request_kind(start) == o.lose_reply:
+            with self.server.lose_lock:
+                if self.server.lose_left > 0:
+                    self.server.lose_left -= 1
+                    self.server.lost_requests.add(start)
+                    lose = True
         reused = self.upstream.sock is not None
         try:
             up = self.upstream.connect()
@@ -321,8 +367,27 @@ class Handler(socketserver.BaseRequestHandler):
             if isinstance(e, Closed) and "body" in str(e):
                 raise  # the client went away mid-request
             return self.upstream_error()
+        conditional = header(headers, "if-none-match") or header(headers, "if-match")
+        if o.ignore_conditions and conditional and status.split(" ")[1] == "412":
+            # As a server that ignores conditions would answer (the headers are signed, so
+            # they cannot be removed on the way): the write "succeeded".
+            copy_body(self.upstream.rfile, None, rheaders)
+            stats.add("conditions_ignored")
+            self.request.sendall(b'HTTP/1.1 200 OK\r\nETag: "0123456789abcdef0123456789abcdef"\r\n'
+                                 b"Content-Length: 0\r\n\r\n")
+            stats.write()
+            return not client_close
+        if lose:
+            # The server carried the request out; its reply is read and never sent on.
+            code = int(status.split(" ")[1])
+            if method != "HEAD" and code not in (204, 304):
+                copy_body(self.upstream.rfile, None, rheaders)
+            self.upstream.close()
+            stats.add("lost")
+            stats.write()
+            self.request.shutdown(socket.SHUT_RDWR)
+            return False
         cut_at = None
-        o = self.server.options
         if action == "forward" and o.cut_per_mib > 0:
             draw = random.Random(o.seed * 1000003 + index + 500009).expovariate(o.cut_per_mib)
             cut_at = int(draw * 2**20)
@@ -420,6 +485,38 @@ def copy_first(rfile):
     return b
 
 
+def request_kind(start):
+    """The S3 operation of a request line, as --lose-reply names it (None: another)."""
+    method, _, rest = start.partition(" ")
+    target = rest.split(" ", 1)[0]
+    params = [p.split("=", 1)[0] for p in target.partition("?")[2].split("&") if p]
+    if method == "POST" and "uploads" in params:
+        return "create"
+    if method == "POST" and "uploadId" in params:
+        return "complete"
+    if method == "PUT" and "partNumber" in params:
+        return "part"
+    if method == "PUT":
+        return "put"
+    if method == "GET" and "uploads" in params:
+        return "list-uploads"
+    if method == "GET" and not params:
+        return "get"
+    return None
+
+
+ERROR_CODES = {413: b"EntityTooLarge", 501: b"NotImplemented", 400: b"InvalidRequest",
+               403: b"AccessDenied", 404: b"NoSuchKey"}
+
+
+def drop_headers(raw, names):
+    """The request head without the headers `names` (lower-case bytes, with ':'); None when
+    it had none of them."""
+    lines = raw.split(b"\r\n")
+    kept = [line for line in lines if not line.lower().startswith(names)]
+    return None if len(kept) == len(lines) else b"\r\n".join(kept)
+
+
 def rewrite_host(raw, host):
     lines = raw.split(b"\r\n")
     for i, line in enumerate(lines):
@@ -454,6 +551,14 @@ def main():
                    help="only requests with an index below this draw faults (-1: all)")
     p.add_argument("--no-fault-first", type=int, default=0, help="requests forwarded untouched first")
     p.add_argument("--rewrite-host", help="replace the Host header (to show SigV4 refusing it)")
+    p.add_argument("--lose-reply", choices=["create", "complete", "part", "put", "get"],
+                   help="drop the reply to requests of this S3 operation (forwarded first)")
+    p.add_argument("--lose-count", type=int, default=1, help="how many replies --lose-reply drops")
+    p.add_argument("--drop-range", action="store_true", help="remove every request's Range header")
+    p.add_argument("--ignore-conditions", action="store_true",
+                   help="answer a conditional request's 412 with 200 (as if the write was done)")
+    p.add_argument("--answer", action="append", default=[], metavar="KIND=STATUS",
+                   help="answer requests of KIND with STATUS, not forwarded")
     p.add_argument("--max-seconds", type=float, default=600, help="exit after this long")
     o = p.parse_args()
     if o.slowdown + o.cut + o.delay + o.stall + o.corrupt > 1:
@@ -465,6 +570,13 @@ def main():
     server.upstream_addr = (host or "127.0.0.1", int(port))
     server.options = o
     server.stats = stats
+    server.lose_lock = threading.Lock()
+    server.lose_left = o.lose_count if o.lose_reply else 0
+    server.lost_requests = set()
+    server.answers = {}
+    for spec in o.answer:
+        kind, _, status = spec.partition("=")
+        server.answers[kind] = int(status)
     stats.write()
 
     def stop(signum, frame):

@@ -105,6 +105,30 @@ s3_new_bucket() {
     fail "cannot create bucket $bucket: $(cat "$WORK/mk.xml")"
 }
 
+# s3_public_read BUCKET: a bucket policy that lets anyone GET its objects (for fault_proxy.py
+# --drop-range, whose GETs go unsigned); fails the test when the gateway refuses.
+s3_public_read() {
+  printf '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*",%s}]}' \
+    "\"Action\":\"s3:GetObject\",\"Resource\":\"arn:aws:s3:::$1/*\"" >"$WORK/policy.json"
+  [ "$(s3_status PUT "/$1?policy=" "$WORK/policy.out" -T "$WORK/policy.json")" = 204 ] ||
+    fail "cannot let anyone read bucket $1: $(cat "$WORK/policy.out")"
+}
+
+# s3_remove_bucket BUCKET: deletes its objects (up to 1000), aborts its open uploads and
+# removes it, with curl; best effort (for at_exit: the gateway keeps objects in 1 GiB of RAM).
+s3_remove_bucket() {
+  local key id
+  s3curl GET "/$1?list-type=2" 2>/dev/null | grep -o '<Key>[^<]*</Key>' | sed 's:<Key>\(.*\)</Key>:\1:' |
+    while read -r key; do
+      s3curl DELETE "/$1/$("$PY" -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$key")" >/dev/null 2>&1 || true
+    done
+  s3curl GET "/$1?uploads=" 2>/dev/null | grep -o '<Key>[^<]*</Key><UploadId>[^<]*' |
+    sed 's:<Key>\(.*\)</Key><UploadId>\(.*\):\1 \2:' | while read -r key id; do
+      s3curl DELETE "/$1/$key?uploadId=$id" >/dev/null 2>&1 || true
+    done
+  s3curl DELETE "/$1" >/dev/null 2>&1 || true
+}
+
 # s3_error_code FILE: the <Code> of an S3 error document (empty when there is none).
 s3_error_code() {
   sed -n 's:.*<Code>\([^<]*\)</Code>.*:\1:p' "$1" | head -n 1
