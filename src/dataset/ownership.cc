@@ -17,7 +17,8 @@ void AddFile(const formats::WrittenFile& f, std::set<std::string>& named) {
   named.insert(f.companions.begin(), f.companions.end());
 }
 
-// A journal (kJournalName, or kJournalName.rankN under mpirun): every entry was written
+// A journal (kJournalName, or kJournalName.rankN under mpirun; on an object store each is a
+// folder of pieces, kJournalName/NNNNNNNN, each a key line and entries): every entry was written
 // by trainbench whatever settings it was written with. A torn last line ends it.
 void AddJournal(storage::Storage& storage, const std::string& path, std::set<std::string>& named) {
   const auto bytes = storage::ReadAll(storage, path);
@@ -36,7 +37,7 @@ void AddJournal(storage::Storage& storage, const std::string& path, std::set<std
 
 bool IsJournal(const std::string& path) {
   const std::string name = kJournalName;
-  return path == name || path.rfind(name + ".rank", 0) == 0;
+  return path == name || path.rfind(name + ".rank", 0) == 0 || path.rfind(name + "/", 0) == 0;
 }
 
 // A file a killed writer left half-written (".NAME.tbtmp"): RemoveLeftovers' to remove.

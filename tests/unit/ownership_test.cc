@@ -72,6 +72,23 @@ TEST(DatasetOwnership, AJournalOfAnInterruptedDatagenNamesItsFiles) {
   EXPECT_EQ(Paths(found.foreign), (std::vector<std::string>{"train/b.npz"}));
 }
 
+// On an object store a journal is a folder of pieces (dataset/manifest.h's Journal).
+TEST(DatasetOwnership, AnObjectStoreJournalsPiecesNameTheirFiles) {
+  storage::MemoryStorage storage;
+  formats::WrittenFile f;
+  f.path = "train/a.npz";
+  f.size_bytes = 1;
+  Put(storage, std::string(kJournalName) + "/00000000",
+      "{\"format\":\"npz\"}\n" + ToJson(f).dump() + "\n");
+  Put(storage, "train/a.npz", "x");
+  Put(storage, "train/b.npz", "not journaled");
+  const auto found = FindDatasetObjects(storage);
+  EXPECT_TRUE(found.has_dataset);
+  EXPECT_EQ(Paths(found.ours),
+            (std::vector<std::string>{".trainbench_manifest.journal/00000000", "train/a.npz"}));
+  EXPECT_EQ(Paths(found.foreign), (std::vector<std::string>{"train/b.npz"}));
+}
+
 TEST(Printable, KeepsPrintableUtf8AndEscapesTheRest) {
   EXPECT_EQ(Printable("plain name.jpg"), "plain name.jpg");
   EXPECT_EQ(Printable("caf\xc3\xa9"), "caf\xc3\xa9");
