@@ -262,6 +262,7 @@ int ExecuteCheckpointing(const RunFlags& flags, const config::WorkloadConfig& co
 int Execute(const RunFlags& flags) {
   if (flags.accelerators == 0) throw UsageError("--accelerators must be at least 1");
   CheckInterval(flags.interval);
+  CheckReadsInFlight(flags.reads.io_threads, flags.reads.io_depth);
   dist::Communicator& ranks = dist::World();
   const bool lead = ranks.Rank() == 0;
   const auto config = LoadWorkloadOrThrow(flags.workload);
@@ -418,13 +419,15 @@ void AddRunCommand(CLI::App& app, Action& action) {
   command
       ->add_option("--io-threads", flags.reads.io_threads,
                    "Reader loops, each with its own queue (default: accelerators x "
-                   "read_threads, at most 4 per core for pread, 1 per core for deeper engines)")
-      ->check(AtLeast(0));
+                   "read_threads, at most 4 per core for pread, 1 per core for deeper engines; "
+                   "at most 1024)")
+      ->check(Between(0, 1024));
   command
       ->add_option("--io-depth", flags.reads.io_depth,
                    "Reads in flight per reader loop (default: 1 for pread; for uring and "
-                   "null, accelerators x read_threads / loops, at most 256)")
-      ->check(AtLeast(0));
+                   "null, accelerators x read_threads / loops, at most 256; at most 1024, and "
+                   "--io-threads x --io-depth at most 4096)")
+      ->check(Between(0, 1024));
   command->add_flag("--no-progress", flags.no_progress,
                     "No live progress (a block redrawn on a terminal, else a line every 10 "
                     "intervals)");

@@ -24,6 +24,19 @@ CLI::Validator AtLeast(int64_t min) {
       "INT>=" + std::to_string(min));
 }
 
+CLI::Validator Between(int64_t min, int64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        errno = 0;
+        char* end = nullptr;
+        const long long value = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || errno == ERANGE || value < min || value > max)
+          return fmt::format("'{}': expected an integer from {} to {}", text, min, max);
+        return {};
+      },
+      fmt::format("INT in [{}, {}]", min, max));
+}
+
 namespace {
 
 CLI::Validator Finite(bool allow_zero) {
@@ -51,6 +64,15 @@ void CheckInterval(double interval_s) {
     throw UsageError(fmt::format(
         "--interval {}: a time-series row takes at least 0.05 s; give 0.05 or more, or 0 for none",
         interval_s));
+}
+
+void CheckReadsInFlight(unsigned io_threads, unsigned io_depth) {
+  // pread serves a depth with a thread per read: beyond this the threads do not start.
+  constexpr uint64_t kMaxReadsInFlight = 4096;
+  if (uint64_t{io_threads} * io_depth > kMaxReadsInFlight)
+    throw UsageError(fmt::format(
+        "--io-threads {} x --io-depth {} = {} reads in flight; at most {}: lower one of them",
+        io_threads, io_depth, uint64_t{io_threads} * io_depth, kMaxReadsInFlight));
 }
 
 }  // namespace trainbench::cli

@@ -14,7 +14,12 @@ bad() {
 
 bad "'-5': expected an integer of at least 1" run resnet50_h100 --accelerators -5
 bad "'0': expected an integer of at least 1" run resnet50_h100 --accelerators 0
-bad "'-1': expected an integer of at least 0" run resnet50_h100 --io-threads -1
+bad "'-1': expected an integer from 0 to 1024" run resnet50_h100 --io-threads -1
+# A thread or a queue entry each: a huge count is refused before any work (it aborted).
+bad "'8000': expected an integer from 0 to 1024" run resnet50_h100 --io-depth 8000
+bad "'1e6': expected an integer from 0 to 1024" run resnet50_h100 --io-depth 1e6
+bad "at most 4096: lower one of them" run resnet50_h100 --io-threads 64 --io-depth 1024
+bad "'100000': expected an integer from 0 to 1024" run resnet50_h100 --io-threads 100000
 bad "'-2': expected an integer of at least 0" datagen resnet50_h100 --threads -2
 bad "'0': expected a finite number above 0" datasize resnet50_h100 --host-memory-gib 0
 bad "'nan': expected a finite number above 0" datasize resnet50_h100 --host-memory-gib nan
