@@ -188,11 +188,14 @@ int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
     throw RuntimeError(fmt::format("results incomplete: could not write {} in {}",
                                    fmt::join(unwritten, ", "), folder));
   if (record.complete) {
-    log.Info(fmt::format("run complete: AU {:.2f}%, {}",
-                         summary["metric"]["train_au_mean_percentage"].get<double>(),
-                         summary["passed"].is_null()     ? "AU not meaningful (storage only)"
-                         : summary["passed"].get<bool>() ? "passed"
-                                                         : "failed"));
+    const auto& au = summary["metric"]["train_au_mean_percentage"];
+    if (!config.workflow.train)
+      log.Info("run complete: checkpoints written and read");
+    else
+      log.Info(fmt::format("run complete: AU {:.2f}%, {}", au.is_number() ? au.get<double>() : 0.0,
+                           summary["passed"].is_null()     ? "AU not meaningful (storage only)"
+                           : summary["passed"].get<bool>() ? "passed"
+                                                           : "failed"));
     return 0;
   }
   if (record.stop_reason == "interrupted") {
@@ -232,6 +235,7 @@ int ExecuteCheckpointing(const RunFlags& flags, const config::WorkloadConfig& co
     ++options.ranks_on_host;
   }
   options.drop_caches = flags.drop_caches;
+  options.accelerators = layout.total_accelerators;
   options.log = [&](const std::string& line) {
     LogInfo(line);
     log.Line(line);

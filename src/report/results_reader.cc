@@ -35,6 +35,8 @@ void ReadTimeseries(const std::filesystem::path& path, RunResults& r) {
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     auto cells = SplitCsvLine(line);
+    // A run killed while writing a row leaves that row cut short at the end: drop it.
+    if (cells.size() != header.size() && in.eof()) break;
     if (cells.size() != header.size())
       throw UsageError(
           fmt::format("{}: line {} has {} fields, the header {}; the file is damaged "
@@ -43,7 +45,8 @@ void ReadTimeseries(const std::filesystem::path& path, RunResults& r) {
     has_all = has_all || cells[0] == "all";
     rows.push_back(std::move(cells));
   }
-  r.has_timeseries = true;
+  // A header alone (a checkpointing run, a run killed before its first row) is no series.
+  r.has_timeseries = !rows.empty();
   r.timeseries_rank = has_all ? "all" : "0";
   for (const auto& cells : rows) {
     if (cells[0] != r.timeseries_rank) continue;
