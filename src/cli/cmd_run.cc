@@ -34,6 +34,7 @@
 #include "report/summary.h"
 #include "report/tables.h"
 #include "report/timeseries_csv.h"
+#include "report/timeseries_log.h"
 #include "sim/checkpoint_run.h"
 #include "sim/emulated_training.h"
 #include "sim/llm_checkpoint.h"
@@ -336,7 +337,11 @@ int Execute(const RunFlags& flags) {
                        p.bytes_per_second, p.au_percentage});
   };
   options.interval_s = flags.interval;
-  options.on_row = [&](const metrics::TimeseriesRow& row) { progress.OnRow(row); };
+  report::TimeseriesLog rows_so_far(lead && flags.interval > 0 ? folder : "");
+  options.on_row = [&](const metrics::TimeseriesRow& row) {
+    progress.OnRow(row);
+    rows_so_far.Append(row);
+  };
   options.log = [&](const std::string& line) { progress.Above([&] { log.Info(line); }); };
 
   // MLPerf Storage's checks of the setup (dataset >= 5x memory, results elsewhere, ...).

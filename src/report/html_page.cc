@@ -192,6 +192,11 @@ const char* const kReportScript = R"JS(
       text = `${(s.checkpoints || []).length} checkpoint operation(s) over ${s.num_ranks} rank(s)`;
       figures = `write ${num(ckptRate(r, 'write'), 3)} GB/s, read ${num(ckptRate(r, 'read'), 3)} GB/s`;
     }
+    if (s.killed) {  // no summary.json: only the time series so far
+      head = 'INCOMPLETE';
+      text = '';
+      figures = '';
+    }
     if (!s.complete) text += ` - INCOMPLETE: ${s.stop_reason}`;
     const v = el('div', {class: 'verdict ' + cls, 'data-passed': String(s.passed)},
                  el('b', {}, head), text, el('div', {'data-figures': ''}, figures));

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "common/error.h"
@@ -79,6 +80,23 @@ RunResults ReadRunResults(const std::string& folder) {
                     "(<output.folder>/<workload>-<UTC stamp>/)",
                     folder));
   const fs::path summary = dir / "summary.json";
+  if (!fs::exists(summary) && fs::exists(dir / "config.yaml")) {
+    // A run killed before its results were written (SIGKILL, a lost node): what its time
+    // series holds so far, marked incomplete.
+    r.config_yaml = Slurp(dir / "config.yaml");
+    if (fs::exists(dir / "timeseries.csv")) ReadTimeseries(dir / "timeseries.csv", r);
+    std::smatch stamp;  // <workload>-<UTC stamp>[-N]
+    const bool named = std::regex_match(r.name, stamp, std::regex(R"((.+)-(\d{8}T\d{6}Z)(-\d+)?)"));
+    r.summary = {{"workload", named ? stamp[1].str() : r.name},
+                 {"start", named ? stamp[2].str() : ""},
+                 {"complete", false},
+                 {"killed", true},
+                 {"stop_reason",
+                  "the run ended without writing its results (killed?): only its time series so "
+                  "far and config.yaml are here"},
+                 {"metric", nlohmann::json::object()}};
+    return r;
+  }
   if (!fs::exists(summary))
     throw UsageError(
         fmt::format("'{}' has no summary.json: is it the results folder of a "
