@@ -22,6 +22,7 @@
 #include "common/page_cache.h"
 #include "common/units.h"
 #include "config/workload_yaml.h"
+#include "dataset/dataset_lock.h"
 #include "dataset/generator.h"
 #include "dist/communicator.h"
 #include "loader/dataset_files.h"
@@ -295,6 +296,8 @@ int Execute(const RunFlags& flags) {
         dataset::Generate(config, *storage, {0, false, !flags.no_progress}, &ranks);
     LogInfo(fmt::format("datagen: {} files written, {} already complete, {:.3f} s",
                         generated.files_written, generated.files_skipped, generated.seconds));
+  } else {
+    dataset::DatasetLock::RefuseIfBeingWritten(*storage);
   }
   const auto dataset = loader::ResolveDataset(config, *storage, DatagenCommand(flags.workload));
 
