@@ -109,7 +109,13 @@ void AddDatasizeCommand(CLI::App& app, Action& action) {
     action = [] {
       dist::Communicator& ranks = dist::World();
       const auto config = LoadWorkloadOrThrow(args);
-      if (checkpoint) {
+      // A checkpointing workload reads no dataset: its size is its checkpoint's.
+      if (!checkpoint && !config.workflow.train && ranks.Rank() == 0)
+        fmt::print(
+            "{} is a checkpointing workload (workflow.train false): it reads no dataset, so "
+            "there is none to generate; its checkpoint (as `datasize {} --checkpoint`):\n\n",
+            config.workload_name, args.workload);
+      if (checkpoint || !config.workflow.train) {
         if (ranks.Rank() != 0) return 0;
         const uint64_t n = checkpoint_ranks   ? checkpoint_ranks
                            : ranks.Size() > 1 ? static_cast<uint64_t>(ranks.Size())

@@ -15,6 +15,10 @@ struct DataSize {
   double bytes = 0;  // samples x record_length_bytes
 };
 
+// Past this (1e15 samples, exabytes) the numbers are a typo, not a dataset.
+inline constexpr double kMaxDataSizeSamples = 1e15;
+
+// Throws UsageError when the rule asks for more than kMaxDataSizeSamples.
 DataSize ComputeDataSize(const WorkloadConfig& config, uint64_t accelerators, uint64_t hosts,
                          double host_memory_gib);
 
