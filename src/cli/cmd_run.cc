@@ -194,10 +194,12 @@ int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
     if (!config.workflow.train)
       log.Info("run complete: checkpoints written and read");
     else
-      log.Info(fmt::format("run complete: AU {:.2f}%, {}", au.is_number() ? au.get<double>() : 0.0,
-                           summary["passed"].is_null()     ? "AU not meaningful (storage only)"
-                           : summary["passed"].get<bool>() ? "passed"
-                                                           : "failed"));
+      log.Info(fmt::format(
+          "run complete: AU {:.2f}%, {}", au.is_number() ? au.get<double>() : 0.0,
+          summary["passed"].is_null()
+              ? "AU not meaningful: " + summary["au_not_meaningful_reason"].get<std::string>()
+          : summary["passed"].get<bool>() ? std::string("passed")
+                                          : std::string("failed")));
     return 0;
   }
   if (record.stop_reason == "interrupted") {

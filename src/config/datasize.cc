@@ -9,6 +9,11 @@
 
 namespace trainbench::config {
 
+uint64_t MinStepsForAuVerdict(const WorkloadConfig& config) {
+  return config.metric.exclude_start_steps +
+         kAuStepsPerPrefetch * std::max<uint64_t>(1, config.reader.prefetch_size);
+}
+
 DataSize ComputeDataSize(const WorkloadConfig& config, uint64_t accelerators, uint64_t hosts,
                          double host_memory_gib) {
   // In doubles first: 500 x batch x accelerators, or 5 x memory / record, can pass 2^64,

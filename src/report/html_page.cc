@@ -178,7 +178,8 @@ const char* const kReportScript = R"JS(
   verdicts.append(vbox);
   runs.forEach((r, i) => {
     const s = r.summary;
-    let cls = 'na', head = 'AU not meaningful', text = 'storage only (computation_time 0)';
+    let cls = 'na', head = 'AU not meaningful',
+        text = s.au_not_meaningful_reason || 'storage only (computation_time 0)';
     if (s.passed === true || s.passed === false) {
       cls = s.passed ? 'pass' : 'fail';
       head = (s.passed ? 'PASS' : 'FAIL') + `: AU ${num(m(r).train_au_mean_percentage, 2)}%`;

@@ -1,8 +1,11 @@
 #include "report/summary.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "common/units.h"
+#include "config/datasize.h"
 #include "metrics/au.h"
 #include "report/latency_histogram_json.h"
 
@@ -107,8 +110,22 @@ bool AuMeaningful(const config::WorkloadConfig& c) {
   return c.workflow.train && !(t.kind == config::TimeDistribution::Kind::kConstant && t.mean == 0);
 }
 
+std::string AuNotMeaningfulReason(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
+  if (!c.workflow.train) return "a checkpointing workload: no training steps";
+  if (!AuMeaningful(c)) return "storage only (computation_time 0)";
+  const uint64_t needed = config::MinStepsForAuVerdict(c);
+  if (r.steps_per_epoch >= needed) return "";
+  return fmt::format(
+      "{} steps per epoch, fewer than the {} an AU verdict needs (metric.exclude_start_steps {} "
+      "+ {} x reader.prefetch_size {}): prefetched batches hide the reads; use more files "
+      "(dataset.num_files_train), a smaller reader.batch_size or fewer accelerators "
+      "(`trainbench datasize` says how many files)",
+      r.steps_per_epoch, needed, c.metric.exclude_start_steps, config::kAuStepsPerPrefetch,
+      c.reader.prefetch_size);
+}
+
 json PassedJson(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
-  return AuMeaningful(c) ? json(Passed(r, c)) : json(nullptr);
+  return AuNotMeaningfulReason(r, c).empty() ? json(Passed(r, c)) : json(nullptr);
 }
 
 bool DatasetFitsInCache(const metrics::RunRecord& r) {
@@ -134,8 +151,9 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"train_au_mean_percentage", MeasuredOrNull(trained, au.mean)},
       {"train_au_min_accelerator_percentage", Field(r.epochs, AuMin)},
       {"train_au_stdev_percentage", MeasuredOrNull(trained, au.stdev)},
-      {"train_au_meet_expectation",
-       AuMeaningful(c) ? (Passed(r, c) ? "success" : "fail") : "not applicable"},
+      {"train_au_meet_expectation", AuNotMeaningfulReason(r, c).empty()
+                                        ? (Passed(r, c) ? "success" : "fail")
+                                        : "not applicable"},
       {"train_throughput_samples_per_second", Field(r.epochs, Sps)},
       {"train_throughput_mean_samples_per_second", MeasuredOrNull(trained, sps.mean)},
       {"train_throughput_stdev_samples_per_second", MeasuredOrNull(trained, sps.stdev)},
@@ -245,7 +263,8 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"io_depth", r.io_depth},
       {"au_target_percentage", 100.0 * c.metric.au},
       {"passed", PassedJson(r, c)},
-      {"au_meaningful", AuMeaningful(c)},
+      {"au_meaningful", AuNotMeaningfulReason(r, c).empty()},
+      {"au_not_meaningful_reason", AuNotMeaningfulReason(r, c)},
       {"metric", metric},
       {"phases", phases},
       {"read_latency_ms", Latency(r.read_latency_ns, 1e-6)},
