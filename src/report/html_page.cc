@@ -204,6 +204,11 @@ const char* const kReportScript = R"JS(
     if (runs.length > 1) v.prepend(el('div', {}, label(r, i)));
     vbox.append(v);
   });
+  const workloads = [...new Set(runs.map((r) => r.summary.workload))];
+  if (workloads.length > 1)
+    verdicts.append(el('p', {class: 'warning', id: 'different-workloads'},
+                       `these runs are of different workloads (${workloads.join(', ')}): ` +
+                       'the comparison sets unlike runs side by side'));
   runs.forEach((r, i) => {
     const s = r.summary, c = s.cache || {};
     const warn = (text) => verdicts.append(el('p', {class: 'warning'},
