@@ -1,35 +1,16 @@
 #include "storage/s3_options.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <vector>
 
 #include "common/error.h"
+#include "common/storage_option_names.h"
 #include "common/strings.h"
 
 namespace trainbench::storage {
 namespace {
-
-// Every option name ResolveS3Options reads ("endpoint" is DLIO's older spelling).
-const std::vector<std::string> kOptionNames = {
-    "endpoint_url",        "endpoint",          "region",
-    "access_key_id",       "secret_access_key", "session_token",
-    "s3_force_path_style", "s3_max_attempts",   "ca_bundle",
-    "list_max_keys",       "part_size"};
-
-// A typo (endpont_url) would otherwise send signed requests to AWS.
-void CheckOptionName(const std::string& name) {
-  if (std::find(kOptionNames.begin(), kOptionNames.end(), name) != kOptionNames.end()) return;
-  std::string message = fmt::format("storage.storage_options: unknown option '{}'", name);
-  const std::string nearest = NearestMatch(name, kOptionNames);
-  if (!nearest.empty()) message += fmt::format(" (did you mean '{}'?)", nearest);
-  message += fmt::format("; the options are {}", fmt::join(kOptionNames, ", "));
-  throw UsageError(message);
-}
 
 std::string Env(const char* name) {
   const char* v = std::getenv(name);
@@ -140,7 +121,9 @@ S3Options ResolveS3Options(const std::map<std::string, std::string>& storage_opt
     o.session_token = Env("AWS_SESSION_TOKEN");
     o.credentials_source = "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY";
   }
-  for (const auto& [name, value] : storage_options) CheckOptionName(name);
+  for (const auto& [name, value] : storage_options)
+    if (const auto wrong = UnknownStorageOption(name); !wrong.empty())
+      throw UsageError("storage.storage_options: " + wrong);
   for (const auto& [name, value] : storage_options) {
     if (name == "endpoint_url" || name == "endpoint") {
       o.endpoint = value;
