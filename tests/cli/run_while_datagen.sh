@@ -7,9 +7,15 @@ source "$(dirname "$0")/lib/run_common.bash"
 make_tiny_dataset
 lock=$WORK/data/.trainbench.lock
 echo "pid 4242 on otherhost" >"$lock"
-flock -o "$lock" sleep 30 &
+# One process holds the lock (flock(2), as datagen does): killing it releases the lock, and
+# no child is left holding the test's output open.
+$PY -c 'import fcntl, sys, time
+f = open(sys.argv[1], "a")
+fcntl.flock(f, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(30)' "$lock" >"$WORK/holder.out" &
 holder=$!
-sleep 0.5
+wait_for_line "$WORK/holder.out" held "the lock holder did not start"
 expect_exit 1 "$WORK/out.txt" "$TB" run resnet50_h100 "${TINY[@]}" train.epochs=1 --no-progress
 contains "$WORK/out.txt" "the dataset at '$WORK/data' is being written by pid 4242 on otherhost (trainbench datagen): wait for it to finish"
 check "no results folder for a refused run" test -z "$(ls "$WORK/out" 2>/dev/null)"
