@@ -298,7 +298,7 @@ int Execute(const RunFlags& flags) {
         dataset::Generate(config, *storage, {0, false, !flags.no_progress}, &ranks);
     LogInfo(fmt::format("datagen: {} files written, {} already complete, {:.3f} s",
                         generated.files_written, generated.files_skipped, generated.seconds));
-  } else {
+  } else if (lead) {  // one rank: ranks probing the lock at once would see each other
     dataset::DatasetLock::RefuseIfBeingWritten(*storage);
   }
   const auto dataset = loader::ResolveDataset(config, *storage, DatagenCommand(flags.workload));
