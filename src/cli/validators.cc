@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "sim/read_setup.h"
 
 namespace trainbench::cli {
 
@@ -67,12 +68,10 @@ void CheckInterval(double interval_s) {
 }
 
 void CheckReadsInFlight(unsigned io_threads, unsigned io_depth) {
-  // pread serves a depth with a thread per read: beyond this the threads do not start.
-  constexpr uint64_t kMaxReadsInFlight = 4096;
-  if (uint64_t{io_threads} * io_depth > kMaxReadsInFlight)
+  if (uint64_t{io_threads} * io_depth > sim::kMaxReadsInFlight)
     throw UsageError(fmt::format(
         "--io-threads {} x --io-depth {} = {} reads in flight; at most {}: lower one of them",
-        io_threads, io_depth, uint64_t{io_threads} * io_depth, kMaxReadsInFlight));
+        io_threads, io_depth, uint64_t{io_threads} * io_depth, sim::kMaxReadsInFlight));
 }
 
 }  // namespace trainbench::cli

@@ -50,6 +50,11 @@ check uring $((dataset_bytes * 2)) train.epochs=2 --io-engine uring reader.trans
 ALIGNED=1 check uring_direct $((dataset_bytes * 2)) train.epochs=2 --io-engine uring reader.odirect=True
 check pread_deep $((dataset_bytes * 2)) train.epochs=2 reader.transfer_size=32768 \
   reader.read_threads=4 --accelerators 5 --io-threads 1 --io-depth 8
+# A deep pread queue by hand with the default threads: threads x depth kept within the
+# 4096 reads in flight that --io-threads x --io-depth may ask for.
+check pread_1024 "$dataset_bytes" train.epochs=1 reader.read_threads=4 --accelerators 5 --io-depth 1024
+[ "$(json "$(results_dir)/summary.json" 'd["io_threads"] * d["io_depth"] <= 4096 and d["io_depth"] == 1024')" = True ] ||
+  fail "pread_1024: $(json "$(results_dir)/summary.json" '(d["io_threads"], d["io_depth"])')"
 check null $((dataset_bytes * 2)) train.epochs=2 reader.transfer_size=32768 --io-engine null
 dir=$(results_dir)
 python3 - "$dir/summary.json" "$dataset_bytes" <<'PY' || fail "null engine's summary"
