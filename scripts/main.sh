@@ -6,9 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# One line for the build; its output goes to a log, shown only when it fails.
+# Only the trainbench binary (not the tests, not the LibTorch plugin); its output goes to a
+# log, shown when it fails, and its progress ([n/N]) to the terminal meanwhile.
 mkdir -p build
-if bash scripts/build.sh >build/build.log 2>&1; then
+echo "build: compiling build/trainbench (minutes the first time; log: build/build.log)"
+if BUILD_TARGET=trainbench bash scripts/build.sh 2>&1 | tee build/build.log |
+  bash scripts/build_progress.sh; then
   echo "build: $(./build/trainbench --version) in build/ (log: build/build.log)"
 else
   tail -n 40 build/build.log >&2

@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/log.h"
+#include "common/output_path.h"
 #include "common/units.h"
 #include "dataset/generator.h"
 #include "dist/communicator.h"
@@ -47,6 +48,10 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
       const auto config = LoadWorkloadOrThrow(args);
       const std::string uri = config::DatasetUri(config);
       auto storage = storage::OpenStorage(uri, config.storage.storage_options);
+      // A folder that cannot be written is refused before any work, as `run` refuses its
+      // output.folder (exit 2).
+      if (const auto local = storage->LocalPath(""))
+        CheckWritableFolder(*local, "dataset.data_folder");
       InstallInterruptHandler();
       const unsigned used_threads =
           threads ? threads : std::max(1u, std::thread::hardware_concurrency());

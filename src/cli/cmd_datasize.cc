@@ -4,6 +4,7 @@
 // and --accelerators is per rank (as in `run`), summed.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -109,7 +110,13 @@ void AddDatasizeCommand(CLI::App& app, Action& action) {
     action = [] {
       dist::Communicator& ranks = dist::World();
       const auto config = LoadWorkloadOrThrow(args);
-      if (checkpoint) {
+      // A checkpointing workload reads no dataset: its size is its checkpoint's.
+      if (!checkpoint && !config.workflow.train && ranks.Rank() == 0)
+        fmt::print(
+            "{} is a checkpointing workload (workflow.train false): it reads no dataset, so "
+            "there is none to generate; its checkpoint (as `datasize {} --checkpoint`):\n\n",
+            config.workload_name, args.workload);
+      if (checkpoint || !config.workflow.train) {
         if (ranks.Rank() != 0) return 0;
         const uint64_t n = checkpoint_ranks   ? checkpoint_ranks
                            : ranks.Size() > 1 ? static_cast<uint64_t>(ranks.Size())
@@ -142,6 +149,14 @@ void AddDatasizeCommand(CLI::App& app, Action& action) {
       fmt::print("files            {} ({} samples per file)\n", size.files,
                  config.dataset.num_samples_per_file);
       fmt::print("size             {:.2f} GB ({:.2f} GiB)\n", size.bytes / kGB, size.bytes / kGiB);
+      // What a scaled-down run needs for its AU to be a verdict at all.
+      const uint64_t au_steps = config::MinStepsForAuVerdict(config);
+      const uint64_t per_file = std::max<uint64_t>(1, config.dataset.num_samples_per_file);
+      fmt::print(
+          "AU verdict       needs {} steps per epoch: at least {} files at batch {} x {} "
+          "accelerator(s) (fewer, and AU is marked not meaningful)\n",
+          au_steps, (au_steps * config.reader.batch_size * accelerators + per_file - 1) / per_file,
+          config.reader.batch_size, accelerators);
       fmt::print(
           "\nGenerate and run with:\n  trainbench datagen {} dataset.num_files_train={}\n"
           "  trainbench run {} dataset.num_files_train={} --accelerators {}\n",

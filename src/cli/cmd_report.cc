@@ -2,11 +2,14 @@
 // results of `run` as people look at them: a self-contained HTML page (one run, or several
 // compared), PNG charts drawn by gnuplot, and MLPerf Storage's replication check.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "cli/command.h"
 #include "common/error.h"
+#include "common/log.h"
 #include "common/output_path.h"
 #include "report/chart_js.h"
 #include "report/html_report.h"
@@ -40,6 +43,15 @@ int Execute(const ReportFlags& flags) {
 
   std::vector<report::RunResults> runs;
   for (const auto& folder : flags.folders) runs.push_back(report::ReadRunResults(folder));
+  std::vector<std::string> workloads;
+  for (const auto& r : runs) {
+    const std::string w = r.summary.value("workload", std::string("?"));
+    if (std::find(workloads.begin(), workloads.end(), w) == workloads.end()) workloads.push_back(w);
+  }
+  if (workloads.size() > 1)
+    LogWarning(fmt::format(
+        "these runs are of different workloads ({}): the comparison sets unlike runs side by side",
+        fmt::join(workloads, ", ")));
   if (page) {
     const std::string chart_js = report::LoadChartJs(flags.chart_js);
     const fs::path path(output);

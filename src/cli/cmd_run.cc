@@ -22,6 +22,7 @@
 #include "common/page_cache.h"
 #include "common/units.h"
 #include "config/workload_yaml.h"
+#include "dataset/dataset_lock.h"
 #include "dataset/generator.h"
 #include "dist/communicator.h"
 #include "loader/dataset_files.h"
@@ -34,6 +35,7 @@
 #include "report/summary.h"
 #include "report/tables.h"
 #include "report/timeseries_csv.h"
+#include "report/timeseries_log.h"
 #include "sim/checkpoint_run.h"
 #include "sim/emulated_training.h"
 #include "sim/llm_checkpoint.h"
@@ -188,11 +190,16 @@ int ReportJob(const JobReport& job, const metrics::RunRecord& mine) {
     throw RuntimeError(fmt::format("results incomplete: could not write {} in {}",
                                    fmt::join(unwritten, ", "), folder));
   if (record.complete) {
-    log.Info(fmt::format("run complete: AU {:.2f}%, {}",
-                         summary["metric"]["train_au_mean_percentage"].get<double>(),
-                         summary["passed"].is_null()     ? "AU not meaningful (storage only)"
-                         : summary["passed"].get<bool>() ? "passed"
-                                                         : "failed"));
+    const auto& au = summary["metric"]["train_au_mean_percentage"];
+    if (!config.workflow.train)
+      log.Info("run complete: checkpoints written and read");
+    else
+      log.Info(fmt::format(
+          "run complete: AU {:.2f}%, {}", au.is_number() ? au.get<double>() : 0.0,
+          summary["passed"].is_null()
+              ? "AU not meaningful: " + summary["au_not_meaningful_reason"].get<std::string>()
+          : summary["passed"].get<bool>() ? std::string("passed")
+                                          : std::string("failed")));
     return 0;
   }
   if (record.stop_reason == "interrupted") {
@@ -232,6 +239,7 @@ int ExecuteCheckpointing(const RunFlags& flags, const config::WorkloadConfig& co
     ++options.ranks_on_host;
   }
   options.drop_caches = flags.drop_caches;
+  options.accelerators = layout.total_accelerators;
   options.log = [&](const std::string& line) {
     LogInfo(line);
     log.Line(line);
@@ -262,6 +270,7 @@ int ExecuteCheckpointing(const RunFlags& flags, const config::WorkloadConfig& co
 int Execute(const RunFlags& flags) {
   if (flags.accelerators == 0) throw UsageError("--accelerators must be at least 1");
   CheckInterval(flags.interval);
+  CheckReadsInFlight(flags.reads.io_threads, flags.reads.io_depth);
   dist::Communicator& ranks = dist::World();
   const bool lead = ranks.Rank() == 0;
   const auto config = LoadWorkloadOrThrow(flags.workload);
@@ -289,6 +298,8 @@ int Execute(const RunFlags& flags) {
         dataset::Generate(config, *storage, {0, false, !flags.no_progress}, &ranks);
     LogInfo(fmt::format("datagen: {} files written, {} already complete, {:.3f} s",
                         generated.files_written, generated.files_skipped, generated.seconds));
+  } else if (lead) {  // one rank: ranks probing the lock at once would see each other
+    dataset::DatasetLock::RefuseIfBeingWritten(*storage);
   }
   const auto dataset = loader::ResolveDataset(config, *storage, DatagenCommand(flags.workload));
 
@@ -331,7 +342,11 @@ int Execute(const RunFlags& flags) {
                        p.bytes_per_second, p.au_percentage});
   };
   options.interval_s = flags.interval;
-  options.on_row = [&](const metrics::TimeseriesRow& row) { progress.OnRow(row); };
+  report::TimeseriesLog rows_so_far(lead && flags.interval > 0 ? folder : "");
+  options.on_row = [&](const metrics::TimeseriesRow& row) {
+    progress.OnRow(row);
+    rows_so_far.Append(row);
+  };
   options.log = [&](const std::string& line) { progress.Above([&] { log.Info(line); }); };
 
   // MLPerf Storage's checks of the setup (dataset >= 5x memory, results elsewhere, ...).
@@ -418,13 +433,15 @@ void AddRunCommand(CLI::App& app, Action& action) {
   command
       ->add_option("--io-threads", flags.reads.io_threads,
                    "Reader loops, each with its own queue (default: accelerators x "
-                   "read_threads, at most 4 per core for pread, 1 per core for deeper engines)")
-      ->check(AtLeast(0));
+                   "read_threads, at most 4 per core for pread, 1 per core for deeper engines; "
+                   "at most 1024)")
+      ->check(Between(0, 1024));
   command
       ->add_option("--io-depth", flags.reads.io_depth,
                    "Reads in flight per reader loop (default: 1 for pread; for uring and "
-                   "null, accelerators x read_threads / loops, at most 256)")
-      ->check(AtLeast(0));
+                   "null, accelerators x read_threads / loops, at most 256; at most 1024, and "
+                   "--io-threads x --io-depth at most 4096)")
+      ->check(Between(0, 1024));
   command->add_flag("--no-progress", flags.no_progress,
                     "No live progress (a block redrawn on a terminal, else a line every 10 "
                     "intervals)");

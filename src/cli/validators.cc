@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "sim/read_setup.h"
 
 namespace trainbench::cli {
 
@@ -22,6 +23,19 @@ CLI::Validator AtLeast(int64_t min) {
         return {};
       },
       "INT>=" + std::to_string(min));
+}
+
+CLI::Validator Between(int64_t min, int64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        errno = 0;
+        char* end = nullptr;
+        const long long value = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || errno == ERANGE || value < min || value > max)
+          return fmt::format("'{}': expected an integer from {} to {}", text, min, max);
+        return {};
+      },
+      fmt::format("INT in [{}, {}]", min, max));
 }
 
 namespace {
@@ -51,6 +65,13 @@ void CheckInterval(double interval_s) {
     throw UsageError(fmt::format(
         "--interval {}: a time-series row takes at least 0.05 s; give 0.05 or more, or 0 for none",
         interval_s));
+}
+
+void CheckReadsInFlight(unsigned io_threads, unsigned io_depth) {
+  if (uint64_t{io_threads} * io_depth > sim::kMaxReadsInFlight)
+    throw UsageError(fmt::format(
+        "--io-threads {} x --io-depth {} = {} reads in flight; at most {}: lower one of them",
+        io_threads, io_depth, uint64_t{io_threads} * io_depth, sim::kMaxReadsInFlight));
 }
 
 }  // namespace trainbench::cli

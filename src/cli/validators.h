@@ -11,6 +11,9 @@ namespace trainbench::cli {
 // An integer of at least `min` (a count, a seed).
 CLI::Validator AtLeast(int64_t min);
 
+// An integer from `min` to `max`, for a count that costs a thread or a queue entry each.
+CLI::Validator Between(int64_t min, int64_t max);
+
 // A finite number above 0 (a rate, a size, seconds).
 CLI::Validator PositiveFinite();
 
@@ -18,5 +21,7 @@ CLI::Validator PositiveFinite();
 CLI::Validator NonNegativeFinite();
 // --interval SECONDS of a time series: 0 (none) or at least 0.05 s. Throws UsageError.
 void CheckInterval(double interval_s);
+// --io-threads x --io-depth (each 0 for the default) at most 4096. Throws UsageError.
+void CheckReadsInFlight(unsigned io_threads, unsigned io_depth);
 
 }  // namespace trainbench::cli

@@ -15,6 +15,18 @@ struct DataSize {
   double bytes = 0;  // samples x record_length_bytes
 };
 
+// AU over a few steps is no verdict: the prefetched batches cover the reads of the first
+// steps after the ones left out, so an epoch needs several prefetch depths of counted steps
+// (kAuStepsPerPrefetch x reader.prefetch_size, after metric.exclude_start_steps) before its
+// AU says whether storage kept up.
+inline constexpr uint64_t kAuStepsPerPrefetch = 4;
+// Steps per epoch (per accelerator) an AU verdict needs.
+uint64_t MinStepsForAuVerdict(const WorkloadConfig& config);
+
+// Past this (1e15 samples, exabytes) the numbers are a typo, not a dataset.
+inline constexpr double kMaxDataSizeSamples = 1e15;
+
+// Throws UsageError when the rule asks for more than kMaxDataSizeSamples.
 DataSize ComputeDataSize(const WorkloadConfig& config, uint64_t accelerators, uint64_t hosts,
                          double host_memory_gib);
 

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/secrets.h"
+#include "common/storage_option_names.h"
 #include "common/strings.h"
 
 namespace trainbench::config {
@@ -577,7 +578,11 @@ std::vector<KeySpec> BuildSchema() {
       [](WorkloadConfig& c, const YAML::Node& n) {
         if (!n.IsMap())
           throw std::invalid_argument("got a " + std::string(n.IsSequence() ? "list" : "scalar"));
-        for (const auto& e : n) c.storage.storage_options[e.first.Scalar()] = Scalar(e.second);
+        for (const auto& e : n) {
+          if (const auto wrong = UnknownStorageOption(e.first.Scalar()); !wrong.empty())
+            throw std::invalid_argument(wrong);
+          c.storage.storage_options[e.first.Scalar()] = Scalar(e.second);
+        }
       },
       [](const WorkloadConfig& c) {
         YAML::Node n(YAML::NodeType::Map);

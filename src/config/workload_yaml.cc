@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -32,9 +33,18 @@ std::vector<std::string> AllPaths() {
   return paths;
 }
 
+// Every key and every group of keys (dataset, reader.*), for the nearest to a typo.
+std::vector<std::string> AllPathsAndGroups() {
+  std::vector<std::string> names = AllPaths();
+  for (const auto& path : AllPaths())
+    for (size_t dot = path.find('.'); dot != std::string::npos; dot = path.find('.', dot + 1))
+      names.push_back(path.substr(0, dot));
+  return names;
+}
+
 [[noreturn]] void UnknownKey(const std::string& path, const std::string& where) {
   std::string message = fmt::format("{}: unknown key '{}'", where, path);
-  const std::string nearest = NearestMatch(path, AllPaths());
+  const std::string nearest = NearestMatch(path, AllPathsAndGroups());
   if (!nearest.empty()) message += fmt::format(" (did you mean '{}'?)", nearest);
   message += "; `trainbench config --keys` lists every key";
   throw UsageError(message);
@@ -42,8 +52,16 @@ std::vector<std::string> AllPaths() {
 
 void Walk(const YAML::Node& map, const std::string& prefix, const Where& where,
           WorkloadConfig& config, std::vector<std::string>& ignored) {
+  // YAML forbids a key twice in one map; yaml-cpp keeps both and the last would win silently.
+  std::map<std::string, YAML::Mark> seen;
   for (const auto& entry : map) {
     const std::string name = entry.first.Scalar();
+    const auto [first, fresh] = seen.emplace(name, entry.first.Mark());
+    if (!fresh)
+      throw UsageError(
+          fmt::format("{}: key '{}' appears twice in one map (lines {} and {}): keep one of them",
+                      where(entry.first), prefix.empty() ? name : prefix + "." + name,
+                      first->second.line + 1, entry.first.Mark().line + 1));
     const YAML::Node& value = entry.second;
     const std::string path = CanonicalKey(prefix.empty() ? name : prefix + "." + name);
     if (const KeySpec* spec = FindKey(path)) {
@@ -129,7 +147,11 @@ void ApplyYaml(const std::string& yaml_text, const std::string& source, Workload
   } catch (const YAML::Exception& e) {
     throw UsageError(fmt::format("{}:{}: invalid YAML: {}", source, e.mark.line + 1, e.msg));
   }
-  if (root.IsNull()) return;
+  if (root.IsNull())
+    throw UsageError(fmt::format(
+        "{}: empty (no keys): a workload file sets at least dataset and reader keys; start from "
+        "a built-in's: trainbench config resnet50_h100 > mine.yaml",
+        source));
   if (!root.IsMap())
     throw UsageError(fmt::format("{}: expected a map of DLIO key groups at the top", source));
   const Where where = [&source](const YAML::Node& node) {

@@ -19,6 +19,11 @@ class DatasetLock {
   // Throws RuntimeError naming the folder and the holder (pid and host) when another holds it.
   explicit DatasetLock(storage::Storage& storage);
 
+  // For a reader (`run`): throws RuntimeError naming the holder (pid and host) when a writer
+  // holds the lock now, so a half-written dataset is not taken for a damaged one. Takes and
+  // drops the lock only where a writer made one; a folder it cannot lock (read-only) passes.
+  static void RefuseIfBeingWritten(storage::Storage& storage);
+
  private:
   std::unique_ptr<storage::StorageLock> lock_;
 };

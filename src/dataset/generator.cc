@@ -22,6 +22,17 @@
 namespace trainbench::dataset {
 namespace {
 
+// A file that --verify found damaged (not a storage failure): with --replace it is rewritten.
+class DamagedFile : public RuntimeError {
+ public:
+  DamagedFile(const std::string& message, std::string path)
+      : RuntimeError(message), path_(std::move(path)) {}
+  const std::string& Path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 // A finished file is one the manifest or journal knows and whose bytes are all there.
 bool IsComplete(const formats::WrittenFile& known, storage::Storage& storage) {
   const auto size = storage.FileSize(known.path);
@@ -327,7 +338,18 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
       for (uint64_t i = 0; i < result.manifest.files.size(); ++i)
         if (Mine(i, rank, size)) own.files.push_back(result.manifest.files[i]);
     }
-    VerifyDataset(config, own, storage, options.threads, options.progress);
+    try {
+      VerifyDataset(config, own, storage, options.threads, options.progress);
+    } catch (const DamagedFile& e) {
+      // One process only: under several ranks the others would not know to rewrite it.
+      if (!options.replace || size > 1) throw;
+      LogWarning(fmt::format("{}; --replace: rewriting it", e.what()));
+      storage.Remove(e.Path());
+      lock.reset();  // the rewrite takes it again
+      GenerateOptions once = options;
+      once.replace = false;  // a file damaged again is an error, not a loop
+      return Generate(config, storage, once, ranks);
+    }
     WaitForRanks(ranks);  // every rank's files checked before rank 0 says so
     result.verify_seconds = NowSeconds() - verify_start;
   }
@@ -344,7 +366,18 @@ void VerifyDataset(const config::WorkloadConfig& config, const Manifest& manifes
     if (!storage.FileSize(file.path))
       throw RuntimeError(
           fmt::format("verify: {} is missing; re-run datagen", storage.Describe(file.path)));
-    format->Verify(file, storage);
+    try {
+      format->Verify(file, storage);
+    } catch (const Interrupted&) {
+      throw;
+    } catch (const IoError&) {
+      throw;  // the storage failed, not the file
+    } catch (const RuntimeError& e) {
+      throw DamagedFile(fmt::format("{}; the file is damaged: `trainbench datagen --verify "
+                                    "--replace` with the same settings rewrites it",
+                                    e.what()),
+                        file.path);
+    }
     if (progress) progress->Add(1, file.size_bytes);
   });
 }

@@ -10,6 +10,12 @@ namespace {
 
 using nlohmann::json;
 
+// A figure of summary.json, 0 where it is absent or null (not measured).
+double NumberOr(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
 // The UTC stamp of summary.json (20261121T194635Z) as seconds; -1 when unreadable.
 double StampSeconds(const std::string& stamp) {
   std::tm t{};
@@ -31,7 +37,7 @@ ReplicationResult CheckReplication(const std::vector<RunResults>& runs) {
   ReplicationResult out;
   std::vector<double> sps;
   for (const auto& r : runs)
-    sps.push_back(r.summary.at("metric").value("train_throughput_mean_samples_per_second", 0.0));
+    sps.push_back(NumberOr(r.summary.at("metric"), "train_throughput_mean_samples_per_second"));
   double sum = 0;
   for (double v : sps) sum += v;
   out.mean_samples_per_second = runs.empty() ? 0 : sum / static_cast<double>(runs.size());
@@ -61,7 +67,7 @@ ReplicationResult CheckReplication(const std::vector<RunResults>& runs) {
                                   "samples/s", "vs mean", "AU %", "target", "verdict");
   for (size_t i = 0; i < runs.size(); ++i) {
     const json& s = runs[i].summary;
-    const double au = s.at("metric").value("train_au_mean_percentage", 0.0);
+    const double au = NumberOr(s.at("metric"), "train_au_mean_percentage");
     const double target = s.value("au_target_percentage", 0.0);
     std::string verdict = "pass";
     if (!s.value("complete", false)) {

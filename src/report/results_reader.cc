@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "common/error.h"
@@ -35,6 +36,8 @@ void ReadTimeseries(const std::filesystem::path& path, RunResults& r) {
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     auto cells = SplitCsvLine(line);
+    // A run killed while writing a row leaves that row cut short at the end: drop it.
+    if (cells.size() != header.size() && in.eof()) break;
     if (cells.size() != header.size())
       throw UsageError(
           fmt::format("{}: line {} has {} fields, the header {}; the file is damaged "
@@ -43,7 +46,8 @@ void ReadTimeseries(const std::filesystem::path& path, RunResults& r) {
     has_all = has_all || cells[0] == "all";
     rows.push_back(std::move(cells));
   }
-  r.has_timeseries = true;
+  // A header alone (a checkpointing run, a run killed before its first row) is no series.
+  r.has_timeseries = !rows.empty();
   r.timeseries_rank = has_all ? "all" : "0";
   for (const auto& cells : rows) {
     if (cells[0] != r.timeseries_rank) continue;
@@ -76,6 +80,23 @@ RunResults ReadRunResults(const std::string& folder) {
                     "(<output.folder>/<workload>-<UTC stamp>/)",
                     folder));
   const fs::path summary = dir / "summary.json";
+  if (!fs::exists(summary) && fs::exists(dir / "config.yaml")) {
+    // A run killed before its results were written (SIGKILL, a lost node): what its time
+    // series holds so far, marked incomplete.
+    r.config_yaml = Slurp(dir / "config.yaml");
+    if (fs::exists(dir / "timeseries.csv")) ReadTimeseries(dir / "timeseries.csv", r);
+    std::smatch stamp;  // <workload>-<UTC stamp>[-N]
+    const bool named = std::regex_match(r.name, stamp, std::regex(R"((.+)-(\d{8}T\d{6}Z)(-\d+)?)"));
+    r.summary = {{"workload", named ? stamp[1].str() : r.name},
+                 {"start", named ? stamp[2].str() : ""},
+                 {"complete", false},
+                 {"killed", true},
+                 {"stop_reason",
+                  "the run ended without writing its results (killed?): only its time series so "
+                  "far and config.yaml are here"},
+                 {"metric", nlohmann::json::object()}};
+    return r;
+  }
   if (!fs::exists(summary))
     throw UsageError(
         fmt::format("'{}' has no summary.json: is it the results folder of a "

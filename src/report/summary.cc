@@ -1,8 +1,11 @@
 #include "report/summary.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "common/units.h"
+#include "config/datasize.h"
 #include "metrics/au.h"
 #include "report/latency_histogram_json.h"
 
@@ -60,16 +63,20 @@ json StorageLatencies(const metrics::RunRecord& r) {
   return out;
 }
 
-// Bytes over seconds of every checkpoint `operation`, in GB/s (0 when none).
-double CheckpointRate(const metrics::RunRecord& r, const std::string& operation) {
+// Bytes over seconds of every checkpoint `operation`, in GB/s; null when there was none
+// (not measured is not 0 GB/s).
+json CheckpointRate(const metrics::RunRecord& r, const std::string& operation) {
   double bytes = 0, seconds = 0;
   for (const auto& k : r.checkpoints)
     if (k.operation == operation) {
       bytes += static_cast<double>(k.bytes);
       seconds += k.seconds;
     }
-  return seconds > 0 ? bytes / seconds / kGB : 0;
+  return seconds > 0 ? json(bytes / seconds / kGB) : json(nullptr);
 }
+
+// `value` where it was measured, else null.
+json MeasuredOrNull(bool measured, double value) { return measured ? json(value) : json(nullptr); }
 
 json PhaseJson(const metrics::PhaseRecord& p) {
   return {{"kind", p.kind},
@@ -99,15 +106,30 @@ bool Passed(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
 
 bool AuMeaningful(const config::WorkloadConfig& c) {
   const auto& t = c.train.computation_time;
-  return !(t.kind == config::TimeDistribution::Kind::kConstant && t.mean == 0);
+  // A checkpointing workload has no steps to measure AU over.
+  return c.workflow.train && !(t.kind == config::TimeDistribution::Kind::kConstant && t.mean == 0);
+}
+
+std::string AuNotMeaningfulReason(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
+  if (!c.workflow.train) return "a checkpointing workload: no training steps";
+  if (!AuMeaningful(c)) return "storage only (computation_time 0)";
+  const uint64_t needed = config::MinStepsForAuVerdict(c);
+  if (r.steps_per_epoch >= needed) return "";
+  return fmt::format(
+      "{} steps per epoch, fewer than the {} an AU verdict needs (metric.exclude_start_steps {} "
+      "+ {} x reader.prefetch_size {}): prefetched batches hide the reads; use more files "
+      "(dataset.num_files_train), a smaller reader.batch_size or fewer accelerators "
+      "(`trainbench datasize` says how many files)",
+      r.steps_per_epoch, needed, c.metric.exclude_start_steps, config::kAuStepsPerPrefetch,
+      c.reader.prefetch_size);
 }
 
 json PassedJson(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
-  return AuMeaningful(c) ? json(Passed(r, c)) : json(nullptr);
+  return AuNotMeaningfulReason(r, c).empty() ? json(Passed(r, c)) : json(nullptr);
 }
 
 bool DatasetFitsInCache(const metrics::RunRecord& r) {
-  return r.host_memory_bytes > 0 &&
+  return r.host_memory_bytes > 0 && r.dataset_bytes > 0 &&
          static_cast<double>(r.dataset_bytes) < 5.0 * static_cast<double>(r.host_memory_bytes);
 }
 
@@ -123,22 +145,24 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
                                                       r.nominal_sample_bytes / train.seconds
                                                 : 0;
 
+  const bool trained = !r.epochs.empty();
   json metric = {
       {"train_au_percentage", Field(r.epochs, Au)},
-      {"train_au_mean_percentage", au.mean},
+      {"train_au_mean_percentage", MeasuredOrNull(trained, au.mean)},
       {"train_au_min_accelerator_percentage", Field(r.epochs, AuMin)},
-      {"train_au_stdev_percentage", au.stdev},
-      {"train_au_meet_expectation",
-       AuMeaningful(c) ? (Passed(r, c) ? "success" : "fail") : "not applicable"},
+      {"train_au_stdev_percentage", MeasuredOrNull(trained, au.stdev)},
+      {"train_au_meet_expectation", AuNotMeaningfulReason(r, c).empty()
+                                        ? (Passed(r, c) ? "success" : "fail")
+                                        : "not applicable"},
       {"train_throughput_samples_per_second", Field(r.epochs, Sps)},
-      {"train_throughput_mean_samples_per_second", sps.mean},
-      {"train_throughput_stdev_samples_per_second", sps.stdev},
+      {"train_throughput_mean_samples_per_second", MeasuredOrNull(trained, sps.mean)},
+      {"train_throughput_stdev_samples_per_second", MeasuredOrNull(trained, sps.stdev)},
       {"train_io_MB_per_second", Field(r.epochs, Mbps)},
-      {"train_io_mean_MB_per_second", mbps.mean},
-      {"train_io_stdev_MB_per_second", mbps.stdev},
-      {"train_io_mean_MiB_per_second", mibps.mean},
-      {"train_io_stdev_MiB_per_second", mibps.stdev},
-      {"train_nominal_io_mean_MB_per_second", nominal_rate / kMB},
+      {"train_io_mean_MB_per_second", MeasuredOrNull(trained, mbps.mean)},
+      {"train_io_stdev_MB_per_second", MeasuredOrNull(trained, mbps.stdev)},
+      {"train_io_mean_MiB_per_second", MeasuredOrNull(trained, mibps.mean)},
+      {"train_io_stdev_MiB_per_second", MeasuredOrNull(trained, mibps.stdev)},
+      {"train_nominal_io_mean_MB_per_second", MeasuredOrNull(trained, nominal_rate / kMB)},
   };
   if (!r.evals.empty()) {
     const auto eau = metrics::MeanAndStdev(Field(r.evals, Au));
@@ -166,7 +190,8 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
          {"seconds", k.seconds},
          {"seconds_fastest_rank", k.ranks > 1 ? k.seconds_min : k.seconds},
          {"ranks", k.ranks},
-         {"GB_per_second", k.seconds > 0 ? static_cast<double>(k.bytes) / k.seconds / kGB : 0}});
+         {"GB_per_second", MeasuredOrNull(k.seconds > 0, static_cast<double>(k.bytes) /
+                                                             std::max(k.seconds, 1e-300) / kGB)}});
 
   json buckets = json::object();
   for (size_t i = 0; i < metrics::kAccessSizeBuckets; ++i)
@@ -209,6 +234,9 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
   return {
       {"trainbench_version", TRAINBENCH_VERSION},
       {"workload", r.workload},
+      // A checkpointing workload (workflow.train false) reads no dataset: its figures are
+      // the checkpoints'.
+      {"checkpointing_only", !c.workflow.train},
       {"model", c.model.name},
       {"framework", c.framework},
       {"format", c.dataset.format},
@@ -235,7 +263,8 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"io_depth", r.io_depth},
       {"au_target_percentage", 100.0 * c.metric.au},
       {"passed", PassedJson(r, c)},
-      {"au_meaningful", AuMeaningful(c)},
+      {"au_meaningful", AuNotMeaningfulReason(r, c).empty()},
+      {"au_not_meaningful_reason", AuNotMeaningfulReason(r, c)},
       {"metric", metric},
       {"phases", phases},
       {"read_latency_ms", Latency(r.read_latency_ns, 1e-6)},
@@ -294,18 +323,19 @@ json MetricsLine(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
             {"accelerators", r.accelerators},
             {"epochs", Field(r.epochs, Au).size()},
             {"complete", r.complete},
-            {"au_percentage", au.mean},
+            {"au_percentage", MeasuredOrNull(!r.epochs.empty(), au.mean)},
             {"passed", PassedJson(r, c)},
             {"samples_per_second",
-             train.seconds > 0 ? static_cast<double>(train.samples) / train.seconds : 0},
-            {"io_mb_per_second", rate / kMB},
-            {"io_mib_per_second", rate / kMiB},
-            {"read_latency_ms",
-             {{"p50", lat["p50"]},
-              {"p90", lat["p90"]},
-              {"p99", lat["p99"]},
-              {"p999", lat["p999"]},
-              {"max", lat["max"]}}},
+             MeasuredOrNull(train.seconds > 0,
+                            static_cast<double>(train.samples) / std::max(train.seconds, 1e-300))},
+            {"io_mb_per_second", MeasuredOrNull(train.seconds > 0, rate / kMB)},
+            {"io_mib_per_second", MeasuredOrNull(train.seconds > 0, rate / kMiB)},
+            {"read_latency_ms", r.read_latency_ns.Count() > 0 ? json{{"p50", lat["p50"]},
+                                                                     {"p90", lat["p90"]},
+                                                                     {"p99", lat["p99"]},
+                                                                     {"p999", lat["p999"]},
+                                                                     {"max", lat["max"]}}
+                                                              : json(nullptr)},
             {"bytes_read", train.bytes + Sum(r.evals).bytes + Sum(r.preloads).bytes},
             {"device_read_bytes", r.io_after.read_bytes - r.io_before.read_bytes},
             {"requested_bytes", requested},

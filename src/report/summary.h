@@ -32,6 +32,10 @@ bool Passed(const metrics::RunRecord& record, const config::WorkloadConfig& conf
 // run, train.computation_time=0) there is none to share, so pass/fail says nothing.
 bool AuMeaningful(const config::WorkloadConfig& c);
 
+// Why this run's AU is no verdict ("" when it is one): AuMeaningful fails, or its epochs had
+// fewer steps than config::MinStepsForAuVerdict, with what to change.
+std::string AuNotMeaningfulReason(const metrics::RunRecord& r, const config::WorkloadConfig& c);
+
 // "passed" in the JSON outputs: true or false, or null when AU is not meaningful.
 nlohmann::json PassedJson(const metrics::RunRecord& r, const config::WorkloadConfig& c);
 

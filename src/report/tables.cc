@@ -67,9 +67,12 @@ std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConf
   for (const auto& p : r.epochs)
     if (p.complete) au.push_back(p.au_percentage);
   const auto m = metrics::MeanAndStdev(au);
-  if (AuMeaningful(c)) {
+  const std::string not_a_verdict = AuNotMeaningfulReason(r, c);
+  if (not_a_verdict.empty()) {
     out += fmt::format("train AU {:.2f}% (stdev {:.2f}) against {:.0f}%: {}\n", m.mean, m.stdev,
                        100 * c.metric.au, Passed(r, c) ? "PASS" : "FAIL");
+  } else if (AuMeaningful(c)) {
+    out += fmt::format("train AU {:.2f}%: not meaningful, {}\n", m.mean, not_a_verdict);
   } else {
     out +=
         "train AU: not meaningful with train.computation_time=0 (a storage-only run: "

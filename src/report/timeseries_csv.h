@@ -10,6 +10,10 @@
 
 namespace trainbench::report {
 
+// The header line and one row's line (rank "0".."N-1" or "all"), each ending in '\n'.
+std::string TimeseriesCsvHeader();
+std::string TimeseriesCsvLine(const std::string& rank, const metrics::TimeseriesRow& row);
+
 // ranks[r]: rank r's rows; `merged`: the job's rows (null for one process).
 std::string TimeseriesCsv(const std::vector<std::vector<metrics::TimeseriesRow>>& ranks,
                           const std::vector<metrics::TimeseriesRow>* merged);

@@ -35,6 +35,7 @@ metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& c, dist::
   metrics::RunRecord r;
   r.workload = c.workload_name;
   r.ranks = static_cast<uint64_t>(ranks.Size());
+  r.accelerators = o.accelerators;
   r.hosts = {ranks.Host()};
   r.host_memory_bytes = metrics::HostMemoryBytes();
   r.io_before = metrics::ReadProcessIo();

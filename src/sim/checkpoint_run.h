@@ -21,7 +21,8 @@ struct CheckpointRunOptions {
   // Ranks on this host and the first of them: one per host empties the page cache.
   bool first_rank_on_host = true;
   uint64_t ranks_on_host = 1;
-  bool drop_caches = false;  // --drop-caches: always, before writing too
+  bool drop_caches = false;   // --drop-caches: always, before writing too
+  uint64_t accelerators = 1;  // over every rank (each rank's --accelerators), for the record
   std::function<void(const std::string&)> log;
 };
 

@@ -24,7 +24,9 @@ unsigned ReadThreads(const config::WorkloadConfig& config, uint64_t accelerators
   const uint64_t cores =
       std::max<uint64_t>(1, metrics::HostCpuCount() / std::max(1u, flags.ranks_on_host));
   // A synchronous queue needs a thread per read in flight; a deep one a thread per core.
-  const uint64_t cap = useful_depth > 1 ? cores : std::min<uint64_t>(64, 4 * cores);
+  uint64_t cap = useful_depth > 1 ? cores : std::min<uint64_t>(64, 4 * cores);
+  // A depth given by hand: as many threads as keep within kMaxReadsInFlight.
+  if (flags.io_depth > 0) cap = std::min<uint64_t>(cap, kMaxReadsInFlight / flags.io_depth);
   return static_cast<unsigned>(
       std::max<uint64_t>(1, std::min(SamplesInFlight(config, accelerators), cap)));
 }

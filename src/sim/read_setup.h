@@ -16,6 +16,10 @@
 
 namespace trainbench::sim {
 
+// Reads in flight per process (loop threads x queue depth) at most: pread serves a depth
+// with a thread per read (a depth of 4096 in one loop aborted the run).
+inline constexpr uint64_t kMaxReadsInFlight = 4096;
+
 struct ReadFlags {
   std::string engine;       // --io-engine; empty: the format's or the storage's own
   unsigned io_threads = 0;  // --io-threads; 0: from the workload

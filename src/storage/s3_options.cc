@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "common/error.h"
+#include "common/storage_option_names.h"
 #include "common/strings.h"
 
 namespace trainbench::storage {
@@ -120,6 +121,9 @@ S3Options ResolveS3Options(const std::map<std::string, std::string>& storage_opt
     o.session_token = Env("AWS_SESSION_TOKEN");
     o.credentials_source = "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY";
   }
+  for (const auto& [name, value] : storage_options)
+    if (const auto wrong = UnknownStorageOption(name); !wrong.empty())
+      throw UsageError("storage.storage_options: " + wrong);
   for (const auto& [name, value] : storage_options) {
     if (name == "endpoint_url" || name == "endpoint") {
       o.endpoint = value;

@@ -49,7 +49,7 @@ struct S3Options {
 };
 
 // `storage_options`: DLIO's storage.storage_options map. Throws UsageError naming the
-// option when a value does not parse.
+// option when a value does not parse, or an unknown option with the nearest known name.
 S3Options ResolveS3Options(const std::map<std::string, std::string>& storage_options);
 
 }  // namespace trainbench::storage

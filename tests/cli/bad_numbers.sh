@@ -14,7 +14,12 @@ bad() {
 
 bad "'-5': expected an integer of at least 1" run resnet50_h100 --accelerators -5
 bad "'0': expected an integer of at least 1" run resnet50_h100 --accelerators 0
-bad "'-1': expected an integer of at least 0" run resnet50_h100 --io-threads -1
+bad "'-1': expected an integer from 0 to 1024" run resnet50_h100 --io-threads -1
+# A thread or a queue entry each: a huge count is refused before any work (it aborted).
+bad "'8000': expected an integer from 0 to 1024" run resnet50_h100 --io-depth 8000
+bad "'1e6': expected an integer from 0 to 1024" run resnet50_h100 --io-depth 1e6
+bad "at most 4096: lower one of them" run resnet50_h100 --io-threads 64 --io-depth 1024
+bad "'100000': expected an integer from 0 to 1024" run resnet50_h100 --io-threads 100000
 bad "'-2': expected an integer of at least 0" datagen resnet50_h100 --threads -2
 bad "'0': expected a finite number above 0" datasize resnet50_h100 --host-memory-gib 0
 bad "'nan': expected a finite number above 0" datasize resnet50_h100 --host-memory-gib nan
@@ -24,6 +29,9 @@ bad "'nan': expected a finite number above 0" train --lr nan --allow-cpu
 bad "'-1': expected an integer of at least 0" train --seed -1 --allow-cpu
 bad "'-0.5': expected a finite number of at least 0" train --momentum -0.5 --allow-cpu
 bad "'x': expected an integer of at least 0" train --workers x --allow-cpu
+# What does not fit is refused, not wrapped (2e22 samples as 3.7e18) or dropped (1e300 GiB).
+bad "the rule asks for 2e+22 samples" datasize resnet50_h100 -n 100000000000000000
+bad "the rule asks for inf samples" datasize resnet50_h100 --host-memory-gib 1e300
 # Config values: non-finite numbers and negative counts are refused with the key.
 bad "dataset.record_length_bytes" datagen resnet50_h100 dataset.record_length_bytes=nan
 bad "dataset.num_files_train" datagen resnet50_h100 dataset.num_files_train=-4

@@ -85,4 +85,9 @@ contains "$WORK/out" "dataset.num_files_train=${want#* }"
 expect_exit 0 "$WORK/out" "$TRAINBENCH" datasize resnet50_h100 --accelerators 8
 gib=$(awk '/^MemTotal:/ {printf "%.2f", $2 * 1024 / 2^30}' /proc/meminfo)
 contains "$WORK/out" "5 x 1 x $gib GiB"
+# A checkpointing workload has no dataset to size: datasize says so and sizes its checkpoint.
+expect_exit 0 "$WORK/out" "$TRAINBENCH" datasize llama3_8b
+contains "$WORK/out" "llama3_8b is a checkpointing workload (workflow.train false): it reads no dataset"
+contains "$WORK/out" "checkpoint       104.70 GiB"
+if grep -q "datagen" "$WORK/out"; then cat "$WORK/out"; fail "datasize suggests a datagen for a checkpointing workload"; fi
 done_ok

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A full file system and a read-only target give a clean error (exit 1, the path and
-# the cause, what to do), and no partial file under a final name. Uses a private
+# A full file system gives a clean error (exit 1, the path and the cause, what to do), and
+# no partial file under a final name. A read-only target is refused before any work with
+# exit 2, by datagen (dataset.data_folder) as by run (output.folder). Uses a private
 # mount namespace with a small tmpfs; skipped where mounts are not allowed.
 source "$(dirname "$0")/../lib/common.sh"
 
@@ -29,6 +30,10 @@ code=0
 "$TRAINBENCH" datagen resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=2 \
   dataset.data_folder=\$mnt/ro/d >$WORK/ro.out 2>&1 || code=\$?
 echo \$code >$WORK/ro.code
+code=0
+"$TRAINBENCH" run resnet50_h100 dataset.data_folder=\$mnt/full/d output.folder=\$mnt/ro/results \
+  >$WORK/ro_run.out 2>&1 || code=\$?
+echo \$code >$WORK/ro_run.code
 umount \$mnt/full \$mnt/ro
 INNER
 rc=0
@@ -44,7 +49,8 @@ check "no temporary files on the full disk" bash -c "! grep -q tbtmp '$WORK/full
 while read -r size name; do
   check "$name is whole" test "$size" -gt 2000000
 done <"$WORK/full.sizes"
-check "read-only target exits 1" test "$(cat "$WORK/ro.code")" -eq 1
-contains "$WORK/ro.out" "Read-only file system"
-contains "$WORK/ro.out" "fix the permissions or write somewhere writable"
+check "read-only target: datagen exits 2" test "$(cat "$WORK/ro.code")" -eq 2
+contains "$WORK/ro.out" "dataset.data_folder $WORK/mnt/ro/d: cannot create the folder: Read-only file system; choose a writable folder"
+check "read-only target: run exits 2" test "$(cat "$WORK/ro_run.code")" -eq 2
+contains "$WORK/ro_run.out" "Read-only file system; choose a writable folder"
 done_ok

@@ -24,6 +24,9 @@ check() {  # check NAME EXPECTED_BYTES args...
   fi
 }
 check plain $((dataset_bytes * 3)) train.epochs=3
+# No checkpoint was written or read: those rates were not measured, so null, not 0.0.
+[ "$(json plain.json '[d["trainbench_metrics"][k] for k in ("checkpoint_write_GB_per_second",
+  "checkpoint_read_GB_per_second")]')" = "[None, None]" ] || fail "checkpoint rates of no checkpoint: $(cat plain.json)"
 check pieces $((dataset_bytes * 2)) train.epochs=2 reader.transfer_size=4096 reader.read_threads=4 \
   reader.sample_shuffle=seed reader.file_shuffle=seed --accelerators 5
 # 400 samples, 5 accelerators x 16: 5 steps of 80 = 400, every sample once.
@@ -47,6 +50,11 @@ check uring $((dataset_bytes * 2)) train.epochs=2 --io-engine uring reader.trans
 ALIGNED=1 check uring_direct $((dataset_bytes * 2)) train.epochs=2 --io-engine uring reader.odirect=True
 check pread_deep $((dataset_bytes * 2)) train.epochs=2 reader.transfer_size=32768 \
   reader.read_threads=4 --accelerators 5 --io-threads 1 --io-depth 8
+# A deep pread queue by hand with the default threads: threads x depth kept within the
+# 4096 reads in flight that --io-threads x --io-depth may ask for.
+check pread_1024 "$dataset_bytes" train.epochs=1 reader.read_threads=4 --accelerators 5 --io-depth 1024
+[ "$(json "$(results_dir)/summary.json" 'd["io_threads"] * d["io_depth"] <= 4096 and d["io_depth"] == 1024')" = True ] ||
+  fail "pread_1024: $(json "$(results_dir)/summary.json" '(d["io_threads"], d["io_depth"])')"
 check null $((dataset_bytes * 2)) train.epochs=2 reader.transfer_size=32768 --io-engine null
 dir=$(results_dir)
 python3 - "$dir/summary.json" "$dataset_bytes" <<'PY' || fail "null engine's summary"
