@@ -14,6 +14,14 @@ train::TrainFunction LoadTrainPlugin() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   const fs::path plugin = (ec ? fs::path(".") : self.parent_path()) / TRAINBENCH_TRAIN_PLUGIN;
+#if defined(TRAINBENCH_TRAIN_PLUGIN_TARGET)
+  if (!fs::exists(plugin))
+    throw RuntimeError(fmt::format(
+        "`trainbench train` needs LibTorch through its plugin {}, which this build can make but "
+        "has not (scripts/main.sh builds the binary alone): cmake --build {} --target "
+        "trainbench_train",
+        plugin.string(), (ec ? fs::path(".") : self.parent_path()).string()));
+#endif
   if (!fs::exists(plugin))
     throw RuntimeError(fmt::format(
         "`trainbench train` needs LibTorch, and this build has none ({} is not beside the binary). "
