@@ -169,35 +169,37 @@ herr_t Transfer(hid_t dataset, const Piece& piece, unsigned char* buffer, bool w
              : H5Dread(dataset, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, buffer);
 }
 
-// Which row of a failed batch read fails, and where its bytes (or its chunk) start.
+// Where row `r` of records_0 starts in the file: chunked, the chunk that holds its first
+// bytes; contiguous, its own bytes.
+uint64_t RowOffset(hid_t records, uint64_t r, uint64_t side, uint64_t contiguous_offset) {
+  const Hdf5Handle dcpl(H5Dget_create_plist(records), H5Pclose);
+  hsize_t chunk_dims[3] = {0, 0, 0};
+  if (H5Pget_layout(dcpl.get()) == H5D_CHUNKED && H5Pget_chunk(dcpl.get(), 3, chunk_dims) == 3) {
+    const hsize_t coord[3] = {r - r % chunk_dims[0], 0, 0};
+    unsigned filter_mask = 0;
+    haddr_t chunk = HADDR_UNDEF;
+    hsize_t size = 0;
+    if (H5Dget_chunk_info_by_coord(records, coord, &filter_mask, &chunk, &size) >= 0 &&
+        chunk != HADDR_UNDEF)
+      return chunk;
+  }
+  return contiguous_offset + r * side * side;
+}
+
+// Which row of a failed batch read fails, and where it starts (RowOffset).
 std::pair<uint64_t, uint64_t> FirstBadRow(hid_t records, uint64_t first, uint64_t count,
                                           uint64_t side, uint64_t contiguous_offset) {
-  const uint64_t row_bytes = side * side;
-  std::vector<unsigned char> row(row_bytes);
+  std::vector<unsigned char> row(side * side);
   const hsize_t extent[3] = {1, side, side};
   const Hdf5Handle mspace(H5Screate_simple(3, extent, nullptr), H5Sclose);
   for (uint64_t r = first; r < first + count; ++r) {
     const hsize_t start[3] = {r, 0, 0};
     const Hdf5Handle fspace(H5Dget_space(records), H5Sclose);
     H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr);
-    if (H5Dread(records, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, row.data()) >=
-        0)
-      continue;
-    // Chunked: the chunk that holds the row's first bytes.
-    const Hdf5Handle dcpl(H5Dget_create_plist(records), H5Pclose);
-    hsize_t chunk_dims[3] = {0, 0, 0};
-    if (H5Pget_layout(dcpl.get()) == H5D_CHUNKED && H5Pget_chunk(dcpl.get(), 3, chunk_dims) == 3) {
-      const hsize_t coord[3] = {r - r % chunk_dims[0], 0, 0};
-      unsigned filter_mask = 0;
-      haddr_t chunk = HADDR_UNDEF;
-      hsize_t size = 0;
-      if (H5Dget_chunk_info_by_coord(records, coord, &filter_mask, &chunk, &size) >= 0 &&
-          chunk != HADDR_UNDEF)
-        return {r, chunk};
-    }
-    return {r, contiguous_offset + r * row_bytes};
+    if (H5Dread(records, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, row.data()) < 0)
+      return {r, RowOffset(records, r, side, contiguous_offset)};
   }
-  return {first, contiguous_offset + first * row_bytes};
+  return {first, RowOffset(records, first, side, contiguous_offset)};
 }
 
 }  // namespace
@@ -365,10 +367,10 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
     if (a == end) return;
     const uint64_t at = first + static_cast<uint64_t>(a - batch.begin());
     const uint64_t row = at / row_bytes;
-    // Where a sample has its own byte range, the byte's own offset; else the record's.
+    // Where a sample has its own byte range, the byte's own offset; else its chunk's.
     const uint64_t where = extents && row < extents->size()
                                ? (*extents)[row].offset + at % row_bytes
-                               : FirstBadRow(records.get(), row, 1, side, offset).second;
+                               : RowOffset(records.get(), row, side, offset);
     ThrowBadFile(
         kKind, name, where,
         fmt::format("row {} of records_0 differs from the generator's (seed {}){}", row, seed,
