@@ -33,6 +33,15 @@ class DamagedFile : public RuntimeError {
   std::string path_;
 };
 
+// About how many bytes a planned file takes: an image file holds its one image however
+// many samples DLIO counts in it; csv writes each value as text.
+uint64_t StoredBytes(const formats::FormatTraits& traits, const PlannedFile& f) {
+  const uint64_t payload = traits.whole_file_samples && !f.sample_sizes.empty()
+                               ? f.sample_sizes.front()
+                               : f.PayloadBytes();
+  return static_cast<uint64_t>(traits.stored_bytes_per_sample_byte * static_cast<double>(payload));
+}
+
 // A finished file is one the manifest or journal knows and whose bytes are all there.
 bool IsComplete(const formats::WrittenFile& known, storage::Storage& storage) {
   const auto size = storage.FileSize(known.path);
@@ -215,15 +224,13 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
     const Journal journal(storage, JournalName(0, size), key);
     const auto known = KnownFiles(existing, journal);
     uint64_t planned_bytes = 0;
-    // An image file holds its one image however many samples DLIO counts in it.
-    const bool whole_file = formats::FindFormat(config.dataset.format).traits.whole_file_samples;
+    const auto& traits = formats::FindFormat(config.dataset.format).traits;
     for (const auto& f : plan.files) {
       const auto it = known.find(f.path);
       if (it != known.end() && it->second.num_samples == f.sample_sizes.size() &&
           IsComplete(it->second, storage))
         continue;
-      planned_bytes +=
-          whole_file && !f.sample_sizes.empty() ? f.sample_sizes.front() : f.PayloadBytes();
+      planned_bytes += StoredBytes(traits, f);
     }
     // Refused for space before anything, the earlier dataset's files included, is removed.
     CheckFreeSpace(planned_bytes, storage, options.force);
@@ -255,10 +262,9 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
                         result.files_skipped, mine, pending.size()));
 
   uint64_t pending_bytes = 0;
-  const bool whole_file = formats::FindFormat(config.dataset.format).traits.whole_file_samples;
+  const auto& traits = formats::FindFormat(config.dataset.format).traits;
   for (const auto i : pending) {
-    const auto& sizes = plan.files[i].sample_sizes;
-    pending_bytes += whole_file && !sizes.empty() ? sizes.front() : plan.files[i].PayloadBytes();
+    pending_bytes += StoredBytes(traits, plan.files[i]);
   }
   std::atomic<uint64_t> bytes_written{0};
   {

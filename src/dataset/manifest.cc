@@ -34,6 +34,10 @@ nlohmann::json GenerationKey(const config::WorkloadConfig& c) {
                         {"enable_chunking", d.enable_chunking},
                         {"num_subfolders_train", d.num_subfolders_train},
                         {"num_subfolders_eval", d.num_subfolders_eval}};
+  // csv and indexed_binary samples became DLIO's side^2 values (bytes) in the second
+  // layout; the first wrote record_length_bytes: not mixed in one folder either.
+  if (d.format == "csv" || d.format == "indexed_binary" || d.format == "mmap_indexed_binary")
+    key["layout"] = "dlio-square";
   if (d.format == "parquet") {
     // The settings that shape a Parquet file's bytes (columns without `read`, which only
     // says what a run reads); compression is above.

@@ -16,51 +16,17 @@ namespace {
 constexpr uint64_t kMaxValue = 254;  // DLIO: np.random.randint(255)
 
 constexpr std::string_view kKind = "CSV file";
+// A value 0..254 as text: 2.57 digits on average, and its comma.
+constexpr double kBytesPerValue = (10 * 1 + 90 * 2 + 155 * 3) / 255.0 + 1;
 
-size_t Digits(uint64_t v) { return v < 10 ? 1 : v < 100 ? 2 : 3; }
-
-// A value with exactly `digits` digits.
-uint64_t ValueWithDigits(Random& random, size_t digits) {
-  if (digits == 1) return random.Below(10);
-  if (digits == 2) return 10 + random.Below(90);
-  return 100 + random.Below(kMaxValue - 99);
-}
-
-// How many values a row of `bytes` bytes holds: every row of a file holds the same number,
-// about what random 0..254 values fill (2.57 digits and a comma each), and few enough that
-// each takes 1 to 3 digits: bytes - values digits in all, so bytes/4 <= values <= bytes/2.
-uint64_t ValuesPerRow(uint64_t bytes) {
-  if (bytes < 2) return 1;
-  const uint64_t typical = static_cast<uint64_t>(static_cast<double>(bytes) / 3.57 + 0.5);
-  return std::clamp<uint64_t>(typical, (bytes + 3) / 4, bytes / 2);
-}
-
-// Builds row `row`'s line, newline included: `values` values whose digits add up to
-// bytes - values, so the line is exactly `bytes` long (at least two: "v\n").
-void RowLine(uint64_t seed, uint64_t row, uint64_t bytes, uint64_t values, std::string* line) {
+// Builds row `row`'s line of `values` values, newline included.
+void RowLine(uint64_t seed, uint64_t row, uint64_t values, std::string* line) {
   Random random(Mix(seed, row));
-  std::vector<uint8_t> v(values);
-  uint64_t digits = 0;
-  for (auto& x : v) {
-    x = static_cast<uint8_t>(random.Below(kMaxValue + 1));
-    digits += Digits(x);
-  }
-  // Widen or narrow values, front to back, until the digits fill the line exactly.
-  const uint64_t want = std::max<uint64_t>(bytes, values * 2) - values;
-  for (size_t i = 0; i < v.size() && digits != want; ++i) {
-    const size_t have = Digits(v[i]);
-    const size_t width =
-        digits < want ? std::min<uint64_t>(3, have + (want - digits))
-                      : std::max<uint64_t>(1, have - std::min<uint64_t>(have - 1, digits - want));
-    if (width == have) continue;
-    v[i] = static_cast<uint8_t>(ValueWithDigits(random, width));
-    digits = digits + width - have;
-  }
   line->clear();
   char text[4];
-  for (size_t i = 0; i < v.size(); ++i) {
+  for (uint64_t i = 0; i < values; ++i) {
     if (i > 0) line->push_back(',');
-    const auto end = std::to_chars(text, text + sizeof(text), v[i]).ptr;
+    const auto end = std::to_chars(text, text + sizeof(text), random.Below(kMaxValue + 1)).ptr;
     line->append(text, end);
   }
   line->push_back('\n');
@@ -92,15 +58,15 @@ uint64_t ParseRow(const std::string& name, const unsigned char* data, uint64_t s
 }  // namespace
 
 WrittenFile CsvFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
-  const uint64_t bytes = UniformSampleBytes(spec);
-  const uint64_t values = ValuesPerRow(bytes);
+  // The plan's sample size is side^2: the values of a line, as DLIO counts them.
+  const uint64_t values = UniformSampleBytes(spec);
   auto out = storage.Create(spec.path);
   BlockWriter writer(*out);
   WrittenFile written{spec.path, 0, spec.sample_sizes.size(), {}, {}};
   written.samples.reserve(spec.sample_sizes.size());
   std::string line;
   for (uint64_t row = 0; row < spec.sample_sizes.size(); ++row) {
-    RowLine(spec.seed, row, bytes, values, &line);
+    RowLine(spec.seed, row, values, &line);
     written.samples.push_back({writer.Offset(), line.size()});
     writer.Append(line.data(), line.size());
   }
@@ -160,7 +126,10 @@ const FormatDescription& CsvDescription() {
   static const FormatDescription description{
       .name = "csv",
       .extensions = {"csv"},
-      .traits = {.uniform_sample_size = true},  // DLIO repeats one record in every row of a file
+      // DLIO repeats one record of side^2 values in every row of a file.
+      .traits = {.uniform_sample_size = true,
+                 .square_samples = true,
+                 .stored_bytes_per_sample_byte = kBytesPerValue},
       .help = "rows of integers, one line per sample, as pandas' to_csv writes them",
       .check =
           [](const config::WorkloadConfig& config) {

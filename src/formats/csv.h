@@ -1,11 +1,10 @@
 // csv: rows of seeded random integers (0..254) as DLIO writes them through pandas'
 // to_csv(index=False, header=False): no header, no index column, one line "v,v,...,v" per
-// sample, every line of a file with the same number of values (pandas' read_csv takes the
-// column count from the first line). Samples of a file are one size, as DLIO repeats one
-// record per file; each line is exactly that size in bytes, newline included (at least
-// two), so sample sizes mean what they say. A sample's extent is its line. Rows draw from
-// Mix(seed, row), so each is reproducible alone. Scan skips the ",0,1,..." header line
-// older trainbench files have.
+// sample of side^2 values, side = floor(sqrt(record_length_bytes)) (DLIO's "dimension";
+// a line is about 3.6 bytes a value). Every line of a file has the same number of values
+// (pandas' read_csv takes the column count from the first line), as DLIO repeats one
+// record per file. A sample's extent is its line. Rows draw from Mix(seed, row), so each
+// is reproducible alone. Scan skips the ",0,1,..." header line older trainbench files have.
 // Stateless; thread-safe.
 #pragma once
 

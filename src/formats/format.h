@@ -89,6 +89,9 @@ struct FormatTraits {
   // Samples are side x side squares, side = floor(sqrt(record_length_bytes)), as DLIO
   // shapes its arrays and images (its "dimension"): 114660 bytes give 338 x 338.
   bool square_samples = false;
+  // Bytes a file stores per byte of the plan's samples, for the free-space check (csv:
+  // each 1-byte value is written as text).
+  double stored_bytes_per_sample_byte = 1.0;
   // Image formats hold one image per file; DLIO counts num_samples_per_file samples in
   // each (decoding the image for every one), so every sample is the whole file.
   bool whole_file_samples = false;

@@ -21,6 +21,9 @@ constexpr size_t kBatchBytes = 8 << 20;  // rows generated and written per H5Dwr
 constexpr const char* kRecords = "records_0";
 constexpr const char* kDlioRecords = "records";
 constexpr const char* kLabels = "labels";
+// records_0's attribute holding the seed its bytes derive from, so that Verify can
+// compare every byte with the generator's (DLIO's readers ignore attributes).
+constexpr const char* kSeedAttribute = "trainbench_seed";
 
 constexpr std::string_view kKind = "HDF5 file";
 
@@ -166,35 +169,37 @@ herr_t Transfer(hid_t dataset, const Piece& piece, unsigned char* buffer, bool w
              : H5Dread(dataset, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, buffer);
 }
 
-// Which row of a failed batch read fails, and where its bytes (or its chunk) start.
+// Where row `r` of records_0 starts in the file: chunked, the chunk that holds its first
+// bytes; contiguous, its own bytes.
+uint64_t RowOffset(hid_t records, uint64_t r, uint64_t side, uint64_t contiguous_offset) {
+  const Hdf5Handle dcpl(H5Dget_create_plist(records), H5Pclose);
+  hsize_t chunk_dims[3] = {0, 0, 0};
+  if (H5Pget_layout(dcpl.get()) == H5D_CHUNKED && H5Pget_chunk(dcpl.get(), 3, chunk_dims) == 3) {
+    const hsize_t coord[3] = {r - r % chunk_dims[0], 0, 0};
+    unsigned filter_mask = 0;
+    haddr_t chunk = HADDR_UNDEF;
+    hsize_t size = 0;
+    if (H5Dget_chunk_info_by_coord(records, coord, &filter_mask, &chunk, &size) >= 0 &&
+        chunk != HADDR_UNDEF)
+      return chunk;
+  }
+  return contiguous_offset + r * side * side;
+}
+
+// Which row of a failed batch read fails, and where it starts (RowOffset).
 std::pair<uint64_t, uint64_t> FirstBadRow(hid_t records, uint64_t first, uint64_t count,
                                           uint64_t side, uint64_t contiguous_offset) {
-  const uint64_t row_bytes = side * side;
-  std::vector<unsigned char> row(row_bytes);
+  std::vector<unsigned char> row(side * side);
   const hsize_t extent[3] = {1, side, side};
   const Hdf5Handle mspace(H5Screate_simple(3, extent, nullptr), H5Sclose);
   for (uint64_t r = first; r < first + count; ++r) {
     const hsize_t start[3] = {r, 0, 0};
     const Hdf5Handle fspace(H5Dget_space(records), H5Sclose);
     H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr);
-    if (H5Dread(records, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, row.data()) >=
-        0)
-      continue;
-    // Chunked: the chunk that holds the row's first bytes.
-    const Hdf5Handle dcpl(H5Dget_create_plist(records), H5Pclose);
-    hsize_t chunk_dims[3] = {0, 0, 0};
-    if (H5Pget_layout(dcpl.get()) == H5D_CHUNKED && H5Pget_chunk(dcpl.get(), 3, chunk_dims) == 3) {
-      const hsize_t coord[3] = {r - r % chunk_dims[0], 0, 0};
-      unsigned filter_mask = 0;
-      haddr_t chunk = HADDR_UNDEF;
-      hsize_t size = 0;
-      if (H5Dget_chunk_info_by_coord(records, coord, &filter_mask, &chunk, &size) >= 0 &&
-          chunk != HADDR_UNDEF)
-        return {r, chunk};
-    }
-    return {r, contiguous_offset + r * row_bytes};
+    if (H5Dread(records, H5T_NATIVE_UINT8, mspace.get(), fspace.get(), H5P_DEFAULT, row.data()) < 0)
+      return {r, RowOffset(records, r, side, contiguous_offset)};
   }
-  return {first, contiguous_offset + first * row_bytes};
+  return {first, RowOffset(records, first, side, contiguous_offset)};
 }
 
 }  // namespace
@@ -242,6 +247,9 @@ WrittenFile Hdf5Format::Write(const FileSpec& spec, storage::Storage& storage) c
     records = Check(H5Dcreate2(file.get(), kRecords, H5T_NATIVE_UINT8, space.get(), H5P_DEFAULT,
                                dcpl.get(), H5P_DEFAULT),
                     H5Dclose, name, "creating records_0");
+    const unsigned long seed = spec.seed;  // NOLINT(runtime/int): H5LT's type
+    Check(H5LTset_attribute_ulong(records.get(), ".", kSeedAttribute, &seed, 1), name,
+          "writing records_0's seed");
   }
   ForEachPiece(rows, side, [&](const Piece& piece) {
     if (InterruptRequested()) throw Interrupted();
@@ -331,9 +339,19 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
                                (*extents)[i].length, (*extents)[i].offset,
                                expected.samples[i].length, expected.samples[i].offset));
 
-  // Reading every row decodes every chunk: a damaged compressed chunk fails here.
+  unsigned long seed = 0;  // NOLINT(runtime/int): H5LT's type
+  if (H5Aexists(records.get(), kSeedAttribute) <= 0 ||
+      H5LTget_attribute_ulong(records.get(), ".", kSeedAttribute, &seed) < 0)
+    ThrowBadFile(kKind, name, offset,
+                 "records_0 has no trainbench_seed attribute: not a file this trainbench wrote "
+                 "(run `trainbench datagen ... --replace` to rewrite the dataset)");
+
+  // Reading every row decodes every chunk: a damaged compressed chunk fails here; then
+  // every byte is compared with the generator's.
   const uint64_t side = dims[1];
-  std::vector<unsigned char> batch(std::min<uint64_t>(dims[0] * side * side, kBatchBytes));
+  const uint64_t row_bytes = side * side;
+  std::vector<unsigned char> batch(std::min<uint64_t>(dims[0] * row_bytes, kBatchBytes));
+  std::vector<unsigned char> want(batch.size());
   ForEachPiece(dims[0], side, [&](const Piece& piece) {
     if (Transfer(records.get(), piece, batch.data(), false) < 0) {
       const std::string error = Hdf5LastError();
@@ -342,6 +360,21 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
       ThrowBadFile(kKind, name, at,
                    fmt::format("row {} of records_0 does not read: {}", row, error));
     }
+    const uint64_t first = piece.Offset(side);
+    FillRandom(seed, first, want.data(), piece.Bytes());
+    const auto end = batch.begin() + static_cast<std::ptrdiff_t>(piece.Bytes());
+    const auto [a, b] = std::mismatch(batch.begin(), end, want.begin());
+    if (a == end) return;
+    const uint64_t at = first + static_cast<uint64_t>(a - batch.begin());
+    const uint64_t row = at / row_bytes;
+    // Where a sample has its own byte range, the byte's own offset; else its chunk's.
+    const uint64_t where = extents && row < extents->size()
+                               ? (*extents)[row].offset + at % row_bytes
+                               : RowOffset(records.get(), row, side, offset);
+    ThrowBadFile(
+        kKind, name, where,
+        fmt::format("row {} of records_0 differs from the generator's (seed {}){}", row, seed,
+                    "; `trainbench datagen ... --replace` rewrites the damaged file"));
   });
 }
 

@@ -126,11 +126,15 @@ WrittenFile IndexedBinaryFormat::Scan(const std::string& path, storage::Storage&
   return scanned;
 }
 
+// DLIO's generator writes side^2-byte samples (its "dimension"), one size per file.
+constexpr FormatTraits kDlioSamples{.uniform_sample_size = true, .square_samples = true};
+
 // DLIO's two readers of one layout: the data file read with pread, or through mmap.
 const FormatDescription& IndexedBinaryDescription() {
   static const FormatDescription description{
       .name = "indexed_binary",
       .extensions = {"indexed_binary", "bin"},
+      .traits = kDlioSamples,
       .help = "samples back to back with .off.idx and .sz.idx index files beside the data",
       .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
         return std::make_unique<IndexedBinaryFormat>(IndexedBinaryDescription());
@@ -143,6 +147,7 @@ const FormatDescription& MmapIndexedBinaryDescription() {
   static const FormatDescription description{
       .name = "mmap_indexed_binary",
       .extensions = {"mmap_indexed_binary", "bin"},
+      .traits = kDlioSamples,
       .help = "indexed_binary's files, which DLIO reads through mmap",
       .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
         return std::make_unique<IndexedBinaryFormat>(MmapIndexedBinaryDescription());

@@ -2,9 +2,10 @@
 // file of samples back to back (seeded random bytes), and two index files beside it
 // named as DLIO's indexed_binary generator names them, "<data file>.off.idx" and
 // "<data file>.sz.idx", each one uint64 per sample (little-endian): its offset and its
-// size in the data file. A sample's extent is that range. All three are committed whole;
-// the index files go first, so a data file under its final name has its indexes.
-// Stateless; thread-safe.
+// size in the data file. Samples are side^2 bytes, side = floor(sqrt(record_length_bytes)),
+// one size per file, as DLIO writes them. A sample's extent is that range. All three are committed
+// whole; the index files go first, so a data file under its final name has its indexes. Stateless;
+// thread-safe.
 #pragma once
 
 #include <string>

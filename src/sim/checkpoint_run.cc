@@ -65,7 +65,7 @@ metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& c, dist::
         c.checkpoint.num_checkpoints_write < 0 ? 1 : c.checkpoint.num_checkpoints_write;
     for (int64_t i = 1; i <= writes; ++i) {
       if (!together()) break;
-      auto rec = checkpointer.Write(0, static_cast<uint64_t>(i));
+      auto rec = checkpointer.Write(1, static_cast<uint64_t>(i));  // DLIO: epoch 1, steps 1..
       written.push_back(rec);
       if (rec.files > 0) r.checkpoints.push_back(rec);
       log(fmt::format("checkpoint {} written: {} by this rank in {:.3f} s", rec.path,

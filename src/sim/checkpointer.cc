@@ -44,10 +44,25 @@ std::vector<std::pair<std::string, uint64_t>> Checkpointer::Files() const {
     // parallelism decides who writes what).
     const auto shard =
         RankShard(config_.model, static_cast<uint64_t>(rank_), static_cast<uint64_t>(ranks_));
+    const auto& p = config_.model.parallelism;
     const std::string stem =
-        fmt::format("zero_pp_rank_{}_mp_rank_{:02}", shard.data_rank, shard.model_rank);
+        fmt::format("zero_pp_rank_{}_mp_rank_{}", shard.data_rank, shard.model_rank);
     std::vector<std::pair<std::string, uint64_t>> files;
-    if (shard.model_bytes) files.emplace_back(stem + "_model_states.pt", shard.model_bytes);
+    if (shard.model_bytes > 0 && (p.zero_stage == 1 || p.zero_stage == 2)) {
+      // DeepSpeed's pipeline engine saves a file per layer; without a pipeline, one per
+      // model-parallel rank.
+      if (p.pipeline > 1) {
+        for (size_t i = 0; i < shard.layer_bytes.size(); ++i)
+          files.emplace_back(fmt::format("layer_{}-model_{}_model_states.pt", shard.first_layer + i,
+                                         shard.model_rank),
+                             shard.layer_bytes[i]);
+      } else {
+        files.emplace_back(fmt::format("model_{}_model_states.pt", shard.model_rank),
+                           shard.model_bytes);
+      }
+    } else if (shard.model_bytes > 0) {
+      files.emplace_back(stem + "_model_states.pt", shard.model_bytes);
+    }
     if (shard.optimizer_bytes) files.emplace_back(stem + "_optim_states.pt", shard.optimizer_bytes);
     return files;
   }
@@ -71,7 +86,8 @@ metrics::CheckpointRecord Checkpointer::Write(uint64_t epoch, uint64_t step) {
   r.operation = "write";
   r.epoch = epoch;
   r.step = step;
-  r.path = fmt::format("{}-epoch{}-step{}", config_.model.name, epoch, step);
+  // DLIO's folder name (DeepSpeed's global_step<N>, with the epoch).
+  r.path = fmt::format("global_epoch{}_step{}", epoch, step);
   const double t0 = NowSeconds();
   for (const auto& [name, bytes] : Files()) {
     auto out = storage_->Create(r.path + "/" + name);

@@ -87,7 +87,9 @@ LlmShard RankShard(const config::ModelConfig& m, uint64_t rank, uint64_t ranks) 
   // Without ZeRO only the first copy of the model (data-parallel rank 0) is saved.
   if (zero == 0 && rank >= l.mp) return s;
 
-  if (!(zero == 1 && s.data_rank != 0)) {
+  // ZeRO 1 and 2: the model states are whole on every data-parallel rank; DLIO (as
+  // DeepSpeed) saves data-parallel rank 0's.
+  if (!((zero == 1 || zero == 2) && s.data_rank != 0)) {
     // This pipeline stage's layers: an even split, the first stages taking the remainder.
     const uint64_t per = m.num_layers / l.pp, extra = m.num_layers % l.pp;
     uint64_t first =
@@ -96,9 +98,12 @@ LlmShard RankShard(const config::ModelConfig& m, uint64_t rank, uint64_t ranks) 
     if (pp_rank == 0) first = 0;
     if (pp_rank == l.pp - 1) last = m.num_layers + 2;
     const uint64_t shards = zero >= 3 ? l.dp : 1;
-    uint64_t parameters = 0;
-    for (uint64_t i = first; i <= last; ++i) parameters += LayerParameters(m, i, l.tp, shards);
-    s.model_bytes = parameters * DatatypeBytes(m.model_datatype, "model.model_datatype");
+    const uint64_t bytes = DatatypeBytes(m.model_datatype, "model.model_datatype");
+    s.first_layer = first;
+    for (uint64_t i = first; i <= last; ++i) {
+      s.layer_bytes.push_back(LayerParameters(m, i, l.tp, shards) * bytes);
+      s.model_bytes += s.layer_bytes.back();
+    }
   }
   const uint64_t n = TransformerParameters(m) / (zero > 0 ? l.dp * l.mp : l.mp);
   // Three states per parameter, each with a small per-group extra (DLIO's 5 x hidden).

@@ -6,13 +6,14 @@
 // master weights and two moments). Over the ranks: tensor x pipeline ranks split the layers
 // (a pipeline stage holds its layers, the first also the embedding, the last the lm_head and
 // final norm; tensor ranks split the matrices); ZeRO stage 3 also splits the model's states
-// over data-parallel ranks, stages >= 1 the optimizer's; with stage 1 only data-parallel rank
-// 0 writes the model states, with stage 0 only the first tensor x pipeline ranks write
-// anything. Pure arithmetic; thread-safe.
+// over data-parallel ranks, stages >= 1 the optimizer's; with stages 1 and 2 only
+// data-parallel rank 0 writes the model states, with stage 0 only the first tensor x pipeline ranks
+// write anything. Pure arithmetic; thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "config/workload.h"
 
@@ -33,6 +34,10 @@ struct LlmShard {
   uint64_t model_bytes = 0;                // this rank's model states (0: it writes none)
   uint64_t optimizer_bytes = 0;            // this rank's optimizer states
   uint64_t data_rank = 0, model_rank = 0;  // DLIO's file names: zero_pp_rank_D_mp_rank_M
+  // The model states by layer (they add up to model_bytes): layer first_layer + i has
+  // layer_bytes[i]; DLIO writes a file per layer with ZeRO 1 or 2 and pipeline > 1.
+  uint64_t first_layer = 0;
+  std::vector<uint64_t> layer_bytes;
 };
 
 // Rank `rank` of `ranks`. UsageError when the ranks do not divide into tensor x pipeline

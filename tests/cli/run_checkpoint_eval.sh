@@ -12,7 +12,7 @@ ckpt="$WORK/ckpt"
   reader.batch_size_eval=8 >out.txt 2>err.txt || { cat err.txt; fail "run failed"; }
 # Epochs 2 and 3 checkpoint; the last is read back.
 for e in 2 3; do
-  d=$(ls -d "$ckpt"/resnet50-epoch$e-step* 2>/dev/null | head -n 1)
+  d=$(ls -d "$ckpt"/global_epoch${e}_step* 2>/dev/null | head -n 1)
   [ -n "$d" ] || fail "no checkpoint for epoch $e in $ckpt"
   [ "$(stat -c %s "$d/model.pt")" = 1000000 ] || fail "model.pt size"
   [ "$(stat -c %s "$d/optimizer.pt")" = 2000000 ] || fail "optimizer.pt size"
@@ -41,6 +41,6 @@ rm -rf "$ckpt"
   checkpoint.steps_between_checkpoints=5 checkpoint.num_checkpoints_write=3 --no-barrier \
   --accelerators 1 >/dev/null 2>err.txt || { cat err.txt; fail "step checkpoints run"; }
 [ "$(ls "$ckpt" | wc -l)" = 3 ] || fail "expected 3 step checkpoints, got: $(ls "$ckpt")"
-[ -d "$ckpt/resnet50-epoch1-step5" ] && [ -d "$ckpt/resnet50-epoch1-step15" ] ||
+[ -d "$ckpt/global_epoch1_step5" ] && [ -d "$ckpt/global_epoch1_step15" ] ||
   fail "step checkpoint names: $(ls "$ckpt")"
 echo OK

@@ -219,8 +219,9 @@ def read(folder, fmt, files, samples, record_bytes, subfolders):
             if fmt in ("npz", "npy", "hdf5", "jpeg", "png"):
                 if sample.shape != (side, side):
                     fail(f"{path}: DLIO's sample {i} is {sample.shape}, not ({side}, {side})")
-            elif sample.size == 0:
-                fail(f"{path}: DLIO's sample {i} is empty")
+            elif sample.size != side * side:
+                # DLIO's csv and indexed_binary samples are side^2 values (bytes) too.
+                fail(f"{path}: DLIO's sample {i} has {sample.size} values, its own {side * side}")
             if fmt == "csv" and np.isnan(sample).any():
                 fail(f"{path}: row {i} has empty fields")
     print(f"OK: DLIO reads {files} x {samples} {fmt} samples")

@@ -132,6 +132,8 @@ def check_csv(path, entry, args):
         values = np.array([int(v) for v in row])
         if len(row) != len(rows[0]) or values.min() < 0 or values.max() > 254:
             fail(f"{path}: row {i} is not {len(rows[0])} values 0..254")
+        if args and len(row) != int(args[0]):  # DLIO's side^2 values a line
+            fail(f"{path}: row {i} has {len(row)} values, DLIO writes {args[0]}")
         if read_extent(path, off, length).decode() != ",".join(row) + "\n":
             fail(f"{path}: bytes at offset {off} are not row {i}")
 
@@ -147,6 +149,8 @@ def check_indexed_binary(path, entry, args):
     if int(offsets[-1] + sizes[-1]) != data.size or list(offsets[1:]) != list(
             np.cumsum(sizes)[:-1]):
         fail(f"{path}: samples are not back to back over the whole file")
+    if args and set(sizes) != {int(args[0])}:  # DLIO's side^2 bytes a sample
+        fail(f"{path}: sample sizes {sorted(set(sizes))}, DLIO writes {args[0]}")
 
 
 def main():

@@ -46,8 +46,8 @@ for n in 4 8; do
   [ "$(json "$s" 'd["rules"]["checkpoint_subset"]["passed"]')" = "$want" ] ||
     fail "$n ranks: subset verdict $(json "$s" 'd["rules"]')"
   grep -q "^rules: subset mode, $n of the job's 8 ranks: " run$n.txt || fail "table: $(cat run$n.txt)"
-  dir=$(echo "$folder"/*-step1)
-  [ "$(ls "$dir" | grep -c '^zero_pp_rank_[0-7]_mp_rank_00_\(model\|optim\)_states.pt$')" = $((2 * n)) ] ||
+  dir=$folder/global_epoch1_step1
+  [ "$(ls "$dir" | grep -c '^zero_pp_rank_[0-7]_mp_rank_0_\(model\|optim\)_states.pt$')" = $((2 * n)) ] ||
     fail "$n ranks: shard files $(ls "$dir")"
   on_disk=$(du -b --apparent-size -c "$dir"/* | tail -n 1 | cut -f1)
   "$TB" datasize llama3_8b --checkpoint --ranks "$n" "${small[@]}" "${subset[@]}" >dss$n.txt

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # MLPerf Storage's LLM checkpointing on S3 (issue: "works on file systems and S3"): a
 # scaled-down llama3_8b checkpoint-only run by 2 ranks writes each rank's ZeRO shard objects
-# (DLIO's zero_pp_rank_D_mp_rank_MM_{model,optim}_states.pt keys) under the checkpoint
+# (DLIO's zero_pp_rank_D_mp_rank_M_{model,optim}_states.pt keys) under the checkpoint
 # prefix, reads every one back byte for byte, and reports per checkpoint the bytes that the
 # gateway's listing (curl's, not trainbench's) holds.
 source "$(dirname "$0")/../lib/common.sh"
@@ -34,7 +34,8 @@ objects = re.findall(r"<Key>([^<]*)</Key>.*?<Size>(\d+)</Size>", xml)
 steps = collections.defaultdict(list)
 for key, size in objects:
     step, name = key.split("/")[-2], key.split("/")[-1]
-    assert re.fullmatch(r"zero_pp_rank_[01]_mp_rank_00_(model|optim)_states\.pt", name), key
+    assert re.fullmatch(r"global_epoch1_step[12]", step), key
+    assert re.fullmatch(r"zero_pp_rank_[01]_mp_rank_0_(model|optim)_states\.pt", name), key
     steps[step].append(int(size))
 assert len(steps) == 2 and all(len(v) == 4 for v in steps.values()), dict(steps)
 summary = json.load(open(sys.argv[2]))

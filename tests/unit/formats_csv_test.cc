@@ -12,37 +12,33 @@ namespace {
 using CsvTest = FormatTest;
 
 // DLIO's layout (pandas' to_csv(index=False, header=False)): no header, no index column,
-// the same number of values on every line, each line exactly the sample size.
-TEST_F(CsvTest, RowsAreTheirSampleSizeAndRoundTrip) {
+// a line of side^2 values per sample (the plan's sample size), each value 0..254.
+TEST_F(CsvTest, RowsHoldTheSampleSizeInValuesAndRoundTrip) {
   CsvFormat format;
-  for (const uint64_t size : {5000, 777, 9, 4, 3, 2}) {
-    const FileSpec spec{"train/a.csv", 8, std::vector<uint64_t>(6, size)};
+  for (const uint64_t values : {4096, 100, 4, 1}) {
+    const FileSpec spec{"train/a.csv", 8, std::vector<uint64_t>(6, values)};
     const WrittenFile written = format.Write(spec, storage());
     ASSERT_EQ(written.samples.size(), 6u);
     const auto bytes = Bytes(spec.path);
-    EXPECT_EQ(bytes.size(), 6 * size);
-    size_t fields = 0;
+    EXPECT_EQ(bytes.size(), written.samples.back().offset + written.samples.back().length);
     for (size_t i = 0; i < 6; ++i) {
       const auto& e = written.samples[i];
-      EXPECT_EQ(e.length, size) << "row " << i;
       const std::string line(bytes.begin() + static_cast<std::ptrdiff_t>(e.offset),
                              bytes.begin() + static_cast<std::ptrdiff_t>(e.offset + e.length));
       EXPECT_EQ(line.back(), '\n');
       EXPECT_NE(line.front(), ',');
-      const size_t n = std::count(line.begin(), line.end(), ',') + 1;
-      if (i == 0) fields = n;
-      EXPECT_EQ(n, fields) << "row " << i << " of " << size << "-byte rows";
+      EXPECT_EQ(std::count(line.begin(), line.end(), ',') + 1, values) << "row " << i;
+      // Between 1 and 3 digits and a comma a value.
+      EXPECT_GE(e.length, 2 * values);
+      EXPECT_LE(e.length, 4 * values);
     }
     EXPECT_EQ(VerifyError(format, written, storage()), "");
     ExpectSameExtents(written, format.Scan(spec.path, storage()));
   }
 }
 
-TEST_F(CsvTest, TinySamplesStillMakeRowsAndSizesAreOnePerFile) {
+TEST_F(CsvTest, SizesAreOnePerFile) {
   CsvFormat format;
-  const WrittenFile written = format.Write({"a.csv", 1, {1, 1}}, storage());
-  EXPECT_EQ(written.samples[0].length, 2u);  // "v\n": one value and nothing else
-  EXPECT_EQ(VerifyError(format, written, storage()), "");
   EXPECT_THROW(format.Write({"b.csv", 1, {300, 400}}, storage()), RuntimeError);
 }
 

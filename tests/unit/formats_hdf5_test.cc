@@ -112,6 +112,16 @@ TEST_F(Hdf5Test, VerifyNamesTheDamage) {
   EXPECT_NE(error.find("does not read"), std::string::npos) << error;
 }
 
+TEST_F(Hdf5Test, VerifyComparesTheDataWithTheSeed) {
+  Hdf5Format plain({});
+  const WrittenFile written = plain.Write({"a.h5", 5, {1936, 1936}}, storage());
+  const uint64_t at = written.samples[1].offset + 7;
+  FlipByte("a.h5", at);
+  const std::string error = VerifyError(plain, written, storage());
+  EXPECT_NE(error.find("offset " + std::to_string(at)), std::string::npos) << error;
+  EXPECT_NE(error.find("row 1 of records_0 differs"), std::string::npos) << error;
+}
+
 TEST_F(Hdf5Test, RejectsUnequalSampleSizes) {
   Hdf5Format format({});
   EXPECT_THROW(format.Write({"a.h5", 1, {484, 485}}, storage()), RuntimeError);

@@ -55,5 +55,31 @@ TEST(LlmCheckpoint, PipelineStagesSplitTheLayers) {
   EXPECT_THROW(CheckpointSize(m, 48), UsageError);  // 48 is no multiple of 8 x 4
 }
 
+// DLIO writes ZeRO 1/2 pipeline checkpoints a layer a file from data-parallel rank 0:
+// llama3_405b (126 layers, tensor 8, pipeline 32) over 512 ranks. Stage 0 holds the
+// embedding and layers 1..4 (126 = 32 x 3 + 30: the first 30 stages take 4), the last stage
+// layers 124..126, the lm_head and the final norm.
+TEST(LlmCheckpoint, LayersOfAStageAddUpAndOnlyDataRankZeroWritesThem) {
+  const auto m = Model("llama3_405b");
+  const uint64_t ranks = 512;  // data 2
+  const LlmShard first = RankShard(m, 0, ranks);
+  EXPECT_EQ(first.first_layer, 0u);
+  EXPECT_EQ(first.layer_bytes.size(), 5u);
+  const LlmShard last = RankShard(m, 255, ranks);  // stage 31, tensor rank 7
+  EXPECT_EQ(last.first_layer, 124u);
+  EXPECT_EQ(last.layer_bytes.size(), 5u);  // 124, 125, 126, lm_head, norm
+  EXPECT_EQ(last.model_rank, 255u);
+  for (const LlmShard& s : {first, last}) {
+    uint64_t sum = 0;
+    for (const uint64_t b : s.layer_bytes) sum += b;
+    EXPECT_EQ(sum, s.model_bytes);
+  }
+  EXPECT_EQ(RankShard(m, 256, ranks).model_bytes, 0u);  // data-parallel rank 1
+  auto zero2 = m;
+  zero2.parallelism.zero_stage = 2;
+  EXPECT_EQ(RankShard(zero2, 256, ranks).model_bytes, 0u);
+  EXPECT_GT(RankShard(zero2, 256, ranks).optimizer_bytes, 0u);
+}
+
 }  // namespace
 }  // namespace trainbench::sim

@@ -28,6 +28,18 @@ TEST(Manifest, ReadUnitsRoundTrip) {
   EXPECT_THROW(FileFromJson(bad), std::exception);
 }
 
+// csv and indexed_binary datasets of the first layout (record_length_bytes a sample, not
+// DLIO's side^2) are other settings: datagen does not mix them with new files.
+TEST(Manifest, GenerationKeyTellsSquareSampleLayoutsApart) {
+  config::WorkloadConfig c;
+  c.dataset.format = "npz";
+  EXPECT_EQ(GenerationKey(c).at("layout"), "dlio");
+  for (const char* format : {"csv", "indexed_binary", "mmap_indexed_binary"}) {
+    c.dataset.format = format;
+    EXPECT_EQ(GenerationKey(c).at("layout"), "dlio-square") << format;
+  }
+}
+
 TEST(Manifest, GenerationKeyHasTheParquetSettingsThatShapeTheBytes) {
   config::WorkloadConfig c;
   c.dataset.format = "tfrecord";

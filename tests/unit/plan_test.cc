@@ -63,6 +63,18 @@ TEST(PlanTest, ArrayFormatsDrawOneSizePerFile) {
   EXPECT_NE(plan.files[0].sample_sizes[0], plan.files[1].sample_sizes[0]);
 }
 
+// DLIO writes side^2 values (bytes) a sample for csv and indexed_binary, as for arrays:
+// 114660 bytes give 338^2 = 114244, one size per file.
+TEST(PlanTest, CsvAndIndexedBinarySamplesAreSquares) {
+  for (const char* format : {"csv", "indexed_binary", "mmap_indexed_binary"}) {
+    auto c = config::LoadWorkload("resnet50_h100", {"dataset.num_files_train=2",
+                                                    std::string("dataset.format=") + format})
+                 .config;
+    for (const auto& f : PlanDataset(c).files)
+      for (uint64_t s : f.sample_sizes) EXPECT_EQ(s, 338u * 338u) << format;
+  }
+}
+
 TEST(PlanTest, SameSeedSamePlan) {
   auto c = config::LoadWorkload("cosmoflow_h100", {"dataset.num_files_train=100"}).config;
   const auto a = PlanDataset(c), b = PlanDataset(c);
