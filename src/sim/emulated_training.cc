@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <future>
+
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -181,11 +183,21 @@ class EmulatedRun {
     }
     const double run_start = NowSeconds();
     uint64_t global_step = 0;
-    for (uint64_t epoch = 1; epoch <= c_.train.epochs; ++epoch) {
-      // One plan buffer for every epoch (millions of entries for dlrm).
+    // Two plan buffers, reused (millions of entries an epoch for dlrm): the next epoch is
+    // planned on another thread while this one reads, so planning does not hold up reads
+    // between epochs. The future is waited for on every way out of the loop.
+    auto plan_into = [this](uint64_t epoch) {
       loader::PlanEpochInto(train_counts_, sampler_, epoch, first_, options_.accelerators,
-                            train_plans_);
-      const auto& plans = train_plans_;
+                            train_plans_[epoch % 2]);
+    };
+    std::future<void> next_plan;
+    for (uint64_t epoch = 1; epoch <= c_.train.epochs; ++epoch) {
+      if (next_plan.valid())
+        next_plan.get();
+      else
+        plan_into(epoch);
+      if (epoch < c_.train.epochs) next_plan = std::async(std::launch::async, plan_into, epoch + 1);
+      const auto& plans = train_plans_[epoch % 2];
       auto spec = Spec("train", epoch, plans, 0, c_.reader.batch_size, steps,
                        c_.train.computation_time, loader::SequentialWithinFiles(sampler_));
       spec.io = !in_memory;
@@ -279,7 +291,7 @@ class EmulatedRun {
   std::unique_ptr<metrics::IoCharacterizer> io_;
   uint64_t phase_requested_ = 0;  // bytes of the batches the current phase took
   loader::SamplerOptions sampler_;
-  std::vector<std::vector<loader::SampleRef>> train_plans_;
+  std::vector<std::vector<loader::SampleRef>> train_plans_[2];  // this epoch's and the next's
   std::vector<uint64_t> train_counts_, eval_counts_;
   uint64_t first_ = 0;
   ReadSetup reads_;
