@@ -31,17 +31,8 @@ export AWS_ENDPOINT_URL=http://127.0.0.1:$port AWS_ACCESS_KEY_ID=S3RVER AWS_SECR
 S3_TEST_ENDPOINT=$AWS_ENDPOINT_URL
 [ "$(s3_status PUT /smoke "$WORK/mk.xml")" = 200 ] || fail "cannot create a bucket: $(cat mk.xml)"
 
-args=(resnet50_h100 dataset.num_files_train=4 dataset.num_samples_per_file=50
-  dataset.data_folder=s3://smoke/ds storage.storage_options.s3_force_path_style=true
-  "output.folder=$WORK/out")
-"$TB" datagen "${args[@]}" storage.storage_options.part_size=5242880 --verify >datagen.out \
-  2>datagen.err || fail "datagen to s3rver: $(cat datagen.err)"
-contains datagen.out "verify: 4 files OK"
+s3_smoke_second_server smoke
 contains datagen.err "cannot be locked on this server: it ignores conditional writes"
 contains datagen.err "S3 ListMultipartUploads s3://smoke/ds/train/"
 check "the 501 warned once" [ "$(grep -c "cannot look for multipart uploads" datagen.err)" = 1 ]
-"$TB" run "${args[@]}" train.computation_time=0 train.epochs=1 reader.batch_size=20 >run.out \
-  2>run.err || fail "run from s3rver: $(cat run.err)"
-tail -n 1 run.out >run.json
-check "run read every sample's bytes" [ "$(json run.json 'd["trainbench_metrics"]["bytes_read"]')" = 22944000 ]
 done_ok
