@@ -10,4 +10,6 @@ JobEnv BinaryJobEnv(ResultsSink* results) {
   return env;
 }
 
+void EndJob(int code) { dist::AbortJob(code); }
+
 }  // namespace trainbench::app

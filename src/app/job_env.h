@@ -8,4 +8,7 @@ namespace trainbench::app {
 
 JobEnv BinaryJobEnv(ResultsSink* results);
 
+// Ends every rank of the job with `code` after this one has said why (dist::AbortJob).
+void EndJob(int code);
+
 }  // namespace trainbench::app
