@@ -40,6 +40,7 @@ int CheckpointJob(const RunJobOptions& options, JobEnv& env) {
   run.drop_caches = options.drop_caches;
   run.accelerators = layout.total_accelerators;
   run.log = [&](const std::string& line) { log.Info(line); };
+  run.storage = checkpoints.get();
   InstallInterruptHandler();
   log.Info(fmt::format(
       "run {}: checkpointing to {} over {} rank(s), {} writes then {} reads, results in {}",

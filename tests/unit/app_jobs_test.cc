@@ -149,5 +149,29 @@ TEST_F(AppJobsTest, CleanRefusesAPlaceWithoutATrainbenchDataset) {
   EXPECT_EQ(memory_.List("").size(), 1u);
 }
 
+TEST_F(AppJobsTest, CheckpointJobWritesThenReadsBackItsShards) {
+  auto options =
+      SmallRun({"workflow.train=false", "workflow.checkpoint=true", "workflow.generate_data=false",
+                "checkpoint.checkpoint_folder=mem/ckpt", "checkpoint.num_checkpoints_write=2",
+                "checkpoint.num_checkpoints_read=1", "model.model_size_bytes=65536"});
+  EXPECT_EQ(RunJob(options, env_), 0);  // a checkpointing workload goes to CheckpointJob
+  EXPECT_EQ(opened_, std::vector<std::string>{"mem/ckpt"});
+  const auto summary = nlohmann::json::parse(results_.files["summary.json"]);
+  EXPECT_TRUE(summary["complete"].get<bool>());
+  EXPECT_TRUE(summary["checkpointing_only"].get<bool>());
+  const auto& checkpoints = summary["checkpoints"];
+  ASSERT_EQ(checkpoints.size(), 3u);  // two writes, one read
+  uint64_t written = 0;
+  for (const auto& k : checkpoints)
+    if (k["operation"] == "write") written += k["bytes"].get<uint64_t>();
+  // Model and optimizer states: 3 x the model's bytes per checkpoint, all in memory.
+  EXPECT_EQ(written, 2u * 3 * 65536);
+  uint64_t stored = 0;
+  for (const auto& e : memory_.List("")) stored += e.size_bytes;
+  EXPECT_EQ(stored, written);
+  EXPECT_EQ(checkpoints[2]["operation"], "read");
+  EXPECT_EQ(checkpoints[2]["bytes"].get<uint64_t>(), 3u * 65536);
+}
+
 }  // namespace
 }  // namespace trainbench::app
