@@ -135,7 +135,7 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
   InstallInterruptHandler();  // before the line that tells a watcher the run has begun
   log.Info(fmt::format(
       "run {}: {} accelerator(s){}, {} train files ({}) at {}, {} epochs, results in {}",
-      config.workload_name, layout.total_accelerators, Spread(layout, ranks), dataset.train.size(),
+      config.workload_name, layout.total_accelerators, Spread(layout, ranks), dataset.num_train,
       FormatBytes(static_cast<double>(dataset.TrainBytes())), uri, config.train.epochs, folder));
   if (options.drop_caches)
     log.Info(fmt::format("--drop-caches: page caches dropped on {} host(s) before the run",
