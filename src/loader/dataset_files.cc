@@ -108,15 +108,14 @@ using PathIndex = std::unordered_map<std::string_view, size_t>;
 // Which of the manifest's files a split reads, as indices into manifest.files in the plan's
 // order. Throws naming the command that writes a matching dataset.
 std::vector<size_t> SelectFromManifest(const dataset::Manifest& manifest, const PathIndex& by_path,
-                                       const dataset::DatasetPlan& plan, Split split,
+                                       const config::WorkloadConfig& config, Split split,
                                        storage::Storage& storage, const std::string& datagen) {
   const std::string folder = split == Split::kTrain ? "train/" : "valid/";
   const std::string key = split == Split::kTrain ? "num_files_train" : "num_files_eval";
   std::vector<size_t> in_split;
   for (size_t i = 0; i < manifest.files.size(); ++i)
     if (manifest.files[i].path.starts_with(folder)) in_split.push_back(i);
-  uint64_t wanted = 0;
-  for (const auto& p : plan.files) wanted += p.split == split ? 1 : 0;
+  const uint64_t wanted = dataset::PlannedCount(config, split);
   if (in_split.size() < wanted)
     throw RuntimeError(fmt::format(
         "the dataset at {} has {} {} files but the config asks for {} (dataset.{}={}); write "
@@ -125,9 +124,8 @@ std::vector<size_t> SelectFromManifest(const dataset::Manifest& manifest, const 
         wanted, datagen));
   std::vector<size_t> chosen;
   chosen.reserve(wanted);
-  for (const auto& p : plan.files) {
-    if (p.split != split) continue;
-    const auto it = by_path.find(p.path);
+  for (uint64_t i = 0; i < wanted; ++i) {
+    const auto it = by_path.find(dataset::PlannedPath(config, split, i));
     if (it == by_path.end()) {
       // More files than asked for (DLIO names carry the count), or names of an older
       // trainbench (".h5", ".jpg"): take the first ones, as DLIO does with a folder holding
@@ -198,15 +196,14 @@ DatasetFiles ResolveDataset(const config::WorkloadConfig& config, storage::Stora
                        datagen);
     std::vector<size_t> train, eval;
     {
-      const auto plan = dataset::PlanDataset(config);
       PathIndex by_path;
       by_path.reserve(manifest->files.size());
       for (size_t i = 0; i < manifest->files.size(); ++i)
         by_path.emplace(manifest->files[i].path, i);
-      train = SelectFromManifest(*manifest, by_path, plan, Split::kTrain, storage, datagen);
+      train = SelectFromManifest(*manifest, by_path, config, Split::kTrain, storage, datagen);
       if (want_eval)
-        eval = SelectFromManifest(*manifest, by_path, plan, Split::kEval, storage, datagen);
-    }  // the plan and the index go before the files are moved (the index views their paths)
+        eval = SelectFromManifest(*manifest, by_path, config, Split::kEval, storage, datagen);
+    }  // the index goes before the files are moved (the index views their paths)
     train_files = TakeFiles(manifest->files, train);
     eval_files = TakeFiles(manifest->files, eval);
     manifest.reset();
