@@ -2,7 +2,7 @@
 # Start-up with many files: retinanet_b200's layout (one 2.6 KB JPEG per sample, all in
 # train/) at each of SIZES file counts, read once from the page cache by trainbench run (one
 # accelerator, computation_time 0, one epoch) and by fio (one job over the same folder,
-# opendir, each file opened, read whole and closed). Per count and tool: start-up = the
+# opendir, each file opened, its whole blocks read, closed). Per count and tool: start-up = the
 # process's wall time minus the time its own report gives to reading (trainbench's
 # summary.json run_seconds; fio's read runtime), i.e. listing, manifest, planning and exit;
 # peak RSS (/usr/bin/time); and trainbench's RSS above its own at 1,000 files, per file (its
@@ -33,16 +33,21 @@ print(float(wall) - s["run_seconds"], rss)
 PY
 }
 fio_run() {  # fio_run N -> "startup_s rss_kb"
-  local data=$root/$1
-  printf "[global]\nrw=read\nbs=64k\nioengine=psync\ninvalidate=0\nfile_service_type=sequential\nopenfiles=1\n[job0]\nopendir=%s\n" \
-    "$data/train" >"$work/fio.job"
-  /usr/bin/time -f "%e %M" -o "$work/time" fio --output-format=json "$work/fio.job" \
-    >"$work/fio.json" 2>/dev/null
+  local data=$root/$1 smallest
+  # fio reads whole blocks only: a block no larger than the smallest file reads every file.
+  smallest=$(find "$data/train" -type f -printf '%s\n' | sort -n | head -n 1)
+  printf "[global]\nrw=read\nbs=%s\nioengine=psync\ninvalidate=0\nfile_service_type=sequential\nopenfiles=1\n[job0]\nopendir=%s\n" \
+    "$((smallest / 512 * 512))" "$data/train" >"$work/fio.job"
+  # fio's file records come from a shared pool of 16 MiB by default, too small past ~40k
+  # files ("smalloc: OOM"): 1 KiB more per file.
+  /usr/bin/time -f "%e %M" -o "$work/time" fio --alloc-size=$((16384 + $1)) \
+    --output-format=json "$work/fio.job" >"$work/fio.json" 2>/dev/null
   /usr/bin/python3 - "$work/time" "$work/fio.json" <<'PY'
 import json, sys
 wall, rss = open(sys.argv[1]).read().split()[-2:]
 text = open(sys.argv[2]).read()  # fio prints lines around its JSON (opendir)
 r = json.JSONDecoder().raw_decode(text[text.index("{"):])[0]["jobs"][0]["read"]
+assert r["io_bytes"] > 0, "fio read nothing: the comparison is void"
 print(float(wall) - r["runtime"] / 1e3, rss)
 PY
 }
