@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/clean_job.h"
+#include "app/datasize_job.h"
 #include "app/run_job.h"
 #include "common/error.h"
 #include "config/workload_yaml.h"
@@ -171,6 +172,47 @@ TEST_F(AppJobsTest, CheckpointJobWritesThenReadsBackItsShards) {
   EXPECT_EQ(stored, written);
   EXPECT_EQ(checkpoints[2]["operation"], "read");
   EXPECT_EQ(checkpoints[2]["bytes"].get<uint64_t>(), 3u * 65536);
+}
+
+TEST_F(AppJobsTest, DatasizeIsMlperfRuleForTheGivenHosts) {
+  DatasizeOptions options;
+  options.config = config::LoadWorkload("resnet50_h100", {}).config;
+  options.accelerators = 8;
+  options.hosts = 2;
+  options.host_memory_gib = 64;
+  const auto result = DatasizeJob(options, env_);
+  ASSERT_TRUE(result && result->data);
+  const auto& d = *result->data;
+  const auto& c = options.config;
+  // max(500 x batch x accelerators, 5 x hosts x memory / sample size), in whole files.
+  const double by_memory = 5.0 * 2 * 64 * (1ull << 30) / c.dataset.record_length_bytes;
+  const double by_steps = 500.0 * static_cast<double>(c.reader.batch_size) * 8;
+  EXPECT_GE(static_cast<double>(d.size.samples), std::max(by_memory, by_steps));
+  EXPECT_EQ(d.size.files,
+            (d.size.samples + c.dataset.num_samples_per_file - 1) / c.dataset.num_samples_per_file);
+  EXPECT_EQ(d.hosts, 2u);
+  EXPECT_EQ(d.accelerators, 8u);
+  EXPECT_GT(d.au_files, 0u);
+  EXPECT_FALSE(result->checkpoint);
+}
+
+TEST_F(AppJobsTest, DatasizeOfACheckpointingWorkloadSizesItsCheckpoint) {
+  DatasizeOptions options;
+  options.config = config::LoadWorkload("llama3_8b", {}).config;
+  const auto result = DatasizeJob(options, env_);
+  ASSERT_TRUE(result && result->checkpoint);
+  EXPECT_TRUE(result->checkpointing_workload);
+  const auto& k = *result->checkpoint;
+  // llama3_8b: about 8 billion parameters; the optimizer's states are larger than the model's.
+  EXPECT_GT(k.size.parameters, 7'000'000'000u);
+  EXPECT_LT(k.size.parameters, 9'000'000'000u);
+  EXPECT_GT(k.size.optimizer_bytes, k.size.model_bytes);
+  EXPECT_FALSE(result->data);
+
+  DatasizeOptions not_transformer;
+  not_transformer.config = config::LoadWorkload("resnet50_h100", {}).config;
+  not_transformer.checkpoint = true;
+  EXPECT_THROW(DatasizeJob(not_transformer, env_), UsageError);
 }
 
 }  // namespace
