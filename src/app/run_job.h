@@ -19,6 +19,7 @@
 #include "config/workload.h"
 #include "dist/communicator.h"
 #include "metrics/run_record.h"
+#include "report/result_envelope.h"
 #include "sim/read_setup.h"
 #include "storage/read_engines.h"
 #include "storage/storage.h"
@@ -44,6 +45,7 @@ struct RunOutcome {
   const nlohmann::json& summary;  // summary.json's content
   std::string rules_table;        // the rules' checks, "" for none
   std::string folder;             // where the results go
+  const report::ResultEnvelope& envelope;
 };
 
 using StorageOpener = std::function<std::unique_ptr<storage::Storage>(

@@ -12,6 +12,7 @@
 #include "config/workload_yaml.h"
 #include "metrics/run_record_merge.h"
 #include "report/ranks_report.h"
+#include "report/result_envelope.h"
 #include "report/summary.h"
 #include "report/tables.h"
 #include "report/timeseries_csv.h"
@@ -53,7 +54,8 @@ int ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
   const auto record = metrics::MergeRanks(records);
   const auto counts = AcceleratorCounts(layout, records.size());
 
-  auto summary = report::Summary(record, config, started, UtcStamp());
+  const std::string finished = UtcStamp();
+  auto summary = report::Summary(record, config, started, finished);
   summary["cache"]["dropped_before_run"] = options.drop_caches;
   if (rules) summary.update(rules->summary);
   if (ranks.Size() > 1) {
@@ -67,10 +69,19 @@ int ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
           ranks.Size() - 1));
     }
   }
+  report::ResultEnvelope envelope;
+  envelope.kind = config.workflow.train ? "run" : "checkpoint";
+  envelope.workload = config.workload_name;
+  envelope.started = started;
+  envelope.finished = finished;
+  envelope.complete = record.complete;
+  envelope.stop_reason = record.stop_reason;
+  envelope.host_names = sim::Hosts(layout);
+  envelope.config = config::ToJson(config);
   // Shown first: a results file that cannot be written (a full disk) must not take the
   // table and the JSON line along. Each file is written whole or not at all, and the
   // summary lists those that could not be written.
-  if (env.show) env.show({record, config, summary, rules ? rules->table : "", folder});
+  if (env.show) env.show({record, config, summary, rules ? rules->table : "", folder, envelope});
   std::vector<std::string> unwritten;
   auto write = [&](const std::string& name, const std::string& text) {
     if (!env.results) return;
@@ -94,7 +105,7 @@ int ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
       write(fmt::format("rank-{:04}.json", r),
             report::Summary(records[r], config, started, UtcStamp()).dump(2) + "\n");
   if (!unwritten.empty()) summary["unwritten_files"] = unwritten;
-  write("summary.json", summary.dump(2) + "\n");
+  write("summary.json", report::WithEnvelope(envelope, summary).dump(2) + "\n");
   if (!unwritten.empty())
     throw RuntimeError(fmt::format("results incomplete: could not write {} in {}",
                                    fmt::join(unwritten, ", "), folder));

@@ -11,6 +11,7 @@
 #include "cli/validators.h"
 #include "cli/workload_args.h"
 #include "common/log.h"
+#include "report/result_envelope.h"
 #include "report/summary.h"
 #include "report/tables.h"
 
@@ -40,7 +41,11 @@ std::string DatagenCommand(const WorkloadArgs& args) {
 void Show(const app::RunOutcome& run) {
   fmt::print("{}{}", report::ConsoleTable(run.record, run.config), run.rules_table);
   fmt::print("results: {}\n", run.folder);
-  fmt::print("{}\n", report::MetricsLine(run.record, run.config).dump());
+  // The kind's figures first, as before the envelope, so a reader matching the line's start
+  // still finds it.
+  nlohmann::ordered_json line = report::MetricsLine(run.record, run.config);
+  line["trainbench"] = report::LineEnvelope(run.envelope, run.folder);
+  fmt::print("{}\n", line.dump());
   std::fflush(stdout);
 }
 

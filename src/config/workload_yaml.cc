@@ -255,4 +255,49 @@ std::string ToYaml(const WorkloadConfig& config) {
                      config.source, out.c_str());
 }
 
+namespace {
+
+// A YAML scalar as JSON: YAML's scalars are untyped text, so a number or a boolean is
+// recognised by its spelling, as a YAML 1.2 core-schema reader does.
+nlohmann::json ScalarJson(const std::string& text) {
+  if (text == "true" || text == "false") return text == "true";
+  if (text == "~" || text == "null") return nullptr;
+  size_t used = 0;
+  try {
+    const long long i = std::stoll(text, &used);
+    if (used == text.size()) return i;
+    const double d = std::stod(text, &used);
+    if (used == text.size()) return d;
+  } catch (const std::exception&) {
+  }
+  return text;
+}
+
+nlohmann::json NodeJson(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: {
+      nlohmann::json out = nlohmann::json::object();
+      for (const auto& kv : node) out[kv.first.as<std::string>()] = NodeJson(kv.second);
+      return out;
+    }
+    case YAML::NodeType::Sequence: {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& item : node) out.push_back(NodeJson(item));
+      return out;
+    }
+    case YAML::NodeType::Scalar:
+      return ScalarJson(node.Scalar());
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+nlohmann::json ToJson(const WorkloadConfig& config) {
+  // From the YAML that config.yaml holds: one rendering of the resolved config (secrets
+  // masked there) in both files.
+  return NodeJson(YAML::Load(ToYaml(config)));
+}
+
 }  // namespace trainbench::config

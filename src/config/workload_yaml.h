@@ -5,6 +5,7 @@
 // warnings returned to the caller (which decides whether to print them).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,7 @@ void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
 
 // The resolved config as YAML with every key trainbench acts on.
 std::string ToYaml(const WorkloadConfig& config);
+// The resolved config as JSON, as ToYaml renders it (summary.json's "config").
+nlohmann::json ToJson(const WorkloadConfig& config);
 
 }  // namespace trainbench::config

@@ -1,0 +1,39 @@
+// The one result record's common part: every job's summary.json (run, checkpoint, datagen,
+// stage, train, staged train) starts with the same envelope at its top level, then the kind's
+// own figures; every job's final stdout line carries its short form as the "trainbench"
+// object beside the kind's figures (`trainbench_metrics`, `trainbench_stage`,
+// `radix_metrics`, ...). `trainbench report` reads the envelope to know what it draws.
+// Older summaries (before the envelope) are read too: a run's had no `kind`, and `start` and
+// `end` for started and finished; a stage's named its kind in `command`. Thread-compatible.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace trainbench::report {
+
+struct ResultEnvelope {
+  std::string kind;               // run | checkpoint | datagen | stage | train | staged_train
+  std::string workload;           // the workload; a stage's source; a train job's model
+  std::string started, finished;  // UTC stamps (20261124T150158Z)
+  bool complete = false;
+  std::string stop_reason;              // why not complete ("" when complete)
+  std::vector<std::string> host_names;  // the hosts the job ran on
+  std::string version = TRAINBENCH_VERSION;
+  nlohmann::json config = nlohmann::json::object();  // the job's resolved config or options
+};
+
+// The kinds, in the order `report` lists them.
+const std::vector<std::string>& ResultKinds();
+
+// Sets the envelope's fields at the top level of `summary`, before the kind's figures.
+nlohmann::ordered_json WithEnvelope(const ResultEnvelope& envelope, const nlohmann::json& figures);
+// The envelope of a summary.json, of any version. Throws UsageError when it is no
+// trainbench summary at all.
+ResultEnvelope EnvelopeOf(const nlohmann::json& summary, const std::string& where);
+// The final line's "trainbench" object: kind, version, complete, results (the folder, ""
+// when none was kept).
+nlohmann::json LineEnvelope(const ResultEnvelope& envelope, const std::string& results);
+
+}  // namespace trainbench::report
