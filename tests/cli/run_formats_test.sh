@@ -26,4 +26,4 @@ else:  # no fixed extents: whole files (npz) or libhdf5's decompressed samples (
 assert m["requested_bytes"] == 2 * want, (sys.argv[3], m["requested_bytes"], want)
 PY
 done
-echo "PASS: run_formats.sh"
+echo "PASS: run_formats_test.sh"

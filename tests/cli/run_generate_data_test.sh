@@ -11,4 +11,4 @@ last_line_json out.txt line.json
 [ "$(json line.json 'd["trainbench_metrics"]["requested_bytes"] > 0')" = True ] || fail "nothing read"
 "$TB" run "${args[@]}" --accelerators 2 >out.txt 2>err.txt || { cat err.txt; fail "second run failed"; }
 grep -q "datagen: 0 files written, 4 already complete" err.txt || fail "second run regenerated: $(cat err.txt)"
-echo "PASS: run_generate_data.sh"
+echo "PASS: run_generate_data_test.sh"

@@ -104,7 +104,7 @@ check "flux: four files" test "$(grep -c 'rows=3 groups=1 ' "$WORK/read.txt")" =
 
 # run reads each train file's row groups (all but "PAR1" and the footer) x epochs, each
 # once (rows in order): from the manifest, and with the manifest gone, by scanning the
-# footers (files shuffled). Selective reads: parquet_reads.sh.
+# footers (files shuffled). Selective reads: parquet_reads_test.sh.
 payload() {
   "$PY" - "$1"/train/*.parquet <<'PY'
 import struct, sys
