@@ -3,7 +3,8 @@
 # the files the manifest names go and the folders trainbench made are removed; --checkpoints
 # removes checkpoint files instead. What trainbench did not write is listed as foreign and
 # kept, and a folder with no trainbench dataset is refused (exit 2) with nothing removed.
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 
 # A folder of a user's own files (a typo in data_folder): refused, nothing removed.
 mkdir -p "$WORK/mine/photos" && echo thesis >"$WORK/mine/thesis.txt" && echo jpg >"$WORK/mine/photos/a.jpg"

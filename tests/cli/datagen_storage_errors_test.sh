@@ -5,10 +5,7 @@
 # mount namespace with a small tmpfs; skipped where mounts are not allowed.
 source "$(dirname "$0")/../lib/common.sh"
 
-if ! unshare -m true 2>/dev/null; then
-  echo "SKIP: needs mount namespaces (root or user namespaces)"
-  exit 77
-fi
+skip_unless "unshare -m true" "needs mount namespaces (root or user namespaces)"
 
 cat >"$WORK/inner.sh" <<INNER
 set -u
@@ -38,7 +35,7 @@ umount \$mnt/full \$mnt/ro
 INNER
 rc=0
 unshare -m bash "$WORK/inner.sh" || rc=$?
-[ "$rc" -eq 77 ] && { echo "SKIP: cannot mount tmpfs here"; exit 77; }
+skip_unless "[ $rc != 77 ]" "cannot mount tmpfs here"
 
 check "full disk exits 1" test "$(cat "$WORK/full.code")" -eq 1
 contains "$WORK/full.out" "trainbench: error:"

@@ -3,7 +3,8 @@
 # does for the other formats: 8 flipped bytes in records_0's data fail it, naming the
 # file and the byte's offset. Both layouts with a byte range per sample: contiguous and
 # chunked (two samples a chunk).
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 for layout in contiguous chunked; do
   args=(dataset.format=hdf5 dataset.num_files_train=4 dataset.num_samples_per_file=10
     dataset.record_length_bytes=10000 "dataset.data_folder=$WORK/$layout")

@@ -2,13 +2,14 @@
 # Where results, checkpoints and saved weights go is checked before any work starts: an
 # unwritable place is a usage error (exit 2) naming the flag or key, not a failure after
 # the training it was meant to record. (As root, /proc is a place nothing can be created.)
-source "$(dirname "$0")/train_common.inc"
+source "$(dirname "$0")/../lib/common.sh"
+skip_unless train_has_libtorch "trainbench built without LibTorch"
 
 # train --save into a missing folder: refused before the first step.
-expect_exit 2 "$WORK/out" "$TRAINBENCH" train "${tiny[@]}" --steps-per-epoch 2 --save "$WORK/missing/dir/m.pt"
+expect_exit 2 "$WORK/out" "$TRAINBENCH" train "${TRAIN_TINY[@]}" --steps-per-epoch 2 --save "$WORK/missing/dir/m.pt"
 contains "$WORK/out" "--save $WORK/missing/dir/m.pt: the folder $WORK/missing/dir does not exist"
 if grep -q "Epoch \[" "$WORK/out"; then fail "trained before refusing --save"; fi
-expect_exit 2 "$WORK/out" "$TRAINBENCH" train "${tiny[@]}" --steps-per-epoch 2 --save "$WORK"
+expect_exit 2 "$WORK/out" "$TRAINBENCH" train "${TRAIN_TINY[@]}" --steps-per-epoch 2 --save "$WORK"
 contains "$WORK/out" "is a folder"
 
 w=(resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=8 dataset.record_length_bytes=1000

@@ -2,16 +2,17 @@
 # The README's sample `train` JSON line is what the binary prints today: the same keys in
 # both objects, and the defaults it claims (warmup_steps) are the binary's defaults. Catches
 # a README pasted from an older build (it once showed warmup_steps 2 while the default is 5).
-source "$(dirname "$0")/train_common.inc"
-grep -m1 '^{"radix_metrics"' "$SRC/README.md" >"$work/readme.json" ||
+source "$(dirname "$0")/../lib/common.sh"
+skip_unless train_has_libtorch "trainbench built without LibTorch"
+grep -m1 '^{"radix_metrics"' "$SRC/README.md" >"$WORK/readme.json" ||
   fail "no sample train JSON line in README.md"
-"$TRAINBENCH" train "${tiny[@]}" --steps-per-epoch 2 >"$work/out" 2>&1 ||
-  fail "tiny train run failed: $(cat "$work/out")"
-tail -n 1 "$work/out" >"$work/actual.json"
+"$TRAINBENCH" train "${TRAIN_TINY[@]}" --steps-per-epoch 2 >"$WORK/out" 2>&1 ||
+  fail "tiny train run failed: $(cat "$WORK/out")"
+tail -n 1 "$WORK/out" >"$WORK/actual.json"
 default_warmup=$("$TRAINBENCH" train --help | grep -oE -- '--warmup-steps INT=[0-9]+' |
   cut -d= -f2) || true
 check "train --help shows the --warmup-steps default" test -n "$default_warmup"
-$PY - "$work/readme.json" "$work/actual.json" "$default_warmup" <<'PYEOF' || fail "README JSON"
+$PY - "$WORK/readme.json" "$WORK/actual.json" "$default_warmup" <<'PYEOF' || fail "README JSON"
 import json, sys
 readme, actual = (json.load(open(p)) for p in sys.argv[1:3])
 for part in ("radix_metrics", "trainbench"):

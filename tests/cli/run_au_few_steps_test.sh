@@ -3,7 +3,8 @@
 # prefetched batches cover the rest, so AU reads 100% whatever the storage. Such a run says
 # AU is not meaningful (passed null, the reason with what to change); a run with enough steps
 # keeps its verdict; `datasize` says how many files a meaningful AU needs.
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset
 # 400 samples, batch 100 x 2 accelerators: 2 steps per epoch.
 "$TB" run resnet50_h100 "${TINY[@]}" reader.batch_size=100 train.computation_time=0.01 \

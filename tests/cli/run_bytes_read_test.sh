@@ -4,7 +4,8 @@
 # small transfer_size pieces, O_DIRECT, shared file access, read_type memory, io_uring, a
 # pread loop with a deep queue (a thread per read), and the null engine (which reads
 # nothing but reports what it was asked for, and opens no file).
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset
 dataset_bytes=$(json "$WORK/data/trainbench_manifest.json" 'd["total_bytes"]')
 check() {  # check NAME EXPECTED_BYTES args...

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checkpoints are written as model and optimizer files (fsync'd), read back, and timed;
 # evaluation passes run on the eval files after the configured epochs.
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset dataset.num_files_eval=2
 ckpt="$WORK/ckpt"
 "$TB" run resnet50_h100 "${TINY[@]}" dataset.num_files_eval=2 reader.batch_size=16 \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A run over a missing or mismatched dataset fails (exit 1) naming what differs, and
 # names the datagen command to run; a damaged file fails mid-run naming file and offset.
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 expect_error() {  # expect_error PATTERN args...: exit 1 and stderr matching PATTERN
   local pattern=$1 rc=0
   shift

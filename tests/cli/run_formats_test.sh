@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `run` reads every format `datagen` writes, and asks for exactly the dataset's sample
 # bytes once per epoch (the whole file where samples have no fixed place: deflated npz).
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 for spec in tfrecord npz npy hdf5 jpeg png csv indexed_binary mmap_indexed_binary npz:gzip hdf5:gzip; do
   format=${spec%%:*}
   args=("dataset.format=$format" dataset.num_files_train=4 dataset.num_samples_per_file=10

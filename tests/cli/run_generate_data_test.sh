@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # DLIO's workflow.generate_data: `run` writes (or finishes) the dataset first, then trains
 # on it; a second run finds it complete and writes nothing.
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 args=(resnet50_h100 "${TINY[@]}" workflow.generate_data=true reader.batch_size=4 train.computation_time=0.001)
 "$TB" run "${args[@]}" --accelerators 2 >out.txt 2>err.txt || { cat err.txt; fail "run failed"; }
 grep -q "workflow.generate_data: writing the dataset" err.txt || fail "no generation line: $(cat err.txt)"

@@ -2,7 +2,8 @@
 # A damaged HDF5 dataset fails a run with one trainbench error naming the file and HDF5's
 # reason: no HDF5-DIAG stack dumps from the reader threads (libhdf5's error printing is
 # per thread) and no "infinite loop closing library" at exit.
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 args=(dataset.format=hdf5 dataset.num_files_train=4 dataset.num_samples_per_file=10
   dataset.record_length_bytes=10000 dataset.compression=gzip dataset.compression_level=1
   dataset.enable_chunking=true dataset.chunk_size=10000 "dataset.data_folder=$WORK/d"

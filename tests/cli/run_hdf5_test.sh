@@ -2,8 +2,9 @@
 # A run over a DLIO-layout HDF5 dataset written by h5py (no manifest: it is scanned):
 # samples are read through libhdf5, one hyperslab each; both DLIO layouts (records_0
 # plus labels, and the older 3-D `records`) work.
-source "$(dirname "$0")/lib/run_common.bash"
-/usr/bin/python3 -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: h5py/numpy missing"; exit 77; }
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+skip_unless "python_has h5py numpy" "$PY with h5py and numpy (scripts/setup.sh installs them)"
 /usr/bin/python3 - "$WORK/data/train" <<'PY'
 import os, sys
 import h5py, numpy as np

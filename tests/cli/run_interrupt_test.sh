@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Ctrl-C (SIGINT) mid-run stops cleanly: exit 130, and the results folder holds what was
 # measured, marked incomplete (with either read engine).
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset
 for engine in pread uring; do
   "$TB" run resnet50_h100 "${TINY[@]}" reader.batch_size=16 train.computation_time=0.1 \

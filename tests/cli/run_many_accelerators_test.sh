@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A ResNet-50 run with 16 emulated accelerators in one process passes AU, and writes the
 # results folder (config.yaml, summary.json, epochs.csv, log) and the metrics JSON line.
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset
 "$TB" run resnet50_h100 "${TINY[@]}" reader.batch_size=2 train.computation_time=0.02 \
   train.epochs=2 --accelerators 16 >out.txt 2>err.txt || { cat err.txt; fail "run failed"; }

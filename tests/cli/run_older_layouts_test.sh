@@ -2,7 +2,8 @@
 # `run` still reads datasets of older trainbench versions (no manifest: scanned): names
 # ending .jpg and .bin (now .jpeg and .indexed_binary, as DLIO names them) and csv files
 # with pandas' ",0,1,..." header line, which is not a sample.
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 base=(dataset.num_files_train=2 dataset.num_samples_per_file=4 dataset.record_length_bytes=2500
   reader.batch_size=2 train.computation_time=0 train.epochs=1 "output.folder=$WORK/out")
 for spec in jpeg:jpg indexed_binary:bin; do

@@ -4,10 +4,7 @@
 # not be written, and the exit is 1 naming them. Private mount namespace with a small tmpfs;
 # skipped where mounts are not allowed.
 source "$(dirname "$0")/../lib/common.sh"
-if ! unshare -m true 2>/dev/null; then
-  echo "SKIP: needs mount namespaces"
-  exit 77
-fi
+skip_unless "unshare -m true" "needs mount namespaces (root or user namespaces)"
 
 w=(resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=64 dataset.record_length_bytes=1000
    dataset.record_length_bytes_stdev=0 dataset.data_folder="$WORK/d" reader.batch_size=4 train.epochs=2
@@ -36,7 +33,7 @@ umount \$mnt
 INNER
 rc=0
 unshare -m bash "$WORK/inner.sh" || rc=$?
-[ "$rc" -eq 77 ] && { echo "SKIP: cannot mount tmpfs here"; exit 77; }
+skip_unless "[ $rc != 77 ]" "cannot mount tmpfs here"
 
 check "exit 1 (got $(cat "$WORK/run.code"))" test "$(cat "$WORK/run.code")" -eq 1
 contains "$WORK/run.out" "AU"                      # the table

@@ -3,7 +3,8 @@
 # host_memory_GB[] (GiB), host_cpu_count[], data_size_per_host_GB and potential_caching[];
 # the dataset against 5x the hosts' memory; the results on another file system than the
 # data (a warning when not: st_dev of the two folders); the same accelerators per host.
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset
 mem_gib=$(awk '/^MemTotal:/ {printf "%.6f", $2 / 1048576}' /proc/meminfo)
 cpus=$(getconf _NPROCESSORS_ONLN)
@@ -39,7 +40,7 @@ grep -q "^rules: the same accelerators on every host (2): ok$" same.txt || fail 
 # Results on another file system (/dev/shm is its own tmpfs mount): no warning.
 shm=$(mktemp -d /dev/shm/trainbench-test.XXXXXX 2>/dev/null) || skip_other=1
 if [ -z "${skip_other:-}" ]; then
-  trap 'code=$?; rm -rf "$shm"; (exit $code); cleanup' EXIT
+  at_exit 'rm -rf "$shm"'
   [ "$(stat -c %d "$shm")" != "$(stat -c %d "$WORK")" ] || fail "/dev/shm shares $WORK's st_dev"
   "$TB" run resnet50_h100 "${TINY[@]}" "output.folder=$shm" train.computation_time=0.001 \
     reader.batch_size=50 >other.txt 2>other.err || fail "run: $(cat other.err)"

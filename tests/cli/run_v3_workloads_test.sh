@@ -3,7 +3,8 @@
 # their files load with no warning, `trainbench workloads` lists them under v3.0, the
 # resolved configs carry the published figures, and each runs scaled down here (a few
 # files, few samples) reading every sample once.
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 names=(dlrm_b200 dlrm_mi355 flux_b200 flux_mi355)
 
 "$TB" workloads >list.txt || fail "trainbench workloads"

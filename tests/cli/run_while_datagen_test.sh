@@ -3,7 +3,8 @@
 # host), with datagen's own exit status for a locked folder (1), instead of calling the
 # dataset damaged ("2 of 4 files ... write a matching dataset"). Once the writer is done the
 # run goes ahead.
-source "$(dirname "$0")/lib/run_common.bash"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset
 lock=$WORK/data/.trainbench.lock
 echo "pid 4242 on otherhost" >"$lock"

@@ -2,9 +2,10 @@
 # `trainbench train --data PATH` on real JPEGs: an ImageNet-style folder of class folders,
 # the same as a tar, and a flat trainbench-style dataset; the summary reports the data and
 # the share of step time spent waiting for it. Also `--calibrate WORKLOAD`.
-source "$(dirname "$0")/train_common.inc"
-$PY -c "import PIL, numpy" 2>/dev/null || { echo "skipped: no Pillow for $PY"; exit 77; }
-$PY - "$work" <<'PYEOF'
+source "$(dirname "$0")/../lib/common.sh"
+skip_unless train_has_libtorch "trainbench built without LibTorch"
+skip_unless "python_has PIL numpy" "$PY with Pillow and numpy (scripts/setup.sh installs them)"
+$PY - "$WORK" <<'PYEOF'
 import os, sys, tarfile
 import numpy as np
 from PIL import Image
@@ -24,12 +25,12 @@ with tarfile.open(os.path.join(root, "imagenet.tar"), "w") as tar:
 PYEOF
 
 run() {
-  "$TRAINBENCH" train "${tiny[@]}" --steps-per-epoch 4 --workers 2 --data "$@" >"$work/out" \
-    2>"$work/err" || { cat "$work/out" "$work/err"; fail "train --data $1 exited"; }
-  cat "$work/out"
+  "$TRAINBENCH" train "${TRAIN_TINY[@]}" --steps-per-epoch 4 --workers 2 --data "$@" >"$WORK/out" \
+    2>"$WORK/err" || { cat "$WORK/out" "$WORK/err"; fail "train --data $1 exited"; }
+  cat "$WORK/out"
 }
 check_json() {
-  tail -n 1 "$work/out" | $PY -c '
+  tail -n 1 "$WORK/out" | $PY -c '
 import json, sys
 line = json.load(sys.stdin)
 m, t = line["radix_metrics"], line["trainbench"]
@@ -40,20 +41,20 @@ print("ok:", t["data"], "data wait share", round(t["data_wait_share"], 3))
 ' "$1"
 }
 
-run "$work/imagenet"
-grep -q "Data: $work/imagenet (12 images, 3 classes), 2 decode workers" "$work/out" ||
+run "$WORK/imagenet"
+grep -q "Data: $WORK/imagenet (12 images, 3 classes), 2 decode workers" "$WORK/out" ||
   fail "folder data line"
-check_json "$work/imagenet"
-run "$work/imagenet.tar" --channels-last
-grep -q "(12 images, 3 classes)" "$work/out" || fail "tar data line"
-check_json "$work/imagenet.tar"
-run "$work/flat"
-grep -q "(12 images, 1 classes)" "$work/out" || fail "flat data line"
+check_json "$WORK/imagenet"
+run "$WORK/imagenet.tar" --channels-last
+grep -q "(12 images, 3 classes)" "$WORK/out" || fail "tar data line"
+check_json "$WORK/imagenet.tar"
+run "$WORK/flat"
+grep -q "(12 images, 1 classes)" "$WORK/out" || fail "flat data line"
 
 # Real ImageNet holds PNGs and CMYK JPEGs named .JPEG: decoded by content. A file that is no
 # image at all is skipped with a warning naming it and counted in the JSON, unless
 # --on-bad-image fail, which stops naming it.
-$PY - "$work" <<'PYEOF'
+$PY - "$WORK" <<'PYEOF'
 import os, sys
 import numpy as np
 from PIL import Image
@@ -70,57 +71,57 @@ Image.fromarray(pixels).convert("CMYK").save(os.path.join(root, "n02/cmyk.JPEG")
 with open(os.path.join(root, "n02/broken.JPEG"), "wb") as f:
     f.write(b"this is not an image")
 PYEOF
-run "$work/mixed"
-grep -q "broken.JPEG" "$work/err" || fail "no warning naming the bad image: $(cat "$work/err")"
-grep -q "png_inside\|cmyk" "$work/err" && fail "a PNG or CMYK JPEG was skipped: $(cat "$work/err")"
-tail -n 1 "$work/out" | $PY -c '
+run "$WORK/mixed"
+grep -q "broken.JPEG" "$WORK/err" || fail "no warning naming the bad image: $(cat "$WORK/err")"
+grep -q "png_inside\|cmyk" "$WORK/err" && fail "a PNG or CMYK JPEG was skipped: $(cat "$WORK/err")"
+tail -n 1 "$WORK/out" | $PY -c '
 import json, sys
 t = json.load(sys.stdin)["trainbench"]
 assert t["bad_images"] == 1, t
 print("ok: bad_images", t["bad_images"])'
 set +e
-"$TRAINBENCH" train "${tiny[@]}" --steps-per-epoch 4 --workers 2 --data "$work/mixed" \
-  --on-bad-image fail >"$work/out" 2>"$work/err"; rc=$?
+"$TRAINBENCH" train "${TRAIN_TINY[@]}" --steps-per-epoch 4 --workers 2 --data "$WORK/mixed" \
+  --on-bad-image fail >"$WORK/out" 2>"$WORK/err"; rc=$?
 set -e
-[ $rc = 1 ] && grep -q "broken.JPEG" "$work/err" || fail "--on-bad-image fail: rc $rc $(cat "$work/err")"
+[ $rc = 1 ] && grep -q "broken.JPEG" "$WORK/err" || fail "--on-bad-image fail: rc $rc $(cat "$WORK/err")"
 
 set +e
-"$TRAINBENCH" train "${tiny[@]}" --data "$work/nothing-here" 2>"$work/err"; rc=$?
+"$TRAINBENCH" train "${TRAIN_TINY[@]}" --data "$WORK/nothing-here" 2>"$WORK/err"; rc=$?
 set -e
-[ $rc = 2 ] && grep -q "nothing-here" "$work/err" || fail "missing data: rc $rc"
+[ $rc = 2 ] && grep -q "nothing-here" "$WORK/err" || fail "missing data: rc $rc"
 
 # Calibration times the workload's batch size and prints the override for `trainbench run`.
-cat >"$work/tiny.yaml" <<'YAML'
+cat >"$WORK/tiny.yaml" <<'YAML'
 model:
   name: resnet50
 reader:
   batch_size: 2
 YAML
-"$TRAINBENCH" train --calibrate "$work/tiny.yaml" --device cpu --threads 2 --model resnet18 \
-  --image-size 32 --warmup-steps 1 --steps-per-epoch 3 >"$work/out"
-cat "$work/out"
-grep -q "at batch 2 on" "$work/out" || fail "calibration batch"
-tail -n 1 "$work/out" | grep -Eq '^train\.computation_time=[0-9]+\.[0-9]{6}$' ||
+"$TRAINBENCH" train --calibrate "$WORK/tiny.yaml" --device cpu --threads 2 --model resnet18 \
+  --image-size 32 --warmup-steps 1 --steps-per-epoch 3 >"$WORK/out"
+cat "$WORK/out"
+grep -q "at batch 2 on" "$WORK/out" || fail "calibration batch"
+tail -n 1 "$WORK/out" | grep -Eq '^train\.computation_time=[0-9]+\.[0-9]{6}$' ||
   fail "calibration override line"
 # A workload batch that does not fit in the host's memory (here a host with 0.30 GB free):
 # calibration times the largest batch that fits and scales the step time, saying so; a plain
 # run of that batch is refused before it starts, with the numbers.
-cat >"$work/big.yaml" <<'YAML'
+cat >"$WORK/big.yaml" <<'YAML'
 model:
   name: resnet50
 reader:
   batch_size: 64
 YAML
-TRAINBENCH_TEST_AVAILABLE_BYTES=300000000 "$TRAINBENCH" train --calibrate "$work/big.yaml" \
-  --device cpu --threads 2 --model resnet18 --image-size 32 --warmup-steps 0 --steps-per-epoch 1 >"$work/out"
-cat "$work/out"
-grep -q "Timed at batch 38 (batch 64 does not fit in memory) and scaled by 1.68" "$work/out" ||
+TRAINBENCH_TEST_AVAILABLE_BYTES=300000000 "$TRAINBENCH" train --calibrate "$WORK/big.yaml" \
+  --device cpu --threads 2 --model resnet18 --image-size 32 --warmup-steps 0 --steps-per-epoch 1 >"$WORK/out"
+cat "$WORK/out"
+grep -q "Timed at batch 38 (batch 64 does not fit in memory) and scaled by 1.68" "$WORK/out" ||
   fail "calibration did not fit the batch"
-grep -q "at batch 64 on" "$work/out" || fail "calibration reports the workload's batch"
+grep -q "at batch 64 on" "$WORK/out" || fail "calibration reports the workload's batch"
 set +e
 TRAINBENCH_TEST_AVAILABLE_BYTES=300000000 "$TRAINBENCH" train --device cpu --model resnet18 \
-  --image-size 32 --batch-size 64 --steps-per-epoch 1 >"$work/out" 2>&1; rc=$?
+  --image-size 32 --batch-size 64 --steps-per-epoch 1 >"$WORK/out" 2>&1; rc=$?
 set -e
-[ $rc = 2 ] && grep -q "batch-size 64 of resnet18 at 32x32 needs about .* (about 38 fits)" "$work/out" ||
-  fail "oversized CPU batch: rc $rc $(cat "$work/out")"
+[ $rc = 2 ] && grep -q "batch-size 64 of resnet18 at 32x32 needs about .* (about 38 fits)" "$WORK/out" ||
+  fail "oversized CPU batch: rc $rc $(cat "$WORK/out")"
 echo "train_data: ok"

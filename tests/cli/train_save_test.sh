@@ -2,13 +2,14 @@
 # ResNet-50's structure matches torchvision's: 25,557,032 parameters, and the state dict
 # --save writes (PyTorch's format) loads into torchvision.models.resnet50() with strict
 # name and shape checking; trained values survive the round trip.
-source "$(dirname "$0")/train_common.inc"
-$PY -c "import torch, torchvision" 2>/dev/null || { echo "skipped: no torch for $PY"; exit 77; }
+source "$(dirname "$0")/../lib/common.sh"
+skip_unless train_has_libtorch "trainbench built without LibTorch"
+skip_unless "python_has torch torchvision" "$PY with torch and torchvision (scripts/setup.sh installs them)"
 "$TRAINBENCH" train --device cpu --threads 2 --model resnet50 --image-size 32 --batch-size 2 \
-  --steps-per-epoch 1 --warmup-steps 0 --channels-last --save "$work/r50.pt" >"$work/out"
-grep -q "^Model: resnet50 (25557032 parameters)" "$work/out" || fail "parameter count"
-[ -f "$work/r50.pt" ] && [ ! -e "$work/r50.pt.partial" ] || fail "save file"
-$PY - "$work/r50.pt" <<'PYEOF'
+  --steps-per-epoch 1 --warmup-steps 0 --channels-last --save "$WORK/r50.pt" >"$WORK/out"
+grep -q "^Model: resnet50 (25557032 parameters)" "$WORK/out" || fail "parameter count"
+[ -f "$WORK/r50.pt" ] && [ ! -e "$WORK/r50.pt.partial" ] || fail "save file"
+$PY - "$WORK/r50.pt" <<'PYEOF'
 import sys, torch, torchvision
 state = torch.load(sys.argv[1])
 model = torchvision.models.resnet50()

@@ -2,17 +2,18 @@
 # `trainbench train` on synthetic data: the loss falls on the fixed batch, the final stdout
 # line is the JSON the PyTorch scripts print (exactly seven radix_metrics fields, images =
 # batch x steps x epochs), progress lines look like theirs, and flag errors exit 2.
-source "$(dirname "$0")/train_common.inc"
+source "$(dirname "$0")/../lib/common.sh"
+skip_unless train_has_libtorch "trainbench built without LibTorch"
 
-"$TRAINBENCH" train "${tiny[@]}" --epochs 2 --steps-per-epoch 5 --log-interval 1 --lr 0.01 \
-  >"$work/out" 2>"$work/err" || { cat "$work/out" "$work/err"; fail "train exited $?"; }
-cat "$work/out"
-grep -q "^Using device: cpu (" "$work/out" || fail "no device line"
-grep -q "^Model: resnet18 (11689512 parameters)" "$work/out" || fail "no model line"
-[ "$(grep -c '^Epoch \[[12]/2\] Step \[[0-9]*/5\] Loss: [0-9.]* Images/sec: [0-9.]*$' "$work/out")" = 10 ] ||
+"$TRAINBENCH" train "${TRAIN_TINY[@]}" --epochs 2 --steps-per-epoch 5 --log-interval 1 --lr 0.01 \
+  >"$WORK/out" 2>"$WORK/err" || { cat "$WORK/out" "$WORK/err"; fail "train exited $?"; }
+cat "$WORK/out"
+grep -q "^Using device: cpu (" "$WORK/out" || fail "no device line"
+grep -q "^Model: resnet18 (11689512 parameters)" "$WORK/out" || fail "no model line"
+[ "$(grep -c '^Epoch \[[12]/2\] Step \[[0-9]*/5\] Loss: [0-9.]* Images/sec: [0-9.]*$' "$WORK/out")" = 10 ] ||
   fail "expected 10 progress lines"
-tail -n 1 "$work/out" >"$work/json"
-$PY - "$work/out" "$work/json" <<'PYEOF'
+tail -n 1 "$WORK/out" >"$WORK/json"
+$PY - "$WORK/out" "$WORK/json" <<'PYEOF'
 import json, re, sys
 out, line = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
 m = line["radix_metrics"]
@@ -38,16 +39,16 @@ print("ok: json fields and arithmetic, loss", losses[0], "->", losses[-1])
 PYEOF
 
 # bf16 autocast with channels-last runs too and says so.
-"$TRAINBENCH" train "${tiny[@]}" --steps-per-epoch 2 --precision bf16 --channels-last >"$work/out"
-tail -n 1 "$work/out" | grep -q '"precision":"bf16","channels_last":true' || fail "bf16 json"
+"$TRAINBENCH" train "${TRAIN_TINY[@]}" --steps-per-epoch 2 --precision bf16 --channels-last >"$WORK/out"
+tail -n 1 "$WORK/out" | grep -q '"precision":"bf16","channels_last":true' || fail "bf16 json"
 
 # Usage errors exit 2 and name the flag.
 set +e
-"$TRAINBENCH" train "${tiny[@]}" --precision fp17 2>"$work/err"; rc=$?
-[ $rc = 2 ] && grep -q -- "--precision fp17" "$work/err" || fail "bad precision: rc $rc"
-"$TRAINBENCH" train --device cpu --model resnet99 2>"$work/err"; rc=$?
-[ $rc = 2 ] && grep -q "resnet50" "$work/err" || fail "bad model: rc $rc"
-"$TRAINBENCH" train "${tiny[@]}" --precision fp16 2>"$work/err"; rc=$?
-[ $rc = 2 ] && grep -q "CUDA" "$work/err" || fail "fp16 on cpu: rc $rc"
+"$TRAINBENCH" train "${TRAIN_TINY[@]}" --precision fp17 2>"$WORK/err"; rc=$?
+[ $rc = 2 ] && grep -q -- "--precision fp17" "$WORK/err" || fail "bad precision: rc $rc"
+"$TRAINBENCH" train --device cpu --model resnet99 2>"$WORK/err"; rc=$?
+[ $rc = 2 ] && grep -q "resnet50" "$WORK/err" || fail "bad model: rc $rc"
+"$TRAINBENCH" train "${TRAIN_TINY[@]}" --precision fp16 2>"$WORK/err"; rc=$?
+[ $rc = 2 ] && grep -q "CUDA" "$WORK/err" || fail "fp16 on cpu: rc $rc"
 set -e
 echo "train_synthetic: ok"

@@ -9,7 +9,7 @@
 # and zstd, from the manifest and from the footers (no manifest), with two accelerators
 # reading at once. And a run with other Parquet settings than the dataset's is refused.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/node/needs_node.bash"
+skip_unless interop_has_node "$INTEROP_NODE_NEEDS"
 
 # dlrm_b200's columns and batches of 50 rows, as overrides of a bare workload.
 echo 'model: {name: dlrm}' >"$WORK/dlrm.yaml"
@@ -45,7 +45,7 @@ PY
 # expected FOLDER COLUMNS: "requested read reads max_read_size" by hyparquet's count.
 expected() {
   local line bytes pieces
-  line=$(node "$node_dir/column_chunks.mjs" $transfer "$2" "$1"/train/*.parquet) ||
+  line=$(node "$INTEROP_NODE_DIR/column_chunks.mjs" $transfer "$2" "$1"/train/*.parquet) ||
     fail "hyparquet over $1"
   bytes=$(echo "$line" | sed 's/.* bytes=\([0-9]*\).*/\1/')
   pieces=$(echo "$line" | sed 's/.* pieces=\([0-9]*\).*/\1/')

@@ -7,7 +7,7 @@
 # value against the generation rule, recomputed in JS. Then `run` reads the row groups'
 # bytes x epochs, from the manifest and by scanning footers; and the config keys load.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/node/needs_node.bash"
+skip_unless interop_has_node "$INTEROP_NODE_NEEDS"
 
 dlrm_columns="label:float32:1,numerical_features:float32:13,categorical_features:float32:26"
 cat >"$WORK/dlrm.yaml" <<'YAML'
@@ -76,7 +76,7 @@ read_all() {
         "$folder/$([ "$split" = train ] && echo train || echo valid)/img_${i}_of_${count}.parquet")
     done
   done
-  node "$node_dir/read_parquet.mjs" 123 "${args[@]}" >>"$WORK/read.txt" 2>"$WORK/read.err" ||
+  node "$INTEROP_NODE_DIR/read_parquet.mjs" 123 "${args[@]}" >>"$WORK/read.txt" 2>"$WORK/read.err" ||
     fail "hyparquet over $folder: $(cat "$WORK/read.err")"
   checks=$((checks + 1))
 }

@@ -1,13 +1,5 @@
-# Shared by the report tests (tests/report/*_test.sh): the run helpers of the CLI tests, a
-# tiny dataset that sits in the page cache, short runs with a fine time series, and headless
-# Chromium (Debian's chromium) to render what `trainbench report` writes. Sourced.
-source "$(dirname "${BASH_SOURCE[0]}")/../cli/lib/run_common.bash"
-
-skip() {
-  [ "${CI:-}" = true ] && fail "cannot run: $*"
-  echo "SKIP: $*"
-  exit 77
-}
+# shellcheck shell=bash disable=SC2034  # its variables are for the tests that source it
+# Part of the test library (sourced by common.sh): short runs for the report tests (report/).
 
 # quick_run NAME [ACCELERATORS] [ARGS...]: a ~1.5 s run (2 epochs of 25 steps of 20 ms on 4
 # accelerators) with a row every 0.2 s; its results folder is moved to $WORK/runs/NAME.
@@ -23,5 +15,3 @@ quick_run() {
   }
   mv "$(results_dir)" "$WORK/runs/$name"
 }
-
-source "$(dirname "${BASH_SOURCE[0]}")/../lib/chromium.sh"

@@ -1,31 +1,29 @@
-# shellcheck shell=bash
-# S3 helpers for the shell tests: sourced, not run. Requests are signed by curl itself
+# shellcheck shell=bash disable=SC2034  # its variables are for the tests that source it
+# Part of the test library (sourced by common.sh): S3 helpers for the s3/ tests. Requests are signed by curl itself
 # (--aws-sigv4, curl 7.88 in bookworm), so a test checks what trainbench wrote to the gateway
 # with a client that shares none of trainbench's code.
 #
-#   source tests/s3/lib.sh
-#   s3_use_gateway        # loads $S3_GATEWAY_DIR/env; exits 77 (skip) when there is none,
-#                         # or fails when CI=true
-#   s3curl PUT /bucket                                   # prints the body, returns curl's code
-#   s3curl PUT /bucket/key -T file -o /dev/null -w '%{http_code}'
-#   s3curl GET /bucket/key -o out
-#   s3curl GET '/bucket?list-type=2&prefix=a%2F'        # query: see QUIRKS
+#   s3_use_gateway        # loads $S3_GATEWAY_DIR/env; skip_unless there is one
+#   s3_curl PUT /bucket                                   # prints the body, returns curl's code
+#   s3_curl PUT /bucket/key -T file -o /dev/null -w '%{http_code}'
+#   s3_curl GET /bucket/key -o out
+#   s3_curl GET '/bucket?list-type=2&prefix=a%2F'        # query: see QUIRKS
 #   s3_status PUT /bucket/key BODYFILE [curl args]      # prints the HTTP code, body in BODYFILE
 #   s3_error_code FILE                                  # the <Code> of an S3 XML error
-#   s3_start_proxy STATS.json --seed 1 --slowdown 0.1 --cut 0.1 --delay 0.1
-#                         # fault_proxy.py in front of the gateway: S3_PROXY_ENDPOINT, S3_PROXY_PID
-#   S3CURL_ENDPOINT=$S3_PROXY_ENDPOINT s3curl GET /bucket/key   # through it
-#   s3_stop_proxy         # SIGTERM: the stats file has the final counts
+#   fault_proxy_start "${S3_TEST_ENDPOINT#http://}" STATS.json --seed 1 --cut 0.1 --delay 0.1
+#                         # fault_proxy.py in front of the gateway (common.sh): FAULT_PROXY_ENDPOINT
+#   S3CURL_ENDPOINT=$FAULT_PROXY_ENDPOINT s3_curl GET /bucket/key   # through it
+#   fault_proxy_stop      # SIGTERM: the stats file has the final counts
 #
 # Environment: S3_TEST_ENDPOINT (http://127.0.0.1:PORT), AWS_ACCESS_KEY_ID,
 # AWS_SECRET_ACCESS_KEY, AWS_REGION (all from the gateway's env file, with
 # S3_TEST_VHOST_ENDPOINT, S3_TEST_TLS_ENDPOINT and S3_TEST_CA_BUNDLE: gateway.sh), S3_PAYLOAD_SHA256
 # (the x-amz-content-sha256 header; UNSIGNED-PAYLOAD unless set).
-#   S3CURL_ENDPOINT=http://BUCKET.localhost:PORT s3curl GET /key      # virtual-hosted
-#   S3CURL_ENDPOINT=$S3_TEST_TLS_ENDPOINT s3curl GET /b/k --cacert "$S3_TEST_CA_BUNDLE"  # https
+#   S3CURL_ENDPOINT=http://BUCKET.localhost:PORT s3_curl GET /key      # virtual-hosted
+#   S3CURL_ENDPOINT=$S3_TEST_TLS_ENDPOINT s3_curl GET /b/k --cacert "$S3_TEST_CA_BUNDLE"  # https
 #
 # QUIRKS (curl 7.88.1 against radosgw 16.2.15):
-# - curl does not send x-amz-content-sha256 itself, and rgw needs it: s3curl sends
+# - curl does not send x-amz-content-sha256 itself, and rgw needs it: s3_curl sends
 #   UNSIGNED-PAYLOAD (or S3_PAYLOAD_SHA256). curl then signs with that header's value as the
 #   payload hash, so a real sha256 that does not match the body is refused by rgw with
 #   400 XAmzContentSHA256Mismatch.
@@ -33,7 +31,7 @@
 #   already percent-encoded, and a valueless one written with '=' ('?uploads=', not
 #   '?uploads'), or rgw answers 403 SignatureDoesNotMatch.
 # - rgw takes the region from the request's credential scope, whatever it is.
-# - -X HEAD makes curl wait for a body that never comes: s3curl uses --head for HEAD.
+# - -X HEAD makes curl wait for a body that never comes: s3_curl uses --head for HEAD.
 # - rgw refuses a chunked PUT (curl -T -, no length) with 411 MissingContentLength: send
 #   Content-Length (curl -T FILE; libcurl CURLOPT_INFILESIZE_LARGE).
 # - curl --data-binary also sends Content-Type: application/x-www-form-urlencoded, which rgw
@@ -42,30 +40,21 @@
 # - The Host header is signed; rgw checks the signature against the Host it receives, so a
 #   proxy must pass Host on unchanged (fault_proxy.py does; --rewrite-host shows the 403).
 
-# Resolved now: tests cd into their scratch folder after sourcing this file.
-S3_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-
 # s3_use_gateway: loads the gateway's env (S3_GATEWAY_DIR/env) unless S3_TEST_ENDPOINT is
-# already set. Without one: exit 77 (skip) on a developer machine, a failure when CI=true.
+# already set; without one, the skip rule (common.sh).
 s3_use_gateway() {
   if [ -z "${S3_TEST_ENDPOINT:-}" ] && [ -n "${S3_GATEWAY_DIR:-}" ] && [ -f "$S3_GATEWAY_DIR/env" ]; then
     # shellcheck disable=SC1091
     source "$S3_GATEWAY_DIR/env"
   fi
-  if [ -z "${S3_TEST_ENDPOINT:-}" ]; then
-    if [ "${CI:-}" = true ]; then
-      echo "FAIL: no S3 gateway (S3_GATEWAY_DIR='${S3_GATEWAY_DIR:-}' has no env file)" >&2
-      exit 1
-    fi
-    echo "SKIP: no S3 gateway (S3_GATEWAY_DIR='${S3_GATEWAY_DIR:-}' has no env file)" >&2
-    exit 77
-  fi
+  skip_unless '[ -n "${S3_TEST_ENDPOINT:-}" ]' \
+    "no S3 gateway (S3_GATEWAY_DIR='${S3_GATEWAY_DIR:-}' has no env file: s3.gateway_start failed or skipped)"
 }
 
-# s3curl METHOD PATH [curl args...]: one signed request to ${S3CURL_ENDPOINT:-$S3_TEST_ENDPOINT}
+# s3_curl METHOD PATH [curl args...]: one signed request to ${S3CURL_ENDPOINT:-$S3_TEST_ENDPOINT}
 # PATH (path style: /bucket/key?query). Body to stdout unless the args redirect it; HTTP error
 # codes do not make it fail (use -w '%{http_code}' or s3_status). Bounded by --max-time 30.
-s3curl() {
+s3_curl() {
   local method=$1 path=$2
   shift 2
   local endpoint=${S3CURL_ENDPOINT:-$S3_TEST_ENDPOINT}
@@ -83,18 +72,7 @@ s3curl() {
 s3_status() {
   local method=$1 path=$2 body=$3
   shift 3
-  s3curl "$method" "$path" -o "$body" -w '%{http_code}' "$@" || true
-}
-
-# json FILE EXPR: a Python expression over the parsed JSON document `d`.
-json() { /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
-
-# s3_mpirun ARGS...: mpirun on loopback for the tests' ranks (oversubscribed, 120 s at most);
-# skips the test (77) without Open MPI, or fails it when CI=true.
-s3_mpirun() {
-  command -v mpirun >/dev/null || { [ "${CI:-}" = true ] && fail "no mpirun"; exit 77; }
-  timeout -k 5 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp \
-    --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$@"
+  s3_curl "$method" "$path" -o "$body" -w '%{http_code}' "$@" || true
 }
 
 # s3_new_bucket NAME: creates a fresh bucket NAME-PID-RANDOM on the gateway (with curl) and
@@ -118,15 +96,15 @@ s3_public_read() {
 # removes it, with curl; best effort (for at_exit: the gateway keeps objects in 1 GiB of RAM).
 s3_remove_bucket() {
   local key id
-  s3curl GET "/$1?list-type=2" 2>/dev/null | grep -o '<Key>[^<]*</Key>' | sed 's:<Key>\(.*\)</Key>:\1:' |
+  s3_curl GET "/$1?list-type=2" 2>/dev/null | grep -o '<Key>[^<]*</Key>' | sed 's:<Key>\(.*\)</Key>:\1:' |
     while read -r key; do
-      s3curl DELETE "/$1/$("$PY" -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$key")" >/dev/null 2>&1 || true
+      s3_curl DELETE "/$1/$("$PY" -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$key")" >/dev/null 2>&1 || true
     done
-  s3curl GET "/$1?uploads=" 2>/dev/null | grep -o '<Key>[^<]*</Key><UploadId>[^<]*' |
+  s3_curl GET "/$1?uploads=" 2>/dev/null | grep -o '<Key>[^<]*</Key><UploadId>[^<]*' |
     sed 's:<Key>\(.*\)</Key><UploadId>\(.*\):\1 \2:' | while read -r key id; do
-      s3curl DELETE "/$1/$key?uploadId=$id" >/dev/null 2>&1 || true
+      s3_curl DELETE "/$1/$key?uploadId=$id" >/dev/null 2>&1 || true
     done
-  s3curl DELETE "/$1" >/dev/null 2>&1 || true
+  s3_curl DELETE "/$1" >/dev/null 2>&1 || true
 }
 
 # s3_error_code FILE: the <Code> of an S3 error document (empty when there is none).
@@ -137,56 +115,9 @@ s3_error_code() {
 # s3_sha256 FILE: the hex sha256 of a file (for S3_PAYLOAD_SHA256).
 s3_sha256() { sha256sum "$1" | cut -d' ' -f1; }
 
-# s3_start_proxy STATSFILE [fault_proxy.py args...]: starts tests/s3/fault_proxy.py in front
-# of $S3_TEST_ENDPOINT on a free port (at most 10 s to listen) and sets S3_PROXY_PID and
-# S3_PROXY_ENDPOINT (http://127.0.0.1:PORT: sign for it and connect to it, e.g.
-# S3CURL_ENDPOINT=$S3_PROXY_ENDPOINT s3curl ...). The stats file is JSON, rewritten after
-# every request. One proxy at a time per shell; s3_stop_proxy ends it.
-s3_start_proxy() {
-  local stats=$1
-  shift
-  local portfile=$stats.port
-  rm -f "$portfile"
-  /usr/bin/python3 "$S3_LIB_DIR/fault_proxy.py" \
-    --upstream "${S3_TEST_ENDPOINT#http://}" --port-file "$portfile" --stats "$stats" \
-    --max-seconds 300 "$@" &
-  S3_PROXY_PID=$!
-  for _ in $(seq 100); do
-    [ -s "$portfile" ] && break
-    kill -0 "$S3_PROXY_PID" 2>/dev/null || break
-    sleep 0.1
-  done
-  [ -s "$portfile" ] || {
-    echo "FAIL: fault_proxy.py did not start" >&2
-    return 1
-  }
-  # shellcheck disable=SC2034 # for the caller
-  S3_PROXY_ENDPOINT=http://127.0.0.1:$(cat "$portfile")
-}
-
-# _s3_running PID: the process exists and is not a zombie.
-_s3_running() {
-  local state
-  state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
-  [ -n "$state" ] && [ "$state" != Z ]
-}
-
-# s3_stop_proxy: SIGTERM to the proxy (it writes its stats file), at most 5 s wait.
-s3_stop_proxy() {
-  [ -n "${S3_PROXY_PID:-}" ] || return 0
-  kill -TERM "$S3_PROXY_PID" 2>/dev/null || true
-  for _ in $(seq 50); do
-    _s3_running "$S3_PROXY_PID" || break
-    sleep 0.1
-  done
-  kill -KILL "$S3_PROXY_PID" 2>/dev/null || true
-  wait "$S3_PROXY_PID" 2>/dev/null || true
-  S3_PROXY_PID=
-}
-
-# listed_bytes LISTING.xml COUNT: the sum of a ListObjectsV2 reply's object sizes; fails
+# s3_listed_bytes LISTING.xml COUNT: the sum of a ListObjectsV2 reply's object sizes; fails
 # unless it lists COUNT objects.
-listed_bytes() {
+s3_listed_bytes() {
   /usr/bin/python3 - "$1" "$2" <<'PY'
 import re, sys
 t = open(sys.argv[1]).read()
@@ -194,6 +125,15 @@ sizes = [int(s) for s in re.findall(r"<Size>(\d+)</Size>", t)]
 assert len(sizes) == int(sys.argv[2]), t
 print(sum(sizes))
 PY
+}
+
+# s3_no_secret FILES...: $AWS_SECRET_ACCESS_KEY appears in none of them (nor in files under
+# them).
+s3_no_secret() {
+  if grep -rlF -- "$AWS_SECRET_ACCESS_KEY" "$@" 2>/dev/null; then
+    fail "the secret was printed or saved in the files above"
+  fi
+  checks=$((checks + 1))
 }
 
 # s3_smoke_second_server BUCKET: against the server at $AWS_ENDPOINT_URL (a server the suite

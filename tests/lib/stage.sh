@@ -1,90 +1,58 @@
-# shellcheck shell=bash
-# Helpers for the stage tests: sourced, not run. The servers (servers.sh) are the suite's,
-# started once by the stage.servers_start fixture (STAGE_SERVERS_DIR); a test run by hand
-# without them starts its own under $WORK and stops them on exit.
+# shellcheck shell=bash disable=SC2034  # its variables are for the tests that source it
+# Part of the test library (sourced by common.sh): the stage tests (stage/, torch/). The
+# servers (stage/servers.sh) are the suite's, started once by the stage.servers_start fixture
+# (STAGE_SERVERS_DIR); a test run by hand without them starts its own under $WORK and stops
+# them on exit.
 #
-#   stage_use_servers                 # loads the servers' env (STAGE_ORIGIN, ... see servers.sh)
-#   mark=$(log_mark)                  # the origin's access log position now
-#   origin_bytes_since MARK /big.bin  # body bytes the origin sent for that path since MARK
-#   stage_start_proxy STATS ARGS...   # fault_proxy.py in front of the origin: STAGE_PROXY, _PID
-#   check_account OUT SECONDS         # the time account in OUT's last line adds up, and its
-#                                     # wall time is within the SECONDS the command took
-#   summary_of OUT                    # the summary.json the stage in OUT wrote
-source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
-STAGE_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-OWN_SERVERS=""
+#   stage_use_servers                       # loads the servers' env (STAGE_ORIGIN, ... servers.sh)
+#   mark=$(stage_log_mark)                  # the origin's access log position now
+#   stage_origin_bytes_since MARK /big.bin  # body bytes the origin sent for that path since MARK
+#   fault_proxy_start "127.0.0.1:${STAGE_ORIGIN##*:}" STATS ARGS...  # (common.sh)
+#   stage_check_account OUT SECONDS         # the time account in OUT's last line adds up, and
+#                                           # its wall time is within the SECONDS the command took
+#   stage_summary_of OUT                    # the summary.json the stage in OUT wrote
 
-stage_cleanup() {
-  local code=$?
-  [ -n "$OWN_SERVERS" ] && bash "$STAGE_HERE/servers.sh" stop "$OWN_SERVERS" || true
-  (exit "$code")
-  cleanup
-}
-trap stage_cleanup EXIT
-
+# stage_use_servers: the suite's servers (skip rule when its fixture failed or skipped), or
+# this test's own when run by hand (STAGE_SERVERS_DIR unset).
 stage_use_servers() {
   if [ -n "${STAGE_SERVERS_DIR:-}" ] && [ -s "$STAGE_SERVERS_DIR/env" ]; then
     # shellcheck disable=SC1091
     source "$STAGE_SERVERS_DIR/env"
     return
   fi
-  if [ "${STAGE_SERVERS_DIR:-}" ]; then
-    echo "stage tests: no servers under $STAGE_SERVERS_DIR (the start fixture failed or skipped)" >&2
-    [ "${CI:-}" = true ] && exit 1
-    exit 77
-  fi
-  OWN_SERVERS=$WORK/servers
-  local code=0
-  bash "$STAGE_HERE/servers.sh" start "$OWN_SERVERS" || code=$?
-  [ "$code" -eq 0 ] || exit "$code"
+  skip_unless '[ -z "${STAGE_SERVERS_DIR:-}" ]' \
+    "no stage servers under $STAGE_SERVERS_DIR (stage.servers_start failed or skipped)"
+  local own=$WORK/servers code=0
+  at_exit "bash '$SRC/tests/stage/servers.sh' stop '$own'"
+  bash "$SRC/tests/stage/servers.sh" start "$own" || code=$?
+  skip_unless "[ $code != 77 ]" "nginx or squid missing (scripts/setup.sh installs them)"
+  [ "$code" -eq 0 ] || fail "tests/stage/servers.sh start $own failed ($code)"
   # shellcheck disable=SC1091
-  source "$OWN_SERVERS/env"
+  source "$own/env"
 }
 
-log_mark() { wc -l <"$STAGE_ACCESS_LOG"; }
+# stage_log_mark: the origin access log's line count now.
+stage_log_mark() { wc -l <"$STAGE_ACCESS_LOG"; }
 
-# origin_bytes_since MARK PATH: bytes nginx's origin port sent for PATH since line MARK.
-origin_bytes_since() {
+# stage_origin_bytes_since MARK PATH: bytes nginx's origin port sent for PATH since line MARK.
+stage_origin_bytes_since() {
   local port=${STAGE_ORIGIN##*:}
   awk -v mark="$1" -v port="$port" -v path="$2" \
     'NR > mark && $1 == port && index($3, path) == 1 { sum += $6 } END { printf "%.0f\n", sum }' \
     "$STAGE_ACCESS_LOG"
 }
 
-stage_start_proxy() {
-  local stats=$1
-  shift
-  rm -f "$WORK/proxy.port"
-  "$PY" "$SRC/tests/s3/fault_proxy.py" --upstream "127.0.0.1:${STAGE_ORIGIN##*:}" \
-    --port-file "$WORK/proxy.port" --stats "$stats" --max-seconds 300 "$@" &
-  STAGE_PROXY_PID=$!
-  local i
-  for i in $(seq 100); do
-    [ -s "$WORK/proxy.port" ] && break
-    sleep 0.1
-  done
-  [ -s "$WORK/proxy.port" ] || fail "fault_proxy did not start"
-  STAGE_PROXY=http://127.0.0.1:$(cat "$WORK/proxy.port")
-}
-
-stage_stop_proxy() {
-  kill -TERM "$STAGE_PROXY_PID" 2>/dev/null || true
-  wait "$STAGE_PROXY_PID" 2>/dev/null || true
-}
-
-# The value at a dotted path of the JSON object on OUT's last line.
-last_line() { tail -n 1 "$1"; }
-
-summary_of() {
+# stage_summary_of OUT: the summary.json of the results folder OUT names ("results: DIR").
+stage_summary_of() {
   local folder
   folder=$(sed -n 's/^results: //p' "$1" | tail -n 1)
   [ -n "$folder" ] || fail "no results folder named in $1"
   echo "$folder/summary.json"
 }
 
-# check_account OUT SECONDS: the shares on OUT's last line add up to wall_s within 2%, and
+# stage_check_account OUT SECONDS: the shares on OUT's last line add up to wall_s within 2%, and
 # wall_s is no more than the SECONDS the command took (and most of them).
-check_account() {
+stage_check_account() {
   local out=$1 seconds=$2
   "$PY" - "$out" "$seconds" <<'PY' || fail "time account of $out"
 import json, sys
@@ -102,20 +70,10 @@ PY
   checks=$((checks + 1))
 }
 
-now() { date +%s.%N; }
-elapsed() { "$PY" -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$1" "$(now)"; }
-
-# json_get FILE EXPR: evaluates a Python expression over the JSON in FILE (as `j`).
-json_get() { "$PY" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
-# line_get OUT EXPR: the same over the object in OUT's last line (as `j`).
-line_get() {
-  "$PY" -c "import json,sys; j=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print($2)" "$1"
-}
-
-# make_class_tar TAR SRC: a tar in ImageNet's layout at TAR: class folder n01 (3 JPEGs) and
+# stage_make_class_tar TAR SRC: a tar in ImageNet's layout at TAR: class folder n01 (3 JPEGs) and
 # n02.tar, a nested tar of class n02 (3 JPEGs), as the ILSVRC2012 train tar holds one tar a
 # class; SRC/n01 and SRC/n02 keep the originals to compare against.
-make_class_tar() {
+stage_make_class_tar() {
   local tar=$1 src=$2
   mkdir -p "$src/n01" "$src/n02" "$src.top"
   "$PY" - "$src" <<'PY'
@@ -134,10 +92,10 @@ PY
   tar -cf "$tar" -C "$src.top" .
 }
 
-# check_job_account SUMMARY SECONDS: a `train --stage-to` job's summary.json: its shares
+# stage_check_job_account SUMMARY SECONDS: a `train --stage-to` job's summary.json: its shares
 # (transfer, retry wasted, verify, extract, compute) add up to wall_s within 2%, and wall_s
 # is no more than the SECONDS the command took (and most of them).
-check_job_account() {
+stage_check_job_account() {
   "$PY" - "$1" "$2" <<'PY' || fail "time account of $1"
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -154,9 +112,9 @@ PY
   checks=$((checks + 1))
 }
 
-# check_campaign BINARY DIR EXPR: `stage --report DIR` exits 0 and EXPR holds over its
+# stage_check_campaign BINARY DIR EXPR: `stage --report DIR` exits 0 and EXPR holds over its
 # {"trainbench_campaign": ...} object (as `c`).
-check_campaign() {
+stage_check_campaign() {
   expect_exit 0 "$WORK/campaign.out" "$1" stage --report "$2"
   cat "$WORK/campaign.out"
   "$PY" -c "import json,sys; c=json.loads(open(sys.argv[1]).read().splitlines()[-1])['trainbench_campaign']; sys.exit(0 if ($3) else 1)" \
