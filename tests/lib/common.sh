@@ -55,6 +55,8 @@ cleanup() {
   exit "$code"
 }
 trap cleanup EXIT
+# A command that stops the test through set -e says which, rather than leaving a bare status.
+trap '_status=$?; echo "FAIL: $(basename "$0"):$LINENO: \"$BASH_COMMAND\" exited $_status" >&2' ERR
 checks=0
 TB=$TRAINBENCH  # the short name most tests use
 
@@ -155,7 +157,7 @@ fault_proxy_stop() {
   kill -TERM "$FAULT_PROXY_PID" 2>/dev/null || true
   local state
   for _ in $(seq 50); do
-    state=$(sed 's/.*) //' "/proc/$FAULT_PROXY_PID/stat" 2>/dev/null | cut -d' ' -f1)
+    state=$(sed 's/.*) //' "/proc/$FAULT_PROXY_PID/stat" 2>/dev/null | cut -d' ' -f1) || true
     [ -n "$state" ] && [ "$state" != Z ] || break
     sleep 0.1
   done

@@ -19,7 +19,7 @@ cat "$WORK/out" "$WORK/err"
 check "exit 0" [ "$code" = 0 ]
 check "staged class folder" diff -r "$WORK/dest/n01" "$WORK/src/n01"
 check "staged nested class tar" diff -r "$WORK/dest/n02" "$WORK/src/n02"
-check "the training's line is last" [ "$(json_last_line "$WORK/out" '"radix_metrics" in j')" = True ]
+check "the training's line is last" [ "$(json_last_line "$WORK/out" '"radix_metrics" in d')" = True ]
 check "it trained on the staged folder" [ "$(json_last_line "$WORK/out" 'd["trainbench"]["data"].rstrip("/").endswith("/dest")')" = True ]
 summary=$(stage_summary_of "$WORK/out")
 check "complete, its compute counted" [ "$(json "$summary" 'd["complete"] and d["compute_s"] > 0')" = True ]
