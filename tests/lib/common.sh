@@ -12,7 +12,7 @@
 #   interop.sh   interop_datagen, interop_read_dataset, interop_dlio_both_ways (interop/)
 #   train.sh     train_has_libtorch and TRAIN_TINY, tiny `trainbench train` runs (cli/train_*)
 #   mpi.sh       mpi_launch (mpirun on loopback, bounded), MPI_SMALL (mpi/, s3/)
-#   s3.sh        s3_use_gateway, s3curl, s3_new_bucket, ... against the suite's gateway (s3/)
+#   s3.sh        s3_use_gateway, s3_curl, s3_new_bucket, ... against the suite's gateway (s3/)
 #   stage.sh     stage_use_servers, stage_check_account, ... against nginx/squid (stage/)
 # They define functions and variables only: a test states what it needs (skip_unless,
 # s3_use_gateway, stage_use_servers, cd "$WORK") itself.

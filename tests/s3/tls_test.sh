@@ -12,7 +12,6 @@ skip_unless '[ -n "${S3_TEST_TLS_ENDPOINT:-}" ] && [ -n "${S3_TEST_CA_BUNDLE:-}"
   "the gateway has no TLS endpoint (S3_TEST_TLS_ENDPOINT; openssl missing? see its log/tls.out)"
 # The environment may name a CA bundle of its own (AWS_CA_BUNDLE): each case below sets its own.
 unset AWS_CA_BUNDLE
-secret=$AWS_SECRET_ACCESS_KEY
 tls=$S3_TEST_TLS_ENDPOINT
 ca=$S3_TEST_CA_BUNDLE
 
