@@ -45,11 +45,12 @@ EXIT_HOOKS=()
 at_exit() { EXIT_HOOKS+=("$1"); }
 cleanup() {
   local code=$?
+  trap - ERR
   local i
   for ((i = ${#EXIT_HOOKS[@]} - 1; i >= 0; i--)); do eval "${EXIT_HOOKS[i]}" || true; done
   local pids
   pids=$(jobs -p)
-  [ -n "$pids" ] && kill $pids 2>/dev/null
+  [ -z "$pids" ] || kill $pids 2>/dev/null || true
   wait 2>/dev/null
   [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
   exit "$code"
