@@ -76,7 +76,8 @@ fio_run() {  # fio_run ENGINE JOBS -> "GB/s GB_per_cpu_s"
   local jobfile=$work/parquet_fio.job
   iologs "$2"
   {
-    printf "[global]\nioengine=%s\niodepth=1\ninvalidate=0\ngroup_reporting\n" "$1"
+    printf "[global]\niodepth=1\ninvalidate=0\ngroup_reporting\n"
+    fio_engine_lines "$1"
     for ((j = 0; j < $2; j++)); do printf "[job%s]\nread_iolog=%s\n" "$j" "$work/parquet.iolog.$j"; done
   } >"$jobfile"
   /usr/bin/time -f "%U %S" -o "$work/cpu" fio --output-format=json "$jobfile" 2>/dev/null \
@@ -103,9 +104,9 @@ print(m["io_mb_per_second"] / 1e3, m["bytes_read"] / cpu / 1e9, m["bytes_read"],
 PY
 }
 source "$(dirname "$0")/lib/cached_reads.sh"
-printf "%-8s %-15s %9s %9s %7s %13s %13s %7s %s\n" threads engine "fio GB/s" "tb GB/s" ratio \
+printf "%-8s %-21s %9s %9s %7s %13s %13s %7s %s\n" threads engine "fio GB/s" "tb GB/s" ratio \
   "fio GB/CPU-s" "tb GB/CPU-s" ratio "bytes, reads"
-engines_table "$repeat" "8 15" "9.2f 13.2f" "${threads[@]}"
+engines_table "$repeat" "8 21" "9.2f 13.2f" "${threads[@]}"
 echo "(GB = 10^9 bytes; best of $repeat; $files files x $rows rows, $epochs epochs; fio: JOBS jobs"
 echo " replaying the row groups' label and numerical_features chunks in $transfer-byte pieces;"
 echo " trainbench: one accelerator, read_threads = io threads = JOBS; notes: bytes and reads)"

@@ -46,8 +46,8 @@ fio_shares() {
 }
 fio_run() {  # fio_run ENGINE JOBS -> "GB/s files/s GB_per_cpu_s"
   {
-    printf "[global]\nrw=read\nbs=%s\nioengine=%s\niodepth=1\ninvalidate=0\nloops=%s\n" \
-      "$bs" "$1" "$epochs"
+    printf "[global]\nrw=read\nbs=%s\niodepth=1\ninvalidate=0\nloops=%s\n" "$bs" "$epochs"
+    fio_engine_lines "$1"
     printf "group_reporting\nfile_service_type=sequential\nopenfiles=1\n"
     for ((j = 0; j < $2; j++)); do printf "[job%s]\nopendir=%s\n" "$j" "$work/fio-share-$j"; done
   } >"$work/fio.job"
@@ -76,10 +76,10 @@ PY
 }
 echo "retinanet_b200 x $files JPEG files ($((total / files)) B mean, $smallest B smallest), $epochs" \
   "epochs from page cache; block = transfer_size = $bs B"
-printf "%-7s %-14s %8s %8s %7s %9s %9s %7s %9s %9s %7s\n" threads engine "fio GB/s" "tb GB/s" \
+printf "%-7s %-20s %8s %8s %7s %9s %9s %7s %9s %9s %7s\n" threads engine "fio GB/s" "tb GB/s" \
   ratio "fio f/s" "tb f/s" ratio "fio GB/cs" "tb GB/cs" ratio
 before_threads() { fio_shares "$1"; }
-engines_table "$repeat" "7 14" "8.2f 9.0f 9.2f" "${threads[@]}"
+engines_table "$repeat" "7 20" "8.2f 9.0f 9.2f" "${threads[@]}"
 rm -rf "$work"/fio-share-*
 echo "(GB = 10^9 bytes; f/s = files (samples) per second; GB/cs = GB per CPU-second; best of"
 echo " $repeat; ratio = trainbench / fio; fio: JOBS jobs over disjoint shares of the files;"

@@ -49,8 +49,8 @@ cpu = sum(map(float, open("/tmp/trainbench-bench/cpu").read().split()))
 print(m["io_mb_per_second"] / 1e3, m["bytes_read"] / cpu / 1e9)
 PY
 }
-printf "%-8s %-15s %9s %9s %7s %13s %13s %7s\n" threads engine "fio GB/s" "tb GB/s" ratio \
+printf "%-8s %-21s %9s %9s %7s %13s %13s %7s\n" threads engine "fio GB/s" "tb GB/s" ratio \
   "fio GB/CPU-s" "tb GB/CPU-s" ratio
-engines_table "$repeat" "8 15" "9.2f 13.2f" "${threads[@]}"
+engines_table "$repeat" "8 21" "9.2f 13.2f" "${threads[@]}"
 echo "(GB = 10^9 bytes; best of $repeat; fio: JOBS jobs over disjoint shares of the files in"
 echo " sample-sized blocks; trainbench: one accelerator, read_threads = io threads = JOBS)"

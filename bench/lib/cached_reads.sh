@@ -8,6 +8,15 @@ cached_dataset() {
   cat "$2"/train/* >/dev/null
 }
 
+# fio_engine_lines ENGINE: the [global] lines for ENGINE ("psync", "io_uring", or either
+# with "+thread": fio's jobs as threads of one process, `--thread`, rather than processes,
+# each of which fio puts in its own session and so its own scheduler group).
+fio_engine_lines() {
+  printf "ioengine=%s\n" "${1%+thread}"
+  [[ $1 == *+thread ]] && printf "thread\n"
+  return 0
+}
+
 # write_fio_job JOBFILE DATA BS ENGINE LOOPS JOBS: a fio job file whose JOBS jobs read
 # disjoint shares of DATA's train files, each start to end in BS pieces, as trainbench's
 # readers share one pass (jobs reading the same files at once would find each other's
@@ -15,8 +24,9 @@ cached_dataset() {
 write_fio_job() {
   local jobfile=$1 data=$2 bs=$3 engine=$4 loops=$5 jobs=$6 files=("$2"/train/*)
   {
-    printf "[global]\nrw=read\nbs=%s\nioengine=%s\niodepth=1\ninvalidate=0\nloops=%s\ngroup_reporting\n" \
-      "$bs" "$engine" "$loops"
+    printf "[global]\nrw=read\nbs=%s\niodepth=1\ninvalidate=0\nloops=%s\ngroup_reporting\n" \
+      "$bs" "$loops"
+    fio_engine_lines "$engine"
     for ((j = 0; j < jobs; j++)); do
       local mine=()
       for ((i = j; i < ${#files[@]}; i += jobs)); do mine+=("${files[i]}"); done
@@ -39,7 +49,9 @@ print(*(a if not b else b if not a else [max(float(x), float(y)) for x, y in zip
 }
 
 # engines_table REPEAT "LABEL_WIDTHS" "FORMATS" THREADS...: for each thread count, fio psync
-# against trainbench's pread and fio io_uring against its uring engine: the caller's
+# against trainbench's pread and fio io_uring against its uring engine, and above one thread
+# the same with fio's jobs as threads (psync+thread, io_uring+thread: trainbench's readers
+# are threads of one process too, so this is the like-for-like row on a loaded host): the caller's
 # `fio_run ENGINE JOBS` and `tb_run THREADS ENGINE`, best of REPEAT alternating rounds, one
 # row: the thread count and engines (LABEL_WIDTHS "8 15"), then per figure fio's,
 # trainbench's and their ratio (FORMATS, one per figure: "9.2f 13.2f"; ratios 7.2f); figures
@@ -50,7 +62,9 @@ engines_table() {
   shift 3
   for t in "$@"; do
     if declare -F before_threads >/dev/null; then before_threads "$t"; fi
-    for pair in "psync pread" "io_uring uring"; do
+    local pairs=("psync pread" "io_uring uring")
+    ((t > 1)) && pairs+=("psync+thread pread" "io_uring+thread uring")
+    for pair in "${pairs[@]}"; do
       set -- $pair
       best_of_alternating "$repeat" "fio_run $1 $t" "tb_run $t $2"
       /usr/bin/python3 -c 'import sys

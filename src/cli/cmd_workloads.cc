@@ -2,23 +2,12 @@
 // dataset formats (from formats/' registry).
 #include <fmt/format.h>
 
+#include "app/workload_load.h"
 #include "cli/command.h"
 #include "config/builtin_workloads.h"
 #include "config/workload_yaml.h"
-#include "formats/format.h"
 
 namespace trainbench::cli {
-
-std::string FormatList() {
-  std::string out = "Formats (dataset.format; files named .EXTENSION, older spellings read too):\n";
-  for (const auto* d : formats::AllFormats()) {
-    std::string extensions;
-    for (const auto e : d->extensions)
-      extensions += fmt::format("{}.{}", extensions.empty() ? "" : " ", e);
-    out += fmt::format("  {:<20} {:<26} {}\n", d->name, extensions, d->help);
-  }
-  return out;
-}
 
 namespace {
 
@@ -81,7 +70,7 @@ void AddWorkloadsCommand(CLI::App& app, Action& action) {
       fmt::print(
           "\nA workload can also be a DLIO workload YAML file: trainbench config "
           "path/to/workload.yaml\n");
-      fmt::print("\n{}", FormatList());
+      fmt::print("\n{}", app::FormatList());
       return 0;
     };
   });

@@ -8,14 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "app/workload_load.h"
+
 namespace trainbench::cli {
 
 // Set by the subcommand that was chosen; main runs it after parsing.
 using Action = std::function<int()>;
 
-// The known dataset formats, one a line: name, extensions, help (from formats/' registry);
-// `workloads` prints it and `datagen --help` ends with it.
-std::string FormatList();
+// The known formats; `workloads` prints it and `datagen --help` ends with it.
+using app::FormatList;
 
 void AddDatagenCommand(CLI::App& app, Action& action);
 void AddWorkloadsCommand(CLI::App& app, Action& action);

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <exception>
 
+#include "app/job_env.h"
 #include "cli/command.h"
 #include "common/error.h"
 #include "common/log.h"
-#include "dist/communicator.h"
 
 namespace {
 
@@ -16,7 +16,7 @@ namespace {
 // why (its line names the rank and host).
 int Fail(int code, const std::string& message) {
   trainbench::LogError(message);
-  trainbench::dist::AbortJob(code);
+  trainbench::app::EndJob(code);
   return code;
 }
 

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "common/error.h"
-#include "sim/read_setup.h"
 
 namespace trainbench::cli {
 
@@ -59,19 +58,5 @@ CLI::Validator Finite(bool allow_zero) {
 
 CLI::Validator PositiveFinite() { return Finite(false); }
 CLI::Validator NonNegativeFinite() { return Finite(true); }
-
-void CheckInterval(double interval_s) {
-  if (interval_s > 0 && interval_s < 0.05)
-    throw UsageError(fmt::format(
-        "--interval {}: a time-series row takes at least 0.05 s; give 0.05 or more, or 0 for none",
-        interval_s));
-}
-
-void CheckReadsInFlight(unsigned io_threads, unsigned io_depth) {
-  if (uint64_t{io_threads} * io_depth > sim::kMaxReadsInFlight)
-    throw UsageError(fmt::format(
-        "--io-threads {} x --io-depth {} = {} reads in flight; at most {}: lower one of them",
-        io_threads, io_depth, uint64_t{io_threads} * io_depth, sim::kMaxReadsInFlight));
-}
 
 }  // namespace trainbench::cli

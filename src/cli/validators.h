@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 
+#include "app/job_checks.h"
+
 namespace trainbench::cli {
 
 // An integer of at least `min` (a count, a seed).
@@ -19,9 +21,6 @@ CLI::Validator PositiveFinite();
 
 // A finite number of at least 0 (a coefficient).
 CLI::Validator NonNegativeFinite();
-// --interval SECONDS of a time series: 0 (none) or at least 0.05 s. Throws UsageError.
-void CheckInterval(double interval_s);
-// --io-threads x --io-depth (each 0 for the default) at most 4096. Throws UsageError.
-void CheckReadsInFlight(unsigned io_threads, unsigned io_depth);
+using app::CheckInterval;
 
 }  // namespace trainbench::cli

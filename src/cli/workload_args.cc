@@ -1,7 +1,6 @@
 #include "cli/workload_args.h"
 
-#include "common/log.h"
-#include "formats/format.h"
+#include "app/workload_load.h"
 
 namespace trainbench::cli {
 
@@ -18,13 +17,7 @@ void AddWorkloadArgs(CLI::App& command, WorkloadArgs& args) {
 }
 
 config::WorkloadConfig LoadWorkloadOrThrow(const WorkloadArgs& args) {
-  auto loaded = config::LoadWorkload(args.workload, args.overrides);
-  // config/ cannot see formats/: an unknown dataset.format, or a key its format refuses, is
-  // refused here, before any command works (UsageError: exit 2).
-  formats::CheckFormat(loaded.config);
-  if (!args.quiet_warnings)
-    for (const auto& w : loaded.warnings) LogWarning(w);
-  return std::move(loaded.config);
+  return app::LoadCheckedWorkload(args.workload, args.overrides, args.quiet_warnings);
 }
 
 }  // namespace trainbench::cli

@@ -149,10 +149,18 @@ std::optional<Manifest> ReadManifest(storage::Storage& storage) {
     // is dropped: a DOM of a million entries would take a kilobyte each (128 MB for 100k
     // retinanet files) where the run keeps a fraction of that.
     Manifest m;
-    bool in_files = false;
+    bool in_files = false, at_count = false;
     using Event = nlohmann::json::parse_event_t;
     nlohmann::json::parser_callback_t keep = [&](int depth, Event event, nlohmann::json& parsed) {
-      if (event == Event::key && depth == 1) in_files = parsed == "files";
+      if (event == Event::key && depth == 1) {
+        in_files = parsed == "files";
+        at_count = parsed == "num_files";
+      }
+      // The count comes before the list (WriteManifest puts it there): one allocation.
+      if (at_count && event == Event::value && parsed.is_number_unsigned()) {
+        m.files.reserve(parsed.get<uint64_t>());
+        at_count = false;
+      }
       if (in_files && depth == 2 && event == Event::object_end) {
         m.files.push_back(FileFromJson(parsed));
         return false;

@@ -52,22 +52,33 @@ uint64_t DrawSampleSize(double mean, double stdev, uint64_t seed) {
   return rounded < 1 ? 1 : static_cast<uint64_t>(rounded);
 }
 
+uint64_t PlannedCount(const config::WorkloadConfig& config, Split split) {
+  return split == Split::kTrain ? config.dataset.num_files_train : config.dataset.num_files_eval;
+}
+
+std::string PlannedPath(const config::WorkloadConfig& config, Split split, uint64_t index) {
+  const auto& d = config.dataset;
+  // The format's name, as DLIO names its files (it lists only files whose names end with it).
+  const std::string ext(formats::FindFormat(d.format).extensions.front());
+  return SplitFolder(split, index,
+                     split == Split::kTrain ? d.num_subfolders_train : d.num_subfolders_eval) +
+         "/" + DatasetFileName(d.file_prefix, index, PlannedCount(config, split), ext);
+}
+
 DatasetPlan PlanDataset(const config::WorkloadConfig& config) {
   const auto& d = config.dataset;
   const formats::FormatDescription& format = formats::FindFormat(d.format);
   const formats::FormatTraits& traits = format.traits;
   DatasetPlan plan;
   plan.samples_per_file = d.num_samples_per_file;
-  // The format's name, as DLIO names its files (it lists only files whose names end with it).
-  const std::string ext(format.extensions.front());
   const uint64_t seed = config.train.seed;
-  auto add_split = [&](Split split, uint64_t count, uint64_t subfolders) {
+  auto add_split = [&](Split split) {
+    const uint64_t count = PlannedCount(config, split);
     for (uint64_t i = 0; i < count; ++i) {
       PlannedFile f;
       f.split = split;
       f.index = i;
-      f.path =
-          SplitFolder(split, i, subfolders) + "/" + DatasetFileName(d.file_prefix, i, count, ext);
+      f.path = PlannedPath(config, split, i);
       f.seed = Mix(Mix(seed, split == Split::kTrain ? 1 : 2), i);
       f.sample_sizes.resize(plan.samples_per_file);
       for (uint64_t s = 0; s < plan.samples_per_file; ++s) {
@@ -80,8 +91,9 @@ DatasetPlan PlanDataset(const config::WorkloadConfig& config) {
       plan.files.push_back(std::move(f));
     }
   };
-  add_split(Split::kTrain, d.num_files_train, d.num_subfolders_train);
-  add_split(Split::kEval, d.num_files_eval, d.num_subfolders_eval);
+  plan.files.reserve(d.num_files_train + d.num_files_eval);
+  add_split(Split::kTrain);
+  add_split(Split::kEval);
   return plan;
 }
 

@@ -38,6 +38,10 @@ std::string DatasetFileName(const std::string& prefix, uint64_t index, uint64_t 
 std::string SplitFolder(Split split, uint64_t index, uint64_t num_subfolders);
 
 DatasetPlan PlanDataset(const config::WorkloadConfig& config);
+// The files of a split, and the path of one of them as PlanDataset names it, without planning
+// the rest: a run over a million files matches names, not sample sizes.
+uint64_t PlannedCount(const config::WorkloadConfig& config, Split split);
+std::string PlannedPath(const config::WorkloadConfig& config, Split split, uint64_t index);
 
 // Sample sizes follow record_length_bytes and its stdev (seeded normal, rounded, never
 // below one byte); formats with square samples round each down to a square.

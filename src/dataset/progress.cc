@@ -19,7 +19,9 @@ Progress::Progress(std::string what, uint64_t total_files, uint64_t total_bytes,
       live_bytes_(std::move(live_bytes)),
       period_(period),
       start_(NowSeconds()),
-      tty_(::isatty(STDERR_FILENO) != 0) {
+      // A log's line every period (10 s by default); a terminal's redrawn every 0.5 s.
+      display_(STDERR_FILENO, LiveDisplay::ModeFor(STDERR_FILENO, true),
+               period.count() > 0 ? static_cast<double>(period.count()) / 1e3 : 10.0) {
   thread_ = std::thread([this] { Loop(); });
 }
 
@@ -33,18 +35,21 @@ void Progress::Stop() {
   }
   wake_.notify_all();
   thread_.join();
-  if (tty_) std::fputs("\r\033[K", stderr);
+  display_.Clear();
 }
 
 void Progress::Loop() {
-  // A terminal gets a live line twice a second; a log gets a line every 10 s.
-  const auto period = period_.count() > 0 ? period_ : std::chrono::milliseconds(tty_ ? 500 : 10000);
+  // A terminal gets a live line twice a second; a log a line every period (10 s by default).
+  const bool terminal = display_.mode() == LiveDisplay::Mode::kBlock;
+  // Wakes at least twice a second; the display spaces a log's lines by the period.
+  const auto period = std::chrono::milliseconds(
+      period_.count() > 0 ? std::min<int64_t>(period_.count(), 500) : 500);
   std::unique_lock<std::mutex> lock(mutex_);
-  if (tty_) Print(false);  // show the job has started, however short it is
-  while (!wake_.wait_for(lock, period, [this] { return stopped_; })) Print(false);
+  if (terminal) Print();  // show the job has started, however short it is
+  while (!wake_.wait_for(lock, period, [this] { return stopped_; })) Print();
 }
 
-void Progress::Print(bool) {
+void Progress::Print() {
   const double elapsed = NowSeconds() - start_;
   const double bytes =
       static_cast<double>(std::max(bytes_.load(), live_bytes_ ? live_bytes_() : uint64_t{0}));
@@ -55,12 +60,7 @@ void Progress::Print(bool) {
       fmt::format("{}: {}/{} files, {} of ~{}, {:.2f} GB/s, ETA {}", what_, files_.load(),
                   total_files_, FormatBytes(bytes), FormatBytes(static_cast<double>(total_bytes_)),
                   rate / 1e9, FormatDuration(eta));
-  if (tty_) {
-    std::fprintf(stderr, "\r\033[K%s", line.c_str());
-  } else {
-    std::fprintf(stderr, "trainbench: %s\n", line.c_str());
-  }
-  std::fflush(stderr);
+  display_.Show(line + "\n", "trainbench: " + line + "\n");
 }
 
 }  // namespace trainbench::dataset

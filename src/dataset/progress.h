@@ -1,6 +1,7 @@
-// Progress of a long job (datagen, verify) on stderr: a live line on a terminal, plain
-// periodic lines otherwise (CI logs, pipes). Counters are updated from worker threads;
-// a reporter thread prints. The final summary line is the caller's to print.
+// Progress of a long job (datagen, verify) on stderr through the one LiveDisplay: a live
+// line on a terminal, plain periodic lines otherwise (CI logs, pipes). Counters are updated
+// from worker threads; a reporter thread prints. The final summary line is the caller's to
+// print (the live line is erased for it).
 #pragma once
 
 #include <atomic>
@@ -11,6 +12,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+
+#include "common/live_display.h"
 
 namespace trainbench::dataset {
 
@@ -33,7 +36,7 @@ class Progress {
 
  private:
   void Loop();
-  void Print(bool final_line);
+  void Print();
 
   std::string what_;
   uint64_t total_files_;
@@ -43,7 +46,7 @@ class Progress {
   std::atomic<uint64_t> files_{0};
   std::atomic<uint64_t> bytes_{0};
   double start_;
-  bool tty_;
+  LiveDisplay display_;
   bool stopped_ = false;
   std::mutex mutex_;
   std::condition_variable wake_;

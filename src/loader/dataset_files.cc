@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "common/error.h"
 #include "common/log.h"
@@ -100,53 +102,64 @@ std::vector<formats::WrittenFile> ListSplit(const config::WorkloadConfig& config
   return files;
 }
 
-std::vector<formats::WrittenFile> FromManifest(const dataset::Manifest& manifest,
-                                               const dataset::DatasetPlan& plan, Split split,
-                                               storage::Storage& storage,
-                                               const std::string& datagen) {
+// The manifest's files by path, as views of its paths: one index for both splits, no copy.
+using PathIndex = std::unordered_map<std::string_view, size_t>;
+
+// Which of the manifest's files a split reads, as indices into manifest.files in the plan's
+// order. Throws naming the command that writes a matching dataset.
+std::vector<size_t> SelectFromManifest(const dataset::Manifest& manifest, const PathIndex& by_path,
+                                       const config::WorkloadConfig& config, Split split,
+                                       storage::Storage& storage, const std::string& datagen) {
   const std::string folder = split == Split::kTrain ? "train/" : "valid/";
   const std::string key = split == Split::kTrain ? "num_files_train" : "num_files_eval";
-  std::map<std::string, const formats::WrittenFile*> by_path;
-  std::vector<const formats::WrittenFile*> in_split;
-  for (const auto& f : manifest.files) {
-    by_path[f.path] = &f;
-    if (f.path.rfind(folder, 0) == 0) in_split.push_back(&f);
-  }
-  uint64_t wanted = 0;
-  for (const auto& p : plan.files) wanted += p.split == split ? 1 : 0;
+  std::vector<size_t> in_split;
+  for (size_t i = 0; i < manifest.files.size(); ++i)
+    if (manifest.files[i].path.starts_with(folder)) in_split.push_back(i);
+  const uint64_t wanted = dataset::PlannedCount(config, split);
   if (in_split.size() < wanted)
     throw RuntimeError(fmt::format(
         "the dataset at {} has {} {} files but the config asks for {} (dataset.{}={}); write "
         "a matching dataset with\n  {}",
         storage.Describe(""), in_split.size(), folder.substr(0, folder.size() - 1), wanted, key,
         wanted, datagen));
-  std::vector<formats::WrittenFile> files;
-  std::string first_missing;
-  for (const auto& p : plan.files) {
-    if (p.split != split) continue;
-    auto it = by_path.find(p.path);
+  std::vector<size_t> chosen;
+  chosen.reserve(wanted);
+  for (uint64_t i = 0; i < wanted; ++i) {
+    const auto it = by_path.find(dataset::PlannedPath(config, split, i));
     if (it == by_path.end()) {
-      first_missing = p.path;
-      break;
+      // More files than asked for (DLIO names carry the count), or names of an older
+      // trainbench (".h5", ".jpg"): take the first ones, as DLIO does with a folder holding
+      // more files than num_files_*.
+      if (in_split.size() > wanted)
+        LogWarning(fmt::format("the dataset at {} has {} {} files; using the first {} (dataset.{})",
+                               storage.Describe(""), in_split.size(),
+                               folder.substr(0, folder.size() - 1), wanted, key));
+      in_split.resize(wanted);
+      return in_split;
     }
-    files.push_back(*it->second);
+    chosen.push_back(it->second);
   }
-  if (!first_missing.empty()) {
-    // More files than asked for (DLIO names carry the count), or names of an older
-    // trainbench (".h5", ".jpg"): take the first ones, as DLIO does with a folder holding
-    // more files than num_files_*.
-    if (in_split.size() > wanted)
-      LogWarning(fmt::format("the dataset at {} has {} {} files; using the first {} (dataset.{})",
-                             storage.Describe(""), in_split.size(),
-                             folder.substr(0, folder.size() - 1), wanted, key));
-    files.clear();
-    for (uint64_t i = 0; i < wanted; ++i) files.push_back(*in_split[i]);
-  }
-  // One listing of the split's folder gives every size (one request a page on S3, not a
-  // HEAD per file); a file it lacks is asked for on its own before it is called missing.
-  std::map<std::string, uint64_t> listed;
-  for (const auto& e : storage.List(folder.substr(0, folder.size() - 1)))
-    listed[e.path] = e.size_bytes;
+  return chosen;
+}
+
+// The chosen files, moved out of the manifest's list (each index is chosen once).
+std::vector<formats::WrittenFile> TakeFiles(std::vector<formats::WrittenFile>& all,
+                                            const std::vector<size_t>& chosen) {
+  std::vector<formats::WrittenFile> files;
+  files.reserve(chosen.size());
+  for (const size_t i : chosen) files.push_back(std::move(all[i]));
+  return files;
+}
+
+// One listing of the split's folder gives every size (one request a page on S3, not a
+// HEAD per file); a file it lacks is asked for on its own before it is called missing.
+void CheckSizes(const std::vector<formats::WrittenFile>& files, Split split,
+                storage::Storage& storage, const std::string& datagen) {
+  if (files.empty()) return;
+  const auto entries = storage.List(split == Split::kTrain ? "train" : "valid");
+  std::unordered_map<std::string_view, uint64_t> listed;
+  listed.reserve(entries.size());
+  for (const auto& e : entries) listed.emplace(e.path, e.size_bytes);
   for (const auto& f : files) {
     const auto it = listed.find(f.path);
     const auto size =
@@ -160,10 +173,9 @@ std::vector<formats::WrittenFile> FromManifest(const dataset::Manifest& manifest
           "re-run\n  {}",
           storage.Describe(f.path), *size, f.size_bytes, datagen));
   }
-  return files;
 }
 
-uint64_t Sum(const std::vector<formats::WrittenFile>& files) {
+uint64_t Sum(std::span<const formats::WrittenFile> files) {
   uint64_t total = 0;
   for (const auto& f : files) total += f.size_bytes;
   return total;
@@ -171,44 +183,60 @@ uint64_t Sum(const std::vector<formats::WrittenFile>& files) {
 
 }  // namespace
 
-uint64_t DatasetFiles::TrainBytes() const { return Sum(train); }
-uint64_t DatasetFiles::TotalBytes() const { return Sum(train) + Sum(eval); }
+uint64_t DatasetFiles::TrainBytes() const { return Sum(train()); }
+uint64_t DatasetFiles::TotalBytes() const { return Sum(files); }
 
 DatasetFiles ResolveDataset(const config::WorkloadConfig& config, storage::Storage& storage,
                             const std::string& datagen) {
-  DatasetFiles files;
+  std::vector<formats::WrittenFile> train_files, eval_files;
+  bool from_manifest = false;
   const bool want_eval = config.workflow.evaluation && config.dataset.num_files_eval > 0;
   if (auto manifest = dataset::ReadManifest(storage)) {
     CheckGenerationKey(manifest->key, dataset::GenerationKey(config), storage.Describe(""),
                        datagen);
-    const auto plan = dataset::PlanDataset(config);
-    files.train = FromManifest(*manifest, plan, Split::kTrain, storage, datagen);
-    if (want_eval) files.eval = FromManifest(*manifest, plan, Split::kEval, storage, datagen);
-    files.from_manifest = true;
+    std::vector<size_t> train, eval;
+    {
+      PathIndex by_path;
+      by_path.reserve(manifest->files.size());
+      for (size_t i = 0; i < manifest->files.size(); ++i)
+        by_path.emplace(manifest->files[i].path, i);
+      train = SelectFromManifest(*manifest, by_path, config, Split::kTrain, storage, datagen);
+      if (want_eval)
+        eval = SelectFromManifest(*manifest, by_path, config, Split::kEval, storage, datagen);
+    }  // the index goes before the files are moved (the index views their paths)
+    train_files = TakeFiles(manifest->files, train);
+    eval_files = TakeFiles(manifest->files, eval);
+    manifest.reset();
+    CheckSizes(train_files, Split::kTrain, storage, datagen);
+    CheckSizes(eval_files, Split::kEval, storage, datagen);
+    from_manifest = true;
     const auto format = formats::MakeFormat(config);
     const auto& traits = format->description().traits;
     // Where samples lie comes from the file itself when the manifest has none (a format
     // whose library reads the samples: chunked or compressed HDF5), or not the read units
     // a run reads (Parquet row groups, which older manifests lack).
-    for (auto* split : {&files.train, &files.eval})
+    for (auto* split : {&train_files, &eval_files})
       for (auto& f : *split)
         if ((traits.scan_finds_extents && f.samples.empty()) ||
             (traits.reads_units && f.units.empty()))
           f = ScanFile(config, storage, *format, f.path, f.size_bytes);
   } else {
-    files.train =
+    train_files =
         ListSplit(config, storage, Split::kTrain, config.dataset.num_files_train, datagen);
     if (want_eval)
-      files.eval = ListSplit(config, storage, Split::kEval, config.dataset.num_files_eval, datagen);
+      eval_files = ListSplit(config, storage, Split::kEval, config.dataset.num_files_eval, datagen);
   }
+  DatasetFiles files;
+  files.from_manifest = from_manifest;
+  files.num_train = train_files.size();
+  files.files = std::move(train_files);
+  files.files.reserve(files.files.size() + eval_files.size());
+  for (auto& f : eval_files) files.files.push_back(std::move(f));
   const auto reader = formats::MakeFormat(config);
-  for (auto* split : {&files.train, &files.eval})
-    for (auto& f : *split) reader->SelectReads(f);  // Parquet: the columns marked read
-  for (const auto* split : {&files.train, &files.eval})
-    for (const auto& f : *split)
-      if (f.num_samples == 0)
-        throw RuntimeError(
-            fmt::format("dataset file {} holds no samples", storage.Describe(f.path)));
+  for (auto& f : files.files) reader->SelectReads(f);  // Parquet: the columns marked read
+  for (const auto& f : files.files)
+    if (f.num_samples == 0)
+      throw RuntimeError(fmt::format("dataset file {} holds no samples", storage.Describe(f.path)));
   return files;
 }
 

@@ -5,6 +5,7 @@
 // Not thread-safe (runs once, before the event loop).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,9 +16,15 @@
 namespace trainbench::loader {
 
 struct DatasetFiles {
-  std::vector<formats::WrittenFile> train;
-  std::vector<formats::WrittenFile> eval;
+  // The train files, then the eval files: one list (a million files are held once), which
+  // is also the read engine's list of objects.
+  std::vector<formats::WrittenFile> files;
+  size_t num_train = 0;
   bool from_manifest = false;
+  std::span<const formats::WrittenFile> train() const { return {files.data(), num_train}; }
+  std::span<const formats::WrittenFile> eval() const {
+    return {files.data() + num_train, files.size() - num_train};
+  }
   uint64_t TrainBytes() const;
   uint64_t TotalBytes() const;
 };

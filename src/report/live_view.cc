@@ -1,7 +1,6 @@
 #include "report/live_view.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 
@@ -29,18 +28,10 @@ std::string Eta(const LiveStatus& s, double elapsed_s) {
 }  // namespace
 
 LiveView::LiveView(int fd, Mode mode, std::string title, double au_target, double line_every_s)
-    : fd_(fd),
-      mode_(mode),
-      title_(std::move(title)),
+    : title_(std::move(title)),
       au_target_(au_target),
-      line_every_s_(line_every_s),
       start_(NowSeconds()),
-      next_line_(start_ + line_every_s) {}
-
-LiveView::Mode LiveView::ModeFor(int fd, bool enabled) {
-  if (!enabled) return Mode::kOff;
-  return ::isatty(fd) ? Mode::kBlock : Mode::kLines;
-}
+      display_(fd, mode, line_every_s) {}
 
 std::string LiveView::Block(const std::string& title, const LiveStatus& s,
                             const std::optional<metrics::TimeseriesRow>& row, double au_target,
@@ -86,56 +77,10 @@ void LiveView::OnRow(const metrics::TimeseriesRow& row) {
   Draw();
 }
 
-void LiveView::Above(const std::function<void()>& print) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  Erase();
-  print();
-  Draw();
-}
-
-void LiveView::End() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  mode_ = Mode::kOff;
-  drawn_lines_ = 0;  // the last block stays on screen, above what follows
-}
-
 void LiveView::Draw() {
-  if (mode_ == Mode::kOff || !status_) return;
-  const double now = NowSeconds();
-  if (mode_ == Mode::kLines) {
-    if (now < next_line_) return;
-    next_line_ = now + line_every_s_;
-    Write(Line(*status_, row_, now - start_));
-    return;
-  }
-  const std::string block = Block(title_, *status_, row_, au_target_, now - start_);
-  std::string out;
-  // Back to the block's first line, then each line rewritten and cleared to its end.
-  if (drawn_lines_ > 0) out += fmt::format("\x1b[{}F", drawn_lines_);
-  int lines = 0;
-  for (size_t at = 0; at < block.size();) {
-    const size_t end = block.find('\n', at);
-    out += block.substr(at, end - at) + "\x1b[K\n";
-    at = end + 1;
-    ++lines;
-  }
-  out += "\x1b[J";  // a shorter block than the last leaves no stale line below
-  drawn_lines_ = lines;
-  Write(out);
-}
-
-void LiveView::Erase() {
-  if (mode_ != Mode::kBlock || drawn_lines_ == 0) return;
-  Write(fmt::format("\x1b[{}F\x1b[J", drawn_lines_));
-  drawn_lines_ = 0;
-}
-
-void LiveView::Write(const std::string& text) {
-  for (size_t at = 0; at < text.size();) {
-    const ssize_t n = ::write(fd_, text.data() + at, text.size() - at);
-    if (n <= 0) return;  // a closed terminal: the run goes on without its view
-    at += static_cast<size_t>(n);
-  }
+  if (!status_) return;
+  const double elapsed = NowSeconds() - start_;
+  display_.Show(Block(title_, *status_, row_, au_target_, elapsed), Line(*status_, row_, elapsed));
 }
 
 }  // namespace trainbench::report

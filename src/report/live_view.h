@@ -1,4 +1,5 @@
-// What `run` shows while it works. On a terminal, a block of a few lines redrawn in place
+// What `run` shows while it works (through the one LiveDisplay). On a terminal, a block of a
+// few lines redrawn in place
 // (phase, epoch and step, samples/s, MB/s, AU so far against the target, read latency p99,
 // data wait, reads in flight, CPU, memory, elapsed and ETA); event lines (epoch ends,
 // checkpoints) print above it. Elsewhere (a log file, a pipe, CI), one plain line every
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "common/live_display.h"
 #include "metrics/timeseries.h"
 
 namespace trainbench::report {
@@ -27,18 +29,18 @@ struct LiveStatus {  // the step loop's view of the phase it runs
 
 class LiveView {
  public:
-  enum class Mode { kOff, kBlock, kLines };
+  using Mode = LiveDisplay::Mode;
+  // Kept for callers: LiveDisplay::ModeFor.
+  static Mode ModeFor(int fd, bool enabled) { return LiveDisplay::ModeFor(fd, enabled); }
   // Writes to file descriptor `fd`; `title` heads the block (the workload), `au_target` in %.
   LiveView(int fd, Mode mode, std::string title, double au_target, double line_every_s);
-  // kBlock when fd is a terminal, else kLines; kOff when `enabled` is false.
-  static Mode ModeFor(int fd, bool enabled);
 
   void OnStatus(const LiveStatus& status);
   void OnRow(const metrics::TimeseriesRow& row);
   // Runs `print` (which writes lines to the same stream) with the block out of the way.
-  void Above(const std::function<void()>& print);
+  void Above(const std::function<void()>& print) { display_.Above(print); }
   // Leaves the last block on screen and stops drawing.
-  void End();
+  void End() { display_.End(); }
 
   // The block's lines for these figures (no escape codes): for tests and the plain lines.
   static std::string Block(const std::string& title, const LiveStatus& s,
@@ -48,21 +50,15 @@ class LiveView {
                           double elapsed_s);
 
  private:
-  void Draw();   // mutex_ held
-  void Erase();  // mutex_ held
-  void Write(const std::string& text);
+  void Draw();  // mutex_ held
 
-  const int fd_;
-  Mode mode_;
   const std::string title_;
   const double au_target_;
-  const double line_every_s_;
   const double start_;
   std::mutex mutex_;
   std::optional<LiveStatus> status_;
   std::optional<metrics::TimeseriesRow> row_;
-  int drawn_lines_ = 0;
-  double next_line_ = 0;
+  LiveDisplay display_;
 };
 
 }  // namespace trainbench::report

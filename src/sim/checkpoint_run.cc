@@ -41,7 +41,7 @@ metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& c, dist::
   r.io_before = metrics::ReadProcessIo();
   const double cpu0 = metrics::ProcessCpuSeconds();
   const double t0 = NowSeconds();
-  Checkpointer checkpointer(c, ranks.Rank(), ranks.Size());
+  Checkpointer checkpointer(c, ranks.Rank(), ranks.Size(), o.storage);
 
   auto stop = [&](const std::string& reason, bool by_peer) {
     r.complete = false;
@@ -73,7 +73,10 @@ metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& c, dist::
     }
     if (r.complete && together()) {
       writes_end = NowSeconds();
-      const bool drop = o.drop_caches || CacheCouldHoldIt(c, ranks, o);
+      // Only a file system's reads can come from this host's page cache; an object store's
+      // (S3, memory) cross to the store whatever this host holds.
+      const bool local = !o.storage || o.storage->LocalPath("").has_value();
+      const bool drop = local && (o.drop_caches || CacheCouldHoldIt(c, ranks, o));
       if (drop) {
         if (o.first_rank_on_host) DropPageCache();
         log("page caches emptied between writing and reading");

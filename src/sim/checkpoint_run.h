@@ -14,6 +14,7 @@
 #include "config/workload.h"
 #include "dist/communicator.h"
 #include "metrics/run_record.h"
+#include "storage/storage.h"
 
 namespace trainbench::sim {
 
@@ -24,6 +25,8 @@ struct CheckpointRunOptions {
   bool drop_caches = false;   // --drop-caches: always, before writing too
   uint64_t accelerators = 1;  // over every rank (each rank's --accelerators), for the record
   std::function<void(const std::string&)> log;
+  // Where the checkpoints go (not owned); null: checkpoint.checkpoint_folder.
+  storage::Storage* storage = nullptr;
 };
 
 metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& config,

@@ -22,12 +22,15 @@ bool IsCheckpointPath(const std::string& path) {
   return std::regex_match(path, kPattern);
 }
 
-Checkpointer::Checkpointer(const config::WorkloadConfig& config, int rank, int ranks)
+Checkpointer::Checkpointer(const config::WorkloadConfig& config, int rank, int ranks,
+                           storage::Storage* storage)
     : config_(config),
       rank_(rank),
       ranks_(ranks),
-      storage_(storage::OpenStorage(config.checkpoint.checkpoint_folder,
-                                    config.storage.storage_options)),
+      owned_storage_(storage ? nullptr
+                             : storage::OpenStorage(config.checkpoint.checkpoint_folder,
+                                                    config.storage.storage_options)),
+      storage_(storage ? storage : owned_storage_.get()),
       buffer_(kChunk),
       read_buffer_(kChunk) {
   FillRandom(Mix(config.train.seed, 0xC4EC), 0, buffer_.data(), buffer_.size());

@@ -27,7 +27,9 @@ bool IsCheckpointPath(const std::string& path);
 
 class Checkpointer {
  public:
-  Checkpointer(const config::WorkloadConfig& config, int rank, int ranks);
+  // Writes to `storage` (not owned), or when null to checkpoint.checkpoint_folder.
+  Checkpointer(const config::WorkloadConfig& config, int rank, int ranks,
+               storage::Storage* storage = nullptr);
 
   // Writes this rank's part of the checkpoint of (epoch, global step) and returns its
   // record: no files and no bytes for a rank that writes none (it still counts it).
@@ -48,7 +50,8 @@ class Checkpointer {
 
   const config::WorkloadConfig& config_;
   int rank_, ranks_;
-  std::unique_ptr<storage::Storage> storage_;
+  std::unique_ptr<storage::Storage> owned_storage_;
+  storage::Storage* storage_;
   std::vector<unsigned char> buffer_;       // what every chunk of every file holds
   std::vector<unsigned char> read_buffer_;  // what a read-back returned
   int64_t written_ = 0;

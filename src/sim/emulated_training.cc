@@ -26,10 +26,9 @@ class EmulatedRun {
   EmulatedRun(const config::WorkloadConfig& config, const loader::DatasetFiles& dataset,
               storage::Storage& storage, dist::Communicator& comm, const EmulationOptions& options)
       : c_(config), dataset_(dataset), storage_(storage), comm_(comm), options_(options) {
-    all_files_ = dataset.train;
-    all_files_.insert(all_files_.end(), dataset.eval.begin(), dataset.eval.end());
     std::vector<uint64_t> sizes;
-    for (const auto& f : all_files_) sizes.push_back(f.size_bytes);
+    sizes.reserve(dataset.files.size());
+    for (const auto& f : dataset.files) sizes.push_back(f.size_bytes);
     io_ = std::make_unique<metrics::IoCharacterizer>(std::move(sizes));
   }
 
@@ -39,8 +38,8 @@ class EmulatedRun {
     first_ = options_.first_accelerator;
     const uint64_t random_seed = options_.random_shuffle_seed.value_or(DrawRandomShuffleSeed());
     sampler_ = TrainSampling(c_, total, random_seed);
-    train_counts_ = SamplesPerFile(dataset_.train);
-    eval_counts_ = SamplesPerFile(dataset_.eval);
+    train_counts_ = SamplesPerFile(dataset_.train());
+    eval_counts_ = SamplesPerFile(dataset_.eval());
     const uint64_t steps = TrainStepsPerEpoch(c_, dataset_, total);
 
     r_ = StartRunRecord(
@@ -51,12 +50,12 @@ class EmulatedRun {
     const double cpu0 = metrics::ProcessCpuSeconds();
     const double t0 = NowSeconds();
 
-    reads_ = SetUpReads(c_, local, options_.reads, storage_, all_files_);
+    reads_ = SetUpReads(c_, local, options_.reads, storage_, dataset_.files);
     r_.read_engine = reads_.description;
     r_.io_threads = reads_.reader.threads;
     r_.io_depth = reads_.reader.depth;
-    scheduler_ = std::make_unique<loader::ReadScheduler>(*reads_.engine, &all_files_, reads_.reader,
-                                                         local, io_.get());
+    scheduler_ = std::make_unique<loader::ReadScheduler>(*reads_.engine, &dataset_.files,
+                                                         reads_.reader, local, io_.get());
     if (c_.workflow.checkpoint)
       checkpointer_ = std::make_unique<Checkpointer>(c_, comm_.Rank(), comm_.Size());
     std::unique_ptr<metrics::IntervalSampler> timeseries;
@@ -156,7 +155,7 @@ class EmulatedRun {
     // The bytes the accelerators asked for, counted as each takes its batch, so an
     // interrupted phase counts only what it used.
     s.on_batch = [this, &plans, batch, offset, sequential](size_t a, uint64_t step) {
-      phase_requested_ += BatchBytes(plans[a], step, batch, all_files_, offset, sequential);
+      phase_requested_ += BatchBytes(plans[a], step, batch, dataset_.files, offset, sequential);
     };
     phase_requested_ = 0;
     return s;
@@ -222,7 +221,7 @@ class EmulatedRun {
                       rec.BytesPerSecond() / kMB, rec.au_percentage,
                       rec.complete ? "" : " (incomplete)"));
       if (Stop(out)) return;
-      if (EvalDue(c_, epoch, !dataset_.eval.empty()) && !Evaluate(epoch)) return;
+      if (EvalDue(c_, epoch, !dataset_.eval().empty()) && !Evaluate(epoch)) return;
       if (checkpointer_ && EpochCheckpointDue(c_, epoch) && checkpointer_->MayWrite())
         WriteCheckpoint(epoch, global_step);
     }
@@ -241,7 +240,7 @@ class EmulatedRun {
       return true;
     }
     const auto plans = loader::PlanEpoch(eval_counts_, o, epoch, first_, options_.accelerators);
-    const auto offset = static_cast<uint32_t>(dataset_.train.size());
+    const auto offset = static_cast<uint32_t>(dataset_.num_train);
     if (!StartTogether()) return false;
     auto spec = Spec("eval", epoch, plans, offset, o.batch_size, steps, c_.evaluation.eval_time,
                      loader::SequentialWithinFiles(o));
@@ -287,7 +286,6 @@ class EmulatedRun {
   storage::Storage& storage_;
   dist::Communicator& comm_;
   const EmulationOptions& options_;
-  std::vector<formats::WrittenFile> all_files_;  // train, then eval: the engine's objects
   std::unique_ptr<metrics::IoCharacterizer> io_;
   uint64_t phase_requested_ = 0;  // bytes of the batches the current phase took
   loader::SamplerOptions sampler_;

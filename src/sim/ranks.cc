@@ -1,5 +1,6 @@
 #include "sim/ranks.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "metrics/process_stats.h"
@@ -26,6 +27,20 @@ RankLayout ExchangeRankLayout(dist::Communicator& ranks, uint64_t accelerators) 
     layout.ranks.push_back(std::move(info));
   }
   return layout;
+}
+
+std::vector<std::string> Hosts(const RankLayout& layout) {
+  std::vector<std::string> hosts;
+  for (const auto& rank : layout.ranks)
+    if (std::find(hosts.begin(), hosts.end(), rank.host) == hosts.end()) hosts.push_back(rank.host);
+  return hosts;
+}
+
+std::vector<size_t> RanksOnHost(const RankLayout& layout, const std::string& host) {
+  std::vector<size_t> on_host;
+  for (size_t r = 0; r < layout.ranks.size(); ++r)
+    if (layout.ranks[r].host == host) on_host.push_back(r);
+  return on_host;
 }
 
 std::vector<metrics::RunRecord> GatherRecords(dist::Communicator& ranks,

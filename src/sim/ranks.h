@@ -31,6 +31,12 @@ struct RankLayout {
 
 RankLayout ExchangeRankLayout(dist::Communicator& ranks, uint64_t accelerators);
 
+// The hosts of a layout, each once, in the order of their first rank.
+std::vector<std::string> Hosts(const RankLayout& layout);
+// The ranks on `host`, in rank order: the first empties the host's page cache, and their
+// count shares the host's cores among the ranks' reader loops.
+std::vector<size_t> RanksOnHost(const RankLayout& layout, const std::string& host);
+
 // At rank 0: every rank's record in rank order; elsewhere: empty.
 std::vector<metrics::RunRecord> GatherRecords(dist::Communicator& ranks,
                                               const metrics::RunRecord& mine);

@@ -88,7 +88,7 @@ ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators
               storage.Describe(f.path), format.name, format.name));
     }
   }
-  if (!setup.engine) setup.engine = storage::OpenReadEngine(storage, objects, o);
+  if (!setup.engine) setup.engine = storage::OpenReadEngine(storage, std::move(objects), o);
   const unsigned useful = setup.engine->Capabilities().useful_depth;
   setup.reader.threads = ReadThreads(config, accelerators, flags, useful);
   setup.reader.depth = ReadDepth(config, accelerators, flags, useful);

@@ -13,8 +13,8 @@ metrics::RunRecord StartRunRecord(const config::WorkloadConfig& config,
   r.epochs_planned = config.train.epochs;
   r.steps_per_epoch = shape.steps_per_epoch;
   r.batch_size = config.reader.batch_size;
-  r.train_files = dataset.train.size();
-  for (const auto& f : dataset.train) r.train_samples += f.num_samples;
+  r.train_files = dataset.num_train;
+  for (const auto& f : dataset.train()) r.train_samples += f.num_samples;
   r.dataset_bytes = dataset.TotalBytes();
   r.train_bytes = dataset.TrainBytes();
   r.random_shuffle_seed = shape.random_shuffle_seed;

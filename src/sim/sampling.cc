@@ -47,7 +47,7 @@ loader::SamplerOptions PreloadSampling(const loader::SamplerOptions& train) {
   return o;
 }
 
-std::vector<uint64_t> SamplesPerFile(const std::vector<formats::WrittenFile>& files) {
+std::vector<uint64_t> SamplesPerFile(std::span<const formats::WrittenFile> files) {
   std::vector<uint64_t> counts;
   counts.reserve(files.size());
   for (const auto& f : files) counts.push_back(f.num_samples);
@@ -57,7 +57,7 @@ std::vector<uint64_t> SamplesPerFile(const std::vector<formats::WrittenFile>& fi
 uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
                             const loader::DatasetFiles& dataset, uint64_t accelerators) {
   uint64_t samples = 0;
-  for (const auto& f : dataset.train) samples += f.num_samples;
+  for (const auto& f : dataset.train()) samples += f.num_samples;
   const uint64_t steps = loader::StepsPerEpoch(samples, TrainSampling(config, accelerators, 0));
   if (steps == 0)
     throw UsageError(fmt::format(

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "config/workload.h"
@@ -25,7 +26,7 @@ loader::SamplerOptions EvalSampling(const loader::SamplerOptions& train,
 // read_type memory's one pass before training: every sample once, in order.
 loader::SamplerOptions PreloadSampling(const loader::SamplerOptions& train);
 
-std::vector<uint64_t> SamplesPerFile(const std::vector<formats::WrittenFile>& files);
+std::vector<uint64_t> SamplesPerFile(std::span<const formats::WrittenFile> files);
 
 // Steps per epoch for `accelerators` in all; throws UsageError (naming the keys) when
 // not even one step fits, so a run can refuse before it creates its results folder.

@@ -12,8 +12,7 @@
 namespace trainbench::stage {
 
 StageProgress::StageProgress(bool enabled, uint64_t total_bytes, StageLive* live)
-    : enabled_(enabled),
-      tty_(::isatty(STDERR_FILENO) == 1),
+    : display_(STDERR_FILENO, LiveDisplay::ModeFor(STDERR_FILENO, enabled), 5.0, 0.5),
       live_(live),
       total_bytes_(total_bytes),
       start_(NowSeconds()) {
@@ -34,10 +33,8 @@ void StageProgress::Update(uint64_t bytes, uint64_t retries, unsigned active) {
     live_->retries.store(base_retries_ + retries, std::memory_order_relaxed);
     live_->active.store(active, std::memory_order_relaxed);
   }
-  if (!enabled_) return;
+  if (display_.mode() == LiveDisplay::Mode::kOff) return;
   const double now = NowSeconds();
-  if (now - last_print_ < (tty_ ? 0.5 : 5.0)) return;
-  last_print_ = now;
   const double elapsed = std::max(1e-3, now - start_);
   const double rate = static_cast<double>(bytes) / elapsed;
   const double left = total_bytes_ > bytes ? static_cast<double>(total_bytes_ - bytes) : 0;
@@ -46,13 +43,7 @@ void StageProgress::Update(uint64_t bytes, uint64_t retries, unsigned active) {
       fmt::format("stage: {} of {} ({:.1f} MB/s), ETA {}, {} retries, {} streams busy",
                   FormatBytes(static_cast<double>(bytes)),
                   FormatBytes(static_cast<double>(total_bytes_)), rate / kMB, eta, retries, active);
-  if (tty_) {
-    fmt::print(stderr, "\r{:<100}", line);
-    drawn_ = true;
-  } else {
-    fmt::print(stderr, "{}\n", line);
-  }
-  std::fflush(stderr);
+  display_.Show(line + "\n", line + "\n");
 }
 
 void StageProgress::Finish() {
@@ -60,8 +51,7 @@ void StageProgress::Finish() {
     live_->active.store(0, std::memory_order_relaxed);
     live_->fetching.store(false, std::memory_order_relaxed);
   }
-  if (drawn_) fmt::print(stderr, "\n");
-  drawn_ = false;
+  display_.End();  // the last line stays above the table
 }
 
 }  // namespace trainbench::stage

@@ -1,11 +1,13 @@
-// The stage's progress on stderr: one redrawn line on a terminal (bytes, rate, ETA,
-// retries, streams busy), a plain line every 5 s otherwise (logs, pipes); nothing with
-// enabled=false (--no-progress). Called from the stage's loop thread; not thread-safe.
+// The stage's progress on stderr through the one LiveDisplay: one redrawn line on a
+// terminal (bytes, rate, ETA, retries, streams busy), a plain line every 5 s otherwise
+// (logs, pipes); nothing with enabled=false (--no-progress). Called from the stage's loop
+// thread; not thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 
+#include "common/live_display.h"
 #include "stage/stage_live.h"
 
 namespace trainbench::stage {
@@ -27,12 +29,11 @@ class StageProgress {
   void Finish();
 
  private:
-  bool enabled_, tty_;
+  LiveDisplay display_;
   StageLive* live_;
   uint64_t total_bytes_;
   uint64_t base_bytes_ = 0, base_retries_ = 0;
-  double start_, last_print_ = 0;
-  bool drawn_ = false;
+  double start_;
 };
 
 }  // namespace trainbench::stage

@@ -29,9 +29,9 @@ class FaultInjectingStorage : public ForwardingStorage {
   std::unique_ptr<RandomAccessFile> Open(const std::string& path,
                                          const OpenOptions& options) override;
   // Reads through this storage's Open (pread), so failed opens reach the reader.
-  std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
+  std::unique_ptr<ReadEngine> OpenReadEngine(std::vector<std::string> objects,
                                              const ReadEngineOptions& options) override {
-    return Storage::OpenReadEngine(objects, options);
+    return Storage::OpenReadEngine(std::move(objects), options);
   }
   std::string DefaultReadEngine() const override { return "pread"; }
   // Charges `size` bytes against the budget; throws the configured error past it.

@@ -30,9 +30,9 @@ class ForwardingStorage : public Storage {
   std::optional<std::string> LocalPath(const std::string& path) const override {
     return base_.LocalPath(path);
   }
-  std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
+  std::unique_ptr<ReadEngine> OpenReadEngine(std::vector<std::string> objects,
                                              const ReadEngineOptions& options) override {
-    return base_.OpenReadEngine(objects, options);
+    return base_.OpenReadEngine(std::move(objects), options);
   }
   std::string DefaultReadEngine() const override { return base_.DefaultReadEngine(); }
   uint64_t OpenObjectBudget(uint64_t wanted) override { return base_.OpenObjectBudget(wanted); }

@@ -155,9 +155,9 @@ class MemoryReadEngine : public ReadEngine {
 
 }  // namespace
 
-std::unique_ptr<ReadEngine> MemoryStorage::OpenReadEngine(const std::vector<std::string>& objects,
+std::unique_ptr<ReadEngine> MemoryStorage::OpenReadEngine(std::vector<std::string> objects,
                                                           const ReadEngineOptions& options) {
-  if (options.engine != "memory") return Storage::OpenReadEngine(objects, options);
+  if (options.engine != "memory") return Storage::OpenReadEngine(std::move(objects), options);
   std::vector<std::shared_ptr<const Bytes>> data;
   std::vector<std::string> names;
   {

@@ -245,13 +245,12 @@ std::optional<std::string> PosixStorage::LocalPath(const std::string& path) cons
 
 LockAttempt PosixStorage::TryLock(const std::string& path) { return TryLockFile(Full(path)); }
 
-std::unique_ptr<ReadEngine> PosixStorage::OpenReadEngine(const std::vector<std::string>& objects,
+std::unique_ptr<ReadEngine> PosixStorage::OpenReadEngine(std::vector<std::string> objects,
                                                          const ReadEngineOptions& options) {
-  if (options.engine != "uring") return Storage::OpenReadEngine(objects, options);
-  std::vector<std::string> paths;
-  paths.reserve(objects.size());
-  for (const auto& o : objects) paths.push_back(Full(o));
-  return MakeUringEngine(std::move(paths), OpenObjectBudget(objects.size()), options);
+  if (options.engine != "uring") return Storage::OpenReadEngine(std::move(objects), options);
+  for (auto& o : objects) o = Full(o);  // in place: a million paths are held once
+  const uint64_t budget = OpenObjectBudget(objects.size());
+  return MakeUringEngine(std::move(objects), budget, options);
 }
 
 // Files stay open for the whole run (no open per read), so a dataset of thousands of

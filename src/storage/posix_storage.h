@@ -22,7 +22,7 @@ class PosixStorage : public Storage {
   std::optional<std::string> LocalPath(const std::string& path) const override;
   LockAttempt TryLock(const std::string& path) override;
   // Adds `uring` to the engines every storage has.
-  std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
+  std::unique_ptr<ReadEngine> OpenReadEngine(std::vector<std::string> objects,
                                              const ReadEngineOptions& options) override;
   // Raises the soft limit of open files (ulimit -n) as far as the hard limit allows.
   uint64_t OpenObjectBudget(uint64_t wanted) override;

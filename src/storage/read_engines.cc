@@ -19,23 +19,21 @@ const std::vector<ReadEngineDescription>& KnownReadEngines() {
   return kEngines;
 }
 
-std::unique_ptr<ReadEngine> Storage::OpenReadEngine(const std::vector<std::string>& objects,
+std::unique_ptr<ReadEngine> Storage::OpenReadEngine(std::vector<std::string> objects,
                                                     const ReadEngineOptions& options) {
-  if (options.engine == "pread") return MakePreadEngine(*this, objects, options);
+  if (options.engine == "pread") return MakePreadEngine(*this, std::move(objects), options);
   if (options.engine == "null") {
-    std::vector<std::string> names;
-    for (const auto& o : objects) names.push_back(Describe(o));
-    return MakeNullEngine(std::move(names));
+    for (auto& o : objects) o = Describe(o);  // in place: a million names are held once
+    return MakeNullEngine(std::move(objects));
   }
   return nullptr;
 }
 
-std::unique_ptr<ReadEngine> OpenReadEngine(Storage& storage,
-                                           const std::vector<std::string>& objects,
+std::unique_ptr<ReadEngine> OpenReadEngine(Storage& storage, std::vector<std::string> objects,
                                            const ReadEngineOptions& options) {
   ReadEngineOptions o = options;
   if (o.engine.empty()) o.engine = storage.DefaultReadEngine();
-  if (auto engine = storage.OpenReadEngine(objects, o)) return engine;
+  if (auto engine = storage.OpenReadEngine(std::move(objects), o)) return engine;
   throw UsageError(fmt::format(
       "--io-engine {}: not available for {} (use pread or null{})", o.engine, storage.Describe(""),
       storage.DefaultReadEngine() == "pread" ? "" : ", or " + storage.DefaultReadEngine()));

@@ -321,13 +321,11 @@ std::string S3Storage::Describe(const std::string& path) const {
 
 std::optional<std::string> S3Storage::LocalPath(const std::string&) const { return std::nullopt; }
 
-std::unique_ptr<ReadEngine> S3Storage::OpenReadEngine(const std::vector<std::string>& objects,
+std::unique_ptr<ReadEngine> S3Storage::OpenReadEngine(std::vector<std::string> objects,
                                                       const ReadEngineOptions& options) {
-  if (options.engine != "s3") return Storage::OpenReadEngine(objects, options);
-  std::vector<std::string> keys;
-  keys.reserve(objects.size());
-  for (const auto& o : objects) keys.push_back(endpoint_.Key(o));
-  return MakeS3ReadEngine(endpoint_, std::move(keys));
+  if (options.engine != "s3") return Storage::OpenReadEngine(std::move(objects), options);
+  for (auto& o : objects) o = endpoint_.Key(o);  // in place: a million keys are held once
+  return MakeS3ReadEngine(endpoint_, std::move(objects));
 }
 
 }  // namespace trainbench::storage

@@ -86,7 +86,7 @@ class Storage {
   // A read engine over `objects` (read_engines.h lists the names). This base serves the
   // engines every backend has, `pread` (a thread pool over Open) and `null`; a backend
   // overrides it to add its own and calls it for the rest.
-  virtual std::unique_ptr<ReadEngine> OpenReadEngine(const std::vector<std::string>& objects,
+  virtual std::unique_ptr<ReadEngine> OpenReadEngine(std::vector<std::string> objects,
                                                      const ReadEngineOptions& options);
   // The engine used when none is named.
   virtual std::string DefaultReadEngine() const { return "pread"; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A real S3 server for the tests: a one-host Ceph (one ceph-mon, one ceph-osd on memstore,
 # radosgw with the beast frontend) on 127.0.0.1 only, entirely under DIR, no systemd, no mgr,
-# cephx off. Needs Debian's ceph-mon, ceph-osd, radosgw and ceph-common (scripts/setup.sh).
+# cephx on as in a production cluster (each daemon its own key and capabilities, one
+# keyring file under DIR). Needs Debian's ceph-mon, ceph-osd, radosgw and ceph-common (scripts/setup.sh).
 #
 #   tests/s3/gateway.sh start DIR    # (re)creates DIR, starts the daemons, writes DIR/env
 #   tests/s3/gateway.sh status DIR   # 0 when every daemon runs and a signed request succeeds
@@ -220,9 +221,9 @@ cluster addr = 127.0.0.1
 public network = 127.0.0.0/8
 ms bind ipv6 = false
 ms bind msgr1 = false
-auth cluster required = none
-auth service required = none
-auth client required = none
+auth cluster required = cephx
+auth service required = cephx
+auth client required = cephx
 keyring = $DIR/keyring
 run dir = $DIR/run
 crash dir = $DIR/crash
@@ -280,9 +281,23 @@ rgw lc debug interval = -1
 log file = $DIR/log/\$name.log
 EOF
 
+  # cephx: the keys of the mon, the admin (ceph, radosgw-admin), the osd (always osd.0 in a
+  # fresh cluster) and radosgw, with the capabilities a deployment gives them; the mon's mkfs
+  # imports them all.
+  local key
+  : >"$DIR/log/mkfs.out"
+  for key in "mon. --cap mon allow\ *" \
+    "client.admin --cap mon allow\ * --cap osd allow\ * --cap mgr allow\ *" \
+    "osd.0 --cap mon allow\ profile\ osd --cap osd allow\ *" \
+    "client.rgw.a --cap mon allow\ rw --cap osd allow\ rwx"; do
+    eval "ceph-authtool $([ -f "$DIR/keyring" ] || echo --create-keyring) \"\$DIR/keyring\" --gen-key -n $key" \
+      >>"$DIR/log/mkfs.out" 2>&1 || die "ceph-authtool failed for ${key%% *}"
+  done
+  chmod 600 "$DIR/keyring"
+
   # The mon: a monmap with one mon, mkfs, then run (in the foreground, in the background).
   monmaptool --create --addv a "[v2:127.0.0.1:$mon_port]" --fsid "$fsid" "$DIR/monmap" >"$DIR/log/mkfs.out" 2>&1 || die "monmaptool failed"
-  ceph-mon -c "$DIR/ceph.conf" --mkfs -i a --monmap "$DIR/monmap" >>"$DIR/log/mkfs.out" 2>&1 ||
+  ceph-mon -c "$DIR/ceph.conf" --mkfs -i a --monmap "$DIR/monmap" --keyring "$DIR/keyring" >>"$DIR/log/mkfs.out" 2>&1 ||
     die "ceph-mon --mkfs failed"
   start_daemon mon ceph-mon -c "$DIR/ceph.conf" -f -i a
   log "${SECONDS}s: ceph-mon started (pid $MON_PID, port $mon_port)"

@@ -95,8 +95,8 @@ TEST_F(OlderSpellingsTest, RunListsEverySpelling) {
                       storage());
       const auto files = loader::ResolveDataset(c, storage(), "trainbench datagen");
       EXPECT_FALSE(files.from_manifest);
-      ASSERT_EQ(files.train.size(), 2u);
-      for (const auto& f : files.train) {
+      ASSERT_EQ(files.train().size(), 2u);
+      for (const auto& f : files.train()) {
         EXPECT_EQ(f.num_samples, 2u);
         EXPECT_EQ(f.path.substr(f.path.rfind('.') + 1), extension);
       }

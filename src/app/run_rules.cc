@@ -1,4 +1,4 @@
-#include "cli/run_rules.h"
+#include "app/run_rules.h"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -7,7 +7,7 @@
 
 #include "sim/llm_checkpoint.h"
 
-namespace trainbench::cli {
+namespace trainbench::app {
 namespace {
 
 // Whether two local paths are on one file system (the same st_dev); none when either
@@ -59,4 +59,4 @@ void AddCheckpointRules(const config::WorkloadConfig& config, uint64_t ranks,
   if (!issue.empty()) report.warnings.push_back(issue);
 }
 
-}  // namespace trainbench::cli
+}  // namespace trainbench::app

@@ -12,7 +12,7 @@
 #include "sim/ranks.h"
 #include "storage/storage.h"
 
-namespace trainbench::cli {
+namespace trainbench::app {
 
 report::RulesReport CheckRunRules(const sim::RankLayout& layout, const storage::Storage& data,
                                   const std::string& data_what,
@@ -25,4 +25,4 @@ report::RulesReport CheckRunRules(const sim::RankLayout& layout, const storage::
 void AddCheckpointRules(const config::WorkloadConfig& config, uint64_t ranks,
                         report::RulesReport& report);
 
-}  // namespace trainbench::cli
+}  // namespace trainbench::app

@@ -1,0 +1,131 @@
+#include "app/clean_job.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "common/error.h"
+#include "common/interrupt.h"
+#include "config/workload_yaml.h"
+#include "dataset/dataset_lock.h"
+#include "dataset/ownership.h"
+#include "dist/communicator.h"
+#include "sim/checkpointer.h"
+#include "storage/storage.h"
+
+namespace trainbench::app {
+namespace {
+
+// Trainbench's objects and the others: a dataset's are those its manifest or journal names
+// (dataset/ownership.h), checkpoints those a Checkpointer writes. A place that holds objects
+// but none of trainbench's is refused: it is most likely a typo in the folder.
+dataset::DatasetObjects Select(storage::Storage& storage, bool checkpoints) {
+  dataset::DatasetObjects found;
+  if (checkpoints) {
+    for (auto& e : storage.List(""))
+      (sim::IsCheckpointPath(e.path) ? found.ours : found.foreign).push_back(std::move(e));
+    found.has_dataset = !found.ours.empty();
+  } else {
+    found = dataset::FindDatasetObjects(storage);
+  }
+  if (!found.has_dataset && !found.foreign.empty())
+    throw UsageError(fmt::format(
+        "clean: {} holds {} objects (e.g. {}) but no trainbench {}: nothing removed; check {}",
+        storage.Describe(""), found.foreign.size(), storage.Describe(found.foreign.front().path),
+        checkpoints ? "checkpoints (<model>-epoch<N>-step<M>/*.pt)"
+                    : "dataset (no trainbench_manifest.json or datagen journal)",
+        checkpoints ? "checkpoint.checkpoint_folder" : "dataset.data_folder"));
+  return found;
+}
+
+std::vector<CleanEntry> Described(const storage::Storage& storage,
+                                  const std::vector<storage::ListEntry>& entries) {
+  std::vector<CleanEntry> out;
+  out.reserve(entries.size());
+  for (const auto& e : entries) out.push_back({storage.Describe(e.path), e.size_bytes});
+  return out;
+}
+
+// On a file system removing files leaves their folders: remove those left empty (and the
+// split folders datagen makes even when empty), deepest first. A user's folder stays.
+void RemoveEmptyFolders(storage::Storage& storage, const std::vector<storage::ListEntry>& removed) {
+  const auto root = storage.LocalPath("");
+  if (!root) return;
+  std::set<std::filesystem::path> folders;
+  for (const auto& e : removed)
+    for (auto p = std::filesystem::path(e.path).parent_path(); !p.empty(); p = p.parent_path())
+      folders.insert(p);
+  std::error_code ec;
+  for (const char* split : {"train", "valid", "index"}) {
+    folders.insert(split);
+    for (auto it = std::filesystem::directory_iterator(*root + "/" + split, ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+      if (it->is_directory(ec))
+        folders.insert(std::filesystem::path(split) / it->path().filename());
+  }
+  std::vector<std::filesystem::path> deepest_first(folders.begin(), folders.end());
+  std::sort(deepest_first.begin(), deepest_first.end(),
+            [](const auto& a, const auto& b) { return a.string().size() > b.string().size(); });
+  for (const auto& f : deepest_first) {
+    const auto local = std::filesystem::path(*root) / f;
+    if (std::filesystem::is_directory(local, ec) && std::filesystem::is_empty(local, ec))
+      std::filesystem::remove(local, ec);
+  }
+}
+
+CleanResult Clean(const CleanOptions& options, const StorageOpener& open_storage) {
+  const auto& config = options.config;
+  const std::string uri =
+      options.checkpoints ? config.checkpoint.checkpoint_folder : config::DatasetUri(config);
+  auto storage = open_storage(uri, config.storage.storage_options);
+  const auto found = Select(*storage, options.checkpoints);
+  CleanResult result;
+  result.what = options.checkpoints ? "checkpoints" : "dataset";
+  result.place = storage->Describe("");
+  result.ours = Described(*storage, found.ours);
+  result.foreign = Described(*storage, found.foreign);
+  for (const auto& e : found.ours) result.bytes += e.size_bytes;
+  if (found.ours.empty() || !options.yes) return result;
+  InstallInterruptHandler();
+  // A datagen writing this dataset now would go on writing into what is being removed.
+  std::optional<dataset::DatasetLock> lock;
+  if (!options.checkpoints) lock.emplace(*storage);
+  size_t removed = 0;
+  for (const auto& e : found.ours) {
+    if (InterruptRequested())
+      throw Interrupted(fmt::format("clean interrupted after {} of {} objects; run it again",
+                                    removed, found.ours.size()));
+    if (e.path == dataset::kLockName) continue;  // held now; removed once released
+    storage->Remove(e.path);
+    ++removed;
+  }
+  if (lock) {
+    lock.reset();
+    if (storage->FileSize(dataset::kLockName)) storage->Remove(dataset::kLockName);
+  }
+  // What no listing shows: uploads a killed writer left open on S3.
+  result.leftovers = storage->RemoveLeftovers("");
+  RemoveEmptyFolders(*storage, found.ours);
+  result.removed = true;
+  return result;
+}
+
+}  // namespace
+
+// Under mpirun rank 0 does the work and the other ranks wait for it, so a job script can
+// clean with the same launcher line it runs with.
+std::optional<CleanResult> CleanJob(const CleanOptions& options, JobEnv& env) {
+  if (env.ranks.Rank() != 0) {
+    if (!env.ranks.Barrier()) throw RuntimeError("clean: rank 0 failed");
+    return std::nullopt;
+  }
+  CleanResult result = Clean(options, env.open_storage);
+  env.ranks.Barrier();
+  return result;
+}
+
+}  // namespace trainbench::app

@@ -1,0 +1,78 @@
+#include "app/results_sink.h"
+
+#include <filesystem>
+
+#include "report/results_folder.h"
+#include "report/timeseries_csv.h"
+
+namespace trainbench::app {
+
+FolderResults::FolderResults(std::string output_folder, std::string log_file)
+    : output_folder_(std::move(output_folder)), log_file_(std::move(log_file)) {}
+
+FolderResults::~FolderResults() {
+  if (log_) std::fclose(log_);
+  if (rows_) std::fclose(rows_);
+}
+
+std::string FolderResults::Open(const std::string& name, const std::string& started) {
+  folder_ = report::CreateResultsFolder(output_folder_, name, started);
+  log_ = std::fopen((folder_ + "/" + log_file_).c_str(), "a");
+  return folder_;
+}
+
+void FolderResults::WriteFile(const std::string& file, const std::string& text) {
+  if (file == "timeseries.csv" && rows_) {  // the whole series replaces the rows so far
+    std::fclose(rows_);
+    rows_ = nullptr;
+  }
+  report::WriteResultFile(folder_, file, text);
+}
+
+void FolderResults::AppendLog(const std::string& line) {
+  std::lock_guard<std::mutex> lock(log_mutex_);
+  if (!log_) return;
+  std::fputs((line + "\n").c_str(), log_);
+  std::fflush(log_);
+}
+
+void FolderResults::AppendRow(const metrics::TimeseriesRow& row) {
+  if (folder_.empty()) return;
+  if (!rows_) {
+    rows_ = std::fopen((folder_ + "/timeseries.csv").c_str(), "w");
+    if (!rows_) return;
+    std::fputs(report::TimeseriesCsvHeader().c_str(), rows_);
+  }
+  std::fputs(report::TimeseriesCsvLine("0", row).c_str(), rows_);
+  std::fflush(rows_);
+}
+
+void FolderResults::Discard() {
+  if (folder_.empty()) return;
+  if (log_) std::fclose(log_);
+  if (rows_) std::fclose(rows_);
+  log_ = rows_ = nullptr;
+  std::error_code ignored;
+  std::filesystem::remove_all(folder_, ignored);
+  folder_.clear();
+}
+
+std::string MemoryResults::Open(const std::string& job_name, const std::string& started) {
+  name = job_name + "-" + started;
+  return "memory:" + name;
+}
+
+void MemoryResults::WriteFile(const std::string& file, const std::string& text) {
+  files[file] = text;
+}
+
+void MemoryResults::AppendLog(const std::string& line) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  log.push_back(line);
+}
+
+void MemoryResults::AppendRow(const metrics::TimeseriesRow& row) { rows.push_back(row); }
+
+void MemoryResults::Discard() { discarded = true; }
+
+}  // namespace trainbench::app

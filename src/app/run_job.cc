@@ -1,0 +1,163 @@
+#include "app/run_job.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include "app/job_checks.h"
+#include "app/job_log.h"
+#include "app/run_report.h"
+#include "app/run_rules.h"
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/interrupt.h"
+#include "common/log.h"
+#include "common/output_path.h"
+#include "common/page_cache.h"
+#include "common/units.h"
+#include "config/workload_yaml.h"
+#include "dataset/dataset_lock.h"
+#include "dataset/generator.h"
+#include "loader/dataset_files.h"
+#include "report/live_view.h"
+#include "sim/emulated_training.h"
+#include "sim/ranks.h"
+#include "sim/read_setup.h"
+#include "sim/sampling.h"
+
+namespace trainbench::app {
+namespace {
+
+// The first rank on each host empties that host's cache; all start after every host has.
+// Returns the number of hosts.
+size_t DropPageCaches(const sim::RankLayout& layout, dist::Communicator& ranks) {
+  const auto hosts = sim::Hosts(layout);
+  for (const auto& host : hosts)
+    if (sim::RanksOnHost(layout, host).front() == static_cast<size_t>(ranks.Rank()))
+      DropPageCache();
+  if (!ranks.Barrier()) throw RuntimeError("--drop-caches: another rank failed");
+  return hosts.size();
+}
+
+std::string Spread(const sim::RankLayout& layout, dist::Communicator& ranks) {
+  if (ranks.Size() <= 1) return "";
+  const auto hosts = sim::Hosts(layout);
+  return fmt::format(" over {} ranks on {} host(s) ({})", ranks.Size(), hosts.size(),
+                     fmt::join(hosts, ", "));
+}
+
+}  // namespace
+
+void CheckRunOptions(const RunJobOptions& options) {
+  if (options.accelerators == 0) throw UsageError("--accelerators must be at least 1");
+  CheckInterval(options.interval_s);
+  const uint64_t in_flight = uint64_t{options.reads.io_threads} * options.reads.io_depth;
+  if (in_flight > sim::kMaxReadsInFlight)
+    throw UsageError(fmt::format(
+        "--io-threads {} x --io-depth {} = {} reads in flight; at most {}: lower one of them",
+        options.reads.io_threads, options.reads.io_depth, in_flight, sim::kMaxReadsInFlight));
+}
+
+int RunJob(const RunJobOptions& options, JobEnv& env) {
+  CheckRunOptions(options);
+  const auto& config = options.config;
+  if (!config.workflow.train && !config.workflow.checkpoint)
+    throw UsageError(
+        "workflow.train and workflow.checkpoint are false: `trainbench run` emulates training "
+        "or checkpointing; set one of them true");
+  if (!config.workflow.train) return CheckpointJob(options, env);
+  dist::Communicator& ranks = env.ranks;
+  const bool lead = ranks.Rank() == 0;
+  // Where results and checkpoints go must be writable before the first byte is read.
+  if (lead && env.check_local_folders) CheckWritableFolder(config.output.folder, "output.folder");
+  std::string checkpoint_folder;
+  if (config.workflow.checkpoint) {
+    const auto checkpoints =
+        env.open_storage(config.checkpoint.checkpoint_folder, config.storage.storage_options);
+    checkpoint_folder = checkpoints->Describe("");
+    if (const auto local = checkpoints->LocalPath(""); local && env.check_local_folders)
+      CheckWritableFolder(*local, "checkpoint.checkpoint_folder");
+  }
+  const std::string uri = config::DatasetUri(config);
+  auto storage = env.open_storage(uri, config.storage.storage_options);
+  if (config.workflow.generate_data) {
+    // DLIO's workflow: generate (or finish generating) the dataset, then train on it.
+    LogInfo(fmt::format("workflow.generate_data: writing the dataset to {} first", uri));
+    const auto generated =
+        dataset::Generate(config, *storage, {0, false, options.progress}, &ranks);
+    LogInfo(fmt::format("datagen: {} files written, {} already complete, {:.3f} s",
+                        generated.files_written, generated.files_skipped, generated.seconds));
+  } else if (lead) {  // one rank: ranks probing the lock at once would see each other
+    dataset::DatasetLock::RefuseIfBeingWritten(*storage);
+  }
+  const auto dataset = loader::ResolveDataset(config, *storage, options.datagen_command);
+
+  const sim::RankLayout layout = sim::ExchangeRankLayout(ranks, options.accelerators);
+  sim::TrainStepsPerEpoch(config, dataset, layout.total_accelerators);
+  const size_t hosts_dropped = options.drop_caches ? DropPageCaches(layout, ranks) : 0;
+
+  const std::string started = UtcStamp();
+  ResultsSink* results = lead ? env.results : nullptr;
+  JobLog log(results);
+  const std::string folder = OpenRunResults(config, results, started);
+
+  sim::EmulationOptions emulation;
+  emulation.accelerators = options.accelerators;
+  emulation.first_accelerator = layout.first_accelerator;
+  emulation.total_accelerators = layout.total_accelerators;
+  emulation.random_shuffle_seed = layout.random_shuffle_seed;
+  emulation.barrier = options.barrier;
+  emulation.reads = options.reads;
+  emulation.reads.ranks_on_host =
+      static_cast<unsigned>(sim::RanksOnHost(layout, ranks.Host()).size());
+  // Plain lines (stderr not a terminal) every 10 rows: every 10 s by default.
+  report::LiveView progress(STDERR_FILENO,
+                            report::LiveView::ModeFor(STDERR_FILENO, lead && options.progress),
+                            config.workload_name, 100 * config.metric.au,
+                            options.interval_s > 0 ? 10 * options.interval_s : 10);
+  emulation.progress = [&](const sim::Progress& p) {
+    progress.OnStatus({p.kind, p.epoch, p.epochs, p.step, p.steps, p.samples_per_second,
+                       p.bytes_per_second, p.au_percentage});
+  };
+  emulation.interval_s = options.interval_s;
+  emulation.on_row = [&](const metrics::TimeseriesRow& row) {
+    progress.OnRow(row);
+    if (results && options.interval_s > 0) results->AppendRow(row);
+  };
+  emulation.log = [&](const std::string& line) { progress.Above([&] { log.Info(line); }); };
+
+  // MLPerf Storage's checks of the setup (dataset >= 5x memory, results elsewhere, ...).
+  report::RulesReport rules;
+  if (lead) {
+    rules = CheckRunRules(layout, *storage, "the data", dataset.TrainBytes(), folder);
+    for (const auto& w : rules.warnings) log.Warn(w);
+  }
+  InstallInterruptHandler();  // before the line that tells a watcher the run has begun
+  log.Info(fmt::format(
+      "run {}: {} accelerator(s){}, {} train files ({}) at {}, {} epochs, results in {}",
+      config.workload_name, layout.total_accelerators, Spread(layout, ranks), dataset.num_train,
+      FormatBytes(static_cast<double>(dataset.TrainBytes())), uri, config.train.epochs, folder));
+  if (options.drop_caches)
+    log.Info(fmt::format("--drop-caches: page caches dropped on {} host(s) before the run",
+                         hosts_dropped));
+  if (config.workflow.checkpoint)
+    log.Info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
+                         FormatBytes(static_cast<double>(config.model.model_size_bytes)),
+                         checkpoint_folder));
+  metrics::RunRecord mine;
+  try {
+    mine = sim::RunEmulatedTraining(config, dataset, *storage, ranks, emulation);
+  } catch (const UsageError&) {
+    // Refused before the first read (what the reads need cannot be done, e.g. compressed
+    // HDF5 on S3): a results folder with nothing measured would pass for a run.
+    if (results) results->Discard();
+    throw;
+  }
+  mine.storage_counters = storage->Counters();
+  for (auto& [op, latency] : storage->OperationLatencies())
+    mine.storage_latency_ns[op] = std::move(latency);
+  progress.End();
+  return ReportRun({options, env, layout, folder, started, log, lead ? &rules : nullptr}, mine);
+}
+
+}  // namespace trainbench::app

@@ -1,0 +1,32 @@
+// The end of a `run` job, shared by RunJob and CheckpointJob: rank 0 gathers the ranks'
+// records, merges them, hands the outcome to JobEnv::show and writes the results files;
+// every rank returns its exit status (0, 1, or 130 interrupted). Not thread-safe.
+#pragma once
+
+#include <string>
+
+#include "app/job_log.h"
+#include "app/run_job.h"
+#include "report/rules_checks.h"
+#include "sim/ranks.h"
+
+namespace trainbench::app {
+
+// Opens rank 0's results (named <workload>-<started>) and saves the resolved config in them;
+// "" when `results` is null (the other ranks).
+std::string OpenRunResults(const config::WorkloadConfig& config, ResultsSink* results,
+                           const std::string& started);
+
+struct FinishedRun {
+  const RunJobOptions& options;
+  JobEnv& env;
+  const sim::RankLayout& layout;
+  const std::string& folder;  // rank 0's results ("" elsewhere)
+  const std::string& started;
+  JobLog& log;
+  const report::RulesReport* rules;  // rank 0's checks of the setup (null elsewhere)
+};
+
+int ReportRun(const FinishedRun& run, const metrics::RunRecord& mine);
+
+}  // namespace trainbench::app

@@ -1,0 +1,31 @@
+#include "app/workload_load.h"
+
+#include <fmt/format.h>
+
+#include "common/log.h"
+#include "config/workload_yaml.h"
+#include "formats/format.h"
+
+namespace trainbench::app {
+
+config::WorkloadConfig LoadCheckedWorkload(const std::string& workload,
+                                           const std::vector<std::string>& overrides, bool quiet) {
+  auto loaded = config::LoadWorkload(workload, overrides);
+  formats::CheckFormat(loaded.config);
+  if (!quiet)
+    for (const auto& w : loaded.warnings) LogWarning(w);
+  return std::move(loaded.config);
+}
+
+std::string FormatList() {
+  std::string out = "Formats (dataset.format; files named .EXTENSION, older spellings read too):\n";
+  for (const auto* d : formats::AllFormats()) {
+    std::string extensions;
+    for (const auto e : d->extensions)
+      extensions += fmt::format("{}.{}", extensions.empty() ? "" : " ", e);
+    out += fmt::format("  {:<20} {:<26} {}\n", d->name, extensions, d->help);
+  }
+  return out;
+}
+
+}  // namespace trainbench::app

@@ -1,0 +1,20 @@
+// Loading a workload for a job: the built-in name or DLIO YAML file with overrides, checked
+// against the formats' registry (config/ cannot see formats/: an unknown dataset.format, or
+// a key its format refuses, is a UsageError here, before any job works). The loader's
+// warnings (DLIO keys trainbench ignores) go to stderr unless `quiet`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config/workload.h"
+
+namespace trainbench::app {
+
+config::WorkloadConfig LoadCheckedWorkload(const std::string& workload,
+                                           const std::vector<std::string>& overrides, bool quiet);
+
+// The known dataset formats, one a line: name, extensions, help (from formats/' registry).
+std::string FormatList();
+
+}  // namespace trainbench::app

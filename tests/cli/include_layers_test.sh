@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The layers of docs/architecture.md, read from the sources: every #include "FOLDER/..." in
+# src/ points to a lower layer (or the folder itself), and cli/ includes only app/, config/,
+# common/ and report/ (to print). A violation names the file, the line and the rule.
+source "$(dirname "$0")/../lib/common.sh"
+
+# Layer of each folder under src/: a folder may include only folders of lower layers.
+declare -A layer=(
+  [common]=0
+  [config]=1 [dist]=1 [metrics]=1
+  [storage]=2
+  [formats]=3 [image]=3
+  [dataset]=4 [train]=4
+  [loader]=5 [stage]=5
+  [sim]=6 [report]=6
+  [app]=7
+  [cli]=8
+)
+declare -A cli_may=([app]=1 [config]=1 [common]=1 [report]=1 [cli]=1)
+
+# scan ROOT OUT: writes ROOT/src's includes against the layers to OUT, one a line.
+scan() {
+  local root=$1 out=$2 dir folder hit target where
+  : >"$out"
+  for dir in "$root"/src/*/; do
+    folder=$(basename "$dir")
+    [ -n "${layer[$folder]:-}" ] || {
+      echo "src/$folder has no layer: add it to this test and to docs/architecture.md" >>"$out"
+      continue
+    }
+    # FILE:LINE:#include "target/..."
+    while IFS= read -r hit; do
+      target=$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<<"$hit")
+      where=${hit%%:#include*}
+      where=${where#"$root"/}
+      [ "$target" = "$folder" ] && continue
+      if [ -z "${layer[$target]:-}" ]; then
+        echo "$where: includes $target/, which is not a folder of src/" >>"$out"
+      elif [ "$folder" = cli ] && [ -z "${cli_may[$target]:-}" ]; then
+        echo "$where: cli/ includes $target/: cli/ parses flags and prints; the job belongs in app/" >>"$out"
+      elif [ "${layer[$target]}" -ge "${layer[$folder]}" ]; then
+        echo "$where: $folder/ (layer ${layer[$folder]}) includes $target/ (layer ${layer[$target]}): includes point down only" >>"$out"
+      fi
+    done < <(grep -rnE '^#include "[a-z_]+/' "$dir" --include='*.h' --include='*.cc' --include='*.cu' || true)
+  done
+}
+
+# The scan sees what it must: an upward include, cli/ reaching past app/, an unknown folder.
+mkdir -p "$WORK/bad/src/common" "$WORK/bad/src/cli" "$WORK/bad/src/extra"
+printf '#include "app/run_job.h"\n' >"$WORK/bad/src/common/up.h"
+printf '#include "storage/storage.h"\n#include "app/run_job.h"\n' >"$WORK/bad/src/cli/cmd.cc"
+scan "$WORK/bad" "$WORK/bad.txt"
+check "an upward include is caught" grep -q '^src/common/up.h:1: common/ (layer 0) includes app/' "$WORK/bad.txt"
+check "cli/ including storage/ is caught" grep -q '^src/cli/cmd.cc:1: cli/ includes storage/' "$WORK/bad.txt"
+check "cli/ including app/ is allowed" bash -c "! grep -q 'cmd.cc:2' '$WORK/bad.txt'"
+check "a folder with no layer is caught" grep -q '^src/extra has no layer' "$WORK/bad.txt"
+
+scan "$SRC" "$WORK/violations"
+if [ -s "$WORK/violations" ]; then
+  cat "$WORK/violations" >&2
+  fail "$(wc -l <"$WORK/violations") include(s) against the layers"
+fi
+checks=$((checks + 1))
+echo "OK: $checks checks, every include of src/ points down"

@@ -1,0 +1,219 @@
+// app/'s jobs run whole against MemoryStorage, a single-process communicator and
+// MemoryResults: no binary, no files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "app/clean_job.h"
+#include "app/datasize_job.h"
+#include "app/run_job.h"
+#include "common/error.h"
+#include "config/workload_yaml.h"
+#include "dist/implementations.h"
+#include "storage/forwarding_storage.h"
+#include "storage/memory_storage.h"
+
+namespace trainbench::app {
+namespace {
+
+class AppJobsTest : public ::testing::Test {
+ protected:
+  AppJobsTest() : ranks_(dist::MakeSingleProcessCommunicator()) {
+    env_.open_storage = [this](const std::string& uri, const std::map<std::string, std::string>&) {
+      opened_.push_back(uri);
+      return std::make_unique<storage::ForwardingStorage>(memory_);
+    };
+    env_.results = &results_;
+    env_.show = [this](const RunOutcome& run) {
+      ++shown_;
+      shown_complete_ = run.record.complete;
+      // Shown before any results file: a full disk must not take the table along.
+      files_when_shown_ = results_.files.size();
+    };
+    env_.check_local_folders = false;
+  }
+
+  // A small ResNet-50 run: 4 files of 8 samples of 4 KiB, no compute time.
+  static RunJobOptions SmallRun(std::vector<std::string> overrides = {}) {
+    std::vector<std::string> all = {"dataset.num_files_train=4",
+                                    "dataset.num_samples_per_file=8",
+                                    "dataset.record_length_bytes=4096",
+                                    "dataset.record_length_bytes_stdev=0",
+                                    "dataset.data_folder=mem/resnet",
+                                    "reader.batch_size=4",
+                                    "train.epochs=2",
+                                    "train.computation_time=0",
+                                    "workflow.generate_data=true"};
+    all.insert(all.end(), overrides.begin(), overrides.end());
+    RunJobOptions options;
+    options.config = config::LoadWorkload("resnet50_h100", all).config;
+    options.datagen_command = "trainbench datagen resnet50_h100 ...";
+    options.progress = false;
+    options.interval_s = 0.05;
+    return options;
+  }
+
+  std::unique_ptr<dist::Communicator> ranks_;
+  storage::MemoryStorage memory_;
+  MemoryResults results_;
+  JobEnv env_{*ranks_, nullptr, nullptr, nullptr};
+  std::vector<std::string> opened_;
+  int shown_ = 0;
+  bool shown_complete_ = false;
+  size_t files_when_shown_ = 0;
+};
+
+TEST_F(AppJobsTest, RunGeneratesTheDatasetReadsItAndKeepsEveryResult) {
+  EXPECT_EQ(RunJob(SmallRun(), env_), 0);
+  EXPECT_EQ(shown_, 1);
+  EXPECT_TRUE(shown_complete_);
+  EXPECT_EQ(files_when_shown_, 1u);  // config.yaml alone, written when the run began
+  for (const char* file : {"config.yaml", "summary.json", "epochs.csv", "timeseries.csv"})
+    EXPECT_EQ(results_.files.count(file), 1u) << file;
+  EXPECT_EQ(results_.name.rfind("resnet50_h100-", 0), 0u) << results_.name;
+  const auto summary = nlohmann::json::parse(results_.files["summary.json"]);
+  EXPECT_TRUE(summary["complete"].get<bool>());
+  EXPECT_EQ(summary["epochs_completed"].get<uint64_t>(), 2u);
+  EXPECT_EQ(summary["train_samples"].get<uint64_t>(), 32u);
+  // Both epochs read every train file whole (records and their framing).
+  uint64_t train_bytes = 0;
+  for (const auto& e : memory_.List(""))
+    if (e.path.rfind("train/", 0) == 0) train_bytes += e.size_bytes;
+  EXPECT_GT(train_bytes, 32u * 4096);
+  EXPECT_EQ(summary["io_characterization"]["POSIX_BYTES_READ"].get<uint64_t>(), 2 * train_bytes);
+  // The log holds the run's start and end lines.
+  ASSERT_FALSE(results_.log.empty());
+  EXPECT_NE(results_.log.front().find("warning: the dataset"), std::string::npos);  // the rules'
+  EXPECT_TRUE(std::any_of(results_.log.begin(), results_.log.end(), [](const std::string& l) {
+    return l.find("run resnet50_h100: 1 accelerator(s)") != std::string::npos;
+  }));
+  EXPECT_NE(results_.log.back().find("run complete"), std::string::npos);
+  EXPECT_EQ(opened_, std::vector<std::string>{"mem/resnet"});
+}
+
+TEST_F(AppJobsTest, RunRefusesOutOfRangeOptionsBeforeAnyWork) {
+  auto zero = SmallRun();
+  zero.accelerators = 0;
+  EXPECT_THROW(RunJob(zero, env_), UsageError);
+  auto deep = SmallRun();
+  deep.reads.io_threads = 1024;
+  deep.reads.io_depth = 8;
+  EXPECT_THROW(RunJob(deep, env_), UsageError);
+  auto interval = SmallRun();
+  interval.interval_s = 0.01;
+  EXPECT_THROW(RunJob(interval, env_), UsageError);
+  EXPECT_THROW(RunJob(SmallRun({"workflow.train=false", "workflow.checkpoint=false"}), env_),
+               UsageError);
+  EXPECT_TRUE(opened_.empty());
+  EXPECT_TRUE(results_.name.empty());
+  EXPECT_EQ(shown_, 0);
+}
+
+TEST_F(AppJobsTest, RunOfAMissingDatasetNamesTheCommandThatWritesIt) {
+  try {
+    RunJob(SmallRun({"workflow.generate_data=false"}), env_);
+    FAIL() << "a run without its dataset must not start";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("trainbench datagen resnet50_h100"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(results_.name.empty());  // nothing measured, no results
+}
+
+TEST_F(AppJobsTest, CleanListsThenRemovesOnlyWhatTrainbenchWrote) {
+  ASSERT_EQ(RunJob(SmallRun(), env_), 0);
+  memory_.Publish("thesis.txt", std::make_shared<storage::MemoryStorage::Bytes>(10, 'x'));
+  CleanOptions clean{SmallRun().config, false, false};
+  const auto listed = CleanJob(clean, env_);
+  ASSERT_TRUE(listed);
+  EXPECT_FALSE(listed->removed);
+  EXPECT_EQ(listed->what, "dataset");
+  EXPECT_GE(listed->ours.size(), 4u);  // the 4 files and the manifest
+  ASSERT_EQ(listed->foreign.size(), 1u);
+  EXPECT_NE(listed->foreign[0].name.find("thesis.txt"), std::string::npos);
+  const size_t before = memory_.List("").size();
+  EXPECT_EQ(before, listed->ours.size() + 1);
+
+  clean.yes = true;
+  const auto removed = CleanJob(clean, env_);
+  ASSERT_TRUE(removed);
+  EXPECT_TRUE(removed->removed);
+  const auto left = memory_.List("");
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].path, "thesis.txt");
+}
+
+TEST_F(AppJobsTest, CleanRefusesAPlaceWithoutATrainbenchDataset) {
+  memory_.Publish("photos/a.jpg", std::make_shared<storage::MemoryStorage::Bytes>(10, 'x'));
+  EXPECT_THROW(CleanJob({SmallRun().config, false, true}, env_), UsageError);
+  EXPECT_EQ(memory_.List("").size(), 1u);
+}
+
+TEST_F(AppJobsTest, CheckpointJobWritesThenReadsBackItsShards) {
+  auto options =
+      SmallRun({"workflow.train=false", "workflow.checkpoint=true", "workflow.generate_data=false",
+                "checkpoint.checkpoint_folder=mem/ckpt", "checkpoint.num_checkpoints_write=2",
+                "checkpoint.num_checkpoints_read=1", "model.model_size_bytes=65536"});
+  EXPECT_EQ(RunJob(options, env_), 0);  // a checkpointing workload goes to CheckpointJob
+  EXPECT_EQ(opened_, std::vector<std::string>{"mem/ckpt"});
+  const auto summary = nlohmann::json::parse(results_.files["summary.json"]);
+  EXPECT_TRUE(summary["complete"].get<bool>());
+  EXPECT_TRUE(summary["checkpointing_only"].get<bool>());
+  const auto& checkpoints = summary["checkpoints"];
+  ASSERT_EQ(checkpoints.size(), 3u);  // two writes, one read
+  uint64_t written = 0;
+  for (const auto& k : checkpoints)
+    if (k["operation"] == "write") written += k["bytes"].get<uint64_t>();
+  // Model and optimizer states: 3 x the model's bytes per checkpoint, all in memory.
+  EXPECT_EQ(written, 2u * 3 * 65536);
+  uint64_t stored = 0;
+  for (const auto& e : memory_.List("")) stored += e.size_bytes;
+  EXPECT_EQ(stored, written);
+  EXPECT_EQ(checkpoints[2]["operation"], "read");
+  EXPECT_EQ(checkpoints[2]["bytes"].get<uint64_t>(), 3u * 65536);
+}
+
+TEST_F(AppJobsTest, DatasizeIsMlperfRuleForTheGivenHosts) {
+  DatasizeOptions options;
+  options.config = config::LoadWorkload("resnet50_h100", {}).config;
+  options.accelerators = 8;
+  options.hosts = 2;
+  options.host_memory_gib = 64;
+  const auto result = DatasizeJob(options, env_);
+  ASSERT_TRUE(result && result->data);
+  const auto& d = *result->data;
+  const auto& c = options.config;
+  // max(500 x batch x accelerators, 5 x hosts x memory / sample size), in whole files.
+  const double by_memory = 5.0 * 2 * 64 * (1ull << 30) / c.dataset.record_length_bytes;
+  const double by_steps = 500.0 * static_cast<double>(c.reader.batch_size) * 8;
+  EXPECT_GE(static_cast<double>(d.size.samples), std::max(by_memory, by_steps));
+  EXPECT_EQ(d.size.files,
+            (d.size.samples + c.dataset.num_samples_per_file - 1) / c.dataset.num_samples_per_file);
+  EXPECT_EQ(d.hosts, 2u);
+  EXPECT_EQ(d.accelerators, 8u);
+  EXPECT_GT(d.au_files, 0u);
+  EXPECT_FALSE(result->checkpoint);
+}
+
+TEST_F(AppJobsTest, DatasizeOfACheckpointingWorkloadSizesItsCheckpoint) {
+  DatasizeOptions options;
+  options.config = config::LoadWorkload("llama3_8b", {}).config;
+  const auto result = DatasizeJob(options, env_);
+  ASSERT_TRUE(result && result->checkpoint);
+  EXPECT_TRUE(result->checkpointing_workload);
+  const auto& k = *result->checkpoint;
+  // llama3_8b: about 8 billion parameters; the optimizer's states are larger than the model's.
+  EXPECT_GT(k.size.parameters, 7'000'000'000u);
+  EXPECT_LT(k.size.parameters, 9'000'000'000u);
+  EXPECT_GT(k.size.optimizer_bytes, k.size.model_bytes);
+  EXPECT_FALSE(result->data);
+
+  DatasizeOptions not_transformer;
+  not_transformer.config = config::LoadWorkload("resnet50_h100", {}).config;
+  not_transformer.checkpoint = true;
+  EXPECT_THROW(DatasizeJob(not_transformer, env_), UsageError);
+}
+
+}  // namespace
+}  // namespace trainbench::app
