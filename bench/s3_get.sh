@@ -54,7 +54,7 @@ bucket=trainbench-s3get
 mkdir -p "$W"
 [ -x "$TB" ] || { echo "s3_get: no trainbench at $TB (build it first)" >&2; exit 1; }
 
-source "$ROOT/tests/s3/lib.sh"
+source "$ROOT/tests/lib/s3.sh"  # s3_curl (a part of the test library)
 started_gw=
 stop_gateway() { [ -z "$started_gw" ] || bash "$ROOT/tests/s3/gateway.sh" stop "$started_gw" >/dev/null 2>&1 || true; }
 trap stop_gateway EXIT
@@ -68,7 +68,7 @@ else
 fi
 case $S3_TEST_ENDPOINT in http://127.0.0.1:*) ;; *) echo "s3_get: endpoint not on 127.0.0.1" >&2; exit 1 ;; esac
 export AWS_ENDPOINT_URL=$S3_TEST_ENDPOINT AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_REGION
-s3curl PUT "/$bucket" >/dev/null
+s3_curl PUT "/$bucket" >/dev/null
 
 # gw_cpu: CPU seconds so far of radosgw + ceph-osd (0 when their pids are unknown).
 gw_cpu() {
@@ -97,7 +97,7 @@ timeout 600 "$TB" datagen "${res_ds[@]}" >/dev/null
 timeout 600 "$TB" datagen "${large_ds[@]}" >/dev/null
 
 # The objects' keys and the sample's byte range, from trainbench's manifest.
-s3curl GET "/$bucket/get-$objects-$object_bytes/trainbench_manifest.json" -o "$W/manifest.json"
+s3_curl GET "/$bucket/get-$objects-$object_bytes/trainbench_manifest.json" -o "$W/manifest.json"
 $PY - "$W/manifest.json" "$W/keys" "$W/range" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))

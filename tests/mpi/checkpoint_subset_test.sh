@@ -5,7 +5,9 @@
 # job and whether it is MLPerf's subset; a run over 4 and 8 ranks writes (and reads back,
 # byte for byte) exactly the shards datasize computes, and summary.json says the mode and
 # the rules' verdict. Scaled down: llama3_8b's layout with 2 small layers.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+skip_unless "command -v mpirun" "$MPI_NEEDS"
 
 small=(model.num_layers=2 model.transformer.hidden_size=256 model.transformer.ffn_hidden_size=1024
   model.transformer.vocab_size=2000 model.transformer.num_attention_heads=8
@@ -35,7 +37,7 @@ set -e
 
 for n in 4 8; do
   folder=$WORK/ck$n
-  launch 180 -np "$n" "$TB" run llama3_8b "${small[@]}" "${subset[@]}" \
+  mpi_launch 180 -np "$n" "$TB" run llama3_8b "${small[@]}" "${subset[@]}" \
     "checkpoint.checkpoint_folder=$folder" >run$n.txt 2>err$n.txt ||
     { cat err$n.txt; fail "subset checkpointing over $n ranks"; }
   s=$(newest_summary)

@@ -4,14 +4,16 @@
 # files), the shards add up to the checkpoint `datasize --checkpoint` computes, every write
 # is read back byte for byte (a read that differs fails the run), and rank 0 reports each
 # checkpoint's bytes, slowest and fastest rank, and the gap between writing and reading.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+skip_unless "command -v mpirun" "$MPI_NEEDS"
 
 small=(model.num_layers=2 model.transformer.hidden_size=256 model.transformer.ffn_hidden_size=1024
   model.transformer.vocab_size=2000 model.transformer.num_attention_heads=8
   "output.folder=$WORK/out" checkpoint.num_checkpoints_write=3 checkpoint.num_checkpoints_read=2)
 for n in 2 4; do
   folder=$WORK/ck$n
-  launch 120 -np "$n" "$TB" run llama3_8b "${small[@]}" "checkpoint.checkpoint_folder=$folder" \
+  mpi_launch 120 -np "$n" "$TB" run llama3_8b "${small[@]}" "checkpoint.checkpoint_folder=$folder" \
     >run$n.txt 2>err$n.txt || { cat err$n.txt; fail "checkpointing over $n ranks"; }
   s=$(newest_summary)
   [ "$(json "$s" 'd["complete"]')" = True ] || fail "$n ranks: $(json "$s" 'd["stop_reason"]')"
@@ -53,7 +55,7 @@ pipe=(model.num_layers=4 model.parallelism.tensor=1 model.parallelism.pipeline=2
   model.transformer.vocab_size=2000 model.transformer.num_attention_heads=8
   model.transformer.num_kv_heads=8 "output.folder=$WORK/out" checkpoint.num_checkpoints_write=1
   checkpoint.num_checkpoints_read=1 "checkpoint.checkpoint_folder=$WORK/pipe")
-launch 120 -np 4 "$TB" run llama3_405b "${pipe[@]}" >pipe.txt 2>pipe_err.txt ||
+mpi_launch 120 -np 4 "$TB" run llama3_405b "${pipe[@]}" >pipe.txt 2>pipe_err.txt ||
   { cat pipe_err.txt; fail "pipeline checkpointing over 4 ranks"; }
 s=$(newest_summary)
 [ "$(json "$s" 'd["complete"]')" = True ] || fail "pipeline: $(json "$s" 'd["stop_reason"]')"

@@ -9,8 +9,9 @@
 #     tests/mpi/netns_hosts.sh flags DIR        # print the mpirun flags again
 #   As a library:
 #     . tests/mpi/netns_hosts.sh
-#     netns_up "$dir" 1 || exit 77       # sets NETNS_MPIRUN_ARGS (bash array)
-#     trap 'netns_down "$dir"' EXIT
+#     rc=0; netns_up "$dir" 1 || rc=$?     # sets NETNS_MPIRUN_ARGS (bash array)
+#     skip_unless "[ $rc != 77 ]" "cannot make network namespaces here"   # tests/lib/skip.sh
+#     at_exit 'netns_down "$dir"'                  # tests/lib/common.sh
 #     timeout 60 mpirun "${NETNS_MPIRUN_ARGS[@]}" -np 2 "$TRAINBENCH" run ...
 #   The flags are also written to DIR/mpirun.args (one argument per line:
 #   `mapfile -t args <DIR/mpirun.args`) and DIR/mpirun.env (OMPI_MCA_* form).
@@ -104,7 +105,7 @@
 #   exec'd; the child sets its own process group).
 #
 # Requires: root (or CAP_NET_ADMIN+CAP_SYS_ADMIN), iproute2, util-linux unshare.
-# netns_up returns 77 when namespaces cannot be made (callers: exit 77 = skip).
+# netns_up returns 77 when namespaces cannot be made (callers: skip_unless, tests/lib/skip.sh).
 
 NETNS_LOCK=${NETNS_LOCK:-/run/trainbench-netns.lock}
 NETNS_STATE=netns.env

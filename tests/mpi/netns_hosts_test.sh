@@ -2,58 +2,31 @@
 # Self-test of netns_hosts.sh: mpirun -np 2 with one rank in each network
 # namespace "host", then an MPI_Allreduce across them whose bytes must show
 # up on the hosts' veths.
-# Exit: 0 pass, 1 fail, 77 skip (not root, no `ip netns`, no mpirun/mpicc).
-set -u
-
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$(dirname "$0")/../lib/common.sh"
 # shellcheck source=netns_hosts.sh
-. "$here/netns_hosts.sh"
+source "$SRC/tests/mpi/netns_hosts.sh"
 
 MPI_TIMEOUT=${MPI_TIMEOUT:-60}
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() {
-  echo "FAIL: $*"
-  if [ -s "${hosts:-}/rsh.log" ]; then
-    echo "--- launches (rsh.log):"
-    cut -c1-300 "$hosts/rsh.log"
-  fi
-  exit 1
-}
+skip_unless '[ "$(id -u)" = 0 ]' "needs root"
+skip_unless "command -v mpirun" "$MPI_NEEDS"
+skip_unless "command -v mpicc" "no mpicc (Debian's libopenmpi-dev)"
+skip_unless netns_can "ip netns / unshare --uts / bridge not permitted here"
 
-[ "$(id -u)" = 0 ] || skip "needs root"
-command -v mpirun >/dev/null || skip "no mpirun"
-command -v mpicc >/dev/null || skip "no mpicc"
-netns_can || skip "ip netns / unshare --uts / bridge not permitted here"
-
-tmp=$(mktemp -d "/tmp/netns_selftest.$$.XXXXXX") || fail "mktemp"
+tmp=$WORK
 hosts=$tmp/hosts
-# shellcheck disable=SC2317 # called by the trap
-cleanup() {
-  netns_down "$hosts"
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+at_exit 'netns_down "$hosts"'
+# On a failure, the launches the agent logged (hooks run last registered first, with the
+# test's exit status in $code).
+at_exit '[ "$code" = 0 ] || [ ! -s "$hosts/rsh.log" ] || { echo "--- launches (rsh.log):"; cut -c1-300 "$hosts/rsh.log"; }'
 
-# Leftovers of runs that were killed with -9 (their trap never ran): their
-# namespaces and links, and their temp dirs (named after their pid).
-netns_gc
-for d in /tmp/netns_selftest.*.*; do
-  [ -d "$d" ] || continue
-  pid=${d#/tmp/netns_selftest.}
-  pid=${pid%%.*}
-  case $pid in '' | *[!0-9]*) continue ;; esac
-  if [ "$pid" != $$ ] && [ ! -d "/proc/$pid" ]; then
-    echo "removing leftover $d"
-    netns_down "$d/hosts"
-    rm -rf "$d"
-  fi
-done
+# Leftovers of runs that were killed with -9 (their exit hooks never ran): their
+# namespaces and links.
+netns_gc || true
 
-netns_up "$hosts" 1
-rc=$?
-[ $rc = 77 ] && skip "cannot make namespaces"
+rc=0
+netns_up "$hosts" 1 || rc=$?
+skip_unless "[ $rc != 77 ]" "cannot make namespaces"
 [ $rc = 0 ] || fail "netns_up failed"
 # shellcheck disable=SC1091
 . "$hosts/netns.env"
@@ -157,8 +130,7 @@ grep -qx "rank=1 size=2 host=hostb proc=hostb from=hosta sum=ok" "$tmp/out2" || 
 
 # 3. No orted is left in the namespaces after the jobs.
 sleep 0.2
-left=$(ip netns pids "$NETNS_A"; ip netns pids "$NETNS_B")
+left=$(ip netns pids "$NETNS_A"; ip netns pids "$NETNS_B") || true
 [ -z "$left" ] || fail "processes left in the namespaces: $left"
 
-echo "PASS"
-exit 0
+done_ok

@@ -3,10 +3,12 @@
 # reason, and rank 0 still writes partial results: a rank whose read fails (a dataset file
 # cut short mid-run) tells the others, which stop and hand over their records; a rank killed
 # with SIGKILL makes mpirun end the job, and rank 0 keeps its own measurements.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+skip_unless "command -v mpirun" "$MPI_NEEDS"
 
-"$TB" datagen resnet50_h100 "${SMALL[@]}" --no-progress >/dev/null 2>&1 || fail "datagen"
-long=(resnet50_h100 "${SMALL[@]}" reader.batch_size=4 train.epochs=400 train.computation_time=0.01
+"$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" --no-progress >/dev/null 2>&1 || fail "datagen"
+long=(resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=4 train.epochs=400 train.computation_time=0.01
   -a 1 --no-progress)
 
 # wait_for_epochs FILE: until the job has finished an epoch (at most 30 s).
@@ -15,7 +17,7 @@ wait_for_epochs() { wait_for_line "$1" "epoch 2/400" "the job did not get going"
 # 1. A read fails on one rank: file 0 is cut short while 3 ranks read it.
 cp -a "$WORK/data" "$WORK/cut"
 start=$(date +%s)
-launch 60 -np 3 "$TB" run "${long[@]}" "dataset.data_folder=$WORK/cut" >cut.txt 2>&1 &
+mpi_launch 60 -np 3 "$TB" run "${long[@]}" "dataset.data_folder=$WORK/cut" >cut.txt 2>&1 &
 job=$!
 wait_for_epochs cut.txt
 truncate -s 1000 "$WORK/cut/train/img_00_of_16.tfrecord"
@@ -38,7 +40,7 @@ json "$s" 'd["stop_reason"]' | grep -Eq "^rank [0-2] \(" || fail "stop_reason la
 # 2. A rank killed: mpirun ends the job and says which; rank 0 writes what it measured.
 rm -rf "$WORK/out"
 start=$(date +%s)
-launch 60 -np 3 "$TB" run "${long[@]}" >kill.txt 2>&1 &
+mpi_launch 60 -np 3 "$TB" run "${long[@]}" >kill.txt 2>&1 &
 job=$!
 wait_for_epochs kill.txt
 victim=""

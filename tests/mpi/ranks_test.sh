@@ -4,12 +4,14 @@
 # one process with the same total accelerators (the sum of the varying sample sizes an epoch
 # took says which samples it took), with uneven accelerators per rank too; a random shuffle
 # is one order over all ranks (its seed is rank 0's); rank 0 reports hosts and ranks.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+skip_unless "command -v mpirun" "$MPI_NEEDS"
 
 # datagen: 3 ranks write the same files and manifest as one process; a second run resumes.
-"$TB" datagen resnet50_h100 "${SMALL[@]}" "dataset.data_folder=$WORK/one" --no-progress \
+"$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" "dataset.data_folder=$WORK/one" --no-progress \
   >/dev/null 2>&1 || fail "datagen, one process"
-launch 120 -np 3 "$TB" datagen resnet50_h100 "${SMALL[@]}" --no-progress >dg.txt 2>&1 ||
+mpi_launch 120 -np 3 "$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" --no-progress >dg.txt 2>&1 ||
   { cat dg.txt; fail "datagen over 3 ranks"; }
 grep -q "^datagen: 16 files (16 written, 0 already complete)" dg.txt || fail "datagen line: $(cat dg.txt)"
 [ "$(grep -c '^datagen:' dg.txt)" = 1 ] || fail "only rank 0 prints the result line"
@@ -19,7 +21,7 @@ cmp "$WORK/one/trainbench_manifest.json" "$WORK/data/trainbench_manifest.json" |
 (cd "$WORK/data" && find train -type f | sort | xargs md5sum) >ranks.md5
 cmp one.md5 ranks.md5 || fail "files of 3 ranks differ from one process's"
 ls -a "$WORK/data" | grep -q journal && fail "a rank's journal was left behind"
-launch 120 -np 3 "$TB" datagen resnet50_h100 "${SMALL[@]}" --no-progress >dg2.txt 2>&1 ||
+mpi_launch 120 -np 3 "$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" --no-progress >dg2.txt 2>&1 ||
   { cat dg2.txt; fail "datagen again"; }
 grep -q "(0 written, 16 already complete)" dg2.txt || fail "resume over ranks: $(cat dg2.txt)"
 
@@ -28,13 +30,13 @@ epoch_takes() { json "$1" '[(p["samples"], p["requested_bytes"]) for p in d["pha
 
 # 4 accelerators, batch 3: 10 steps per epoch, and 8 of the 128 samples are left out, which
 # ones depending on every accelerator's shard.
-common=(resnet50_h100 "${SMALL[@]}" reader.batch_size=3 train.epochs=2 --no-progress)
+common=(resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=3 train.epochs=2 --no-progress)
 "$TB" run "${common[@]}" -a 4 >one.txt 2>&1 || { cat one.txt; fail "run, one process"; }
 one=$(epoch_takes "$(newest_summary)")
 bytes_one=$(json "$(newest_summary)" 'd["io_characterization"]["POSIX_BYTES_READ"]')
 for shape in "2 2" "4 1"; do
   set -- $shape
-  launch 120 -np "$1" "$TB" run "${common[@]}" -a "$2" >r.txt 2>&1 ||
+  mpi_launch 120 -np "$1" "$TB" run "${common[@]}" -a "$2" >r.txt 2>&1 ||
     { cat r.txt; fail "run over $1 ranks x $2"; }
   s=$(newest_summary)
   [ "$(epoch_takes "$s")" = "$one" ] ||
@@ -49,7 +51,7 @@ for shape in "2 2" "4 1"; do
   grep -q "over $1 ranks on 1 host(s)" r.txt || fail "the run line names the ranks"
 done
 # Uneven: rank 0 drives 3 accelerators, rank 1 one (mpirun's MPMD form).
-launch 120 -np 1 "$TB" run "${common[@]}" -a 3 : -np 1 "$TB" run "${common[@]}" -a 1 >u.txt 2>&1 ||
+mpi_launch 120 -np 1 "$TB" run "${common[@]}" -a 3 : -np 1 "$TB" run "${common[@]}" -a 1 >u.txt 2>&1 ||
   { cat u.txt; fail "uneven run"; }
 s=$(newest_summary)
 [ "$(epoch_takes "$s")" = "$one" ] || fail "3+1 accelerators took other samples than 1 x 4"
@@ -65,7 +67,7 @@ s=$(newest_summary)
 # epoch, only if both ranks shuffle with the same seed.
 total=$(json "$WORK/data/trainbench_manifest.json" 'sum(s[1] for f in d["files"] for s in f["samples"])' 2>/dev/null ||
   json "$(newest_summary)" 'd["train_bytes"]')
-launch 120 -np 2 "$TB" run resnet50_h100 "${SMALL[@]}" reader.batch_size=4 train.epochs=2 \
+mpi_launch 120 -np 2 "$TB" run resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=4 train.epochs=2 \
   reader.sample_shuffle=random reader.file_shuffle=random -a 2 --no-progress >rnd.txt 2>&1 ||
   { cat rnd.txt; fail "random shuffle run"; }
 s=$(newest_summary)
@@ -79,11 +81,11 @@ req=$(json "$s" '[p["requested_bytes"] for p in d["phases"]]')
 
 # Checkpoints over 2 ranks: rank_zero writes the whole checkpoint from rank 0, all_ranks a
 # share from each rank (together the same bytes); both read back whole.
-ck=(resnet50_h100 "${SMALL[@]}" reader.batch_size=4 train.epochs=2 -a 2 --no-progress
+ck=(resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=4 train.epochs=2 -a 2 --no-progress
   workflow.checkpoint=true checkpoint.epochs_between_checkpoints=1 checkpoint.num_checkpoints_read=1
   model.model_size_bytes=3000001)
 for type in rank_zero all_ranks; do
-  launch 120 -np 2 "$TB" run "${ck[@]}" "checkpoint.checkpoint_folder=$WORK/ck-$type" \
+  mpi_launch 120 -np 2 "$TB" run "${ck[@]}" "checkpoint.checkpoint_folder=$WORK/ck-$type" \
     "checkpoint.type=$type" >ck.txt 2>&1 || { cat ck.txt; fail "checkpoints $type"; }
   s=$(newest_summary)
   [ "$(json "$s" '[(c["operation"], c["bytes"]) for c in d["checkpoints"]]')" = \
@@ -95,19 +97,19 @@ done
   "model-rank0.pt model-rank1.pt optimizer-rank0.pt optimizer-rank1.pt " ] || fail "all_ranks files"
 
 # datasize takes hosts, memory and accelerators from the ranks.
-launch 60 -np 2 "$TB" datasize resnet50_h100 -n 3 >ds.txt 2>&1 || { cat ds.txt; fail "datasize"; }
+mpi_launch 60 -np 2 "$TB" datasize resnet50_h100 -n 3 >ds.txt 2>&1 || { cat ds.txt; fail "datasize"; }
 grep -q "^ranks  *2 on 1 host(s), 6 accelerators" ds.txt || fail "datasize over ranks: $(cat ds.txt)"
 grep -q "500 x 400 x 6, 5 x 1 x" ds.txt || fail "datasize rule"
 
 # --drop-caches: one rank per host empties its page cache (where this box lets root do it).
 if sync && echo 1 >/proc/sys/vm/drop_caches 2>/dev/null; then
-launch 120 -np 2 "$TB" run "${common[@]}" -a 2 --drop-caches >dc.txt 2>&1 || { cat dc.txt; fail "drop caches"; }
+mpi_launch 120 -np 2 "$TB" run "${common[@]}" -a 2 --drop-caches >dc.txt 2>&1 || { cat dc.txt; fail "drop caches"; }
 grep -q "page caches dropped on 1 host(s)" dc.txt || fail "drop-caches line"
 [ "$(json "$(newest_summary)" 'd["cache"]["dropped_before_run"]')" = True ] || fail "summary: dropped"
 fi
 
 # clean under mpirun: rank 0 removes, the others wait.
-launch 60 -np 2 "$TB" clean resnet50_h100 "${SMALL[@]}" --yes >clean.txt 2>&1 || { cat clean.txt; fail "clean"; }
+mpi_launch 60 -np 2 "$TB" clean resnet50_h100 "${MPI_SMALL[@]}" --yes >clean.txt 2>&1 || { cat clean.txt; fail "clean"; }
 [ "$(grep -c '^clean: removed' clean.txt)" = 1 ] || fail "clean: one report"
 [ ! -e "$WORK/data/trainbench_manifest.json" ] || fail "clean left the manifest"
 echo OK

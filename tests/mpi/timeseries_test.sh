@@ -3,9 +3,11 @@
 # rank 0 writes one timeseries.csv with each rank's rows (rank 0, 1) and the job's (rank
 # "all": rates and reads summed, the wait share over every accelerator); the rows of each
 # rank add up to that rank's reads, and `trainbench report` draws the job's rows.
-source "$(dirname "$0")/lib.sh"
-"$TB" datagen resnet50_h100 "${SMALL[@]}" --no-progress >/dev/null 2>&1 || fail "datagen"
-launch 120 -np 2 "$TB" run resnet50_h100 "${SMALL[@]}" reader.batch_size=2 train.epochs=2 \
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+skip_unless "command -v mpirun" "$MPI_NEEDS"
+"$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" --no-progress >/dev/null 2>&1 || fail "datagen"
+mpi_launch 120 -np 2 "$TB" run resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=2 train.epochs=2 \
   train.computation_time=0.02 -a 2 --interval 0.1 --no-progress >r.txt 2>&1 ||
   { cat r.txt; fail "run over 2 ranks"; }
 dir=$(results_dir)

@@ -5,16 +5,18 @@
 # run reads the same samples per epoch as one process with the same accelerators, with a
 # row per host in summary.json. The dataset folder is shared (the namespaces share the
 # mount namespace, as hosts share a parallel file system).
-source "$(dirname "$0")/lib.sh"
-source "$MPI_TESTS/netns_hosts.sh"
-[ "$(id -u)" = 0 ] || skip "network namespaces need root"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+skip_unless "command -v mpirun" "$MPI_NEEDS"
+source "$SRC/tests/mpi/netns_hosts.sh"
+skip_unless '[ "$(id -u)" = 0 ]' "network namespaces need root"
 
 hosts=$WORK/hosts
 at_exit 'netns_down "$hosts" >/dev/null 2>&1'
 netns_gc >/dev/null 2>&1 || true
 rc=0
 netns_up "$hosts" 1 >/dev/null || rc=$?
-[ "$rc" = 77 ] && skip "cannot make network namespaces here"
+skip_unless "[ $rc != 77 ]" "cannot make network namespaces here"
 [ "$rc" = 0 ] || fail "netns_up failed"
 
 # two_hosts SECONDS ARGS...: mpirun over the two hosts, bounded in time.
@@ -24,12 +26,12 @@ two_hosts() {
   timeout -k 5 "$seconds" mpirun "${NETNS_MPIRUN_ARGS[@]}" "$@"
 }
 
-two_hosts 120 -np 2 "$TB" datagen resnet50_h100 "${SMALL[@]}" --no-progress >dg.txt 2>&1 ||
+two_hosts 120 -np 2 "$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" --no-progress >dg.txt 2>&1 ||
   { cat dg.txt; fail "datagen over two hosts"; }
 grep -q "^datagen: 16 files (16 written" dg.txt || fail "datagen: $(cat dg.txt)"
 grep -q "trainbench\[0/2 hosta\]" dg.txt || fail "rank 0 does not name host hosta: $(cat dg.txt)"
 
-common=(resnet50_h100 "${SMALL[@]}" reader.batch_size=3 train.epochs=2 --no-progress)
+common=(resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=3 train.epochs=2 --no-progress)
 "$TB" run "${common[@]}" -a 4 >one.txt 2>&1 || { cat one.txt; fail "run, one process"; }
 one=$(json "$(newest_summary)" '[(p["samples"], p["requested_bytes"]) for p in d["phases"]]')
 
@@ -47,9 +49,8 @@ grep -q "over 2 ranks on 2 host(s) (hosta, hostb)" two.txt || fail "the run line
 
 # The report of that run, rendered by Chromium: its hosts table holds summary.json's rows
 # (and every chart its points), as tests/report checks for one host.
-source "$MPI_TESTS/../lib/chromium.sh"
 "$TB" report "$(dirname "$s")" -o "$WORK/two.html" >report.txt 2>&1 || { cat report.txt; fail "report"; }
-dump_dom "$WORK/two.html" two.dom
-"$PY" "$MPI_TESTS/../report/check_dom.py" two.dom "$(dirname "$s")" || fail "the two-host report's DOM"
+chromium_dump_dom "$WORK/two.html" two.dom
+"$PY" "$SRC/tests/mpi/../report/check_dom.py" two.dom "$(dirname "$s")" || fail "the two-host report's DOM"
 grep -q 'id="hosts-table"' two.dom || fail "no hosts table in the report"
 echo OK

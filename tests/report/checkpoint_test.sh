@@ -4,7 +4,8 @@
 # table; no read-side figures (no AU chart, "storage only", a 0 B dataset or 0 accelerators),
 # and the page runs without a script error. The JSON line counts the accelerator and leaves
 # what was not measured (AU, samples/s, MB/s, read latency) null.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 small=(model.num_layers=2 model.transformer.hidden_size=256 model.transformer.ffn_hidden_size=1024
   model.transformer.vocab_size=2000 model.transformer.num_attention_heads=8
   "output.folder=$WORK/out" "checkpoint.checkpoint_folder=$WORK/ck"

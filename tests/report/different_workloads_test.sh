@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A comparison of runs of different workloads says so, on the terminal and on the page; runs
 # of one workload get no such warning.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset
 quick_run a
 quick_run b
@@ -14,7 +15,7 @@ quick_run b
 }
 mv "$(results_dir)" "$WORK/runs/other"
 "$TB" report "$WORK/runs/a" "$WORK/runs/b" -o same.html >same.out 2>&1 || { cat same.out; fail "report"; }
-dump_dom "$WORK/same.html" same_dom.html
+chromium_dump_dom "$WORK/same.html" same_dom.html
 if grep -q "different workloads" same.out || grep -q 'id="different-workloads"' same_dom.html; then
   fail "a warning for one workload"
 fi
@@ -24,6 +25,6 @@ checks=$((checks + 1))
   fail "report"
 }
 contains mixed.out "warning: these runs are of different workloads (resnet50_h100, other)"
-dump_dom "$WORK/mixed.html" dom.html
+chromium_dump_dom "$WORK/mixed.html" dom.html
 check "the page warns" grep -q 'id="different-workloads"[^>]*>these runs are of different workloads (resnet50_h100, other)' dom.html
 done_ok

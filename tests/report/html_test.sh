@@ -4,7 +4,8 @@
 # summary.json's and timeseries.csv's numbers; the page asks for nothing over the network
 # (a CSP that forbids it, no http(s) src/href, and Chromium's net log shows no request).
 # Two folders give a comparison page. Errors name the folder or the missing package.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset
 quick_run a
 quick_run b 2
@@ -57,13 +58,13 @@ assert not mine, mine
 print("screenshot", im.size, "page requests:", mine, "control:", control)
 PY
 checks=$((checks + 1))
-dump_dom "$page" dom.html
+chromium_dump_dom "$page" dom.html
 check "DOM of one run" $PY "$SRC/tests/report/check_dom.py" dom.html "$WORK/runs/a"
 
 # Two runs: the comparison page (overlaid charts, a table of deltas).
 "$TB" report "$WORK/runs/a" "$WORK/runs/b" -o "$WORK/compare.html" >cmp.out 2>&1 ||
   { cat cmp.out; fail "comparison report failed"; }
-dump_dom "$WORK/compare.html" cmp.html
+chromium_dump_dom "$WORK/compare.html" cmp.html
 check "DOM of two runs" $PY "$SRC/tests/report/check_dom.py" cmp.html "$WORK/runs/a" "$WORK/runs/b"
 contains cmp.html 'id="comparison"'
 

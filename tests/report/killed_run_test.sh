@@ -2,7 +2,8 @@
 # A run killed with SIGKILL keeps what it measured: timeseries.csv gets its rows as they are
 # sampled (flushed each interval), and `trainbench report` draws the folder, with no
 # summary.json, marked incomplete, its time-series charts from those rows.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset
 "$TB" run resnet50_h100 "${TINY[@]}" reader.batch_size=4 train.computation_time=0.05 \
   train.epochs=100 --interval 0.2 --no-progress >run.out 2>run.err &

@@ -2,8 +2,9 @@
 # While `run` works, a terminal shows a block redrawn in place (epoch, step, samples/s, MB/s,
 # AU so far, read p99, ETA), checked in tmux; event lines print above it and the table after
 # it. When stderr is not a terminal, plain progress lines come every 10 intervals instead.
-source "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null || skip "no tmux"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+skip_unless "command -v tmux" "no tmux (Debian's tmux)"
 make_tiny_dataset
 sock=$WORK/tmux.sock
 tmux -S "$sock" new-session -d -x 150 -y 45 "cd $WORK && $TB run resnet50_h100 ${TINY[*]} \

@@ -2,8 +2,9 @@
 # `trainbench report --png DIR` writes the main charts as PNG files with gnuplot: each
 # decodes (PIL), has the size asked for, and is not blank; without gnuplot it says which
 # package to install.
-source "$(dirname "$0")/lib.sh"
-command -v gnuplot >/dev/null || skip "no gnuplot (Debian's gnuplot-nox)"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+skip_unless "command -v gnuplot" "no gnuplot (Debian's gnuplot-nox)"
 make_tiny_dataset
 quick_run a
 quick_run b 2

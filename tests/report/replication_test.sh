@@ -3,7 +3,8 @@
 # dataset pass (every AU passes, samples/s within 5% of each other; exit 0); a doctored run
 # whose throughput is 20% higher, one whose AU failed, a run of another configuration and
 # four runs each fail (exit 1) saying why.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset
 dirs=()
 # 50 ms steps: a loaded machine's timer and read delays stay well under 5% of a step.

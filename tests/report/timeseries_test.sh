@@ -2,7 +2,8 @@
 # `run` writes timeseries.csv: one row per --interval with samples/s, MB/s, reads, reads in
 # flight, data wait, read latency p50/p99, CPU and memory; the rows add up to the run's
 # totals in summary.json, and summary.json carries the read-latency histogram's buckets.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
 make_tiny_dataset
 quick_run a
 dir=$WORK/runs/a

@@ -9,9 +9,7 @@
 # a wrong secret is refused over virtual-hosted requests too. curl's own SigV4 client reads the
 # objects back virtual-hosted. Bounded: ~10 s.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-TB=$TRAINBENCH
 cd "$WORK"
 [ -n "${S3_TEST_VHOST_ENDPOINT:-}" ] || fail "the gateway's env has no S3_TEST_VHOST_ENDPOINT (an old gateway.sh?)"
 rgw_log=$S3_GATEWAY_DIR/log/client.rgw.a.log
@@ -24,10 +22,6 @@ port=${S3_TEST_VHOST_ENDPOINT##*:}
 vhost=http://$bucket.localhost:$port # what curl signs for and connects to, virtual-hosted
 
 # json FILE EXPR
-no_secret() {
-  if grep -rlF -- "$secret" "$@" 2>/dev/null; then fail "the secret was printed or saved in the files above"; fi
-}
-
 # requests WANT_STYLE PREFIX METHOD MIN: rgw's access log (beast lines: "METHOD TARGET HTTP/1.1"
 # STATUS ...; the test's own curl requests, user agent curl/..., left out) has at least MIN
 # successful METHOD requests for objects under PREFIX, all in WANT_STYLE (virtual:
@@ -74,16 +68,16 @@ common=(resnet50_h100 dataset.num_files_train=4 dataset.num_samples_per_file=20
 grep -q "verify: 4 files OK" datagen.out || fail "datagen --verify virtual-hosted: $(cat datagen.out)"
 requests virtual "$prefix" PUT 5 # 4 objects and the manifest
 # curl lists (virtual-hosted, its own signing) what was written: the bytes of the 4 objects.
-S3CURL_ENDPOINT=$vhost s3curl GET "/?list-type=2&prefix=$prefix%2Ftrain%2F" -o list.xml
-written=$(listed_bytes list.xml 4) || fail "listing virtual-hosted: $(cat list.xml)"
-S3CURL_ENDPOINT=$vhost s3curl GET "/$prefix/trainbench_manifest.json" -o manifest.json
+S3CURL_ENDPOINT=$vhost s3_curl GET "/?list-type=2&prefix=$prefix%2Ftrain%2F" -o list.xml
+written=$(s3_listed_bytes list.xml 4) || fail "listing virtual-hosted: $(cat list.xml)"
+S3CURL_ENDPOINT=$vhost s3_curl GET "/$prefix/trainbench_manifest.json" -o manifest.json
 check "the manifest read virtual-hosted is JSON" json manifest.json 'd["total_bytes"]' >/dev/null
 [ "$(json manifest.json 'd["total_bytes"]')" = "$written" ] ||
   fail "the manifest says $(json manifest.json 'd["total_bytes"]') bytes, the objects hold $written"
 # The same object by both addressing styles: the same bytes.
 key=$(json manifest.json 'd["files"][0]["path"]')
-S3CURL_ENDPOINT=$vhost s3curl GET "/$prefix/$key" -o by-host.obj
-s3curl GET "/$bucket/$prefix/$key" -o by-path.obj
+S3CURL_ENDPOINT=$vhost s3_curl GET "/$prefix/$key" -o by-host.obj
+s3_curl GET "/$bucket/$prefix/$key" -o by-path.obj
 check "one object, virtual-hosted and path style" cmp by-host.obj by-path.obj
 
 # Run: every byte written is read, virtual-hosted (2 epochs, 2 read threads).
@@ -93,7 +87,7 @@ tail -n 1 run.out >run.json
 [ "$(json run.json 'd["trainbench_metrics"]["bytes_read"]')" = $((written * 2)) ] ||
   fail "run read $(json run.json 'd["trainbench_metrics"]["bytes_read"]') bytes, wrote $written x 2 epochs"
 requests virtual "$prefix" GET 160 # 80 samples x 2 epochs, at least a GET each
-no_secret datagen.out datagen.err run.out run.err "$WORK/out"
+s3_no_secret datagen.out datagen.err run.out run.err "$WORK/out"
 
 # DLIO's own keys (as in its *_s3.yaml workloads: storage_root, endpoint_url, s3_force_path_style
 # False) and no AWS variables: virtual-hosted too.
@@ -108,13 +102,13 @@ env -u AWS_ENDPOINT_URL -u AWS_SECRET_ACCESS_KEY -u AWS_ACCESS_KEY_ID "$TB" run 
 tail -n 1 dlio.out >dlio.json
 [ "$(json dlio.json 'd["trainbench_metrics"]["bytes_read"]')" = "$written" ] || fail "DLIO-keyed run bytes"
 requests virtual "$prefix" GET 240
-no_secret dlio.out dlio.err "$WORK/out"
+s3_no_secret dlio.out dlio.err "$WORK/out"
 
 # A wrong secret: rgw checks virtual-hosted signatures as well.
 AWS_SECRET_ACCESS_KEY=wrong-$secret "$TB" run "${common[@]}" >bad.out 2>bad.err && fail "a wrong secret was accepted"
 grep -q "HTTP 403" bad.err && grep -q "check the access key and secret" bad.err ||
   fail "wrong-secret message: $(cat bad.err)"
-no_secret bad.out bad.err
+s3_no_secret bad.out bad.err
 
 # --- Path style: an IP endpoint even with s3_force_path_style=false; localhost by default. ---
 small=(resnet50_h100 dataset.num_files_train=1 dataset.num_samples_per_file=4 "output.folder=$WORK/out")
@@ -132,6 +126,6 @@ requests path "$prefix-forced" PUT 2
 # clean, virtual-hosted: lists and deletes; curl then finds nothing under the prefix.
 "$TB" clean "${common[@]}" --yes >clean.out 2>&1 || fail "clean --yes virtual-hosted: $(cat clean.out)"
 requests virtual "$prefix" DELETE 5
-! S3CURL_ENDPOINT=$vhost s3curl GET "/?list-type=2&prefix=$prefix%2F" | grep -q "<Key>" ||
+! S3CURL_ENDPOINT=$vhost s3_curl GET "/?list-type=2&prefix=$prefix%2F" | grep -q "<Key>" ||
   fail "objects remain after clean --yes"
 done_ok

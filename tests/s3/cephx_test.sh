@@ -2,7 +2,6 @@
 # own key and capabilities (client.rgw.a), a client without a key is refused, and trainbench's
 # datagen, verify and run go through that gateway (over HTTPS) unchanged.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
 
 conf=$S3_GATEWAY_DIR/ceph.conf
@@ -32,4 +31,4 @@ check "datagen --verify passes through the cephx gateway" grep -q 'verify: 8 fil
 "$TRAINBENCH" run unet3d_h100 "${opts[@]}" --no-progress >"$WORK/run.out" 2>"$WORK/run.err" || fail "run: $(tail -5 "$WORK/run.err")"
 read_bytes=$(tail -n 1 "$WORK/run.out" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["trainbench_metrics"]["bytes_read"])')
 check "run reads every sample once ($read_bytes bytes)" test "$read_bytes" -ge $((8 * 262144))
-echo "OK: $checks checks (cephx, ${endpoint%%:*})"
+done_ok

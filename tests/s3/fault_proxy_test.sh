@@ -4,9 +4,8 @@
 # Expect: 100-continue work through it, and the Host header goes through unchanged (a
 # rewritten one breaks the SigV4 signature).
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-at_exit s3_stop_proxy
+at_exit fault_proxy_stop
 
 head -c 200000 /dev/urandom >"$WORK/obj"
 # Setup directly against the gateway.
@@ -16,15 +15,15 @@ s3_new_bucket proxy
 # json FILE EXPR: a Python expression over the parsed document `d`.
 
 # --- Faults: 20% SlowDown, 20% cut, 20% delayed by 200 ms. ---
-s3_start_proxy "$WORK/faults.json" --seed 7 --slowdown 0.2 --cut 0.2 --delay 0.2 --delay-ms 200
-export S3CURL_ENDPOINT=$S3_PROXY_ENDPOINT
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/faults.json" --seed 7 --slowdown 0.2 --cut 0.2 --delay 0.2 --delay-ms 200
+export S3CURL_ENDPOINT=$FAULT_PROXY_ENDPOINT
 gets=60 attempts=0 slow=0 cuts=0 delayed=0 retried=0
 for i in $(seq "$gets"); do
   ok=0
   for try in $(seq 10); do
     attempts=$((attempts + 1))
     rc=0
-    out=$(s3curl GET "/$bucket/obj" -o "$WORK/got" -w '%{http_code} %{time_total}' 2>/dev/null) || rc=$?
+    out=$(s3_curl GET "/$bucket/obj" -o "$WORK/got" -w '%{http_code} %{time_total}' 2>/dev/null) || rc=$?
     code=${out% *} secs=${out#* }
     if [ "$rc" = 0 ] && [ "$code" = 200 ]; then
       cmp -s "$WORK/got" "$WORK/obj" || fail "GET $i returned other bytes"
@@ -44,7 +43,7 @@ for i in $(seq "$gets"); do
   [ "$ok" = 1 ] || fail "GET $i did not succeed in 10 tries"
   [ "$try" -gt 1 ] && retried=$((retried + 1))
 done
-s3_stop_proxy
+fault_proxy_stop
 unset S3CURL_ENDPOINT
 stats=$WORK/faults.json
 echo "client: $attempts attempts, $slow SlowDown, $cuts cut, $delayed slow successes, $retried GETs retried"
@@ -62,32 +61,32 @@ check "delayed requests took 200 ms" [ "$delayed" = "$(json "$stats" 'd["delayed
 check "some GETs needed retries" [ "$retried" -gt 5 ]
 
 # --- Keep-alive: one curl, five requests, one connection through the proxy. ---
-s3_start_proxy "$WORK/keepalive.json"
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/keepalive.json"
 args=()
-for i in 1 2 3 4 5; do args+=(-o "$WORK/k$i" "$S3_PROXY_ENDPOINT/$bucket/obj"); done
+for i in 1 2 3 4 5; do args+=(-o "$WORK/k$i" "$FAULT_PROXY_ENDPOINT/$bucket/obj"); done
 curl -sS --max-time 30 --aws-sigv4 "aws:amz:$AWS_REGION:s3" \
   --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" \
   "${args[@]}" || fail "keep-alive GETs"
-s3_stop_proxy
+fault_proxy_stop
 for i in 1 2 3 4 5; do check "keep-alive GET $i" cmp -s "$WORK/k$i" "$WORK/obj"; done
 check "five requests on one connection" [ "$(json "$WORK/keepalive.json" '(d["requests"], d["connections"])')" = "(5, 1)" ]
 
 # --- A 3 MB PUT (curl sends Expect: 100-continue) and a GET through a fault-free proxy. ---
 head -c 3000000 /dev/urandom >"$WORK/big"
-s3_start_proxy "$WORK/plain.json"
-export S3CURL_ENDPOINT=$S3_PROXY_ENDPOINT
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/plain.json"
+export S3CURL_ENDPOINT=$FAULT_PROXY_ENDPOINT
 check "PUT with Expect: 100-continue" [ "$(s3_status PUT "/$bucket/big" "$WORK/b" -T "$WORK/big" -v 2>"$WORK/v")" = 200 ]
 contains "$WORK/v" "Expect: 100-continue"
 check "GET of the 3 MB object" [ "$(s3_status GET "/$bucket/big" "$WORK/big.got")" = 200 ]
 check "3 MB object intact" cmp -s "$WORK/big" "$WORK/big.got"
-s3_stop_proxy
+fault_proxy_stop
 
 # --- The Host header is signed: a proxy that rewrites it breaks every request. ---
-s3_start_proxy "$WORK/rewrite.json" --rewrite-host "${S3_TEST_ENDPOINT#http://}"
-export S3CURL_ENDPOINT=$S3_PROXY_ENDPOINT
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/rewrite.json" --rewrite-host "${S3_TEST_ENDPOINT#http://}"
+export S3CURL_ENDPOINT=$FAULT_PROXY_ENDPOINT
 check "a rewritten Host is refused" [ "$(s3_status GET "/$bucket/obj" "$WORK/b")" = 403 ]
 check "... as SignatureDoesNotMatch" [ "$(s3_error_code "$WORK/b")" = SignatureDoesNotMatch ]
-s3_stop_proxy
+fault_proxy_stop
 unset S3CURL_ENDPOINT
 
 for key in obj big; do s3_status DELETE "/$bucket/$key" "$WORK/b" >/dev/null; done

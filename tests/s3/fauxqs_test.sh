@@ -9,17 +9,12 @@ if [ -z "${TRAINBENCH_IN_NETNS:-}" ] && command -v unshare >/dev/null &&
   exec unshare -n env TRAINBENCH_IN_NETNS=1 bash "$0" "$@"
 fi
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
-fauxqs=$(cd "$(dirname "$0")" && pwd)/node/node_modules/.bin/fauxqs
+fauxqs=$SRC/tests/s3/node/node_modules/.bin/fauxqs
 why=""
 [ -n "${TRAINBENCH_IN_NETNS:-}" ] || why="unshare -n (a network namespace of its own) is needed"
 command -v node >/dev/null && [ -x "$fauxqs" ] ||
   why="node and tests/s3/node's packages are needed (scripts/setup.sh runs npm ci there)"
-if [ -n "$why" ]; then
-  [ "${CI:-}" = true ] && fail "$why"
-  echo "SKIP: $why"
-  exit 77
-fi
+skip_unless '[ -z "$why" ]' "$why"
 cd "$WORK"
 ip link set lo up
 port=45660

@@ -5,9 +5,7 @@
 # prefix, reads every one back byte for byte, and reports per checkpoint the bytes that the
 # gateway's listing (curl's, not trainbench's) holds.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-TB=$TRAINBENCH
 cd "$WORK"
 
 s3_new_bucket llm
@@ -17,7 +15,7 @@ small=(model.num_layers=2 model.transformer.hidden_size=256 model.transformer.ff
   "output.folder=$WORK/out" checkpoint.num_checkpoints_write=2 checkpoint.num_checkpoints_read=2
   "checkpoint.checkpoint_folder=s3://$bucket/ck" storage.storage_options.s3_force_path_style=true
   --no-progress)
-s3_mpirun -np 2 "$TB" run llama3_8b "${small[@]}" >run.out 2>run.err ||
+mpi_launch 120 -np 2 "$TB" run llama3_8b "${small[@]}" >run.out 2>run.err ||
   { cat run.err; fail "LLM checkpointing to S3 over 2 ranks"; }
 s=$(ls -d "$WORK"/out/*/ | head -n 1)summary.json
 [ "$(json "$s" 'd["complete"]')" = True ] || fail "run: $(json "$s" 'd["stop_reason"]')"
@@ -26,7 +24,7 @@ s=$(ls -d "$WORK"/out/*/ | head -n 1)summary.json
   fail "checkpoints: $(json "$s" 'd["checkpoints"]')"
 # What the gateway holds: 2 ranks x (model + optimizer) shard objects per checkpoint, whose
 # sizes add up to the bytes the summary reports for it.
-s3curl GET "/$bucket?list-type=2&prefix=ck%2F" >list.xml
+s3_curl GET "/$bucket?list-type=2&prefix=ck%2F" >list.xml
 "$PY" - list.xml "$s" <<'PY' || fail "checkpoint objects on S3"
 import collections, json, re, sys
 xml = open(sys.argv[1]).read()

@@ -5,9 +5,7 @@
 # left by a holder that died (expired) is taken over with a warning; a live lease written by
 # another client is honoured. The lease objects are made and read with curl (lib.sh).
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-TB=$TRAINBENCH
 cd "$WORK"
 
 s3_new_bucket lock
@@ -18,14 +16,14 @@ common=(resnet50_h100 dataset.num_files_train=12 dataset.num_samples_per_file=4
 # Two datagens at once: the first holds the lease while it writes, one file at a time
 # through a proxy that delays every request by 300 ms (so it takes seconds); the second is
 # refused with the holder's pid and host, and exit 1.
-s3_start_proxy "$WORK/proxy.json" --delay 1 --delay-ms 300
-AWS_ENDPOINT_URL=$S3_PROXY_ENDPOINT TRAINBENCH_S3_LEASE_SECONDS=4 "$TB" datagen "${common[@]}" -j 1 >first.out 2>first.err &
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/proxy.json" --delay 1 --delay-ms 300
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT TRAINBENCH_S3_LEASE_SECONDS=4 "$TB" datagen "${common[@]}" -j 1 >first.out 2>first.err &
 first=$!
 for _ in $(seq 100); do  # bounded: 10 s
   [ "$(s3_status HEAD "/$bucket/ds/.trainbench.lock" /dev/null)" = 200 ] && break
   sleep 0.1
 done
-s3curl GET "/$bucket/ds/.trainbench.lock" >lease.txt
+s3_curl GET "/$bucket/ds/.trainbench.lock" >lease.txt
 grep -q "^holder: pid $first on " lease.txt || fail "lease object while datagen runs: $(cat lease.txt)"
 expires() { sed -n 's/^expires_unix: //p' "$1"; }
 set +e
@@ -38,12 +36,12 @@ grep -q "being written by another trainbench (pid $first on " second.err ||
 # The holder renews its 4 s lease every second (through the delaying proxy: If-Match, which
 # the gateway checks): a later look finds a later expiry.
 sleep 2.5
-s3curl GET "/$bucket/ds/.trainbench.lock" >renewed.txt
+s3_curl GET "/$bucket/ds/.trainbench.lock" >renewed.txt
 [ "$(expires renewed.txt)" -gt "$(expires lease.txt)" ] ||
   fail "the lease was not renewed: $(cat lease.txt) then $(cat renewed.txt)"
 wait $first || { cat first.err; fail "the first datagen failed"; }
 ! grep -q "the lock" first.err || fail "the holder warned about its lock: $(cat first.err)"
-s3_stop_proxy
+fault_proxy_stop
 # Released: the lease object is gone, and the next datagen (all files present) takes it.
 [ "$(s3_status HEAD "/$bucket/ds/.trainbench.lock" /dev/null)" = 404 ] ||
   fail "the lease object outlived its holder"
@@ -52,7 +50,7 @@ s3_stop_proxy
 now=$(date +%s)
 printf 'trainbench lock\nholder: pid 999999 on deadhost\ntoken: 0\nexpires_unix: %s\n' \
   $((now - 300)) >stale.txt
-s3curl PUT "/$bucket/ds/.trainbench.lock" -T stale.txt -o /dev/null
+s3_curl PUT "/$bucket/ds/.trainbench.lock" -T stale.txt -o /dev/null
 "$TB" datagen "${common[@]}" >stale.out 2>stale.err || { cat stale.err; fail "datagen over a stale lease"; }
 grep -q "took over the lock .*pid 999999 on deadhost" stale.err ||
   fail "no warning about the stale lease taken over: $(cat stale.err)"
@@ -63,7 +61,7 @@ grep -q "took over the lock .*pid 999999 on deadhost" stale.err ||
 # though unexpired.
 printf 'trainbench lock\nholder: pid 999999 on %s\nhost: %s\npid: 999999\ntoken: 2\nexpires_unix: %s\n' \
   "$(hostname)" "$(hostname)" $((now + 600)) >killed.txt
-s3curl PUT "/$bucket/ds/.trainbench.lock" -T killed.txt -o /dev/null
+s3_curl PUT "/$bucket/ds/.trainbench.lock" -T killed.txt -o /dev/null
 "$TB" datagen "${common[@]}" >killed.out 2>killed.err || { cat killed.err; fail "datagen over a killed holder's lease"; }
 grep -q "took over the lock .*pid 999999 on .*, which no longer runs" killed.err ||
   fail "no warning about the killed holder: $(cat killed.err)"
@@ -71,12 +69,12 @@ grep -q "took over the lock .*pid 999999 on .*, which no longer runs" killed.err
 # A live lease from another client is honoured: refused, with how long it has left.
 printf 'trainbench lock\nholder: pid 4242 on otherhost\ntoken: 1\nexpires_unix: %s\n' \
   $((now + 600)) >live.txt
-s3curl PUT "/$bucket/ds/.trainbench.lock" -T live.txt -o /dev/null
+s3_curl PUT "/$bucket/ds/.trainbench.lock" -T live.txt -o /dev/null
 set +e
 "$TB" datagen "${common[@]}" >live.out 2>live.err
 rc=$?
 set -e
 [ $rc = 1 ] || fail "datagen under another's live lease exited $rc"
 grep -q "pid 4242 on otherhost; its lease runs" live.err || fail "live lease message: $(cat live.err)"
-s3curl GET "/$bucket/ds/.trainbench.lock" | grep -q "pid 4242" || fail "another's lease was touched"
+s3_curl GET "/$bucket/ds/.trainbench.lock" | grep -q "pid 4242" || fail "another's lease was touched"
 echo "ok"

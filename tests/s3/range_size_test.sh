@@ -3,9 +3,7 @@
 # samples cost 4 GETs, not 128; range_size=0 gives transfer_size pieces back; every byte is
 # read either way.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-TB=$TRAINBENCH
 cd "$WORK"
 
 s3_new_bucket ranges

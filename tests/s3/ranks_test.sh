@@ -4,9 +4,7 @@
 # accelerators reads every object byte x epochs through the ranks' s3 engines, and rank 0's
 # summary sums their requests and merges their GET latencies.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-TB=$TRAINBENCH
 cd "$WORK"
 
 s3_new_bucket ranks
@@ -16,15 +14,15 @@ common=(resnet50_h100 dataset.num_files_train=6 dataset.num_samples_per_file=20
 
 "$TB" datagen "${common[@]}" "dataset.data_folder=s3://$bucket/one" >one.out 2>&1 ||
   { cat one.out; fail "datagen to S3, one process"; }
-s3_mpirun -np 3 "$TB" datagen "${common[@]}" "dataset.data_folder=s3://$bucket/ranks" \
+mpi_launch 120 -np 3 "$TB" datagen "${common[@]}" "dataset.data_folder=s3://$bucket/ranks" \
   >dg.out 2>&1 || { cat dg.out; fail "datagen to S3 over 3 ranks"; }
 grep -q "^datagen: 6 files (6 written" dg.out || fail "datagen line: $(cat dg.out)"
-s3curl GET "/$bucket/one/trainbench_manifest.json" -o one.json
-s3curl GET "/$bucket/ranks/trainbench_manifest.json" -o ranks.json
+s3_curl GET "/$bucket/one/trainbench_manifest.json" -o one.json
+s3_curl GET "/$bucket/ranks/trainbench_manifest.json" -o ranks.json
 cmp one.json ranks.json || fail "the manifest of 3 ranks differs from one process's"
 total=$(json ranks.json 'd["total_bytes"]')
 
-s3_mpirun -np 2 "$TB" run "${common[@]}" "dataset.data_folder=s3://$bucket/ranks" \
+mpi_launch 120 -np 2 "$TB" run "${common[@]}" "dataset.data_folder=s3://$bucket/ranks" \
   train.computation_time=0 reader.batch_size=10 train.epochs=2 -a 2 >run.out 2>run.err ||
   { cat run.err; fail "run from S3 over 2 ranks"; }
 tail -n 1 run.out >line.json

@@ -4,24 +4,22 @@
 # journal is gone once the manifest is written. The killed datagen's requests go through
 # fault_proxy.py, each delayed 300 ms, so the kill lands mid-dataset.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-at_exit s3_stop_proxy
-TB=$TRAINBENCH
+at_exit fault_proxy_stop
 cd "$WORK"
 
 s3_new_bucket resume
 at_exit "s3_remove_bucket $bucket"
-s3_start_proxy "$WORK/proxy.json" --delay 1 --delay-ms 300
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/proxy.json" --delay 1 --delay-ms 300
 args=(resnet50_h100 dataset.num_files_train=16 dataset.num_samples_per_file=20
   "dataset.data_folder=s3://$bucket/ds" storage.storage_options.s3_force_path_style=true
   "output.folder=$WORK/out" --threads 2)
 train_objects() {  # how many data objects are under ds/train/ (asked of the gateway)
-  s3curl GET "/$bucket?list-type=2&prefix=ds%2Ftrain%2F" |
+  s3_curl GET "/$bucket?list-type=2&prefix=ds%2Ftrain%2F" |
     grep -o "<Key>" | wc -l
 }
 
-AWS_ENDPOINT_URL=$S3_PROXY_ENDPOINT "$TB" datagen "${args[@]}" >first.out 2>first.err &
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT "$TB" datagen "${args[@]}" >first.out 2>first.err &
 pid=$!
 for _ in $(seq 300); do
   [ "$(train_objects)" -ge 6 ] && break
@@ -30,7 +28,7 @@ for _ in $(seq 300); do
 done
 kill -9 "$pid" 2>/dev/null || fail "datagen ended before the kill: $(cat first.err)"
 wait "$pid" 2>/dev/null || true
-s3_stop_proxy
+fault_proxy_stop
 done_before=$(train_objects)
 echo "killed with $done_before of 16 objects written"
 check "killed mid-dataset" [ "$done_before" -ge 6 ] && [ "$done_before" -lt 16 ]
@@ -43,6 +41,6 @@ check "the rerun skips the finished objects ($skipped of $done_before)" \
   [ "${skipped:-0}" -ge $((done_before - 4)) ]
 contains second.out "verify: 16 files OK"
 ! grep -q "not trainbench's" second.err || fail "the rerun calls its own objects foreign"
-s3curl GET "/$bucket?list-type=2&prefix=ds%2F.trainbench" >journal.xml
+s3_curl GET "/$bucket?list-type=2&prefix=ds%2F.trainbench" >journal.xml
 ! grep -q "<Key>" journal.xml || fail "the journal outlived the manifest: $(cat journal.xml)"
 done_ok

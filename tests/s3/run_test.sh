@@ -8,9 +8,7 @@
 # cuts connections mid-body and delays, completing with every byte and counting retries.
 # What trainbench wrote is checked with curl's own SigV4 client (lib.sh), not trainbench's.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-TB=$TRAINBENCH
 cd "$WORK"
 
 s3_new_bucket run
@@ -22,29 +20,26 @@ common=(resnet50_h100 dataset.num_files_train=4 dataset.num_samples_per_file=100
   "output.folder=$WORK/out")
 
 # json FILE EXPR
-no_secret() {  # no_secret FILES...: the secret appears in none of them
-  if grep -rlF -- "$secret" "$@" 2>/dev/null; then fail "the secret was printed or saved in the files above"; fi
-}
 
 # Prepare: ~11 MB files in 5 MiB parts (multipart), verified by reading them back.
 "$TB" datagen "${common[@]}" storage.storage_options.part_size=5242880 --verify \
   >datagen.out 2>datagen.err || { cat datagen.err; fail "datagen to S3"; }
 grep -q "verify: 4 files OK" datagen.out || fail "datagen --verify over S3: $(cat datagen.out)"
 # What curl lists under the prefix: 4 tfrecord objects with the manifest's sizes.
-s3curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2Ftrain%2F" >list.xml
+s3_curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2Ftrain%2F" >list.xml
 "$PY" - list.xml <<'PY' || fail "objects listed by curl"
 import re, sys
 keys = re.findall(r"<Key>([^<]*)</Key>", open(sys.argv[1], encoding="utf-8").read())
 assert len(keys) == 4 and all(k.startswith("my data ü/r50/train/") for k in keys), keys
 PY
 # No multipart upload was left open.
-s3curl GET "/$bucket?uploads=" >uploads.xml
+s3_curl GET "/$bucket?uploads=" >uploads.xml
 ! grep -q "<Upload>" uploads.xml || fail "a multipart upload was left behind: $(cat uploads.xml)"
 # One object fetched by curl is byte-identical to what the manifest says it holds.
-s3curl GET "/$bucket/my%20data%20%C3%BC/r50/trainbench_manifest.json" -o manifest.json
+s3_curl GET "/$bucket/my%20data%20%C3%BC/r50/trainbench_manifest.json" -o manifest.json
 key=$(json manifest.json 'd["files"][0]["path"]')
 size=$(json manifest.json 'd["files"][0]["size_bytes"]')
-s3curl GET "/$bucket/my%20data%20%C3%BC/r50/$key" -o first.obj
+s3_curl GET "/$bucket/my%20data%20%C3%BC/r50/$key" -o first.obj
 [ "$(stat -c %s first.obj)" = "$size" ] || fail "object $key: $(stat -c %s first.obj) bytes, manifest $size"
 train_bytes=$(json manifest.json 'd["total_bytes"]')  # the samples' bytes, as run_bytes_read.sh
 
@@ -69,9 +64,9 @@ assert all(c["bytes"] == 18000000 for c in d["checkpoints"]), d["checkpoints"]
 lat = d["storage_latency_ms"]
 assert lat["checkpoint_PUT"]["count"] >= 4 and lat["GET"]["count"] >= 800, lat.keys()
 PY
-s3curl GET "/$bucket?list-type=2&prefix=ckpt%2F" >ckpt.xml
+s3_curl GET "/$bucket?list-type=2&prefix=ckpt%2F" >ckpt.xml
 grep -q "<Key>ckpt/" ckpt.xml || fail "no checkpoint objects under s3://$bucket/ckpt"
-no_secret run.out run.err datagen.out datagen.err "$dir"
+s3_no_secret run.out run.err datagen.out datagen.err "$dir"
 
 # The secret given as a key: redacted in the saved config, never printed.
 rm -rf "$WORK/out"
@@ -81,13 +76,13 @@ env -u AWS_SECRET_ACCESS_KEY -u AWS_ACCESS_KEY_ID "$TB" run "${common[@]}" train
   { cat keyed.err; fail "run with the keys in storage_options"; }
 dir=$(ls -d "$WORK"/out/*/ | head -n 1)
 grep -q "secret_access_key: <redacted>" "$dir/config.yaml" || fail "config.yaml does not redact the secret"
-no_secret keyed.out keyed.err "$dir"
+s3_no_secret keyed.out keyed.err "$dir"
 
 # A wrong secret: refused at once, naming the object, endpoint and what to check.
 AWS_SECRET_ACCESS_KEY=wrong-$secret "$TB" run "${common[@]}" >bad.out 2>bad.err && fail "a wrong secret was accepted"
 grep -q "HTTP 403" bad.err && grep -q "check the access key and secret" bad.err &&
   grep -qF "s3://$bucket/my data ü/r50/" bad.err || fail "wrong-secret message: $(cat bad.err)"
-no_secret bad.out bad.err
+s3_no_secret bad.out bad.err
 
 # No manifest (a dataset DLIO wrote): found by listing, 2 keys a page.
 [ "$(s3_status DELETE "/$bucket/my%20data%20%C3%BC/r50/trainbench_manifest.json" del.xml)" = 204 ] ||
@@ -99,13 +94,13 @@ tail -n 1 listed.out >listed.json
 [ "$(json listed.json 'd["trainbench_metrics"]["bytes_read"]')" = "$train_bytes" ] || fail "listed run bytes"
 
 # Faults between client and server: 503 SlowDown, connections cut mid-body, delays.
-s3_start_proxy "$WORK/proxy.json" --seed 7 --slowdown 0.08 --cut 0.05 --delay 0.05 --delay-ms 100
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/proxy.json" --seed 7 --slowdown 0.08 --cut 0.05 --delay 0.05 --delay-ms 100
 rm -rf "$WORK/out"
-AWS_ENDPOINT_URL=$S3_PROXY_ENDPOINT "$TB" run "${common[@]}" storage.storage_options.list_max_keys=2 \
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT "$TB" run "${common[@]}" storage.storage_options.list_max_keys=2 \
   storage.storage_options.s3_max_attempts=10 train.computation_time=0 reader.batch_size=20 \
   reader.read_threads=4 --accelerators 2 train.epochs=1 >faults.out 2>faults.err ||
   { cat faults.err; fail "run through the fault proxy"; }
-s3_stop_proxy
+fault_proxy_stop
 tail -n 1 faults.out >faults.json
 [ "$(json faults.json 'd["trainbench_metrics"]["bytes_read"]')" = "$train_bytes" ] ||
   fail "bytes read through faults: $(json faults.json 'd["trainbench_metrics"]["bytes_read"]')"
@@ -128,12 +123,12 @@ grep -q "GET_first_byte" faults.out || fail "the table lacks per-request latenci
   --threads 2 >int.out 2>int.err &
 pid=$!
 for _ in $(seq 100); do  # until a multipart upload is open (at most 10 s)
-  s3curl GET "/$bucket?uploads=" | grep -q "<Upload>" && break
+  s3_curl GET "/$bucket?uploads=" | grep -q "<Upload>" && break
   sleep 0.1
 done
 kill -INT "$pid"
 wait "$pid" && fail "datagen was not interrupted" || true
-s3curl GET "/$bucket?uploads=" >uploads.xml
+s3_curl GET "/$bucket?uploads=" >uploads.xml
 ! grep -q "<Upload>" uploads.xml || fail "an interrupted upload was left open: $(cat uploads.xml)"
 # A killed datagen cannot abort its upload; the next datagen into that folder does.
 "$TB" datagen resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=2000 \
@@ -141,15 +136,15 @@ s3curl GET "/$bucket?uploads=" >uploads.xml
   --threads 2 >kill.out 2>kill.err &
 pid=$!
 for _ in $(seq 100); do
-  s3curl GET "/$bucket?uploads=" | grep -q "<Upload>" && break
+  s3_curl GET "/$bucket?uploads=" | grep -q "<Upload>" && break
   sleep 0.1
 done
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
-s3curl GET "/$bucket?uploads=" | grep -q "<Key>killed/" || fail "the killed datagen left no upload to test with"
+s3_curl GET "/$bucket?uploads=" | grep -q "<Key>killed/" || fail "the killed datagen left no upload to test with"
 "$TB" datagen resnet50_h100 dataset.num_files_train=1 dataset.num_samples_per_file=10 \
   "dataset.data_folder=s3://$bucket/killed" >rerun.out 2>rerun.err || { cat rerun.err; fail "datagen after a kill"; }
-s3curl GET "/$bucket?uploads=" >uploads.xml
+s3_curl GET "/$bucket?uploads=" >uploads.xml
 ! grep -q "<Upload>" uploads.xml || fail "the killed datagen's upload is still open: $(cat uploads.xml)"
 
 # A compressed HDF5 dataset has no byte range per sample: run refuses it on S3, saying why.
@@ -172,7 +167,7 @@ env -u AWS_ENDPOINT_URL -u AWS_SECRET_ACCESS_KEY -u AWS_ACCESS_KEY_ID "$TB" run 
   "storage.storage_options.access_key_id=$AWS_ACCESS_KEY_ID" \
   "storage.storage_options.secret_access_key=$secret" train.computation_time=0 train.epochs=1 \
   "output.folder=$WORK/out" >dlio.out 2>dlio.err || { cat dlio.err; fail "run with DLIO's storage keys"; }
-no_secret dlio.out dlio.err "$WORK/out"
+s3_no_secret dlio.out dlio.err "$WORK/out"
 
 # An AWS profile in ~/.aws: credentials and endpoint from files, nothing from variables.
 mkdir -p "$WORK/home/.aws"
@@ -183,7 +178,7 @@ rm -rf "$WORK/out"
 env -u AWS_ENDPOINT_URL -u AWS_SECRET_ACCESS_KEY -u AWS_ACCESS_KEY_ID HOME="$WORK/home" AWS_PROFILE=bench \
   "$TB" run "${common[@]}" train.computation_time=0 train.epochs=1 >profile.out 2>profile.err ||
   { cat profile.err; fail "run with an AWS profile"; }
-no_secret profile.out profile.err "$WORK/out"
+s3_no_secret profile.out profile.err "$WORK/out"
 
 # HDF5 on S3: libhdf5 needs files, so run reads the manifest's sample extents by ranged GETs.
 h5=(unet3d_h100 dataset.format=hdf5 workflow.checkpoint=False dataset.num_files_train=2 dataset.num_samples_per_file=3 dataset.record_length_bytes=262144
@@ -200,7 +195,7 @@ tail -n 1 h5.out >h5.json
 # clean of a prefix without a manifest (the one deleted above): refused, nothing removed.
 "$TB" clean "${common[@]}" --yes >clean.out 2>&1 && fail "clean of a prefix with no manifest: $(cat clean.out)"
 grep -q "no trainbench dataset" clean.out || fail "clean refusal: $(cat clean.out)"
-s3curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" | grep -q "<Key>" ||
+s3_curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" | grep -q "<Key>" ||
   fail "a refused clean removed objects"
 # With the manifest back, a foreign object beside the dataset is listed and kept.
 [ "$(s3_status PUT "/$bucket/my%20data%20%C3%BC/r50/trainbench_manifest.json" put.xml -T manifest.json)" = 200 ] ||
@@ -212,10 +207,10 @@ echo mine >mine.txt
 "$TB" clean "${common[@]}" >clean.out 2>&1 || fail "clean (list): $(cat clean.out)"
 grep -q "foreign, kept: .*mine.txt" clean.out || fail "clean does not list the foreign object: $(cat clean.out)"
 grep -q "would remove .* add --yes" clean.out || fail "clean without --yes: $(cat clean.out)"
-s3curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" | grep -q "<Key>" ||
+s3_curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" | grep -q "<Key>" ||
   fail "clean without --yes removed objects"
 "$TB" clean "${common[@]}" --yes >clean.out 2>&1 || fail "clean --yes: $(cat clean.out)"
-s3curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" >left.xml
+s3_curl GET "/$bucket?list-type=2&prefix=my%20data%20%C3%BC%2Fr50%2F" >left.xml
 [ "$(grep -o "<Key>[^<]*</Key>" left.xml)" = "<Key>my data ü/r50/mine.txt</Key>" ] ||
   fail "after clean --yes: $(cat left.xml)"
 echo OK

@@ -3,15 +3,9 @@
 # multipart uploads), --verify and run work against it; the leftover-upload cleanup warns
 # and goes on, the 501 asked once; the lock warns that the prefix cannot be locked.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
-TB=$TRAINBENCH
-s3rver=$(cd "$(dirname "$0")" && pwd)/node/node_modules/.bin/s3rver
-if ! command -v node >/dev/null || [ ! -x "$s3rver" ]; then
-  why="node and tests/s3/node's packages are needed (scripts/setup.sh runs npm ci there)"
-  [ "${CI:-}" = true ] && fail "$why"
-  echo "SKIP: $why"
-  exit 77
-fi
+s3rver=$SRC/tests/s3/node/node_modules/.bin/s3rver
+skip_unless 'command -v node && [ -x "$s3rver" ]' \
+  "node and tests/s3/node's packages are needed (scripts/setup.sh runs npm ci there)"
 cd "$WORK"
 
 mkdir -p data

@@ -8,10 +8,8 @@
 # is still right); and a
 # server that ignores conditional writes (the lock warns that the prefix cannot be locked).
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-at_exit s3_stop_proxy
-TB=$TRAINBENCH
+at_exit fault_proxy_stop
 cd "$WORK"
 
 s3_new_bucket quirks
@@ -28,41 +26,41 @@ tb() {
     storage.storage_options.part_size=5242880 "output.folder=$WORK/out" "$@"
 }
 open_uploads() {  # open_uploads: how many multipart uploads the bucket holds (asked of the gateway)
-  s3curl GET "/$bucket?uploads=" | grep -o "<Upload>" | wc -l
+  s3_curl GET "/$bucket?uploads=" | grep -o "<Upload>" | wc -l
 }
 
 # --- 24: the reply to the first CompleteMultipartUpload is lost; the object is complete. ---
-s3_start_proxy "$WORK/complete.json" --lose-reply complete
-AWS_ENDPOINT_URL=$S3_PROXY_ENDPOINT tb datagen complete --verify >complete.out 2>complete.err ||
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/complete.json" --lose-reply complete
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT tb datagen complete --verify >complete.out 2>complete.err ||
   fail "datagen after a lost CompleteMultipartUpload reply: $(cat complete.err)"
-s3_stop_proxy
+fault_proxy_stop
 check "a Complete reply was lost" [ "$(json complete.json 'd["lost"]')" = 1 ]
 contains complete.out "verify: 4 files OK"
 
 # --- 25: the reply to the first CreateMultipartUpload is lost; its upload is aborted. ---
-s3_start_proxy "$WORK/create.json" --lose-reply create
-AWS_ENDPOINT_URL=$S3_PROXY_ENDPOINT tb datagen create >create.out 2>create.err ||
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/create.json" --lose-reply create
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT tb datagen create >create.out 2>create.err ||
   fail "datagen after a lost CreateMultipartUpload reply: $(cat create.err)"
-s3_stop_proxy
+fault_proxy_stop
 check "a Create reply was lost" [ "$(json create.json 'd["lost"]')" = 1 ]
 check "no multipart upload left open" [ "$(open_uploads)" = 0 ]
 
 # --- 23: no ListMultipartUploads (501): a warning, asked once, and the dataset written. ---
-s3_start_proxy "$WORK/nolist.json" --answer list-uploads=501
-AWS_ENDPOINT_URL=$S3_PROXY_ENDPOINT tb datagen nolist >nolist.out 2>nolist.err ||
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/nolist.json" --answer list-uploads=501
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT tb datagen nolist >nolist.out 2>nolist.err ||
   fail "datagen against a server without ListMultipartUploads: $(cat nolist.err)"
-s3_stop_proxy
+fault_proxy_stop
 contains nolist.err "cannot look for multipart uploads left"
 contains nolist.err "S3 ListMultipartUploads s3://$bucket/nolist/train/"
 contains nolist.err "HTTP 501 NotImplemented"
 check "the 501 asked once, not retried" [ "$(json nolist.json 'd["answered"]')" = 1 ]
 
 # --- 28: a 413 on the PUT of a part: the hint names part_size. ---
-s3_start_proxy "$WORK/large.json" --answer part=413
-expect_exit 1 large.err env AWS_ENDPOINT_URL="$S3_PROXY_ENDPOINT" "$TB" datagen resnet50_h100 \
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/large.json" --answer part=413
+expect_exit 1 large.err env AWS_ENDPOINT_URL="$FAULT_PROXY_ENDPOINT" "$TB" datagen resnet50_h100 \
   dataset.num_files_train=1 dataset.num_samples_per_file=50 "dataset.data_folder=s3://$bucket/large" \
   storage.storage_options.s3_force_path_style=true storage.storage_options.part_size=5242880
-s3_stop_proxy
+fault_proxy_stop
 contains large.err "S3 UploadPart s3://$bucket/large/train/"
 contains large.err "HTTP 413"
 contains large.err "lower storage.storage_options.part_size (now 5242880 bytes)"
@@ -70,25 +68,25 @@ contains large.err "lower storage.storage_options.part_size (now 5242880 bytes)"
 # --- 22: a server that ignores Range (200, the whole object) fails run, not verify. ---
 tb datagen ranged >ranged.out 2>ranged.err || fail "datagen for the Range case: $(cat ranged.err)"
 s3_public_read "$bucket"
-s3_start_proxy "$WORK/range.json" --drop-range
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/range.json" --drop-range
 rc=0
-AWS_ENDPOINT_URL=$S3_PROXY_ENDPOINT tb run ranged train.computation_time=0 train.epochs=1 \
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT tb run ranged train.computation_time=0 train.epochs=1 \
   reader.batch_size=20 >range.out 2>range.err || rc=$?
 check "run refuses a 200 to a ranged GET (exit $rc)" [ "$rc" != 0 ]
 contains range.err "ignored the Range header and sent the whole object"
 contains range.err "S3 GetObject s3://$bucket/ranged/train/"
 # verify reads each object whole (a range from 0 as long as the object): a 200 is that range.
-AWS_ENDPOINT_URL=$S3_PROXY_ENDPOINT tb datagen ranged --verify >rverify.out 2>rverify.err ||
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT tb datagen ranged --verify >rverify.out 2>rverify.err ||
   fail "verify of whole objects through a server that ignores Range: $(cat rverify.err)"
 contains rverify.out "verify: 4 files OK"
-s3_stop_proxy
+fault_proxy_stop
 check "the proxy dropped Range headers" [ "$(json range.json 'd["ranges_dropped"]')" -gt 0 ]
 
 # --- 26: a server that ignores If-None-Match: the lock says it cannot lock the prefix. ---
-s3_start_proxy "$WORK/cond.json" --ignore-conditions
-AWS_ENDPOINT_URL=$S3_PROXY_ENDPOINT tb datagen nocond >nocond.out 2>nocond.err ||
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/cond.json" --ignore-conditions
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT tb datagen nocond >nocond.out 2>nocond.err ||
   fail "datagen against a server without conditional writes: $(cat nocond.err)"
-s3_stop_proxy
+fault_proxy_stop
 contains nocond.err "cannot be locked on this server: it ignores conditional writes"
 # The gateway itself honours them: no such warning there.
 tb datagen cond >cond.out 2>cond.err || fail "datagen: $(cat cond.err)"

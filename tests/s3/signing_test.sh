@@ -2,7 +2,6 @@
 # --aws-sigv4 create a bucket, PUT, GET (byte-identical), list (ListObjectsV2) and DELETE; a
 # wrong secret, a payload hash that is not the body's, and an unsorted query are refused.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
 
 bucket=signing-$$-$RANDOM

@@ -2,7 +2,6 @@
 # single-part ETag is the object's MD5 and is checked), and a prefix (every object under
 # it, folders kept). A key with nothing at or under it fails with exit 1.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
 export AWS_ENDPOINT_URL=$S3_TEST_ENDPOINT
 
@@ -41,11 +40,11 @@ for i in $(seq -w 1 24); do
   head -c $((1000 + 10#$i)) /dev/urandom >"$WORK/many/o$i.bin"
   check "put o$i" [ "$(s3_status PUT "/$bucket/many/o$i.bin" "$WORK/body" -T "$WORK/many/o$i.bin")" = 200 ]
 done
-check "proxy" s3_start_proxy "$WORK/proxy.json" --delay 1 --delay-ms 300
+check "proxy" fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/proxy.json" --delay 1 --delay-ms 300
 expect_exit 0 "$WORK/out4" "$TRAINBENCH" stage "s3://$bucket/many" "$WORK/many-staged" \
   --streams 8 --no-progress --output "$WORK/results" --s3-option s3_force_path_style=true \
-  --s3-option "endpoint_url=$S3_PROXY_ENDPOINT"
-s3_stop_proxy
+  --s3-option "endpoint_url=$FAULT_PROXY_ENDPOINT"
+fault_proxy_stop
 cat "$WORK/out4"
 check "every object under the prefix" diff -r -x .trainbench.lock "$WORK/many" "$WORK/many-staged"
 summary=$(sed -n 's/^results: //p' "$WORK/out4")/summary.json
@@ -54,9 +53,9 @@ check "a HEAD per object, and the key's" [ "$(py_get 'p["by_method"]["HEAD"]')" 
 check "the account counts every S3 request" [ "$(py_get 'j["sources"][0]["requests"] == p["by_method"]["HEAD"] + p["by_method"]["GET"]')" = True ]
 check "the HEADs went out together" [ "$(py_get 'j["wall_s"] < 5')" = True ]
 py_get '"wall %.2f s, %d requests (proxy: %s)" % (j["wall_s"], j["sources"][0]["requests"], p["by_method"])'
-for i in $(seq -w 1 24); do s3curl DELETE "/$bucket/many/o$i.bin" >/dev/null || true; done
+for i in $(seq -w 1 24); do s3_curl DELETE "/$bucket/many/o$i.bin" >/dev/null || true; done
 
-s3curl DELETE "/$bucket/data/a.bin" >/dev/null || true
-s3curl DELETE "/$bucket/data/sub/b.bin" >/dev/null || true
-s3curl DELETE "/$bucket" >/dev/null || true
+s3_curl DELETE "/$bucket/data/a.bin" >/dev/null || true
+s3_curl DELETE "/$bucket/data/sub/b.bin" >/dev/null || true
+s3_curl DELETE "/$bucket" >/dev/null || true
 done_ok

@@ -6,18 +6,12 @@
 # named; a host the certificate does not list is named. The secret is in no output. Bounded:
 # ~5 s.
 source "$(dirname "$0")/../lib/common.sh"
-source "$(dirname "$0")/lib.sh"
 s3_use_gateway
-TB=$TRAINBENCH
 cd "$WORK"
-if [ -z "${S3_TEST_TLS_ENDPOINT:-}" ] || [ -z "${S3_TEST_CA_BUNDLE:-}" ]; then
-  [ "${CI:-}" = true ] && fail "the gateway has no TLS endpoint (openssl missing? see its log/tls.out)"
-  echo "SKIP: the gateway has no TLS endpoint (S3_TEST_TLS_ENDPOINT)" >&2
-  exit 77
-fi
+skip_unless '[ -n "${S3_TEST_TLS_ENDPOINT:-}" ] && [ -n "${S3_TEST_CA_BUNDLE:-}" ]' \
+  "the gateway has no TLS endpoint (S3_TEST_TLS_ENDPOINT; openssl missing? see its log/tls.out)"
 # The environment may name a CA bundle of its own (AWS_CA_BUNDLE): each case below sets its own.
 unset AWS_CA_BUNDLE
-secret=$AWS_SECRET_ACCESS_KEY
 tls=$S3_TEST_TLS_ENDPOINT
 ca=$S3_TEST_CA_BUNDLE
 
@@ -25,9 +19,6 @@ s3_new_bucket tls
 common=(resnet50_h100 dataset.num_files_train=3 dataset.num_samples_per_file=20
   "dataset.data_folder=s3://$bucket/tls" "output.folder=$WORK/out")
 
-no_secret() {
-  if grep -rlF -- "$secret" "$@" 2>/dev/null; then fail "the secret was printed or saved in the files above"; fi
-}
 # fails_fast NAME WHAT COMMAND...: the command fails within 10 s (stdout NAME.out, stderr NAME.err).
 fails_fast() {
   local name=$1 what=$2 t0 code=0
@@ -43,8 +34,8 @@ fails_fast() {
 AWS_ENDPOINT_URL=$tls AWS_CA_BUNDLE=$ca "$TB" datagen "${common[@]}" --verify >datagen.out 2>datagen.err ||
   { cat datagen.err; fail "datagen over https with AWS_CA_BUNDLE"; }
 grep -q "verify: 3 files OK" datagen.out || fail "datagen --verify over https: $(cat datagen.out)"
-S3CURL_ENDPOINT=$tls s3curl GET "/$bucket?list-type=2&prefix=tls%2Ftrain%2F" --cacert "$ca" -o list.xml
-written=$(listed_bytes list.xml 3) || fail "listing over https: $(cat list.xml)"
+S3CURL_ENDPOINT=$tls s3_curl GET "/$bucket?list-type=2&prefix=tls%2Ftrain%2F" --cacert "$ca" -o list.xml
+written=$(s3_listed_bytes list.xml 3) || fail "listing over https: $(cat list.xml)"
 
 # ... and run over https with storage_options.ca_bundle: every byte written is read.
 AWS_ENDPOINT_URL=$tls "$TB" run "${common[@]}" "storage.storage_options.ca_bundle=$ca" \
@@ -91,5 +82,5 @@ fails_fast plain "run with https to the http port" env AWS_ENDPOINT_URL="https:/
 contains plain.err "the TLS handshake failed"
 
 # (c) The secret is in no output, nor in the results.
-no_secret ./*.out ./*.err "$WORK/out"
+s3_no_secret ./*.out ./*.err "$WORK/out"
 done_ok

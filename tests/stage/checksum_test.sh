@@ -3,7 +3,7 @@
 # chunk again finds none that differs; nothing gets the final name, and a rerun with the
 # right checksum finishes without fetching. Bytes corrupted on the way (fault_proxy flips a
 # byte in some responses) are found by the re-fetch, replaced, and the object verifies.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
 stage_use_servers
 bad=$(printf '0%.0s' $(seq 64))
 
@@ -15,41 +15,41 @@ contains "$WORK/out1" "small.bin: sha-256 $STAGE_SMALL_SHA256 does not match $ba
 contains "$WORK/out1" "every chunk fetched again matched the first fetch"
 check "nothing under the final name" [ ! -e "$WORK/dest/small.bin" ]
 check "the part file is kept" [ -s "$WORK/dest/small.bin.part" ]
-check "summary says failed" [ "$(json_get "$(summary_of "$WORK/out1")" '(j["complete"], j["objects"][0]["status"])')" = "(False, 'failed')" ]
-mark=$(log_mark)
+check "summary says failed" [ "$(json "$(stage_summary_of "$WORK/out1")" '(d["complete"], d["objects"][0]["status"])')" = "(False, 'failed')" ]
+mark=$(stage_log_mark)
 expect_exit 0 "$WORK/out2" "$TRAINBENCH" stage "$STAGE_ORIGIN/small.bin" "$WORK/dest" \
   --sha256 "$STAGE_SMALL_SHA256" --no-progress --output "$WORK/results"
-check "the rerun fetched nothing" [ "$(origin_bytes_since "$mark" /small.bin)" = 0 ]
+check "the rerun fetched nothing" [ "$(stage_origin_bytes_since "$mark" /small.bin)" = 0 ]
 check "staged" [ "$(sha256sum <"$WORK/dest/small.bin" | cut -d' ' -f1)" = "$STAGE_SMALL_SHA256" ]
 
 # 2. Transient corruption: some of the first responses have a byte flipped.
-stage_start_proxy "$WORK/corrupt.json" --seed 3 --corrupt 0.3 --fault-requests 24
+fault_proxy_start "127.0.0.1:${STAGE_ORIGIN##*:}" "$WORK/corrupt.json" --seed 3 --corrupt 0.3 --fault-requests 24
 t0=$(now)
-expect_exit 0 "$WORK/out3" "$TRAINBENCH" stage "$STAGE_PROXY/small.bin" "$WORK/dest2" \
+expect_exit 0 "$WORK/out3" "$TRAINBENCH" stage "$FAULT_PROXY_ENDPOINT/small.bin" "$WORK/dest2" \
   --chunk-size 4MiB --sha256 "$STAGE_SMALL_SHA256" --no-progress --output "$WORK/results"
 secs=$(elapsed "$t0")
-stage_stop_proxy
+fault_proxy_stop
 cat "$WORK/out3"
-corrupted=$(json_get "$WORK/corrupt.json" 'j["corrupted"]')
+corrupted=$(json "$WORK/corrupt.json" 'd["corrupted"]')
 check "the proxy corrupted responses" [ "$corrupted" -gt 0 ]
-check "the corrupted chunks were replaced" [ "$(json_get "$(summary_of "$WORK/out3")" 'len(j["objects"][0]["repaired_ranges"])')" = "$corrupted" ]
+check "the corrupted chunks were replaced" [ "$(json "$(stage_summary_of "$WORK/out3")" 'len(d["objects"][0]["repaired_ranges"])')" = "$corrupted" ]
 check "staged bytes are the origin's" [ "$(sha256sum <"$WORK/dest2/small.bin" | cut -d' ' -f1)" = "$STAGE_SMALL_SHA256" ]
-check_account "$WORK/out3" "$secs"
+stage_check_account "$WORK/out3" "$secs"
 
 # 3. A wrong file of the right size already at DEST is hashed, found wrong and fetched again;
 # a right one is kept without fetching.
 mkdir -p "$WORK/dest3"
 head -c "$STAGE_SMALL_BYTES" /dev/urandom >"$WORK/dest3/small.bin"
-mark=$(log_mark)
+mark=$(stage_log_mark)
 expect_exit 0 "$WORK/out4" "$TRAINBENCH" stage "$STAGE_ORIGIN/small.bin" "$WORK/dest3" \
   --sha256 "$STAGE_SMALL_SHA256" --no-progress --output "$WORK/results"
 cat "$WORK/out4"
 contains "$WORK/out4" "does not match $STAGE_SMALL_SHA256 from --sha256: fetching it again"
 check "the wrong file was replaced" [ "$(sha256sum <"$WORK/dest3/small.bin" | cut -d' ' -f1)" = "$STAGE_SMALL_SHA256" ]
-check "it was fetched" [ "$(origin_bytes_since "$mark" /small.bin)" = "$STAGE_SMALL_BYTES" ]
-mark=$(log_mark)
+check "it was fetched" [ "$(stage_origin_bytes_since "$mark" /small.bin)" = "$STAGE_SMALL_BYTES" ]
+mark=$(stage_log_mark)
 expect_exit 0 "$WORK/out5" "$TRAINBENCH" stage "$STAGE_ORIGIN/small.bin" "$WORK/dest3" \
   --sha256 "$STAGE_SMALL_SHA256" --no-progress --output "$WORK/results"
-check "a right file is kept unfetched" [ "$(origin_bytes_since "$mark" /small.bin)" = 0 ]
-check "and called present, hashed now" [ "$(json_get "$(summary_of "$WORK/out5")" '(j["objects"][0]["status"], j["objects"][0]["checksum"])')" = "('present', 'sha-256 (--sha256), hashed now')" ]
+check "a right file is kept unfetched" [ "$(stage_origin_bytes_since "$mark" /small.bin)" = 0 ]
+check "and called present, hashed now" [ "$(json "$(stage_summary_of "$WORK/out5")" '(d["objects"][0]["status"], d["objects"][0]["checksum"])')" = "('present', 'sha-256 (--sha256), hashed now')" ]
 done_ok

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # stage's command line: usage errors exit 2 before any work and say what to do; --help has
 # examples; --report sums result folders into a campaign table.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
 stage_use_servers
 
 expect_exit 2 "$WORK/e1" "$TRAINBENCH" stage "$STAGE_ORIGIN/small.bin" "$WORK/d" --sha256 xyz
@@ -39,7 +39,7 @@ check "one 'not verified' line for the folder" [ "$(grep -c "not verified" "$WOR
 contains "$WORK/o1" "3 objects are not verified (e.g. a.bin)"
 expect_exit 0 "$WORK/report" "$TRAINBENCH" stage --report "$WORK/results"
 cat "$WORK/report"
-check "two jobs, one failed" [ "$(line_get "$WORK/report" '(j["trainbench_campaign"]["jobs"], j["trainbench_campaign"]["failed"])')" = "(2, 1)" ]
+check "two jobs, one failed" [ "$(json_last_line "$WORK/report" '(d["trainbench_campaign"]["jobs"], d["trainbench_campaign"]["failed"])')" = "(2, 1)" ]
 contains "$WORK/report" "transfer hours"
 # Two stages into one DEST: the second is refused at once, naming the first; the first ends well.
 "$TRAINBENCH" stage "$STAGE_ORIGIN/slow/small.bin" "$WORK/both" --streams 1 --no-progress \

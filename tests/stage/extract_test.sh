@@ -3,18 +3,16 @@
 # downloads, no copy of the archive on disk; the files are the archive's, the time account
 # adds up with extract_s in it; a SIGKILL mid-stream resumes from the journaled offset and
 # ends with the same files. Skips (77) when the build has no tar extractor.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
 stage_use_servers
 
 # Without an extractor --extract is a usage error before any work (a missing SOURCE is not).
 "$TRAINBENCH" stage "$WORK/nothing.tar" "$WORK/probe" --extract --no-progress >"$WORK/probe.out" 2>&1 || true
-if grep -q "has no tar extractor" "$WORK/probe.out"; then
-  echo "SKIP: this build has no tar extractor (src/stage/tar_extractor.cc)"
-  exit 77
-fi
+skip_unless '! grep -q "has no tar extractor" "$WORK/probe.out"' \
+  "this build has no tar extractor (src/stage/tar_extractor.cc)"
 
 name=extract-$$.tar
-trap 'code=$?; rm -f "$STAGE_WWW/$name"; (exit $code); stage_cleanup' EXIT
+at_exit 'rm -f "$STAGE_WWW/$name"'
 mkdir -p "$WORK/src/n01440764" "$WORK/top"
 for i in 1 2 3 4; do head -c $((i * 300000)) /dev/urandom >"$WORK/src/n01440764/img_$i.JPEG"; done
 tar -cf "$WORK/top/n01440764.tar" -C "$WORK/src/n01440764" .
@@ -36,12 +34,12 @@ secs=$(elapsed "$t0")
 cat "$WORK/out1"
 check "the archive's files" same_files "$WORK/dest"
 check "no copy of the archive" [ ! -e "$WORK/dest/$name" ] && [ ! -e "$WORK/dest/$name.part" ]
-check "extract time counted" [ "$(line_get "$WORK/out1" 'j["trainbench_stage"]["extract_s"] > 0')" = True ]
-check_account "$WORK/out1" "$secs"
+check "extract time counted" [ "$(json_last_line "$WORK/out1" 'd["trainbench_stage"]["extract_s"] > 0')" = True ]
+stage_check_account "$WORK/out1" "$secs"
 
 # Killed mid-stream (requests slowed by the proxy), then resumed.
-stage_start_proxy "$WORK/slow.json" --delay 1.0 --delay-ms 150
-"$TRAINBENCH" stage "$STAGE_PROXY/$name" "$WORK/dest2" --extract --chunk-size 1MiB --streams 2 \
+fault_proxy_start "127.0.0.1:${STAGE_ORIGIN##*:}" "$WORK/slow.json" --delay 1.0 --delay-ms 150
+"$TRAINBENCH" stage "$FAULT_PROXY_ENDPOINT/$name" "$WORK/dest2" --extract --chunk-size 1MiB --streams 2 \
   --no-progress --output "$WORK/results" >"$WORK/out2" 2>&1 &
 pid=$!
 journal=$WORK/dest2/$name.extract.journal
@@ -51,12 +49,12 @@ for _ in $(seq 300); do
 done
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
-stage_stop_proxy
+fault_proxy_stop
 check "a resume offset was journaled" grep -q '^r [1-9]' "$journal"
 expect_exit 0 "$WORK/out3" "$TRAINBENCH" stage "$STAGE_ORIGIN/$name" "$WORK/dest2" --extract \
   --chunk-size 1MiB --streams 4 --no-progress --output "$WORK/results"
 cat "$WORK/out3"
-check "resumed, not from the start" [ "$(line_get "$WORK/out3" 'j["trainbench_stage"]["resumed_bytes"] > 0')" = True ]
+check "resumed, not from the start" [ "$(json_last_line "$WORK/out3" 'd["trainbench_stage"]["resumed_bytes"] > 0')" = True ]
 check "the archive's files after the resume" same_files "$WORK/dest2"
 
 # Not a tar: exit 1 with a message that prints no raw bytes of the network, and the failed
@@ -76,5 +74,5 @@ sys.exit(1 if bad else 0)
 PY
 summary=$(ls "$WORK"/results4/*/summary.json 2>/dev/null | head -n 1)
 check "the failed job wrote summary.json" [ -s "$summary" ]
-check "its account says why it stopped" [ "$(json_get "$summary" '(j["complete"], "tar header" in j["stop_reason"])')" = "(False, True)" ]
+check "its account says why it stopped" [ "$(json "$summary" '(d["complete"], "tar header" in d["stop_reason"])')" = "(False, True)" ]
 done_ok

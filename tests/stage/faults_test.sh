@@ -5,52 +5,52 @@
 # the bytes are the origin's and the retries' cost shows in the account. A mirror that only
 # answers 503 is demoted after 3 failures in a row; a source that never answers ends the
 # stage with exit 1 naming the object and range.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
 stage_use_servers
 
 # 1. 503s, cuts and stalls (the first 60 requests draw faults; later ones pass).
-stage_start_proxy "$WORK/faults.json" --seed 7 --slowdown 0.15 --cut 0.15 --stall 0.1 \
+fault_proxy_start "127.0.0.1:${STAGE_ORIGIN##*:}" "$WORK/faults.json" --seed 7 --slowdown 0.15 --cut 0.15 --stall 0.1 \
   --stall-s 20 --fault-requests 60
 t0=$(now)
-expect_exit 0 "$WORK/out1" "$TRAINBENCH" stage "$STAGE_PROXY/small.bin" "$WORK/dest" \
+expect_exit 0 "$WORK/out1" "$TRAINBENCH" stage "$FAULT_PROXY_ENDPOINT/small.bin" "$WORK/dest" \
   --chunk-size 2MiB --streams 4 --stall-timeout 1 --max-attempts 20 --sha256 "$STAGE_SMALL_SHA256" \
   --no-progress --output "$WORK/results"
 secs=$(elapsed "$t0")
-stage_stop_proxy
+fault_proxy_stop
 cat "$WORK/out1"
 cat "$WORK/faults.json"
 check "staged bytes are the origin's" [ "$(sha256sum <"$WORK/dest/small.bin" | cut -d' ' -f1)" = "$STAGE_SMALL_SHA256" ]
-check "the proxy did cut, stall and refuse" json_get "$WORK/faults.json" \
-  'j["cut"] > 0 and j["stalled"] > 0 and j["slowdown"] > 0 or sys.exit(1)'
-check "retries counted" [ "$(line_get "$WORK/out1" 'j["trainbench_stage"]["retries"] >= 3')" = True ]
-check "their time is wasted time" [ "$(line_get "$WORK/out1" 'j["trainbench_stage"]["retry_wasted_s"] > 0.5')" = True ]
+check "the proxy did cut, stall and refuse" json "$WORK/faults.json" \
+  'd["cut"] > 0 and d["stalled"] > 0 and d["slowdown"] > 0 or sys.exit(1)'
+check "retries counted" [ "$(json_last_line "$WORK/out1" 'd["trainbench_stage"]["retries"] >= 3')" = True ]
+check "their time is wasted time" [ "$(json_last_line "$WORK/out1" 'd["trainbench_stage"]["retry_wasted_s"] > 0.5')" = True ]
 # A cut or stalled range resumes from the bytes it got (as curl -C - does): none thrown away.
-check "cut ranges resume" [ "$(line_get "$WORK/out1" 'j["trainbench_stage"]["retry_wasted_bytes"]')" = 0 ]
-check_account "$WORK/out1" "$secs"
+check "cut ranges resume" [ "$(json_last_line "$WORK/out1" 'd["trainbench_stage"]["retry_wasted_bytes"]')" = 0 ]
+stage_check_account "$WORK/out1" "$secs"
 
 # 2. A mirror answering 503 to everything: demoted after 3 in a row; the origin serves.
-stage_start_proxy "$WORK/bad_mirror.json" --slowdown 1.0
+fault_proxy_start "127.0.0.1:${STAGE_ORIGIN##*:}" "$WORK/bad_mirror.json" --slowdown 1.0
 expect_exit 0 "$WORK/out2" "$TRAINBENCH" stage "$STAGE_ORIGIN/small.bin" "$WORK/dest2" \
-  --mirror "$STAGE_PROXY" --chunk-size 8MiB --streams 2 --sha256 "$STAGE_SMALL_SHA256" \
+  --mirror "$FAULT_PROXY_ENDPOINT" --chunk-size 8MiB --streams 2 --sha256 "$STAGE_SMALL_SHA256" \
   --no-progress --output "$WORK/results"
-stage_stop_proxy
+fault_proxy_stop
 cat "$WORK/out2"
-contains "$WORK/out2" "mirror $STAGE_PROXY demoted for the rest of this stage (3 failures in a row, the last: HTTP 503"
+contains "$WORK/out2" "mirror $FAULT_PROXY_ENDPOINT demoted for the rest of this stage (3 failures in a row, the last: HTTP 503"
 check "staged through the origin" [ "$(sha256sum <"$WORK/dest2/small.bin" | cut -d' ' -f1)" = "$STAGE_SMALL_SHA256" ]
-check "the origin served every byte" [ "$(json_get "$(summary_of "$WORK/out2")" \
-  "[s['bytes'] for s in j['sources'] if s['role'] == 'origin'][0]")" = "$STAGE_SMALL_BYTES" ]
+check "the origin served every byte" [ "$(json "$(stage_summary_of "$WORK/out2")" \
+  "[s['bytes'] for s in d['sources'] if s['role'] == 'origin'][0]")" = "$STAGE_SMALL_BYTES" ]
 
 # 3. An origin that only answers 503: exit 1 after --max-attempts, naming object and range.
-stage_start_proxy "$WORK/bad_origin.json" --slowdown 1.0 --no-fault-first 1
-expect_exit 1 "$WORK/out3" "$TRAINBENCH" stage "$STAGE_PROXY/small.bin" "$WORK/dest3" \
+fault_proxy_start "127.0.0.1:${STAGE_ORIGIN##*:}" "$WORK/bad_origin.json" --slowdown 1.0 --no-fault-first 1
+expect_exit 1 "$WORK/out3" "$TRAINBENCH" stage "$FAULT_PROXY_ENDPOINT/small.bin" "$WORK/dest3" \
   --max-attempts 3 --no-progress --output "$WORK/results"
-stage_stop_proxy
+fault_proxy_stop
 cat "$WORK/out3"
 contains "$WORK/out3" "cannot fetch small.bin bytes "
 contains "$WORK/out3" "3 attempt(s)"
 contains "$WORK/out3" "HTTP 503"
 check "nothing under the final name" [ ! -e "$WORK/dest3/small.bin" ]
-check "results marked incomplete" [ "$(json_get "$(summary_of "$WORK/out3")" 'j["complete"]')" = False ]
+check "results marked incomplete" [ "$(json "$(stage_summary_of "$WORK/out3")" 'd["complete"]')" = False ]
 
 # 4. An origin that ignores Range and cuts every body: full Content-Length, half the body,
 # close. Every attempt is a cut body (said as such, with the byte), and all are counted.

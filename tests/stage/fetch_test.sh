@@ -3,7 +3,7 @@
 # at once, squid serves every byte, the staged file is the origin's (sha256), nothing
 # partial is left, and the time account adds up. Then through a director that answers 307:
 # the bytes are booked to the host that served them. Then a local file.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
 stage_use_servers
 
 # 1. Mirrors: the down one first, then squid.
@@ -16,18 +16,18 @@ cat "$WORK/out1"
 check "staged bytes are the origin's" [ "$(sha256sum <"$WORK/dest/big.bin" | cut -d' ' -f1)" = "$STAGE_BIG_SHA256" ]
 check "no part file or journal left" [ -z "$(find "$WORK/dest" -name '*.part*')" ]
 contains "$WORK/out1" "mirror $STAGE_DOWN_MIRROR demoted"
-summary=$(summary_of "$WORK/out1")
+summary=$(stage_summary_of "$WORK/out1")
 check "summary written" [ -s "$summary" ]
-check "complete" [ "$(json_get "$summary" 'j["complete"]')" = True ]
-check "the down mirror is demoted and served nothing" [ "$(json_get "$summary" \
-  "[(s['demoted'], s['bytes']) for s in j['sources'] if s['source'] == '$STAGE_DOWN_MIRROR'][0]")" = "(True, 0)" ]
-check "squid served every byte" [ "$(json_get "$summary" \
-  "[s['bytes'] for s in j['sources'] if s['source'] == '$STAGE_MIRROR'][0]")" = "$STAGE_BIG_BYTES" ]
-check "the origin served none directly" [ "$(json_get "$summary" \
-  "[s['bytes'] for s in j['sources'] if s['role'] == 'origin'][0]")" = 0 ]
+check "complete" [ "$(json "$summary" 'd["complete"]')" = True ]
+check "the down mirror is demoted and served nothing" [ "$(json "$summary" \
+  "[(s['demoted'], s['bytes']) for s in d['sources'] if s['source'] == '$STAGE_DOWN_MIRROR'][0]")" = "(True, 0)" ]
+check "squid served every byte" [ "$(json "$summary" \
+  "[s['bytes'] for s in d['sources'] if s['source'] == '$STAGE_MIRROR'][0]")" = "$STAGE_BIG_BYTES" ]
+check "the origin served none directly" [ "$(json "$summary" \
+  "[s['bytes'] for s in d['sources'] if s['role'] == 'origin'][0]")" = 0 ]
 check "latency percentiles" "$PY" -c "import json,sys; s=[s for s in json.load(open(sys.argv[1]))['sources'] if s['bytes']][0]; assert 0 < s['latency_p50_ms'] <= s['latency_p99_ms']" "$summary"
-check "the last line is the stage's" [ "$(line_get "$WORK/out1" 'j["trainbench_stage"]["bytes"]')" = "$STAGE_BIG_BYTES" ]
-check_account "$WORK/out1" "$secs"
+check "the last line is the stage's" [ "$(json_last_line "$WORK/out1" 'd["trainbench_stage"]["bytes"]')" = "$STAGE_BIG_BYTES" ]
+stage_check_account "$WORK/out1" "$secs"
 # The time series (--interval 1, the default): rows whose MB/s x seconds add up to the bytes
 # fetched, the last one "done", and what sampling cost.
 check "time series of the stage" "$PY" - "$(dirname "$summary")" "$STAGE_BIG_BYTES" <<'PY'
@@ -43,9 +43,9 @@ assert 0 < s["timeseries_cpu_seconds"] < 1, s["timeseries_cpu_seconds"]
 PY
 
 # A second run finds the object staged and fetches nothing.
-mark=$(log_mark)
+mark=$(stage_log_mark)
 expect_exit 0 "$WORK/out1b" "$TRAINBENCH" stage "$STAGE_ORIGIN/big.bin" "$WORK/dest" --no-progress --output "$WORK/results"
-check "nothing fetched again" [ "$(origin_bytes_since "$mark" /big.bin)" = 0 ]
+check "nothing fetched again" [ "$(stage_origin_bytes_since "$mark" /big.bin)" = 0 ]
 contains "$WORK/out1b" "big.bin: present"
 
 # 2. A director answering 307 to the origin: the origin's host gets the bytes in its own row.
@@ -55,18 +55,18 @@ expect_exit 0 "$WORK/out2" "$TRAINBENCH" stage "$STAGE_DIRECTOR/small.bin" "$WOR
 secs=$(elapsed "$t0")
 cat "$WORK/out2"
 check "redirected bytes are the origin's" [ "$(sha256sum <"$WORK/dest2/small.bin" | cut -d' ' -f1)" = "$STAGE_SMALL_SHA256" ]
-summary=$(summary_of "$WORK/out2")
-check "the director served no bytes but took the requests" [ "$(json_get "$summary" \
-  "[(s['role'], s['bytes'], s['requests'] > 0) for s in j['sources'] if s['source'] == '$STAGE_DIRECTOR'][0]")" = "('origin', 0, True)" ]
-check "the redirect target's row has every byte" [ "$(json_get "$summary" \
-  "[(s['role'], s['bytes']) for s in j['sources'] if s['source'] == '$STAGE_ORIGIN'][0]")" = "('redirect', $STAGE_SMALL_BYTES)" ]
+summary=$(stage_summary_of "$WORK/out2")
+check "the director served no bytes but took the requests" [ "$(json "$summary" \
+  "[(s['role'], s['bytes'], s['requests'] > 0) for s in d['sources'] if s['source'] == '$STAGE_DIRECTOR'][0]")" = "('origin', 0, True)" ]
+check "the redirect target's row has every byte" [ "$(json "$summary" \
+  "[(s['role'], s['bytes']) for s in d['sources'] if s['source'] == '$STAGE_ORIGIN'][0]")" = "('redirect', $STAGE_SMALL_BYTES)" ]
 contains "$WORK/out2" "not verified: no checksum"
-check_account "$WORK/out2" "$secs"
+stage_check_account "$WORK/out2" "$secs"
 
 # 3. A local file, with --checksums.
 echo "$STAGE_SMALL_SHA256  small.bin" >"$WORK/sums"
 expect_exit 0 "$WORK/out3" "$TRAINBENCH" stage "$STAGE_WWW/small.bin" "$WORK/dest3" \
   --checksums "$WORK/sums" --no-progress --output "$WORK/results"
 check "local copy" cmp -s "$STAGE_WWW/small.bin" "$WORK/dest3/small.bin"
-check "the checksum came from --checksums" [ "$(json_get "$(summary_of "$WORK/out3")" 'j["objects"][0]["checksum"]')" = "sha-256 (--checksums $WORK/sums)" ]
+check "the checksum came from --checksums" [ "$(json "$(stage_summary_of "$WORK/out3")" 'd["objects"][0]["checksum"]')" = "sha-256 (--checksums $WORK/sums)" ]
 done_ok

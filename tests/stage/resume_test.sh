@@ -3,7 +3,7 @@
 # the bytes the journal does not list, whole chunks and each stream's high-water mark within
 # its chunk (counted in nginx's access log), so the two runs together cost the origin at most
 # 1.05x the file; the result is the origin's bytes. Ctrl-C (SIGINT) stops with 130, results marked incomplete, and resumes.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
 stage_use_servers
 chunk=$((4 << 20))
 journal=$WORK/dest/big.bin.part.journal
@@ -19,7 +19,7 @@ wait_chunks() {
   return 1
 }
 
-mark=$(log_mark)
+mark=$(stage_log_mark)
 "$TRAINBENCH" stage "$STAGE_ORIGIN/big.bin" "$WORK/dest" --chunk-size 4MiB --streams 4 \
   --sha256 "$STAGE_BIG_SHA256" --no-progress --output "$WORK/results" >"$WORK/out1" 2>&1 &
 pid=$!
@@ -27,19 +27,19 @@ check "the journal grows" wait_chunks 40 "$pid"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
 journaled=$(grep -c '^c ' "$journal")
-first=$(origin_bytes_since "$mark" /big.bin)
+first=$(stage_origin_bytes_since "$mark" /big.bin)
 echo "killed: $journaled chunks journaled, the origin had sent $first bytes"
 check "nothing under the final name" [ ! -e "$WORK/dest/big.bin" ]
 check "some chunks are missing" [ "$journaled" -lt $((STAGE_BIG_BYTES / chunk)) ]
 
-mark=$(log_mark)
+mark=$(stage_log_mark)
 t0=$(now)
 expect_exit 0 "$WORK/out2" "$TRAINBENCH" stage "$STAGE_ORIGIN/big.bin" "$WORK/dest" \
   --chunk-size 4MiB --streams 4 --sha256 "$STAGE_BIG_SHA256" --no-progress --output "$WORK/results"
 secs=$(elapsed "$t0")
 cat "$WORK/out2"
-second=$(origin_bytes_since "$mark" /big.bin)
-resumed=$(line_get "$WORK/out2" 'j["trainbench_stage"]["resumed_bytes"]')
+second=$(stage_origin_bytes_since "$mark" /big.bin)
+resumed=$(json_last_line "$WORK/out2" 'd["trainbench_stage"]["resumed_bytes"]')
 echo "rerun: the origin sent $second bytes; $resumed were resumed"
 check "the rerun fetched only what was not journaled" [ "$second" = $((STAGE_BIG_BYTES - resumed)) ]
 check "resumed at least the whole chunks journaled" [ "$resumed" -ge $((journaled * chunk)) ]
@@ -47,12 +47,12 @@ check "resumed at least the whole chunks journaled" [ "$resumed" -ge $((journale
   "$first" "$second" "$STAGE_BIG_BYTES" || fail "a SIGKILL cost more than 5% of the file"
 check "staged bytes are the origin's" [ "$(sha256sum <"$WORK/dest/big.bin" | cut -d' ' -f1)" = "$STAGE_BIG_SHA256" ]
 check "journal removed" [ ! -e "$journal" ]
-check_account "$WORK/out2" "$secs"
+stage_check_account "$WORK/out2" "$secs"
 
 # As the issue found it: 4 streams of 8 MiB chunks killed at 2 s, at a rate where a second
 # of unjournaled bytes would cost 15% of the file.
 rm -rf "$WORK/dest"
-mark=$(log_mark)
+mark=$(stage_log_mark)
 "$TRAINBENCH" stage "$STAGE_ORIGIN/slow/big.bin" "$WORK/dest" --chunk-size 8MiB --streams 4 \
   --no-progress --output "$WORK/results" >"$WORK/out5" 2>&1 &
 pid=$!
@@ -60,11 +60,11 @@ sleep 2
 check "still fetching at 2 s" kill -0 "$pid"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
-first=$(origin_bytes_since "$mark" /slow/big.bin)
-mark=$(log_mark)
+first=$(stage_origin_bytes_since "$mark" /slow/big.bin)
+mark=$(stage_log_mark)
 expect_exit 0 "$WORK/out6" "$TRAINBENCH" stage "$STAGE_ORIGIN/big.bin" "$WORK/dest" \
   --chunk-size 8MiB --streams 4 --sha256 "$STAGE_BIG_SHA256" --no-progress --output "$WORK/results"
-second=$(origin_bytes_since "$mark" /big.bin)
+second=$(stage_origin_bytes_since "$mark" /big.bin)
 echo "killed at 2 s after $first bytes; the rerun fetched $second"
 check "the first run was cut short" [ "$first" -lt "$STAGE_BIG_BYTES" ]
 "$PY" -c "import sys; f, s, n = map(int, sys.argv[1:]); print(f'the origin served {(f + s) / n:.3f}x the file'); sys.exit(0 if f + s <= 1.05 * n else 1)" \
@@ -82,11 +82,11 @@ code=0
 wait "$pid" || code=$?
 cat "$WORK/out3"
 check "Ctrl-C exits 130" [ "$code" = 130 ]
-check "summary marked incomplete" [ "$(json_get "$(summary_of "$WORK/out3")" '(j["complete"], j["stop_reason"])')" = "(False, 'interrupted')" ]
+check "summary marked incomplete" [ "$(json "$(stage_summary_of "$WORK/out3")" '(d["complete"], d["stop_reason"])')" = "(False, 'interrupted')" ]
 check "nothing under the final name" [ ! -e "$WORK/dest/big.bin" ]
 check "journal kept" [ -s "$journal" ]
 expect_exit 0 "$WORK/out4" "$TRAINBENCH" stage "$STAGE_ORIGIN/big.bin" "$WORK/dest" \
   --chunk-size 4MiB --streams 4 --sha256 "$STAGE_BIG_SHA256" --no-progress --output "$WORK/results"
-check "resumed after Ctrl-C" [ "$(line_get "$WORK/out4" 'j["trainbench_stage"]["resumed_bytes"] > 0')" = True ]
+check "resumed after Ctrl-C" [ "$(json_last_line "$WORK/out4" 'd["trainbench_stage"]["resumed_bytes"] > 0')" = True ]
 check "staged bytes are the origin's" [ "$(sha256sum <"$WORK/dest/big.bin" | cut -d' ' -f1)" = "$STAGE_BIG_SHA256" ]
 done_ok

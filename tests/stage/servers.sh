@@ -17,8 +17,11 @@
 # STAGE_MIRROR=http://127.0.0.1:P3 (squid), STAGE_DOWN_MIRROR (a port nothing listens on),
 # STAGE_WWW, STAGE_BIG_SHA256, STAGE_SMALL_SHA256, STAGE_BIG_BYTES, STAGE_SMALL_BYTES,
 # STAGE_ACCESS_LOG (nginx: "port "request" status body_bytes_sent "range""), STAGE_SQUID_LOG.
-# Exit codes of start: 0 up; 77 nginx or squid missing (skip), 1 when CI=true; 1 otherwise.
+# Exit codes of start: 0 up; 77 nginx or squid missing (the skip rule, tests/lib/skip.sh:
+# 1 when CI=true); 1 otherwise.
 set -euo pipefail
+# shellcheck source=../lib/skip.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/skip.sh"  # skip_unless: the skip rule
 PY=/usr/bin/python3
 [ $# -eq 2 ] || { echo "usage: $0 start|stop DIR" >&2; exit 2; }
 cmd=$1
@@ -59,11 +62,8 @@ wait_http() {
 }
 
 start() {
-  if ! command -v nginx >/dev/null || ! command -v squid >/dev/null; then
-    log "nginx or squid is missing: bash scripts/setup.sh installs them"
-    [ "${CI:-}" = true ] && exit 1
-    exit 77
-  fi
+  skip_unless "command -v nginx && command -v squid" \
+    "stage servers: nginx or squid is missing (bash scripts/setup.sh installs them)"
   stop
   rm -rf "$DIR/run" "$DIR/squid"
   mkdir -p "$DIR/www" "$DIR/log" "$DIR/run/nginx-tmp" "$DIR/squid"

@@ -9,7 +9,7 @@
 # its transfer time; a training that succeeds has its line last on stdout, compute_s in the
 # account, and the campaign a successful job with compute hours.
 # (tests/torch/train_stage_test.sh trains for real.)
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
 stage_use_servers
 
 mkdir -p "$WORK/bin"
@@ -17,12 +17,12 @@ cp "$TRAINBENCH" "$WORK/bin/trainbench"
 TB=$WORK/bin/trainbench
 
 name=train-$$.tar
-trap 'code=$?; rm -f "$STAGE_WWW/$name"; (exit $code); stage_cleanup' EXIT
-make_class_tar "$STAGE_WWW/$name" "$WORK/src"
+at_exit 'rm -f "$STAGE_WWW/$name"'
+stage_make_class_tar "$STAGE_WWW/$name" "$WORK/src"
 size=$(stat -c %s "$STAGE_WWW/$name")
 
 # Usage errors, before anything is fetched.
-mark=$(log_mark)
+mark=$(stage_log_mark)
 expect_exit 2 "$WORK/u1" "$TB" train --data "$STAGE_ORIGIN/$name" --allow-cpu
 contains "$WORK/u1" "add --stage-to DIR"
 expect_exit 2 "$WORK/u2" "$TB" train --stage-to "$WORK/u" --allow-cpu
@@ -34,14 +34,14 @@ contains "$WORK/u5" "--interval 0.01: a time-series row takes at least 0.05 s"
 expect_exit 2 "$WORK/u4" "$TB" train --data "$STAGE_ORIGIN/$name" --stage-to "$WORK/u" \
   --calibrate resnet50_h100
 contains "$WORK/u4" "drop --stage-to"
-check "nothing fetched for usage errors" [ "$(origin_bytes_since "$mark" "/$name")" = 0 ]
+check "nothing fetched for usage errors" [ "$(stage_origin_bytes_since "$mark" "/$name")" = 0 ]
 
 # No LibTorch: refused before anything is fetched, not after the whole dataset came.
 expect_exit 1 "$WORK/out0" "$TB" train --data "$STAGE_ORIGIN/$name" --stage-to "$WORK/dest0" \
   --output "$WORK/results0" --stage-streams 2 --allow-cpu --device cpu
 cat "$WORK/out0"
 contains "$WORK/out0" "needs LibTorch"
-check "nothing fetched without LibTorch" [ "$(origin_bytes_since "$mark" "/$name")" = 0 ]
+check "nothing fetched without LibTorch" [ "$(stage_origin_bytes_since "$mark" "/$name")" = 0 ]
 check "nothing staged without LibTorch" [ -z "$(ls -A "$WORK/dest0" 2>/dev/null)" ]
 
 if [ -z "${TRAINBENCH_STAND_IN_PLUGIN:-}" ]; then
@@ -54,7 +54,7 @@ cp "$TRAINBENCH" "$WORK/bin2/trainbench"
 cp "$TRAINBENCH_STAND_IN_PLUGIN" "$WORK/bin2/libtrainbench_train.so"
 
 # A training that fails after the stage: the job still writes its time account, marked failed.
-mark=$(log_mark)
+mark=$(stage_log_mark)
 t0=$(now)
 TRAINBENCH_STAND_IN_FAIL=1 expect_exit 1 "$WORK/out1" "$WORK/bin2/trainbench" train \
   --data "$STAGE_ORIGIN/$name" --stage-to "$WORK/dest" --output "$WORK/results" --stage-streams 2 \
@@ -65,17 +65,17 @@ contains "$WORK/out1" "asked to fail"
 check "class folder staged" diff -r "$WORK/dest/n01" "$WORK/src/n01"
 check "nested class tar extracted" diff -r "$WORK/dest/n02" "$WORK/src/n02"
 check "no copy of the archive" [ ! -e "$WORK/dest/$name" ]
-check "the origin served the tar once" [ "$(origin_bytes_since "$mark" "/$name")" = "$size" ]
-summary=$(summary_of "$WORK/out1")
+check "the origin served the tar once" [ "$(stage_origin_bytes_since "$mark" "/$name")" = "$size" ]
+summary=$(stage_summary_of "$WORK/out1")
 check "a train job's folder" [ "$(basename "$(dirname "$summary")" | cut -d- -f1)" = train ]
 check "marked failed, with the reason, the bytes and the transfer time" \
-  [ "$(json_get "$summary" "not j['complete'] and 'asked to fail' in j['stop_reason'] and j['bytes'] == $size and j['transfer_s'] > 0")" = True ]
-check_job_account "$summary" "$secs"
+  [ "$(json "$summary" "not d['complete'] and 'asked to fail' in d['stop_reason'] and d['bytes'] == $size and d['transfer_s'] > 0")" = True ]
+stage_check_job_account "$summary" "$secs"
 
 # The campaign table: one job, failed, with its transfer time.
-check_campaign "$TB" "$WORK/results" 'c["jobs"] == 1 and c["failed"] == 1 and c["transfer_hours"] > 0'
+stage_check_campaign "$TB" "$WORK/results" 'c["jobs"] == 1 and c["failed"] == 1 and c["transfer_hours"] > 0'
 
-mark=$(log_mark)
+mark=$(stage_log_mark)
 t0=$(now)
 code=0
 TRAINBENCH_STAND_IN_SECONDS=0.5 "$WORK/bin2/trainbench" train --data "$STAGE_ORIGIN/$name" \
@@ -85,11 +85,11 @@ secs=$(elapsed "$t0")
 cat "$WORK/out2" "$WORK/err2"
 check "exit 0" [ "$code" = 0 ]
 check "staged again" diff -r "$WORK/dest2/n02" "$WORK/src/n02"
-check "the origin served it once more" [ "$(origin_bytes_since "$mark" "/$name")" = "$size" ]
-check "the training's line is last" [ "$(line_get "$WORK/out2" 'j["trainbench"]["data"]')" = "$WORK/dest2" ]
-summary=$(summary_of "$WORK/out2")
-check "complete, its compute counted" [ "$(json_get "$summary" 'j["complete"] and 0.5 <= j["compute_s"] < 10')" = True ]
-check_job_account "$summary" "$secs"
-check_campaign "$TB" "$WORK/results" \
+check "the origin served it once more" [ "$(stage_origin_bytes_since "$mark" "/$name")" = "$size" ]
+check "the training's line is last" [ "$(json_last_line "$WORK/out2" 'd["trainbench"]["data"]')" = "$WORK/dest2" ]
+summary=$(stage_summary_of "$WORK/out2")
+check "complete, its compute counted" [ "$(json "$summary" 'd["complete"] and 0.5 <= d["compute_s"] < 10')" = True ]
+stage_check_job_account "$summary" "$secs"
+stage_check_campaign "$TB" "$WORK/results" \
   'c["jobs"] == 2 and c["successful"] == 1 and c["compute_hours"] >= 0.5 / 3600'
 done_ok

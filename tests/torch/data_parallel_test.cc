@@ -1,4 +1,4 @@
-// DataParallel across real processes: tests/cli/train_distributed.sh runs this binary twice
+// DataParallel across real processes: tests/cli/train_distributed_test.sh runs this binary twice
 // with RANK/WORLD_SIZE set (torchrun's variables) and --gtest_filter on these tests; without
 // them they skip. Each rank computes gradients on its half of one global batch; after
 // AverageGradients both hold the gradient one process computes on the whole batch, through
@@ -73,7 +73,7 @@ void CheckAveraged(DataParallel& dp, const LaunchInfo& launch, int64_t bucket_by
 }
 
 TEST(DataParallelTest, AveragedGradientsEqualOneProcessOnTheGlobalBatch) {
-  if (!Launched()) GTEST_SKIP() << "run by tests/cli/train_distributed.sh with RANK/WORLD_SIZE";
+  if (!Launched()) GTEST_SKIP() << "run by tests/cli/train_distributed_test.sh with RANK/WORLD_SIZE";
   const LaunchInfo launch = ReadLaunchEnvironment();
   DataParallel dp(launch, TestDevice(), 60, TestBackend());
   ASSERT_TRUE(dp.world_size() == 2 || dp.world_size() == 1);

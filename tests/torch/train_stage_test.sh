@@ -5,9 +5,9 @@
 # (transfer, verify, extract and compute shares adding up to its wall time) is written where
 # `stage --report` counts it as a successful job with compute hours. Registered only in
 # builds with LibTorch (tests/CMakeLists.txt); tests/stage/train_test.sh covers the rest.
-source "$(dirname "$0")/../stage/lib.sh"
+source "$(dirname "$0")/../lib/common.sh"
 
-make_class_tar "$WORK/classes.tar" "$WORK/src"
+stage_make_class_tar "$WORK/classes.tar" "$WORK/src"
 t0=$(now)
 code=0
 "$TRAINBENCH" train --data "$WORK/classes.tar" --stage-to "$WORK/dest" --output "$WORK/results" \
@@ -19,12 +19,12 @@ cat "$WORK/out" "$WORK/err"
 check "exit 0" [ "$code" = 0 ]
 check "staged class folder" diff -r "$WORK/dest/n01" "$WORK/src/n01"
 check "staged nested class tar" diff -r "$WORK/dest/n02" "$WORK/src/n02"
-check "the training's line is last" [ "$(line_get "$WORK/out" '"radix_metrics" in j')" = True ]
-check "it trained on the staged folder" [ "$(line_get "$WORK/out" 'j["trainbench"]["data"].rstrip("/").endswith("/dest")')" = True ]
-summary=$(summary_of "$WORK/out")
-check "complete, its compute counted" [ "$(json_get "$summary" 'j["complete"] and j["compute_s"] > 0')" = True ]
-check_job_account "$summary" "$secs"
-check_campaign "$TRAINBENCH" "$WORK/results" 'c["successful"] == 1 and c["compute_hours"] > 0'
+check "the training's line is last" [ "$(json_last_line "$WORK/out" '"radix_metrics" in d')" = True ]
+check "it trained on the staged folder" [ "$(json_last_line "$WORK/out" 'd["trainbench"]["data"].rstrip("/").endswith("/dest")')" = True ]
+summary=$(stage_summary_of "$WORK/out")
+check "complete, its compute counted" [ "$(json "$summary" 'd["complete"] and d["compute_s"] > 0')" = True ]
+stage_check_job_account "$summary" "$secs"
+stage_check_campaign "$TRAINBENCH" "$WORK/results" 'c["successful"] == 1 and c["compute_hours"] > 0'
 # One time series across the job: the staging's bytes, then the training's images (its
 # timed steps: 2 of batch 2), the last row "done".
 check "the job's time series" "$PY" - "$(dirname "$summary")" "$(stat -c %s "$WORK/classes.tar")" <<'PY'

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "../unit/skip_unless.h"
 #include "common/error.h"
 #include "image/image_folder.h"
 #include "image/train_transform.h"
@@ -139,7 +140,8 @@ TEST(ImageLoaderTest, SameBatchesWhateverTheWorkerCount) {
       fs::temp_directory_path() / ("trainbench_loader_" + std::to_string(getpid()));
   const std::string command = std::string("/usr/bin/python3 ") + TRAINBENCH_SOURCE_DIR +
                               "/tests/fixtures/make_images.py " + dir.string();
-  if (std::system(command.c_str()) != 0) GTEST_SKIP() << "Pillow fixtures unavailable";
+  TRAINBENCH_SKIP_UNLESS(std::system(command.c_str()) == 0,
+                         "Pillow fixtures unavailable (/usr/bin/python3 with PIL)");
   auto batches = [&](int workers) {
     ImageLoaderOptions o;
     o.batch_size = 2;

@@ -17,6 +17,7 @@
 #include "image/png_decoder.h"
 #include "image/random_resized_crop.h"
 #include "image/train_transform.h"
+#include "skip_unless.h"
 
 namespace trainbench::image {
 namespace {
@@ -34,7 +35,7 @@ class ImageTest : public ::testing::Test {
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
   void SetUp() override {
-    if (status_ != 0) GTEST_SKIP() << "Pillow fixtures unavailable (/usr/bin/python3 with PIL)";
+    TRAINBENCH_SKIP_UNLESS(status_ == 0, "Pillow fixtures unavailable (/usr/bin/python3 with PIL)");
   }
 
   static std::vector<uint8_t> Read(const std::string& name) {

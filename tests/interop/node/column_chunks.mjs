@@ -2,7 +2,7 @@
 // own footer as hyparquet decodes it (independent of trainbench's writer and of its
 // manifest): per row group, the byte range of every selected column chunk (from its
 // dictionary page, if any, else its first data page, total_compressed_size bytes long).
-// tests/interop/parquet_reads.sh compares these with what `trainbench run` read.
+// tests/interop/parquet_reads_test.sh compares these with what `trainbench run` read.
 //
 // Usage: node column_chunks.mjs TRANSFER_SIZE COLUMN[,COLUMN...] FILE...
 // Prints one line of totals over the files: "groups=<row groups> chunks=<selected chunks>

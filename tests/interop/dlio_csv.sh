@@ -1,3 +1,0 @@
-# DLIO and trainbench read each other's csv datasets (names, folders, layout, sample counts).
-source "$(dirname "$0")/common.bash"
-dlio_both_ways csv
