@@ -2,16 +2,9 @@
 # stage --extract: a tar (with a nested class tar, as ImageNet's) streams into DEST while it
 # downloads, no copy of the archive on disk; the files are the archive's, the time account
 # adds up with extract_s in it; a SIGKILL mid-stream resumes from the journaled offset and
-# ends with the same files. Skips (77) when the build has no tar extractor.
+# ends with the same files. Hostile archives: extract_hostile_test.sh.
 source "$(dirname "$0")/lib.sh"
 stage_use_servers
-
-# Without an extractor --extract is a usage error before any work (a missing SOURCE is not).
-"$TRAINBENCH" stage "$WORK/nothing.tar" "$WORK/probe" --extract --no-progress >"$WORK/probe.out" 2>&1 || true
-if grep -q "has no tar extractor" "$WORK/probe.out"; then
-  echo "SKIP: this build has no tar extractor (src/stage/tar_extractor.cc)"
-  exit 77
-fi
 
 name=extract-$$.tar
 trap 'code=$?; rm -f "$STAGE_WWW/$name"; (exit $code); stage_cleanup' EXIT
