@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -562,6 +563,41 @@ TEST_F(TarExtractorTest, OldStyleFoldersAndEmptyFiles) {
             (std::map<std::string, std::string>{
                 {"old", "<dir>"}, {"old/empty", ""}, {"f", "f"}, {"dir5", "<dir>"}}));
   EXPECT_EQ(stats.members, 2u);
+}
+
+// `data` as a gzip stream (zlib's deflate with the gzip wrapper, as gzip(1) writes).
+std::string Gzip(const std::string& data) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY),
+            Z_OK);
+  std::string out(deflateBound(&z, data.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// A gzip'd tar extracts; its members cannot be reached mid-stream, so a stop resumes from 0.
+TEST_F(TarExtractorTest, GzipTarsExtractAndResumeFromTheStart) {
+  const std::string data = RandomBytes(9, 300000);
+  const std::string archive =
+      Gzip(Member("a.txt", "a") + Member("dir/b.bin", data) + Member("c.txt", "c") + EndBlocks());
+  {
+    TarExtractor extractor((dir_ / "stopped").string(), TarOptions{});
+    extractor.Feed(archive.data(), archive.size() / 2);
+    EXPECT_EQ(ReadAll(dir_ / "stopped" / "a.txt"), "a");
+    EXPECT_EQ(extractor.ResumeOffset(), 0u);
+  }
+  EXPECT_TRUE(Partials(dir_ / "stopped").empty());
+  const TarStats stats = ExtractWhole(archive, dir_ / "out");
+  EXPECT_EQ(Tree(dir_ / "out"),
+            (std::map<std::string, std::string>{
+                {"a.txt", "a"}, {"dir", "<dir>"}, {"dir/b.bin", data}, {"c.txt", "c"}}));
+  EXPECT_EQ(stats.members, 3u);
 }
 
 TEST_F(TarExtractorTest, RefusesAStartOffsetOffABlock) {
