@@ -13,7 +13,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libhdf5-dev hdf5-tools libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev
   libisal-dev libzip-dev liburing-dev libsnappy-dev libzstd-dev liblz4-dev
-  libcurl4-openssl-dev libpugixml-dev libssl-dev
+  libcurl4-openssl-dev libpugixml-dev libssl-dev libarchive-dev
   libopenmpi-dev openmpi-bin
   libtorch-dev libgloo-dev
   libgtest-dev libgmock-dev libbenchmark-dev

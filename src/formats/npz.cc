@@ -12,8 +12,8 @@
 #include "formats/crc32c.h"
 #include "formats/format.h"
 #include "formats/npy_header.h"
-#include "formats/zip_directory.h"
-#include "formats/zip_writer.h"
+#include "formats/zip/zip_directory.h"
+#include "formats/zip/zip_writer.h"
 
 namespace trainbench::formats {
 namespace {

@@ -12,7 +12,7 @@
 #include "formats/jpeg.h"
 #include "formats/npy.h"
 #include "formats/npz.h"
-#include "formats/parquet.h"
+#include "formats/parquet/parquet.h"
 #include "formats/png.h"
 #include "formats/tfrecord.h"
 

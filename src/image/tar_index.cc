@@ -1,9 +1,11 @@
 #include "image/tar_index.h"
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <fmt/format.h>
 
-#include <array>
-#include <cstring>
+#include <algorithm>
+#include <memory>
 
 #include "common/error.h"
 
@@ -11,117 +13,92 @@ namespace trainbench::image {
 
 namespace {
 
-constexpr uint64_t kBlock = 512;
 constexpr int kMaxDepth = 4;  // tars in tars in tars: far more than ImageNet's two levels
-
-uint64_t RoundUp(uint64_t n) { return (n + kBlock - 1) / kBlock * kBlock; }
-
-std::string Field(const char* data, size_t size) { return std::string(data, strnlen(data, size)); }
-
-// Octal, space- or NUL-terminated; GNU marks base-256 numbers with the top bit.
-bool ParseNumber(const unsigned char* data, size_t size, uint64_t& value) {
-  value = 0;
-  if (data[0] & 0x80) {
-    for (size_t i = 1; i < size; ++i) value = (value << 8) | data[i];
-    return true;
-  }
-  size_t i = 0;
-  while (i < size && data[i] == ' ') ++i;
-  bool any = false;
-  for (; i < size && data[i] >= '0' && data[i] <= '7'; ++i, any = true)
-    value = value * 8 + static_cast<uint64_t>(data[i] - '0');
-  return any || i == size || data[i] == 0;
-}
-
-bool ChecksumMatches(const std::array<unsigned char, kBlock>& header) {
-  uint64_t stored = 0;
-  if (!ParseNumber(&header[148], 8, stored)) return false;
-  uint64_t sum = 0;
-  for (size_t i = 0; i < kBlock; ++i) sum += (i >= 148 && i < 156) ? ' ' : header[i];
-  return sum == stored;
-}
-
-// pax records: "<length> <key>=<value>\n".
-void ParsePax(const std::string& text, std::string& path, uint64_t& size, bool& has_size) {
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const size_t space = text.find(' ', pos);
-    if (space == std::string::npos) return;
-    const uint64_t length = std::strtoull(text.c_str() + pos, nullptr, 10);
-    if (length == 0 || pos + length > text.size()) return;
-    const std::string record = text.substr(space + 1, pos + length - space - 2);
-    const size_t eq = record.find('=');
-    if (eq != std::string::npos) {
-      const std::string key = record.substr(0, eq), value = record.substr(eq + 1);
-      if (key == "path") path = value;
-      if (key == "size") {
-        size = std::strtoull(value.c_str(), nullptr, 10);
-        has_size = true;
-      }
-    }
-    pos += length;
-  }
-}
+// What one read callback fetches: a header and some data; the rest of a member is skipped
+// without reading (the skip callback), so indexing reads little more than the headers.
+constexpr size_t kReadBytes = 16 << 10;
 
 bool EndsWithTar(const std::string& name) {
   return name.size() > 4 && (name.compare(name.size() - 4, 4, ".tar") == 0 ||
                              name.compare(name.size() - 4, 4, ".TAR") == 0);
 }
 
-std::string ReadText(storage::RandomAccessFile& file, uint64_t offset, uint64_t size,
-                     const std::string& describe) {
-  std::string text(size, '\0');
-  if (file.ReadAt(offset, text.data(), size) != size)
-    throw RuntimeError(fmt::format("{}: tar truncated at byte {}", describe, offset));
-  return text;
+// [begin, end) of the file, as libarchive's input.
+struct Range {
+  storage::RandomAccessFile* file;
+  uint64_t position;
+  uint64_t end;
+  std::string buffer;
+};
+
+la_ssize_t ReadRange(archive* a, void* range_pointer, const void** out) {
+  auto* range = static_cast<Range*>(range_pointer);
+  const uint64_t want = std::min<uint64_t>(kReadBytes, range->end - range->position);
+  range->buffer.resize(want);
+  try {
+    const size_t got = range->file->ReadAt(range->position, range->buffer.data(), want);
+    range->position += got;
+    *out = range->buffer.data();
+    return static_cast<la_ssize_t>(got);
+  } catch (const std::exception& error) {
+    archive_set_error(a, EIO, "%s", error.what());
+    return ARCHIVE_FATAL;
+  }
 }
 
+la_int64_t SkipRange(archive*, void* range_pointer, la_int64_t request) {
+  auto* range = static_cast<Range*>(range_pointer);
+  const uint64_t skip = std::min<uint64_t>(request, range->end - range->position);
+  range->position += skip;
+  return static_cast<la_int64_t>(skip);
+}
+
+struct ArchiveFree {
+  void operator()(archive* a) const { archive_read_free(a); }
+};
+
+// The same reader rules as stage --extract (stage/tar/tar_extractor.cc): libarchive's tar
+// (ustar, GNU, pax), its checks; regular files only, links and the rest left out. Unlike
+// there, no gzip: samples are read in place at their offsets.
 void List(storage::RandomAccessFile& file, uint64_t begin, uint64_t end,
           const std::string& describe, const std::string& enclosing, int depth,
           std::vector<TarMember>& out) {
-  std::array<unsigned char, kBlock> header{};
-  std::string long_name, pax_path;
-  uint64_t pax_size = 0;
-  bool has_pax_size = false;
-  for (uint64_t pos = begin; pos + kBlock <= end;) {
-    if (file.ReadAt(pos, header.data(), kBlock) != kBlock)
-      throw RuntimeError(fmt::format("{}: tar truncated at byte {}", describe, pos));
-    bool zero = true;
-    for (unsigned char c : header) zero = zero && c == 0;
-    if (zero) return;  // end-of-archive marker
-    if (!ChecksumMatches(header))
-      throw RuntimeError(fmt::format(
-          "{}: not a tar archive or corrupt (bad header checksum at byte {})", describe, pos));
-    uint64_t size = 0;
-    ParseNumber(&header[124], 12, size);
-    const char type = static_cast<char>(header[156]);
-    const uint64_t data = pos + kBlock;
-    if (has_pax_size) size = pax_size;
-    if (data + size > end)
-      throw RuntimeError(fmt::format("{}: tar member at byte {} runs past the end", describe, pos));
-    pos = data + RoundUp(size);
-    if (type == 'L') {  // GNU: the next header's long name
-      long_name = ReadText(file, data, size, describe).c_str();
-      continue;
+  std::unique_ptr<archive, ArchiveFree> a(archive_read_new());
+  if (!a) throw RuntimeError(fmt::format("{}: libarchive could not allocate a reader", describe));
+  archive_read_support_format_tar(a.get());
+  Range range{&file, begin, end, {}};
+  archive_read_set_read_callback(a.get(), &ReadRange);
+  archive_read_set_skip_callback(a.get(), &SkipRange);
+  archive_read_set_callback_data(a.get(), &range);
+  auto fail = [&](uint64_t at) {
+    const char* reason = archive_error_string(a.get());
+    return RuntimeError(fmt::format("{}: not a tar archive or corrupt (at byte {}: {})", describe,
+                                    at, reason != nullptr ? reason : "no reason given"));
+  };
+  if (archive_read_open1(a.get()) != ARCHIVE_OK) throw fail(begin);
+  for (;;) {
+    archive_entry* entry = nullptr;
+    const int status = archive_read_next_header(a.get(), &entry);
+    if (status == ARCHIVE_EOF) return;
+    if (status != ARCHIVE_OK && status != ARCHIVE_WARN) {
+      throw fail(begin + static_cast<uint64_t>(archive_filter_bytes(a.get(), 0)));
     }
-    if (type == 'x') {  // pax: attributes of the next header
-      ParsePax(ReadText(file, data, size, describe), pax_path, pax_size, has_pax_size);
-      continue;
+    if (archive_entry_filetype(entry) != AE_IFREG || archive_entry_hardlink(entry) != nullptr)
+      continue;  // folders, links, devices
+    const char* raw_name = archive_entry_pathname(entry);
+    const std::string name = raw_name != nullptr ? raw_name : "";
+    // Right after its header(s), the reader is at the member's data.
+    const uint64_t data = begin + static_cast<uint64_t>(archive_filter_bytes(a.get(), 0));
+    const uint64_t size = static_cast<uint64_t>(archive_entry_size(entry));
+    if (data + size > end) {
+      throw RuntimeError(
+          fmt::format("{}: tar member '{}' at byte {} runs past the end", describe, name, data));
     }
-    std::string name = Field(reinterpret_cast<const char*>(&header[0]), 100);
-    if (std::memcmp(&header[257], "ustar", 5) == 0 && header[345] != 0)
-      name = Field(reinterpret_cast<const char*>(&header[345]), 155) + "/" + name;
-    if (!long_name.empty()) name = long_name;
-    if (!pax_path.empty()) name = pax_path;
-    long_name.clear();
-    pax_path.clear();
-    has_pax_size = false;
-    if (type != '0' && type != '\0' && type != '7') continue;  // folders, links, globals
     if (EndsWithTar(name) && depth < kMaxDepth) {
       List(file, data, data + size, describe + ":" + name, name, depth + 1, out);
-      continue;
+    } else {
+      out.push_back({name, enclosing, data, size});
     }
-    out.push_back({name, enclosing, data, size});
   }
 }
 

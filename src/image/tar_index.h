@@ -1,6 +1,6 @@
-// Lists the regular files of a tar archive (ustar, GNU long names, pax path/size records,
-// sizes above 8 GiB in base-256) by reading only its 512-byte headers, recursing into
-// member tars in place, so samples are read straight out of the archive at their offsets.
+// Lists the regular files of a tar archive through libarchive (ustar, GNU, pax; the reader
+// stage --extract uses) by reading its headers and skipping the data, recursing into member
+// tars in place, so samples are read straight out of the archive at their offsets.
 // Thread-safe as far as the RandomAccessFile passed in is (reads only).
 #pragma once
 

@@ -1,13 +1,8 @@
 #include "stage/extract_target.h"
 
-#include "common/error.h"
-#ifdef TRAINBENCH_HAVE_TAR_EXTRACTOR
-#include "stage/tar_extractor.h"
-#endif
+#include "stage/tar/tar_extractor.h"
 
 namespace trainbench::stage {
-
-#ifdef TRAINBENCH_HAVE_TAR_EXTRACTOR
 namespace {
 
 class TarTarget : public ExtractTarget {
@@ -25,20 +20,9 @@ class TarTarget : public ExtractTarget {
 
 }  // namespace
 
-bool ExtractSupported() { return true; }
-
 std::unique_ptr<ExtractTarget> MakeTarExtractTarget(const std::string& dest,
                                                     uint64_t start_offset) {
   return std::make_unique<TarTarget>(dest, start_offset);
 }
-#else
-bool ExtractSupported() { return false; }
-
-std::unique_ptr<ExtractTarget> MakeTarExtractTarget(const std::string&, uint64_t) {
-  throw UsageError(
-      "--extract: this build has no tar extractor (src/stage/tar_extractor.cc); stage without "
-      "--extract and unpack with tar, or build a trainbench that has it");
-}
-#endif
 
 }  // namespace trainbench::stage

@@ -1,6 +1,5 @@
-// Where `stage --extract` streams a tar archive: stage::TarExtractor (tar_extractor.h), when
-// this build has its implementation (CMake defines TRAINBENCH_HAVE_TAR_EXTRACTOR when
-// src/stage/tar_extractor.cc exists). Not thread-safe: one feeder.
+// Where `stage --extract` streams a tar archive: stage::TarExtractor (tar/tar_extractor.h).
+// Not thread-safe: one feeder.
 #pragma once
 
 #include <cstddef>
@@ -22,10 +21,7 @@ class ExtractTarget {
   virtual uint64_t Members() const = 0;
 };
 
-// Whether this build can extract.
-bool ExtractSupported();
-// A target extracting into `dest`, fed from archive offset `start_offset`. Throws
-// UsageError when this build has no extractor.
+// A target extracting into `dest`, fed from archive offset `start_offset`.
 std::unique_ptr<ExtractTarget> MakeTarExtractTarget(const std::string& dest, uint64_t start_offset);
 
 }  // namespace trainbench::stage

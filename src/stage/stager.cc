@@ -524,8 +524,6 @@ void CheckStageOptions(const StageOptions& o) {
                       "a local path",
                       m, o.source));
   }
-  if (o.extract && !ExtractSupported())
-    MakeTarExtractTarget(o.dest, 0);  // throws the UsageError that says what to do
 }
 
 StageOutcome RunStage(const StageOptions& options) { return Stager(options).Run(); }

@@ -2,14 +2,9 @@
 # stage --extract: a tar (with a nested class tar, as ImageNet's) streams into DEST while it
 # downloads, no copy of the archive on disk; the files are the archive's, the time account
 # adds up with extract_s in it; a SIGKILL mid-stream resumes from the journaled offset and
-# ends with the same files. Skips (77) when the build has no tar extractor.
+# ends with the same files. Hostile archives: extract_hostile_test.sh.
 source "$(dirname "$0")/../lib/common.sh"
 stage_use_servers
-
-# Without an extractor --extract is a usage error before any work (a missing SOURCE is not).
-"$TRAINBENCH" stage "$WORK/nothing.tar" "$WORK/probe" --extract --no-progress >"$WORK/probe.out" 2>&1 || true
-skip_unless '! grep -q "has no tar extractor" "$WORK/probe.out"' \
-  "this build has no tar extractor (src/stage/tar_extractor.cc)"
 
 name=extract-$$.tar
 at_exit 'rm -f "$STAGE_WWW/$name"'

@@ -4,12 +4,12 @@
 
 #include "common/error.h"
 #include "format_test_support.h"
-#include "formats/parquet.h"
-#include "formats/parquet_codec.h"
-#include "formats/parquet_columns.h"
-#include "formats/parquet_footer.h"
-#include "formats/parquet_metadata.h"
-#include "formats/thrift_compact.h"
+#include "formats/parquet/parquet.h"
+#include "formats/parquet/parquet_codec.h"
+#include "formats/parquet/parquet_columns.h"
+#include "formats/parquet/parquet_footer.h"
+#include "formats/parquet/parquet_metadata.h"
+#include "formats/parquet/thrift_compact.h"
 
 namespace trainbench::formats {
 namespace {

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -14,14 +16,15 @@
 
 #include "common/error.h"
 #include "common/random.h"
-#include "stage/tar_extractor.h"
-#include "stage/tar_header.h"
-#include "stage/tar_path.h"
+#include "stage/tar/tar_extractor.h"
+#include "stage/tar/tar_path.h"
 
 namespace trainbench::stage {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr size_t kTarBlock = 512;
 
 // Archives come from Python's tarfile (/usr/bin/python3, Debian's) so the extractor is tested
 // against another implementation's ustar, GNU and pax output, not only its own idea of them.
@@ -311,15 +314,19 @@ TEST_F(TarExtractorTest, OneByteAndRandomChunksGiveTheSameTree) {
   const std::string archive = Archive("pax");
   const auto expected = Tree(Source("pax"));
   {
-    TarExtractor extractor((dir_ / "bytes").string(), TarOptions{.verify_members = true});
-    FeedRange(extractor, archive, 0, archive.size(), nullptr, 1);
+    TarExtractor extractor((dir_ / "bytes").string(), TarOptions{});
+    // Each Feed is a hand-over to libarchive's thread: one byte at a time over the first
+    // 32 KiB (headers, pax records, members) keeps the test short.
+    const size_t bytewise = std::min<size_t>(archive.size(), 32 << 10);
+    FeedRange(extractor, archive, 0, bytewise, nullptr, 1);
+    FeedRange(extractor, archive, bytewise, archive.size(), nullptr, 1 << 20);
     extractor.Finish();
   }
   EXPECT_EQ(Tree(dir_ / "bytes"), expected);
   Random random(7);
   for (const size_t max_chunk : {600, 5000, 700000}) {
     const fs::path dest = dir_ / ("chunks" + std::to_string(max_chunk));
-    TarExtractor extractor(dest.string(), TarOptions{.verify_members = true});
+    TarExtractor extractor(dest.string(), TarOptions{});
     FeedRange(extractor, archive, 0, archive.size(), &random, max_chunk);
     extractor.Finish();
     EXPECT_EQ(Tree(dest), expected) << max_chunk;
@@ -328,7 +335,7 @@ TEST_F(TarExtractorTest, OneByteAndRandomChunksGiveTheSameTree) {
 
 TEST_F(TarExtractorTest, NestedTarsBecomeFolders) {
   const std::string archive = Archive("nested");
-  const TarStats stats = ExtractWhole(archive, dir_ / "out", TarOptions{.verify_members = true});
+  const TarStats stats = ExtractWhole(archive, dir_ / "out", TarOptions{});
   EXPECT_EQ(Tree(dir_ / "out"), Tree(Source("nested")));
   EXPECT_EQ(stats.members, 3u * 5u + 1u);  // the class tars' JPEGs and LICENSE
 
@@ -365,7 +372,7 @@ void CheckResume(const std::string& archive, const fs::path& dest, const fs::pat
     for (size_t& stop : stops) stop = random.Below(archive.size());
     std::sort(stops.begin(), stops.end());
     uint64_t resume = 0;
-    const TarOptions options{.verify_members = trial % 2 == 0};
+    const TarOptions options{};
     for (const size_t stop : stops) {
       if (stop <= resume) continue;
       {
@@ -407,11 +414,11 @@ TEST_F(TarExtractorTest, ResumeFromEveryStopKeepsLongNames) {
       fs::remove_all(dest);
       uint64_t resume = 0;
       {
-        TarExtractor extractor(dest.string(), TarOptions{.verify_members = true});
+        TarExtractor extractor(dest.string(), TarOptions{});
         extractor.Feed(archive.data(), stop);
         resume = extractor.ResumeOffset();
       }
-      TarExtractor extractor(dest.string(), TarOptions{.verify_members = true}, resume);
+      TarExtractor extractor(dest.string(), TarOptions{}, resume);
       extractor.Feed(archive.data() + resume, archive.size() - resume);
       extractor.Finish();
       ASSERT_EQ(Tree(dest), expected);
@@ -429,9 +436,7 @@ TEST_F(TarExtractorTest, ResumeOffsetCountsANestedTarOnlyWhenWhole) {
   const uint64_t resume = extractor.ResumeOffset();
   ASSERT_GT(resume, 0u);
   ASSERT_LT(resume, half);
-  const TarHeader header = ParseTarHeader(
-      reinterpret_cast<const unsigned char*>(archive.data() + resume), "the test's resume point");
-  EXPECT_EQ(header.name, "n01440761.tar");
+  EXPECT_EQ(std::string(archive.data() + resume), "n01440761.tar");  // its header's name field
   EXPECT_GT(extractor.Stats().members, 1u + 5u);  // LICENSE, the first class, and more
 }
 
@@ -469,7 +474,8 @@ TEST_F(TarExtractorTest, BadChecksumNamesTheOffsetAndKeepsWholeMembers) {
   } catch (const RuntimeError& error) {
     EXPECT_NE(std::string(error.what()).find("archive offset 1024"), std::string::npos)
         << error.what();
-    EXPECT_NE(std::string(error.what()).find("checksum"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("Damaged tar archive"), std::string::npos)
+        << error.what();
   }
   EXPECT_EQ(ReadAll(dir_ / "out" / "one.txt"), "1");
   EXPECT_EQ(extractor.ResumeOffset(), 1024u);
@@ -481,29 +487,9 @@ TEST_F(TarExtractorTest, AcceptsSignedChecksumsAndBase256Sizes) {
   const std::string archive = Header("caf\xc3\xa9.bin", 4, '0', false, true) + Padded("abcd") +
                               Header("big.bin", data.size(), '0', true) + Padded(data) +
                               EndBlocks();
-  ExtractWhole(archive, dir_ / "out", TarOptions{.verify_members = true});
+  ExtractWhole(archive, dir_ / "out", TarOptions{});
   EXPECT_EQ(ReadAll(dir_ / "out" / "caf\xc3\xa9.bin"), "abcd");
   EXPECT_EQ(ReadAll(dir_ / "out" / "big.bin"), data);
-}
-
-TEST(TarHeaderTest, ParsesOctalAndBase256Numbers) {
-  EXPECT_EQ(ParseTarNumber(std::string_view("0000644\0", 8)), 0644u);
-  EXPECT_EQ(ParseTarNumber("  644 "), 0644u);
-  EXPECT_EQ(ParseTarNumber(std::string(12, '\0')), 0u);
-  EXPECT_EQ(ParseTarNumber("77777777777"), 077777777777u);  // 8 GiB - 1: octal's limit
-  std::string nine_gib(12, '\0');
-  nine_gib[0] = static_cast<char>(0x80);
-  const uint64_t size = 9ull << 30;
-  for (int i = 0; i < 8; ++i) nine_gib[11 - i] = static_cast<char>((size >> (8 * i)) & 0xff);
-  EXPECT_EQ(ParseTarNumber(nine_gib), size);
-  nine_gib[0] = static_cast<char>(0xff);  // negative
-  EXPECT_EQ(ParseTarNumber(nine_gib), std::nullopt);
-  std::string huge(12, static_cast<char>(0x7f));
-  huge[0] = static_cast<char>(0x80);
-  EXPECT_EQ(ParseTarNumber(huge), std::nullopt);  // past 2^63
-  EXPECT_EQ(ParseTarNumber("12x4"), std::nullopt);
-  EXPECT_EQ(ParseTarNumber("128"), std::nullopt);
-  EXPECT_EQ(ParseTarNumber("7777777777777777777777"), std::nullopt);
 }
 
 TEST_F(TarExtractorTest, PaxPathAndSizeApplyAndGlobalHeadersAreIgnored) {
@@ -514,7 +500,7 @@ TEST_F(TarExtractorTest, PaxPathAndSizeApplyAndGlobalHeadersAreIgnored) {
                               Header("PaxHeaders/x", local.size(), 'x') + Padded(local) +
                               Header("short", 0) + Padded("hello") + Member("after.txt", "after") +
                               EndBlocks();
-  ExtractWhole(archive, dir_ / "out", TarOptions{.verify_members = true});
+  ExtractWhole(archive, dir_ / "out", TarOptions{});
   EXPECT_EQ(Tree(dir_ / "out"),
             (std::map<std::string, std::string>{
                 {std::string(120, 'p'), "<dir>"}, {long_path, "hello"}, {"after.txt", "after"}}));
@@ -525,13 +511,13 @@ TEST_F(TarExtractorTest, TruncatedArchivesFailAtFinish) {
   const std::string archive = Member("a.bin", "a") + Member("b.bin", data) + EndBlocks();
   const std::string inside_member = archive.substr(0, 1024 + 512 + 1000);
   const std::string error = FeedError(inside_member, dir_ / "m");
-  EXPECT_NE(error.find("inside member 'b.bin'"), std::string::npos) << error;
-  EXPECT_NE(error.find("1000 of its 3000 bytes"), std::string::npos) << error;
+  EXPECT_NE(error.find("tar member 'b.bin' at archive offset 1024"), std::string::npos) << error;
+  EXPECT_NE(error.find("1000 of its 3000 bytes read"), std::string::npos) << error;
   EXPECT_NE(error.find("from archive offset 1024"), std::string::npos) << error;
   EXPECT_TRUE(Partials(dir_ / "m").empty());
 
   const std::string inside_header = FeedError(archive.substr(0, 1024 + 100), dir_ / "h");
-  EXPECT_NE(inside_header.find("inside the header at archive offset 1024"), std::string::npos)
+  EXPECT_NE(inside_header.find("tar header at archive offset 1024: Truncated"), std::string::npos)
       << inside_header;
 
   // Ending at a member boundary without the end blocks is accepted, as GNU tar does.
@@ -540,23 +526,22 @@ TEST_F(TarExtractorTest, TruncatedArchivesFailAtFinish) {
   ExtractWhole(std::string(), dir_ / "empty");
 }
 
-TEST_F(TarExtractorTest, NestedTarMustEndProperlyWhenVerifying) {
+TEST_F(TarExtractorTest, NestedTarsMayLackEndBlocksButNotData) {
   const std::string inner = Member("x.jpg", "x");  // no end blocks
   const std::string archive = Member("n01.tar", inner) + EndBlocks();
   ExtractWhole(archive, dir_ / "lenient");
   EXPECT_EQ(ReadAll(dir_ / "lenient" / "n01" / "x.jpg"), "x");
-  TarExtractor extractor((dir_ / "strict").string(), TarOptions{.verify_members = true});
-  EXPECT_THROW(extractor.Feed(archive.data(), archive.size()), RuntimeError);
 
   const std::string cut = Member("n02.tar", Member("y.jpg", std::string(2000, 'y')).substr(0, 900));
   const std::string error = FeedError(cut + EndBlocks(), dir_ / "cut");
   EXPECT_NE(error.find("nested tar 'n02.tar'"), std::string::npos) << error;
 }
 
-TEST_F(TarExtractorTest, LoneZeroBlockBeforeAHeaderIsAnError) {
+// A lone zero block ends the archive, as GNU tar reads it (without --ignore-zeros).
+TEST_F(TarExtractorTest, LoneZeroBlockEndsTheArchive) {
   const std::string archive = Member("a", "a") + std::string(kTarBlock, '\0') + Member("b", "b");
-  EXPECT_NE(FeedError(archive, dir_ / "out").find("lone zero block at archive offset 1024"),
-            std::string::npos);
+  ExtractWhole(archive, dir_ / "out");
+  EXPECT_EQ(Tree(dir_ / "out"), (std::map<std::string, std::string>{{"a", "a"}}));
   // Whatever follows the two end blocks (a tar's record padding) is ignored.
   ExtractWhole(Member("a", "a") + EndBlocks() + "trailing junk", dir_ / "trailing");
   EXPECT_EQ(ReadAll(dir_ / "trailing" / "a"), "a");
@@ -578,6 +563,41 @@ TEST_F(TarExtractorTest, OldStyleFoldersAndEmptyFiles) {
             (std::map<std::string, std::string>{
                 {"old", "<dir>"}, {"old/empty", ""}, {"f", "f"}, {"dir5", "<dir>"}}));
   EXPECT_EQ(stats.members, 2u);
+}
+
+// `data` as a gzip stream (zlib's deflate with the gzip wrapper, as gzip(1) writes).
+std::string Gzip(const std::string& data) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY),
+            Z_OK);
+  std::string out(deflateBound(&z, data.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// A gzip'd tar extracts; its members cannot be reached mid-stream, so a stop resumes from 0.
+TEST_F(TarExtractorTest, GzipTarsExtractAndResumeFromTheStart) {
+  const std::string data = RandomBytes(9, 300000);
+  const std::string archive =
+      Gzip(Member("a.txt", "a") + Member("dir/b.bin", data) + Member("c.txt", "c") + EndBlocks());
+  {
+    TarExtractor extractor((dir_ / "stopped").string(), TarOptions{});
+    extractor.Feed(archive.data(), archive.size() / 2);
+    EXPECT_EQ(ReadAll(dir_ / "stopped" / "a.txt"), "a");
+    EXPECT_EQ(extractor.ResumeOffset(), 0u);
+  }
+  EXPECT_TRUE(Partials(dir_ / "stopped").empty());
+  const TarStats stats = ExtractWhole(archive, dir_ / "out");
+  EXPECT_EQ(Tree(dir_ / "out"),
+            (std::map<std::string, std::string>{
+                {"a.txt", "a"}, {"dir", "<dir>"}, {"dir/b.bin", data}, {"c.txt", "c"}}));
+  EXPECT_EQ(stats.members, 3u);
 }
 
 TEST_F(TarExtractorTest, RefusesAStartOffsetOffABlock) {
@@ -603,7 +623,7 @@ TEST(TarExtractorBench, DISABLED_Throughput) {
   };
   const double cpu_start = cpu_seconds();
   const auto start = std::chrono::steady_clock::now();
-  TarExtractor extractor(dest.string(), TarOptions{.verify_members = true});
+  TarExtractor extractor(dest.string(), TarOptions{});
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     extractor.Feed(buffer.data(), static_cast<size_t>(in.gcount()));

@@ -1,6 +1,6 @@
 // An independent reader of trainbench's Parquet files (tests/interop/parquet.sh): hyparquet,
 // a pure-JS Parquet implementation, decodes each file, and every value is compared with
-// the values trainbench's documented rule gives (src/formats/parquet_columns.h), recomputed
+// the values trainbench's documented rule gives (src/formats/parquet/parquet_columns.h), recomputed
 // here from scratch: column c of a file with seed s holds FillRandom(Mix(s, c), ...)
 // (src/common/random.cc: xorshift128+ lanes over 4 KiB blocks), floats mapped into [0, 1).
 // The file's seed must be the plan's (Mix(Mix(train.seed, 1 train | 2 valid), index)).

@@ -1,8 +1,8 @@
-#include "formats/parquet_metadata.h"
+#include "formats/parquet/parquet_metadata.h"
 
 #include <fmt/format.h>
 
-#include "formats/thrift_compact.h"
+#include "formats/parquet/thrift_compact.h"
 
 namespace trainbench::formats::parquet {
 namespace {

@@ -1,4 +1,4 @@
-#include "stage/tar_member_file.h"
+#include "stage/tar/tar_member_file.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "formats/parquet_metadata.h"
+#include "formats/parquet/parquet_metadata.h"
 #include "storage/storage.h"
 
 namespace trainbench::formats::parquet {

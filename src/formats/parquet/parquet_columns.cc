@@ -1,4 +1,4 @@
-#include "formats/parquet_columns.h"
+#include "formats/parquet/parquet_columns.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "formats/parquet.h"
+#include "formats/parquet/parquet.h"
 
 #include <fmt/format.h>
 
@@ -8,10 +8,10 @@
 #include "common/error.h"
 #include "formats/array_samples.h"
 #include "formats/block_writer.h"
-#include "formats/parquet_codec.h"
-#include "formats/parquet_columns.h"
-#include "formats/parquet_footer.h"
-#include "formats/parquet_metadata.h"
+#include "formats/parquet/parquet_codec.h"
+#include "formats/parquet/parquet_columns.h"
+#include "formats/parquet/parquet_footer.h"
+#include "formats/parquet/parquet_metadata.h"
 
 namespace trainbench::formats {
 namespace {

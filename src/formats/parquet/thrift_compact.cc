@@ -1,4 +1,4 @@
-#include "formats/thrift_compact.h"
+#include "formats/parquet/thrift_compact.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "stage/tar_path.h"
+#include "stage/tar/tar_path.h"
 
 #include <fmt/format.h>
 

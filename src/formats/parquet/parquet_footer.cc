@@ -1,4 +1,4 @@
-#include "formats/parquet_footer.h"
+#include "formats/parquet/parquet_footer.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "formats/format.h"
-#include "formats/thrift_compact.h"
+#include "formats/parquet/thrift_compact.h"
 
 namespace trainbench::formats::parquet {
 namespace {

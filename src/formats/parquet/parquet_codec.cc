@@ -1,4 +1,4 @@
-#include "formats/parquet_codec.h"
+#include "formats/parquet/parquet_codec.h"
 
 #include <fmt/format.h>
 #include <lz4.h>

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "config/workload.h"
-#include "formats/parquet_metadata.h"
+#include "formats/parquet/parquet_metadata.h"
 
 namespace trainbench::formats::parquet {
 

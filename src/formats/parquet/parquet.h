@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "formats/format.h"
-#include "formats/parquet_metadata.h"
+#include "formats/parquet/parquet_metadata.h"
 
 namespace trainbench::formats {
 

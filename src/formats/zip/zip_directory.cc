@@ -1,4 +1,4 @@
-#include "formats/zip_directory.h"
+#include "formats/zip/zip_directory.h"
 
 #include <fmt/format.h>
 #include <zlib.h>
@@ -7,7 +7,7 @@
 
 #include "common/error.h"
 #include "formats/format.h"
-#include "formats/zip_layout.h"
+#include "formats/zip/zip_layout.h"
 
 namespace trainbench::formats {
 using namespace zip_records;  // NOLINT(build/namespaces): the record layout constants

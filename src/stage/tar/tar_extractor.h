@@ -1,11 +1,15 @@
-// Streams a tar archive into a folder while it is still arriving (no copy of the archive
-// on disk): ustar, GNU (long names) and pax headers; regular files and folders; a member that
+// Streams a tar archive (plain or gzip'd) into a folder while it is still arriving (no copy of
+// the archive on disk), read by libarchive: ustar, GNU and pax; regular files and folders are
+// created, links, devices and FIFOs skipped (counted, with one warning); a member that
 // is itself a tar (the ImageNet train tar holds one tar per class) is, with nested_tars,
 // extracted into a folder named after it (n01440764.tar -> n01440764/). Each member is written
 // under a temporary name and renamed when whole, so nothing half-written has a final name.
 // Resume: ResumeOffset() is where the archive must be fed from again after a stop (the start
-// of the first top-level member not yet complete); a new extractor made with that offset
-// carries on. Not thread-safe: one feeder.
+// of the first top-level member not yet complete; 0 for a compressed archive, whose members
+// cannot be reached mid-stream); a new extractor made with that offset carries on.
+// libarchive pulls its input, the stage pushes it: libarchive runs on a thread of its own that
+// takes each Feed's bytes in place (no copy) and Feed returns once it asks for the next ones,
+// so the two never run at once. Not thread-safe: one feeder.
 #pragma once
 
 #include <cstddef>
@@ -16,8 +20,7 @@
 namespace trainbench::stage {
 
 struct TarOptions {
-  bool nested_tars = true;      // extract members ending in .tar into a folder of their name
-  bool verify_members = false;  // check each member's bytes against its header size at close
+  bool nested_tars = true;  // extract members ending in .tar into a folder of their name
 };
 
 struct TarStats {

@@ -1,4 +1,4 @@
-#include "formats/zip_writer.h"
+#include "formats/zip/zip_writer.h"
 
 #include <fmt/format.h>
 #include <zlib.h>
@@ -8,7 +8,7 @@
 
 #include "common/error.h"
 #include "formats/crc32c.h"
-#include "formats/zip_layout.h"
+#include "formats/zip/zip_layout.h"
 
 namespace trainbench::formats {
 using namespace zip_records;  // NOLINT(build/namespaces): the record layout constants
