@@ -110,5 +110,5 @@ extract gzip.tgz 0
 check "gzip'd tar extracted" [ "$(cat "$box/gzip.tgz/fine.txt")" = fine ] &&
   [ "$(wc -c <"$box/gzip.tgz/dir/b.txt")" -eq 100000 ]
 check "gzip: extract time counted" \
-  [ "$(line_get "$WORK/gzip.tgz.out" 'j["trainbench_stage"]["extract_s"] > 0')" = True ]
+  [ "$(json_last_line "$WORK/gzip.tgz.out" 'd["trainbench_stage"]["extract_s"] > 0')" = True ]
 done_ok
