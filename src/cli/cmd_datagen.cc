@@ -1,22 +1,54 @@
-// `trainbench datagen WORKLOAD [overrides]`: writes the workload's dataset (train and
-// eval files in DLIO's layout, plus a manifest) to dataset.data_folder.
+// `trainbench datagen WORKLOAD [overrides]`: the flags of app's DatagenJob (the workload's
+// train and eval files in DLIO's layout, plus a manifest, at dataset.data_folder) and its
+// lines on stdout; with --output DIR its results folder too.
 #include <fmt/format.h>
 
-#include <thread>
+#include <cstdio>
+#include <memory>
 
+#include "app/datagen_job.h"
+#include "app/job_env.h"
+#include "app/workload_load.h"
 #include "cli/command.h"
 #include "cli/validators.h"
 #include "cli/workload_args.h"
 #include "common/error.h"
-#include "common/interrupt.h"
-#include "common/log.h"
 #include "common/output_path.h"
-#include "common/units.h"
-#include "dataset/generator.h"
-#include "dist/communicator.h"
-#include "storage/storage.h"
 
 namespace trainbench::cli {
+namespace {
+
+struct DatagenFlags {
+  WorkloadArgs workload;
+  app::DatagenJobOptions job;
+  std::string output;  // "": no results folder
+  bool no_progress = false;
+};
+
+int Datagen(DatagenFlags& flags) {
+  CheckInterval(flags.job.interval_s);
+  auto job = flags.job;
+  job.generate.progress = !flags.no_progress;
+  job.config = LoadWorkloadOrThrow(flags.workload);
+  std::unique_ptr<app::FolderResults> results;
+  // Before the work: a folder that cannot take the results must not cost the dataset.
+  if (!flags.output.empty()) CheckWritableFolder(flags.output, "--output");
+  if (!flags.output.empty())
+    results = std::make_unique<app::FolderResults>(flags.output, "datagen.log");
+  auto env = app::BinaryJobEnv(results.get());
+  const app::DatagenOutcome outcome = app::DatagenJob(job, env);
+  if (!outcome.reports) return 0;
+  fmt::print("{}", outcome.text);
+  if (!outcome.results.folder.empty()) fmt::print("results: {}\n", outcome.results.folder);
+  fmt::print("{}\n", outcome.line);
+  std::fflush(stdout);
+  if (!outcome.results.error.empty())
+    throw RuntimeError("the dataset is written, but its results could not be: " +
+                       outcome.results.error);
+  return 0;
+}
+
+}  // namespace
 
 void AddDatagenCommand(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand(
@@ -25,68 +57,33 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
       "Examples:\n"
       "  trainbench datagen resnet50_h100 dataset.num_files_train=8 dataset.data_folder=/tmp/d\n"
       "  trainbench datagen unet3d_h100 ++workload.dataset.data_folder=file:///mnt/fs/unet3d "
-      "--verify\n"
-      "Interrupted or failed runs leave no partial files; re-running finishes the rest.\n\n" +
-      FormatList());
-  static WorkloadArgs args;
-  static unsigned threads = 0;
-  static bool verify = false, no_progress = false, force = false, replace = false;
-  AddWorkloadArgs(*command, args);
-  command->add_option("--threads,-j", threads, "Files written in parallel (default: all cores)")
+      "--verify --output results\n"
+      "Interrupted or failed runs leave no partial files; re-running finishes the rest.\n"
+      "stdout: a line of what was written, then {\"trainbench_datagen\": {...}, \"trainbench\": "
+      "{...}}.\n\n" +
+      app::FormatList());
+  static DatagenFlags flags;
+  auto& g = flags.job.generate;
+  AddWorkloadArgs(*command, flags.workload);
+  command->add_option("--threads,-j", g.threads, "Files written in parallel (default: all cores)")
       ->check(AtLeast(0));
-  command->add_flag("--verify", verify, "Re-read every file afterwards and check its structure");
-  command->add_flag("--force", force,
+  command->add_flag("--verify", g.verify, "Re-read every file afterwards and check its structure");
+  command->add_flag("--force", g.force,
                     "Write even when the file system has less free space than the dataset needs");
-  command->add_flag("--replace", replace,
+  command->add_flag("--replace", g.replace,
                     "Remove a dataset of other settings found in the folder (the files its "
                     "manifest lists) and write this one");
-  command->add_flag("--no-progress", no_progress,
+  command->add_flag("--no-progress", flags.no_progress,
                     "No progress lines (the final line is still printed)");
-  command->callback([&action] {
-    action = [] {
-      dist::Communicator& ranks = dist::World();
-      const auto config = LoadWorkloadOrThrow(args);
-      const std::string uri = config::DatasetUri(config);
-      auto storage = storage::OpenStorage(uri, config.storage.storage_options);
-      // A folder that cannot be written is refused before any work, as `run` refuses its
-      // output.folder (exit 2).
-      if (const auto local = storage->LocalPath(""))
-        CheckWritableFolder(*local, "dataset.data_folder");
-      InstallInterruptHandler();
-      const unsigned used_threads =
-          threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-      LogInfo(fmt::format(
-          "datagen {}: {} train + {} eval {} files into {} with {} threads{}", config.workload_name,
-          config.dataset.num_files_train, config.dataset.num_files_eval, config.dataset.format, uri,
-          used_threads,
-          ranks.Size() > 1 ? fmt::format(" per rank, {} ranks (rank r writes files r, r+{}, ...)",
-                                         ranks.Size(), ranks.Size())
-                           : ""));
-      dataset::GenerateOptions options{threads, verify, !no_progress, force, replace};
-      try {
-        const auto result = dataset::Generate(config, *storage, options, &ranks);
-        if (ranks.Rank() != 0) return 0;  // rank 0 reports for the job
-        const double rate =
-            result.seconds > 0 ? static_cast<double>(result.bytes_written) / result.seconds : 0;
-        fmt::print(
-            "datagen: {} files ({} written, {} already complete), {} bytes ({}) written in {:.3f} "
-            "s, {:.3f} GB/s; "
-            "dataset {} bytes; manifest {}\n",
-            result.manifest.files.size(), result.files_written, result.files_skipped,
-            result.bytes_written, FormatBytes(static_cast<double>(result.bytes_written)),
-            result.seconds, rate / 1e9, result.dataset_bytes,
-            storage->Describe(dataset::kManifestName));
-        if (verify)
-          fmt::print("verify: {} files OK in {:.2f} s\n", result.manifest.files.size(),
-                     result.verify_seconds);
-      } catch (const Interrupted&) {
-        throw Interrupted(
-            "datagen interrupted; finished files are kept and no partial file is left: "
-            "re-run the same command to finish");
-      }
-      return 0;
-    };
-  });
+  command->add_option("--output", flags.output,
+                      "Keep the job's results in <DIR>/datagen-<workload>-<UTC stamp>/ "
+                      "(summary.json with the write rate, timeseries.csv; default: none)");
+  command
+      ->add_option("--interval", flags.job.interval_s,
+                   "Seconds per row of timeseries.csv with --output (bytes written per "
+                   "interval; default 1; 0: none)")
+      ->check(NonNegativeFinite());
+  command->callback([&action] { action = [] { return Datagen(flags); }; });
 }
 
 }  // namespace trainbench::cli

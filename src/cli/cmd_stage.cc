@@ -10,27 +10,21 @@
 #include <string>
 #include <vector>
 
+#include "app/stage_job.h"
 #include "cli/command.h"
-#include "cli/stage_results.h"
+#include "cli/job_output.h"
 #include "cli/validators.h"
 #include "common/error.h"
-#include "common/log.h"
-#include "stage/campaign.h"
-#include "stage/campaign_folders.h"
-#include "stage/stage_account.h"
-#include "stage/stager.h"
 
 namespace trainbench::cli {
 namespace {
 
 struct StageFlags {
-  stage::StageOptions options;
+  app::StageJobOptions job;
   std::string source, dest;
   std::string chunk_size = "8MiB";
-  std::string output = "./results";
   std::vector<std::string> report;
   bool no_progress = false;
-  double interval = 1;                  // seconds per time-series row; 0: none
   std::vector<std::string> s3_options;  // key=value
 };
 
@@ -60,44 +54,23 @@ uint64_t ParseChunkSize(const std::string& text) {
   return static_cast<uint64_t>(value * scale);
 }
 
-int Report(const StageFlags& flags) {
-  const auto jobs = stage::LoadCampaignJobs(flags.report);
-  const auto totals = stage::Summarize(jobs);
-  fmt::print("{}", stage::FormatCampaign(totals));
-  fmt::print("{}\n", stage::CampaignLine(totals).dump());
-  return 0;
-}
-
 int Stage(StageFlags& flags) {
-  if (!flags.report.empty()) return Report(flags);
+  if (!flags.report.empty()) {
+    const auto campaign = app::StageCampaign(flags.report);
+    fmt::print("{}{}\n", campaign.table, campaign.line);
+    return 0;
+  }
   if (flags.source.empty() || flags.dest.empty())
     throw UsageError(
         "stage needs SOURCE and DEST (or --report DIR...); see trainbench stage --help");
-  auto& o = flags.options;
+  auto& o = flags.job.stage;
   o.source = flags.source;
   o.dest = flags.dest;
   o.chunk_size = ParseChunkSize(flags.chunk_size);
   o.progress = !flags.no_progress;
   o.s3_options = ParseS3Options(flags.s3_options);
-  std::string started;
-  CheckInterval(flags.interval);
-  stage::StageLive live;
-  o.live = &live;
-  JobTimeseries sampling(flags.interval, &live, nullptr);
-  const stage::StageOutcome outcome = CheckAndRunStage(o, "DEST", flags.output, started);
-  const TimeseriesResult timeseries = sampling.Finish();
-  const auto& account = outcome.account;
-  fmt::print("{}", stage::FormatTable(account));
-  const std::string unwritten = WriteAccountResults(account, flags.output, started, timeseries);
-  fmt::print("{}\n", stage::FinalLine(account).dump());
-  std::fflush(stdout);
-  if (outcome.exit_code != 0) {
-    if (!unwritten.empty()) LogError("the stage's results could not be written: " + unwritten);
-    return ReportStageFailure(outcome);
-  }
-  if (!unwritten.empty())
-    throw RuntimeError("stage complete, but its results could not be written: " + unwritten);
-  return 0;
+  CheckInterval(flags.job.interval_s);
+  return ShowJobOutcome(app::StageJob(flags.job));
 }
 
 }  // namespace
@@ -108,7 +81,7 @@ void AddStageCommand(CLI::App& app, Action& action) {
       "Fetch a remote dataset into a local folder: parallel ranged GETs through mirrors, "
       "resumable, verified, optionally streaming a tar; reports where the time went");
   static StageFlags flags;
-  auto& o = flags.options;
+  auto& o = flags.job.stage;
   command->add_option("SOURCE", flags.source,
                       "http(s):// URL, s3://bucket/key (or a prefix: every object under it), or "
                       "a local file or folder");
@@ -136,12 +109,12 @@ void AddStageCommand(CLI::App& app, Action& action) {
   command->add_flag("--extract", o.extract,
                     "SOURCE is a tar: extract it into DEST while it downloads (no copy of the "
                     "archive on disk)");
-  command->add_option("--output", flags.output,
+  command->add_option("--output", flags.job.output,
                       "Folder for the results: <DIR>/stage-<UTC stamp>/summary.json (default "
                       "./results)");
   command->add_flag("--no-progress", flags.no_progress, "No progress line on stderr");
   command
-      ->add_option("--interval", flags.interval,
+      ->add_option("--interval", flags.job.interval_s,
                    "Seconds per row of timeseries.csv in the results (MB/s, streams busy, CPU, "
                    "memory per interval; default 1; 0: none)")
       ->check(NonNegativeFinite());

@@ -59,4 +59,18 @@ CLI::Validator Finite(bool allow_zero) {
 CLI::Validator PositiveFinite() { return Finite(false); }
 CLI::Validator NonNegativeFinite() { return Finite(true); }
 
+std::map<std::string, std::string> ParseS3Options(const std::vector<std::string>& pairs) {
+  std::map<std::string, std::string> options;
+  for (const auto& kv : pairs) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError(
+          fmt::format("--s3-option '{}': give KEY=VALUE (storage_options keys, "
+                      "e.g. endpoint_url=http://127.0.0.1:7480)",
+                      kv));
+    options[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return options;
+}
+
 }  // namespace trainbench::cli

@@ -5,6 +5,9 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "app/job_checks.h"
 
@@ -22,5 +25,8 @@ CLI::Validator PositiveFinite();
 // A finite number of at least 0 (a coefficient).
 CLI::Validator NonNegativeFinite();
 using app::CheckInterval;
+
+// --s3-option KEY=VALUE... as storage_options. Throws UsageError naming a malformed one.
+std::map<std::string, std::string> ParseS3Options(const std::vector<std::string>& pairs);
 
 }  // namespace trainbench::cli

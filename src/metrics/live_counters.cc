@@ -16,6 +16,8 @@ const char* LivePhaseName(LivePhase phase) {
       return "checkpoint";
     case LivePhase::kStage:
       return "stage";
+    case LivePhase::kDatagen:
+      return "datagen";
     case LivePhase::kDone:
       return "done";
   }

@@ -17,7 +17,16 @@
 namespace trainbench::metrics {
 
 // kStage: `trainbench stage` fetching a dataset (its time series).
-enum class LivePhase : int { kSetup, kPreload, kTrain, kEval, kCheckpoint, kDone, kStage };
+enum class LivePhase : int {
+  kSetup,
+  kPreload,
+  kTrain,
+  kEval,
+  kCheckpoint,
+  kDone,
+  kStage,
+  kDatagen
+};
 const char* LivePhaseName(LivePhase phase);
 
 class LiveCounters {

@@ -5,8 +5,8 @@
 
 #include "train/trainer.h"
 
-namespace trainbench::cli {
+namespace trainbench::app {
 
 train::TrainFunction LoadTrainPlugin();
 
-}  // namespace trainbench::cli
+}  // namespace trainbench::app

@@ -1,5 +1,5 @@
-// The time series of a `stage` or `train` job (timeseries.csv, `run`'s columns): a sampler
-// thread (metrics/interval_sampler.h) reading the stage's live figures (bytes fetched,
+// The time series of a `stage`, `train` or `datagen` job (timeseries.csv, `run`'s columns): a
+// sampler thread (metrics/interval_sampler.h) reading the stage's live figures (bytes fetched,
 // streams busy) and training's (images, data wait, epoch), either or both, every interval.
 // A job that stages then trains has one series across both: phase "stage", then "train".
 // Thread safety: construct and Finish on one thread; the live figures are written by the
@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -15,7 +16,7 @@
 #include "metrics/timeseries.h"
 #include "stage/stage_live.h"
 
-namespace trainbench::cli {
+namespace trainbench::app {
 
 // What a job's sampling produced (interval_s 0: none was taken).
 struct TimeseriesResult {
@@ -27,9 +28,9 @@ struct TimeseriesResult {
 class JobTimeseries {
  public:
   // Starts sampling every interval_s (nothing when 0). `stage` and `train` may be null, and
-  // must outlive Finish.
+  // must outlive Finish; `written`, when given, counts the bytes a datagen has written.
   JobTimeseries(double interval_s, const stage::StageLive* stage,
-                const metrics::LiveCounters* train);
+                const metrics::LiveCounters* train, std::function<uint64_t()> written = {});
   ~JobTimeseries();
   JobTimeseries(const JobTimeseries&) = delete;
   JobTimeseries& operator=(const JobTimeseries&) = delete;
@@ -43,9 +44,10 @@ class JobTimeseries {
   const double interval_s_;
   const stage::StageLive* stage_;
   const metrics::LiveCounters* train_;
+  const std::function<uint64_t()> written_;
   std::atomic<bool> ended_{false};
   std::unique_ptr<metrics::IntervalSampler> sampler_;
   TimeseriesResult result_;
 };
 
-}  // namespace trainbench::cli
+}  // namespace trainbench::app

@@ -1,12 +1,12 @@
-#include "cli/job_timeseries.h"
+#include "app/job_timeseries.h"
 
 #include "common/clock.h"
 
-namespace trainbench::cli {
+namespace trainbench::app {
 
 JobTimeseries::JobTimeseries(double interval_s, const stage::StageLive* stage,
-                             const metrics::LiveCounters* train)
-    : interval_s_(interval_s), stage_(stage), train_(train) {
+                             const metrics::LiveCounters* train, std::function<uint64_t()> written)
+    : interval_s_(interval_s), stage_(stage), train_(train), written_(std::move(written)) {
   result_.interval_s = interval_s;
   if (interval_s <= 0) return;
   // Training's images are the samples of one "accelerator": this process's device, whose
@@ -25,6 +25,10 @@ void JobTimeseries::Probe(metrics::IntervalProbe& p) const {
     p.bytes = stage_->bytes.load(std::memory_order_relaxed);
     p.reads_in_flight = stage_->active.load(std::memory_order_relaxed);
     if (stage_->fetching.load(std::memory_order_relaxed)) p.phase = metrics::LivePhase::kStage;
+  }
+  if (written_) {
+    p.bytes = written_();
+    p.phase = metrics::LivePhase::kDatagen;
   }
   if (train_) {
     p.samples = train_->Samples();
@@ -46,4 +50,4 @@ TimeseriesResult JobTimeseries::Finish() {
   return result_;
 }
 
-}  // namespace trainbench::cli
+}  // namespace trainbench::app

@@ -1,4 +1,4 @@
-#include "cli/train_plugin.h"
+#include "app/train_plugin.h"
 
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -7,7 +7,7 @@
 
 #include "common/error.h"
 
-namespace trainbench::cli {
+namespace trainbench::app {
 
 train::TrainFunction LoadTrainPlugin() {
   namespace fs = std::filesystem;
@@ -44,4 +44,4 @@ train::TrainFunction LoadTrainPlugin() {
   return entry();  // the handle stays open for the life of the process
 }
 
-}  // namespace trainbench::cli
+}  // namespace trainbench::app

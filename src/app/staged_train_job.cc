@@ -1,19 +1,15 @@
-#include "cli/staged_train.h"
-
-#include <fmt/format.h>
+#include "app/staged_train_job.h"
 
 #include <cstdio>
-#include <exception>
 #include <filesystem>
 
-#include "cli/stage_results.h"
 #include "common/clock.h"
 #include "common/error.h"
-#include "common/log.h"
 #include "common/strings.h"
-#include "stage/stager.h"
+#include "stage/stage_account.h"
+#include "stage/stage_live.h"
 
-namespace trainbench::cli {
+namespace trainbench::app {
 namespace fs = std::filesystem;
 namespace {
 
@@ -50,37 +46,37 @@ bool IsRemoteData(const std::string& data) {
          StartsWith(lower, "s3://");
 }
 
-int RunStagedTrain(const StagedTrainArgs& args, train::TrainOptions& options,
-                   const std::function<void()>& ready, const std::function<std::string()>& train) {
+StagedTrainOutcome StagedTrainJob(const StagedTrainOptions& staged, train::TrainOptions& options,
+                                  const std::function<void()>& ready,
+                                  const std::function<nlohmann::ordered_json()>& train) {
   if (options.data == "synthetic")
     throw UsageError(
         "--stage-to stages --data before training: give --data URL (http(s)://, s3://) or a "
         "path");
   stage::StageOptions o;
   o.source = options.data;
-  o.dest = args.stage_to;
-  o.streams = args.streams;
+  o.dest = staged.stage_to;
+  o.streams = staged.streams;
   o.extract = IsTar(o.source);
-  o.s3_options = ParseS3Options(args.s3_options);
-  std::string started;
+  o.s3_options = staged.s3_options;
   // One time series across the job: the staging's rows, then the training's.
   stage::StageLive stage_live;
   metrics::LiveCounters train_live;
   o.live = &stage_live;
   options.live = &train_live;
-  JobTimeseries sampling(args.interval, &stage_live, &train_live);
-  stage::StageOutcome outcome = CheckAndRunStage(o, "--stage-to", args.output, started, ready);
+  JobTimeseries sampling(staged.interval_s, &stage_live, &train_live);
+  stage::StageOutcome outcome = CheckAndRunStage(o, "--stage-to", staged.output, ready);
   stage::StageAccount& account = outcome.account;
   account.command = "train";
-  std::string last_line;
-  std::exception_ptr failure;
+  StagedTrainOutcome out;
+  nlohmann::ordered_json line;
   if (outcome.exit_code == 0) {
     options.data = StagedData(o, account);
     const double start = NowSeconds();
     try {
-      last_line = train();
+      line = train();
     } catch (const std::exception& e) {
-      failure = std::current_exception();
+      out.failure = std::current_exception();
       account.complete = false;
       account.stop_reason = e.what();
     }
@@ -89,15 +85,16 @@ int RunStagedTrain(const StagedTrainArgs& args, train::TrainOptions& options,
   }
   options.live = nullptr;
   const TimeseriesResult timeseries = sampling.Finish();
-  std::fflush(stdout);
-  fmt::print("{}", stage::FormatTable(account));
-  const std::string unwritten = WriteAccountResults(account, args.output, started, timeseries);
-  if (!last_line.empty()) fmt::print("{}\n", last_line);
-  std::fflush(stdout);
-  if (!unwritten.empty()) LogError("the job's time account could not be written: " + unwritten);
-  if (failure) std::rethrow_exception(failure);
-  if (outcome.exit_code != 0) return ReportStageFailure(outcome);
-  return unwritten.empty() ? 0 : static_cast<int>(ExitCode::kRuntime);
+  auto& shown = out.shown;
+  shown.exit_code = outcome.exit_code;
+  shown.error = outcome.error;
+  shown.table = stage::FormatTable(account);
+  const auto envelope = StageEnvelope(account, o, "staged_train");
+  auto figures = stage::ToJson(account);
+  if (!line.is_null()) figures["train"] = line;  // the training's own figures
+  shown.results = WriteJobResults(staged.output, "train", envelope, figures, timeseries);
+  if (!line.is_null()) shown.line = FinalLine(line, envelope, shown.results.folder);
+  return out;
 }
 
-}  // namespace trainbench::cli
+}  // namespace trainbench::app

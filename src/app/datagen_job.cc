@@ -1,0 +1,125 @@
+#include "app/datagen_job.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/interrupt.h"
+#include "common/log.h"
+#include "common/output_path.h"
+#include "common/units.h"
+#include "config/workload_yaml.h"
+#include "report/timeseries_csv.h"
+#include "storage/counting_storage.h"
+
+namespace trainbench::app {
+namespace {
+
+nlohmann::ordered_json Figures(const dataset::GenerateResult& r, const DatagenJobOptions& o,
+                               unsigned threads, int ranks) {
+  nlohmann::ordered_json j;
+  j["format"] = o.config.dataset.format;
+  j["data_folder"] = config::DatasetUri(o.config);
+  j["files"] = r.manifest.files.size();
+  j["files_written"] = r.files_written;
+  j["files_skipped"] = r.files_skipped;
+  j["files_removed"] = r.files_removed;
+  j["bytes_written"] = r.bytes_written;
+  j["dataset_bytes"] = r.dataset_bytes;
+  j["seconds"] = r.seconds;
+  j["write_MB_per_second"] =
+      r.seconds > 0 ? static_cast<double>(r.bytes_written) / r.seconds / 1e6 : 0.0;
+  j["files_per_second"] = r.seconds > 0 ? static_cast<double>(r.files_written) / r.seconds : 0.0;
+  j["verified"] = o.generate.verify;
+  j["verify_seconds"] = r.verify_seconds;
+  j["threads"] = threads;
+  j["ranks"] = ranks;
+  return j;
+}
+
+}  // namespace
+
+DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
+  const auto& config = options.config;
+  dist::Communicator& ranks = env.ranks;
+  const std::string uri = config::DatasetUri(config);
+  auto storage = env.open_storage(uri, config.storage.storage_options);
+  // A folder that cannot be written is refused before any work, as `run` refuses its
+  // output.folder (exit 2).
+  if (env.check_local_folders)
+    if (const auto local = storage->LocalPath(""))
+      CheckWritableFolder(*local, "dataset.data_folder");
+  InstallInterruptHandler();
+  const unsigned threads = options.generate.threads
+                               ? options.generate.threads
+                               : std::max(1u, std::thread::hardware_concurrency());
+  LogInfo(fmt::format("datagen {}: {} train + {} eval {} files into {} with {} threads{}",
+                      config.workload_name, config.dataset.num_files_train,
+                      config.dataset.num_files_eval, config.dataset.format, uri, threads,
+                      ranks.Size() > 1
+                          ? fmt::format(" per rank, {} ranks (rank r writes files r, r+{}, ...)",
+                                        ranks.Size(), ranks.Size())
+                          : ""));
+  ResultsSink* results = ranks.Rank() == 0 ? env.results : nullptr;
+  report::ResultEnvelope envelope;
+  envelope.kind = "datagen";
+  envelope.workload = config.workload_name;
+  envelope.started = UtcStamp();
+  // Gathered before the work, while every rank is there to answer.
+  for (const auto& host : ranks.Gather(ranks.Host()))
+    if (std::find(envelope.host_names.begin(), envelope.host_names.end(), host) ==
+        envelope.host_names.end())
+      envelope.host_names.push_back(host);
+  envelope.config = config::ToJson(config);
+  // Bytes count as they are appended, so the series shows a large file's progress.
+  storage::CountingStorage counting(*storage);
+  JobTimeseries sampling(results ? options.interval_s : 0, nullptr, nullptr,
+                         [&counting] { return counting.bytes_appended(); });
+  dataset::GenerateResult result;
+  try {
+    result = dataset::Generate(config, counting, options.generate, &ranks);
+  } catch (const Interrupted&) {
+    throw Interrupted(
+        "datagen interrupted; finished files are kept and no partial file is left: "
+        "re-run the same command to finish");
+  }
+  const TimeseriesResult timeseries = sampling.Finish();
+  envelope.finished = UtcStamp();
+  envelope.complete = true;  // a datagen that fails throws
+  DatagenOutcome out;
+  if (ranks.Rank() != 0) return out;  // rank 0 reports for the job
+  out.reports = true;
+  const auto figures = Figures(result, options, threads, ranks.Size());
+  out.text = fmt::format(
+      "datagen: {} files ({} written, {} already complete), {} bytes ({}) written in {:.3f} s, "
+      "{:.3f} GB/s; dataset {} bytes; manifest {}\n",
+      result.manifest.files.size(), result.files_written, result.files_skipped,
+      result.bytes_written, FormatBytes(static_cast<double>(result.bytes_written)), result.seconds,
+      figures["write_MB_per_second"].get<double>() / 1e3, result.dataset_bytes,
+      storage->Describe(dataset::kManifestName));
+  if (options.generate.verify)
+    out.text += fmt::format("verify: {} files OK in {:.2f} s\n", result.manifest.files.size(),
+                            result.verify_seconds);
+  if (results) {
+    try {
+      out.results.folder = results->Open("datagen-" + config.workload_name, envelope.started);
+      auto summary = report::WithEnvelope(envelope, figures);
+      summary["timeseries_interval_s"] = timeseries.interval_s;
+      summary["timeseries_cpu_seconds"] = timeseries.sampler_cpu_s;
+      if (!timeseries.rows.empty())
+        results->WriteFile("timeseries.csv", report::TimeseriesCsv({timeseries.rows}, nullptr));
+      results->WriteFile("summary.json", summary.dump(2) + "\n");
+    } catch (const std::exception& e) {
+      out.results.error = e.what();
+    }
+  }
+  nlohmann::ordered_json line;
+  line["trainbench_datagen"] = figures;
+  out.line = FinalLine(line, envelope, out.results.folder);
+  return out;
+}
+
+}  // namespace trainbench::app

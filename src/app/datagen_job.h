@@ -1,0 +1,35 @@
+// `trainbench datagen`'s job: writes the workload's dataset (DLIO's layout and formats, and
+// a manifest) to dataset.data_folder through dataset::Generate, on every rank of an mpirun
+// job (rank r writes files r, r+R, ...), and keeps its results when given a sink:
+// datagen-<workload>-<UTC stamp>/ with summary.json (the envelope, then files, bytes and
+// the write rate) and timeseries.csv (bytes written per interval). Refuses a folder it
+// cannot write before any work (UsageError). Not thread-safe: one per process.
+#pragma once
+
+#include <string>
+
+#include "app/job_results.h"
+#include "app/run_job.h"
+#include "config/workload.h"
+#include "dataset/generator.h"
+
+namespace trainbench::app {
+
+struct DatagenJobOptions {
+  config::WorkloadConfig config;
+  dataset::GenerateOptions generate;
+  double interval_s = 1;  // per time-series row, with a results sink; 0: none
+};
+
+// What rank 0 shows (`reports` false elsewhere).
+struct DatagenOutcome {
+  bool reports = false;
+  std::string text;  // "datagen: N files ..." (and "verify: ...") lines
+  std::string line;  // {"trainbench_datagen": {...}, "trainbench": {...}}
+  WrittenResults results;
+};
+
+// Uses env.ranks, env.open_storage and env.results (null: no results folder).
+DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env);
+
+}  // namespace trainbench::app

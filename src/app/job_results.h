@@ -1,0 +1,33 @@
+// The results folder of a job that is not a `run` (stage, train, staged train, datagen):
+// <output>/<name>-<UTC stamp>/ with summary.json (the envelope, then the kind's figures and
+// the time series' interval and cost) and timeseries.csv (when it has rows). A `run` writes
+// its own through ResultsSink (run_report.h), with its per-rank files.
+// Thread-safe: plain functions.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "app/job_timeseries.h"
+#include "report/result_envelope.h"
+
+namespace trainbench::app {
+
+struct WrittenResults {
+  std::string folder;  // where they went ("" when they could not be written)
+  std::string error;   // why not ("" when written)
+};
+
+// Writes the folder; never throws: the caller decides whether an unwritten folder fails the
+// job, after it has shown what was measured.
+WrittenResults WriteJobResults(const std::string& output, const std::string& name,
+                               const report::ResultEnvelope& envelope,
+                               const nlohmann::ordered_json& figures,
+                               const TimeseriesResult& timeseries);
+
+// The final line: the kind's figures, then the envelope's short form as "trainbench" (merged
+// into the kind's own "trainbench" object where it has one, as train's line does).
+std::string FinalLine(nlohmann::ordered_json line, const report::ResultEnvelope& envelope,
+                      const std::string& folder);
+
+}  // namespace trainbench::app

@@ -1,0 +1,77 @@
+#include "app/stage_job.h"
+
+#include <fmt/format.h>
+
+#include "common/clock.h"
+#include "common/host_name.h"
+#include "common/interrupt.h"
+#include "common/output_path.h"
+#include "common/secrets.h"
+#include "stage/campaign.h"
+#include "stage/campaign_folders.h"
+#include "stage/stage_account.h"
+#include "stage/stage_live.h"
+
+namespace trainbench::app {
+
+report::ResultEnvelope StageEnvelope(const stage::StageAccount& account,
+                                     const stage::StageOptions& o, const std::string& kind) {
+  report::ResultEnvelope e;
+  e.kind = kind;
+  e.workload = account.source;
+  e.started = account.start_utc;
+  e.finished = account.end_utc;
+  e.complete = account.complete;
+  e.stop_reason = account.stop_reason;
+  e.host_names = {LocalHostName()};
+  nlohmann::json s3 = nlohmann::json::object();
+  for (const auto& [key, value] : o.s3_options) s3[key] = IsSecretName(key) ? "<a secret>" : value;
+  e.config = {{"source", o.source},
+              {"dest", o.dest},
+              {"mirrors", o.mirrors},
+              {"streams", o.streams},
+              {"chunk_size_bytes", o.chunk_size},
+              {"max_attempts", o.max_attempts},
+              {"stall_timeout_s", o.stall_timeout_s},
+              {"sha256", o.sha256},
+              {"checksums_file", o.checksums_file},
+              {"extract", o.extract},
+              {"s3_options", s3}};
+  return e;
+}
+
+stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
+                                     const std::string& dest_flag, const std::string& output,
+                                     const std::function<void()>& ready) {
+  stage::CheckStageOptions(options);
+  CheckWritableFolder(options.dest, dest_flag);
+  CheckWritableFolder(output, "--output");
+  if (ready) ready();
+  InstallInterruptHandler();
+  return stage::RunStage(options);
+}
+
+StageJobOutcome StageJob(StageJobOptions options) {
+  stage::StageLive live;
+  options.stage.live = &live;
+  JobTimeseries sampling(options.interval_s, &live, nullptr);
+  const stage::StageOutcome stage = CheckAndRunStage(options.stage, "DEST", options.output);
+  const TimeseriesResult timeseries = sampling.Finish();
+  const auto& account = stage.account;
+  StageJobOutcome out;
+  out.exit_code = stage.exit_code;
+  out.error = stage.error;
+  out.table = stage::FormatTable(account);
+  const auto envelope = StageEnvelope(account, options.stage, "stage");
+  out.results =
+      WriteJobResults(options.output, "stage", envelope, stage::ToJson(account), timeseries);
+  out.line = FinalLine(stage::FinalLine(account), envelope, out.results.folder);
+  return out;
+}
+
+CampaignOutcome StageCampaign(const std::vector<std::string>& folders) {
+  const auto totals = stage::Summarize(stage::LoadCampaignJobs(folders));
+  return {stage::FormatCampaign(totals), stage::CampaignLine(totals).dump()};
+}
+
+}  // namespace trainbench::app

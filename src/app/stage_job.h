@@ -1,0 +1,54 @@
+// `trainbench stage`'s job: checks the options and that DEST and the results' folder can be
+// written (UsageError before any work), installs the Ctrl-C handler, stages SOURCE into
+// DEST (stage::RunStage) while sampling its time series, and writes the results folder
+// <output>/stage-<UTC stamp>/. Also the campaign table of many jobs' folders
+// (`stage --report`). Not thread-safe: one per process (the interrupt handler).
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/job_results.h"
+#include "stage/stager.h"
+
+namespace trainbench::app {
+
+struct StageJobOptions {
+  stage::StageOptions stage;  // its `live` is set by the job
+  std::string output = "./results";
+  double interval_s = 1;  // per time-series row; 0: none
+};
+
+// What a stage (or a staged train) shows when it ends, in this order: the time account's
+// table, the results folder, the final line.
+struct StageJobOutcome {
+  int exit_code = 0;  // 0, 1 (failed: `error` says why), 130 (interrupted)
+  std::string error;  // the stage's failure
+  std::string table;  // the time account
+  WrittenResults results;
+  std::string line;  // {"trainbench_stage": {...}, "trainbench": {...}}
+};
+
+// The envelope of a stage's (or staged train's) time account; `kind` stage or staged_train.
+report::ResultEnvelope StageEnvelope(const stage::StageAccount& account,
+                                     const stage::StageOptions& options, const std::string& kind);
+
+// Checks the options, DEST (named `dest_flag` in errors) and `output`, calls `ready` (when
+// given: what must be there for the job, checked before anything is fetched; it throws when
+// it is not), installs the Ctrl-C handler and runs the stage.
+stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
+                                     const std::string& dest_flag, const std::string& output,
+                                     const std::function<void()>& ready = nullptr);
+
+StageJobOutcome StageJob(StageJobOptions options);
+
+// The campaign table and line of many stage and staged-train results folders.
+struct CampaignOutcome {
+  std::string table;
+  std::string line;  // {"trainbench_campaign": {...}}
+};
+CampaignOutcome StageCampaign(const std::vector<std::string>& folders);
+
+}  // namespace trainbench::app

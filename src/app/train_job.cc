@@ -1,0 +1,132 @@
+#include "app/train_job.h"
+
+#include <fmt/format.h>
+
+#include "app/train_plugin.h"
+#include "common/clock.h"
+#include "common/host_name.h"
+#include "common/log.h"
+#include "common/output_path.h"
+#include "config/workload_yaml.h"
+#include "train/train_report.h"
+
+namespace trainbench::app {
+namespace {
+
+// The line of a training on rank 0 (null on other ranks: across processes rank 0 alone
+// prints it).
+nlohmann::ordered_json TrainLine(train::TrainFunction train_fn, const train::TrainOptions& o) {
+  const train::TrainResult result = train_fn(o);
+  if (result.rank != 0) return nullptr;
+  return nlohmann::ordered_json::parse(train::MetricsLine(o, result));
+}
+
+nlohmann::json TrainConfig(const train::TrainOptions& o) {
+  return {{"model", o.model},
+          {"data", o.data},
+          {"batch_size", o.batch_size},
+          {"epochs", o.epochs},
+          {"steps_per_epoch", o.steps_per_epoch},
+          {"warmup_steps", o.warmup_steps},
+          {"lr", o.lr},
+          {"momentum", o.momentum},
+          {"weight_decay", o.weight_decay},
+          {"precision", o.precision},
+          {"channels_last", o.channels_last},
+          {"device", o.device},
+          {"image_size", o.image_size},
+          {"workers", o.workers},
+          {"seed", o.seed}};
+}
+
+std::string Calibrate(train::TrainFunction train_fn, TrainJobOptions& job) {
+  const auto loaded = config::LoadWorkload(job.calibrate, {});
+  const auto& workload = loaded.config;
+  auto& o = job.train;
+  const int64_t batch = static_cast<int64_t>(workload.reader.batch_size);
+  o.batch_size = batch;
+  o.epochs = 1;
+  // A CPU times the largest batch that fits in memory and scales the step time to the
+  // workload's batch (CPU step time grows with the batch about linearly).
+  o.fit_batch_to_memory = true;
+  if (!job.steps_given) o.steps_per_epoch = 20;
+  if (workload.model.name.find("resnet") == std::string::npos)
+    LogWarning(fmt::format("workload {} models '{}'; timing {} at its batch size instead",
+                           workload.workload_name, workload.model.name, o.model));
+  const train::TrainResult result = train_fn(o);
+  const double scale = static_cast<double>(batch) / static_cast<double>(result.batch_size);
+  const double p50 = train::Percentile(result.step_seconds, 50) * scale;
+  std::string text;
+  if (result.batch_size != batch)
+    text +=
+        fmt::format("Timed at batch {} (batch {} does not fit in memory) and scaled by {:.2f}\n",
+                    result.batch_size, batch, scale);
+  text += fmt::format(
+      "Calibration: {} at batch {} on {}: compute time per step p50 {:.4f} s, p99 {:.4f} s "
+      "({:.1f} images/s)\n",
+      workload.workload_name, batch, result.device_description, p50,
+      train::Percentile(result.step_seconds, 99) * scale, static_cast<double>(batch) / p50);
+  text += fmt::format(
+      "Emulate this accelerator with:\n  trainbench run {} train.computation_time={:.6f}\n",
+      job.calibrate, p50);
+  text += fmt::format("train.computation_time={:.6f}\n", p50);
+  return text;
+}
+
+// Training on local or synthetic data; with keep_results its folder.
+StageJobOutcome Train(train::TrainFunction train_fn, TrainJobOptions& job) {
+  // Checked before training: a bad folder must not cost it.
+  if (job.keep_results) CheckWritableFolder(job.staged.output, "--output");
+  report::ResultEnvelope envelope;
+  envelope.kind = "train";
+  envelope.workload = job.train.model;
+  envelope.started = UtcStamp();
+  envelope.host_names = {LocalHostName()};
+  envelope.config = TrainConfig(job.train);
+  metrics::LiveCounters live;
+  if (job.keep_results) job.train.live = &live;
+  JobTimeseries sampling(job.keep_results ? job.staged.interval_s : 0, nullptr, &live);
+  const auto line = TrainLine(train_fn, job.train);
+  job.train.live = nullptr;
+  const TimeseriesResult timeseries = sampling.Finish();
+  envelope.finished = UtcStamp();
+  envelope.complete = true;  // a training that fails throws
+  StageJobOutcome shown;
+  if (line.is_null()) return shown;
+  if (job.keep_results)
+    shown.results = WriteJobResults(job.staged.output, "train", envelope, line, timeseries);
+  shown.line = FinalLine(line, envelope, shown.results.folder);
+  return shown;
+}
+
+}  // namespace
+
+TrainJobOutcome TrainJob(TrainJobOptions job) {
+  TrainJobOutcome out;
+  try {
+    if (!job.staged.stage_to.empty()) {
+      // Loaded before the stage: a build without LibTorch must not fetch a dataset to say so.
+      train::TrainFunction train_fn = nullptr;
+      auto staged = StagedTrainJob(
+          job.staged, job.train, [&] { train_fn = LoadTrainPlugin(); },
+          [&] { return TrainLine(train_fn, job.train); });
+      out.shown = std::move(staged.shown);
+      out.failure = staged.failure;
+      if (out.failure) std::rethrow_exception(out.failure);
+      return out;
+    }
+    const train::TrainFunction train_fn = LoadTrainPlugin();
+    if (!job.calibrate.empty())
+      out.calibration = Calibrate(train_fn, job);
+    else
+      out.shown = Train(train_fn, job);
+  } catch (const train::CudaUnavailableError&) {
+    out.cuda_unavailable = true;
+    out.failure = nullptr;
+  } catch (...) {
+    if (!out.failure) throw;  // nothing measured to show first
+  }
+  return out;
+}
+
+}  // namespace trainbench::app

@@ -1,0 +1,38 @@
+// `trainbench train`'s job: real training through the LibTorch plugin (train_plugin.h),
+// keeping a results folder with --output (<output>/train-<UTC stamp>/: summary.json with
+// the envelope and the radix_metrics line's figures, timeseries.csv of images/s and data
+// wait), staging a remote dataset first with --stage-to (staged_train_job.h), or timing a
+// workload's batch to calibrate `run`'s computation_time (--calibrate).
+// Not thread-safe: one per process.
+#pragma once
+
+#include <exception>
+#include <string>
+
+#include "app/staged_train_job.h"
+#include "train/trainer.h"
+
+namespace trainbench::app {
+
+struct TrainJobOptions {
+  train::TrainOptions train;
+  StagedTrainOptions staged;  // stage_to empty: no staging
+  bool keep_results = false;  // --output given (always with --stage-to)
+  std::string calibrate;      // a workload: time its batch instead of training
+  bool steps_given = false;   // --steps-per-epoch was given (calibration keeps it)
+};
+
+struct TrainJobOutcome {
+  // What to print after the training's own progress, in order: the staged job's account
+  // table and results folder (shown.table empty: none), the text of a calibration, then
+  // the final line.
+  StageJobOutcome shown;
+  std::string calibration;
+  std::exception_ptr failure;     // the training's, rethrown once the rest is shown
+  bool cuda_unavailable = false;  // no CUDA and no --allow-cpu: the scripts' exact line
+};
+
+// Throws UsageError (before any work) for flags that do not go together.
+TrainJobOutcome TrainJob(TrainJobOptions options);
+
+}  // namespace trainbench::app
