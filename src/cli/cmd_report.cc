@@ -1,6 +1,7 @@
 // `trainbench report RESULTS_DIR... [-o FILE] [--png DIR] [--check-replication]`: the
-// results of `run` as people look at them: a self-contained HTML page (one run, or several
-// compared), PNG charts drawn by gnuplot, and MLPerf Storage's replication check.
+// results of any job (run, checkpoint, datagen, stage, train, staged train) as people look
+// at them: a self-contained HTML page (one folder, or several of one kind compared); for
+// `run` also PNG charts drawn by gnuplot and MLPerf Storage's replication check.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -43,6 +44,15 @@ int Execute(const ReportFlags& flags) {
 
   std::vector<report::RunResults> runs;
   for (const auto& folder : flags.folders) runs.push_back(report::ReadRunResults(folder));
+  report::CheckOneKind(runs);
+  if (!report::AreRunResults(runs)) {
+    if (flags.check_replication)
+      throw UsageError("--check-replication judges `trainbench run` results; these are " +
+                       runs.front().kind + " results");
+    if (!flags.png.empty())
+      throw UsageError("--png draws `trainbench run` results; a " + runs.front().kind +
+                       " is drawn on its HTML page (drop --png)");
+  }
   std::vector<std::string> workloads;
   for (const auto& r : runs) {
     const std::string w = r.summary.value("workload", std::string("?"));
@@ -79,17 +89,23 @@ int Execute(const ReportFlags& flags) {
 void AddReportCommand(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand(
       "report",
-      "Charts and tables of run results: one self-contained HTML page (several folders: a "
-      "comparison), PNG charts, MLPerf Storage's replication check");
+      "Charts and tables of any job's results (run, datagen, stage, train, staged train): one "
+      "self-contained HTML page (several folders of one kind: a comparison); for runs also PNG "
+      "charts and MLPerf Storage's replication check");
   command->footer(
       "Examples:\n"
       "  trainbench report results/resnet50_h100-20261121T194635Z        # -> its report.html\n"
       "  trainbench report results/run-a results/run-b -o compare.html   # overlaid, deltas\n"
       "  trainbench report results/run-a --png charts/                   # PNGs via gnuplot\n"
       "  trainbench report --check-replication results/r1 ... results/r5 # exit 0 pass, 1 fail\n"
+      "  trainbench report results/stage-20261125T010203Z                # a stage's account\n"
       "The page opens from disk with no network: Chart.js (Debian's libjs-chart.js) is inlined.");
   static ReportFlags flags;
-  command->add_option("results", flags.folders, "Results folders of `trainbench run`")->required();
+  command
+      ->add_option(
+          "results", flags.folders,
+          "Results folders of `trainbench run`, `datagen --output`, `stage`, `train --output`")
+      ->required();
   command->add_option("-o,--output", flags.output,
                       "The HTML file (default: report.html in the results folder of one run, "
                       "in this folder for several)");

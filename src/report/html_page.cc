@@ -154,6 +154,9 @@ const char* const kReportScript = R"JS(
     parent.append(fig);
   }
 
+)JS";
+
+const char* const kRunPageScript = R"JS(
   // ---- header
   const first = runs[0].summary;
   document.getElementById('subtitle').textContent = runs.length === 1

@@ -8,6 +8,12 @@
 namespace trainbench::report {
 
 extern const char* const kReportStyle;
+// The page's script is these three, in order, inside one function: kReportScript (the
+// data and the drawing helpers), kJobPageScript (job_page.cc: the page of a datagen,
+// stage, train or staged-train result, which ends the script there) and kRunPageScript
+// (the page of `run` results).
 extern const char* const kReportScript;
+extern const char* const kJobPageScript;
+extern const char* const kRunPageScript;
 
 }  // namespace trainbench::report

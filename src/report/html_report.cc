@@ -63,6 +63,7 @@ nlohmann::json ReportModel(const std::vector<RunResults>& runs) {
       series["phase"] = r.phases;
     }
     list.push_back({{"name", r.name},
+                    {"kind", r.kind},
                     {"folder", r.folder},
                     {"summary", r.summary},
                     {"config_yaml", r.config_yaml},
@@ -93,7 +94,8 @@ std::string RenderReportHtml(const nlohmann::json& model, const std::string& cha
   page += "<script type=\"application/json\" id=\"report-data\">" + ScriptSafeJson(model) +
           "</script>\n";
   page += "<script>\n" + ScriptSafeSource(chart_js) + "\n</script>\n";
-  page += "<script>" + std::string(kReportScript) + "</script>\n</body>\n</html>\n";
+  page += "<script>" + std::string(kReportScript) + kJobPageScript + kRunPageScript +
+          "</script>\n</body>\n</html>\n";
   return page;
 }
 

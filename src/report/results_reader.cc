@@ -1,6 +1,7 @@
 #include "report/results_reader.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "report/result_envelope.h"
 
 namespace trainbench::report {
 namespace {
@@ -95,6 +97,7 @@ RunResults ReadRunResults(const std::string& folder) {
                   "the run ended without writing its results (killed?): only its time series so "
                   "far and config.yaml are here"},
                  {"metric", nlohmann::json::object()}};
+    r.kind = "run";  // only a run keeps config.yaml
     return r;
   }
   if (!fs::exists(summary))
@@ -108,12 +111,41 @@ RunResults ReadRunResults(const std::string& folder) {
     throw UsageError(fmt::format("{}: not valid JSON ({}); the run may have been cut short",
                                  summary.string(), e.what()));
   }
-  if (!r.summary.is_object() || !r.summary.contains("metric"))
+  if (r.summary.is_object() && !r.summary.contains("kind") && r.summary.contains("metric"))
+    // A run's from before the envelope.
+    r.kind = r.summary.value("checkpointing_only", false) ? "checkpoint" : "run";
+  else
+    r.kind = EnvelopeOf(r.summary, summary.string()).kind;
+  if ((r.kind == "run" || r.kind == "checkpoint") && !r.summary.contains("metric"))
     throw UsageError(
         fmt::format("{}: not a trainbench summary (no `metric` field)", summary.string()));
   if (fs::exists(dir / "config.yaml")) r.config_yaml = Slurp(dir / "config.yaml");
   if (fs::exists(dir / "timeseries.csv")) ReadTimeseries(dir / "timeseries.csv", r);
   return r;
+}
+
+namespace {
+std::string Family(const std::string& kind) { return kind == "checkpoint" ? "run" : kind; }
+}  // namespace
+
+void CheckOneKind(const std::vector<RunResults>& results) {
+  std::vector<std::string> listed;
+  bool mixed = false;
+  for (const auto& r : results) {
+    listed.push_back(fmt::format("{} ({})", r.folder, r.kind));
+    mixed = mixed || Family(r.kind) != Family(results.front().kind);
+  }
+  if (mixed)
+    throw UsageError(fmt::format(
+        "these results are of different kinds and cannot share a page: {}; report each kind "
+        "on its own (several folders of one kind are compared)",
+        fmt::join(listed, ", ")));
+}
+
+bool AreRunResults(const std::vector<RunResults>& results) {
+  for (const auto& r : results)
+    if (Family(r.kind) != "run") return false;
+  return true;
 }
 
 }  // namespace trainbench::report

@@ -1,0 +1,194 @@
+// The report page of a datagen, stage, train or staged-train result (html_page.h): its
+// outcome, its figures side by side, its time series (bytes written or staged, images/s,
+// data wait; a staged train's stage and training on one time axis), a stage's time account
+// as a bar that adds up to the wall time, and its objects.
+#include "report/html_page.h"
+
+namespace trainbench::report {
+
+const char* const kJobPageScript = R"JS(
+  const kind = runs[0].kind || 'run';
+  if (kind !== 'run' && kind !== 'checkpoint') {
+    const S = (r) => r.summary;
+    const at = (o, path) => path.split('.').reduce((x, k) => (x == null ? undefined : x[k]), o);
+    const kindName = {datagen: 'datagen', stage: 'stage', train: 'training',
+                      staged_train: 'staged training'}[kind] || kind;
+    const staged = kind === 'stage' || kind === 'staged_train';
+    document.body.setAttribute('data-kind', kind);
+    document.getElementById('subtitle').textContent = runs.length === 1
+        ? `${kindName}: ${S(runs[0]).workload}, ${S(runs[0]).started} - ` +
+          `${S(runs[0]).finished}, ${runs[0].folder}`
+        : `comparison of ${runs.length} ${kindName} results`;
+
+    // ---- outcome
+    function headline(s) {
+      if (kind === 'datagen')
+        return `${s.files_written} files, ${bytes(s.bytes_written)} written in ` +
+               `${num(s.seconds, 2)} s: ${num(s.write_MB_per_second, 1)} MB/s`;
+      if (kind === 'train')
+        return `${num(at(s, 'radix_metrics.images_per_second'), 1)} images/s, data wait ` +
+               `${num(100 * at(s, 'trainbench.data_wait_share'), 1)}% of step time`;
+      let text = `${bytes(s.bytes)} in ${num(s.wall_s, 2)} s: ${num(s.MB_per_second, 1)} MB/s`;
+      if (kind === 'staged_train' && at(s, 'train.radix_metrics'))
+        text += `; then ${num(at(s, 'train.radix_metrics.images_per_second'), 1)} images/s`;
+      return text;
+    }
+    const outcome = section('Outcome');
+    const vbox = el('div', {class: 'verdicts', id: 'verdicts'});
+    outcome.append(vbox);
+    runs.forEach((r, i) => {
+      const s = S(r);
+      const v = el('div', {class: 'verdict ' + (s.complete ? 'pass' : 'fail'),
+                           'data-passed': String(s.complete === true)});
+      v.append(el('b', {}, (s.complete ? 'complete' : 'incomplete') +
+                           (runs.length > 1 ? ` (${label(r, i)})` : '')),
+               headline(s));
+      if (!s.complete && s.stop_reason) v.append(el('div', {}, s.stop_reason));
+      vbox.append(v);
+    });
+
+    // ---- figures: one row per figure, one column per result
+    const figures = {
+      datagen: [['files', 'files'], ['files written', 'files_written'],
+                ['files already complete', 'files_skipped'], ['bytes written', 'bytes_written', 'B'],
+                ['dataset bytes', 'dataset_bytes', 'B'], ['seconds', 'seconds', 3],
+                ['write MB/s', 'write_MB_per_second', 1], ['files/s', 'files_per_second', 1],
+                ['threads', 'threads'], ['ranks', 'ranks'], ['verified', 'verified']],
+      stage: [['bytes fetched', 'bytes', 'B'], ['bytes resumed', 'resumed_bytes', 'B'],
+              ['bytes staged', 'total_bytes', 'B'], ['wall s', 'wall_s', 3],
+              ['transfer s', 'transfer_s', 3], ['retry wasted s', 'retry_wasted_s', 3],
+              ['verify s', 'verify_s', 3], ['extract s', 'extract_s', 3],
+              ['MB/s', 'MB_per_second', 1], ['retries', 'retries'], ['streams', 'streams']],
+      train: [['images/s', 'radix_metrics.images_per_second', 1],
+              ['images', 'radix_metrics.total_images'],
+              ['elapsed s', 'radix_metrics.elapsed_seconds', 2],
+              ['batch size', 'radix_metrics.batch_size'], ['epochs', 'radix_metrics.epochs'],
+              ['step p50 ms', 'trainbench.step_time_p50_ms', 1],
+              ['step p99 ms', 'trainbench.step_time_p99_ms', 1],
+              ['data wait share', 'trainbench.data_wait_share', 4],
+              ['model', 'trainbench.model'], ['precision', 'trainbench.precision'],
+              ['device', 'trainbench.device_name'], ['processes', 'trainbench.world_size']],
+    };
+    figures.staged_train = figures.stage.concat(
+        [['compute s', 'compute_s', 3], ['images/s', 'train.radix_metrics.images_per_second', 1],
+         ['data wait share', 'train.trainbench.data_wait_share', 4]]);
+    const fsec = section('Figures');
+    const ft = el('table', {id: 'job-figures'});
+    ft.append(el('tr', {}, el('th', {}, 'figure'),
+                 ...runs.map((r, i) => el('th', {}, runs.length > 1 ? label(r, i) : r.name))));
+    for (const [name, key, how] of figures[kind] || []) {
+      const tr = el('tr', {'data-figure': key}, el('td', {}, name));
+      for (const r of runs) {
+        const v = at(S(r), key);
+        const text = typeof v === 'number' ? (how === 'B' ? bytes(v) : num(v, how || 0)) :
+                     v === undefined ? '-' : String(v);
+        tr.append(el('td', {'data-value': v === undefined ? '' : JSON.stringify(v)}, text));
+      }
+      ft.append(tr);
+    }
+    fsec.append(ft);
+
+    // ---- charts
+    const charts = el('div', {class: 'charts'});
+    section('Charts').append(charts);
+    if (staged) {
+      const parts = [['transfer', 'transfer_s'], ['retry wasted', 'retry_wasted_s'],
+                     ['verify', 'verify_s'], ['extract', 'extract_s']];
+      if (kind === 'staged_train') parts.push(['compute (training)', 'compute_s']);
+      const other = (s) => Math.max(0, s.wall_s - parts.reduce((a, p) => a + (s[p[1]] || 0), 0));
+      const sets = parts.map(([name, key], k) => ({label: name, backgroundColor: color(k),
+                                                   data: runs.map((r) => S(r)[key] || 0)}));
+      sets.push({label: 'other', backgroundColor: '#b8c0cc', data: runs.map((r) => other(S(r)))});
+      chart(charts, 'time-account', 'Where the time went (s)',
+            {type: 'bar', data: {labels: runs.map((r, i) => label(r, i)), datasets: sets},
+             options: {indexAxis: 'y', scales: {x: {stacked: true, beginAtZero: true,
+                                                    title: {display: true, text: 'seconds'}},
+                                                y: {stacked: true}}}},
+            'The shares add up to the wall time: transfer (bytes arriving), time lost to ' +
+            'retries, verifying, extracting' + (kind === 'staged_train' ? ', training' : '') +
+            '.');
+    }
+    const xAxis = {type: 'linear', beginAtZero: true,
+                   title: {display: true, text: 'seconds since the start'}};
+    const marks = phaseMarksOf(runs[0]);
+    function line(id, title, column, scale, yTitle, note, extraSets) {
+      if (!runs.some((r) => r.timeseries))
+        return placeholder(charts, id, title, 'no time series in these results (--interval 0?)');
+      const sets = runs.filter((r) => r.timeseries).map((r) => {
+        const i = runs.indexOf(r), t = r.timeseries;
+        return {label: label(r, i), borderColor: color(i), backgroundColor: color(i),
+                pointRadius: 0, borderWidth: 1.5, yAxisID: 'y',
+                data: t.elapsed_s.map((x, k) => ({x: x, y: t[column][k] * scale}))};
+      });
+      const scales = {x: xAxis, y: {beginAtZero: true, title: {display: true, text: yTitle}}};
+      for (const extra of extraSets || []) {
+        sets.push(extra.set);
+        scales[extra.set.yAxisID] = extra.axis;
+      }
+      chart(charts, id, title, {type: 'line', data: {datasets: sets},
+                                options: {scales: scales, plugins: {phaseMarks: marks}}}, note);
+    }
+    if (kind === 'datagen')
+      line('write-rate', 'Write rate: MB/s written', 'io_MB_per_second', 1, 'MB/s (10^6 B/s)',
+           'Bytes appended to the dataset in each interval, every writer thread together.');
+    if (kind === 'stage')
+      line('stage-rate', 'Staging rate: MB/s fetched', 'io_MB_per_second', 1, 'MB/s (10^6 B/s)',
+           'Bytes that arrived in each interval, every stream together.');
+    if (staged)
+      line('streams', 'Streams busy', 'reads_in_flight', 1, 'ranged GETs in flight',
+           'Connections with a ranged GET in flight at the end of each interval.');
+    if (kind === 'staged_train') {
+      const t = runs[0].timeseries;
+      const images = t ? [{set: {label: 'images/s (training)', borderColor: '#2ca02c',
+                                 backgroundColor: '#2ca02c', pointRadius: 0, borderWidth: 1.5,
+                                 yAxisID: 'y2',
+                                 data: t.elapsed_s.map((x, k) => ({x: x,
+                                                                   y: t.samples_per_second[k]}))},
+                           axis: {position: 'right', beginAtZero: true,
+                                  grid: {drawOnChartArea: false},
+                                  title: {display: true, text: 'images/s'}}}]
+                       : [];
+      line('stage-train', 'Stage, then train, on one time axis: MB/s staged and images/s',
+           'io_MB_per_second', 1, 'MB/s staged (10^6 B/s)',
+           'The stage\'s bytes per interval (left) and the training\'s images per interval ' +
+           '(right); the dashed lines mark where each phase begins.', images);
+    }
+    if (kind === 'train')
+      line('images', 'Training throughput: images/s', 'samples_per_second', 1, 'images/s',
+           'Images of the steps that ended in each interval.');
+    if (kind === 'train' || kind === 'staged_train')
+      line('wait', 'Data wait: share of the time the model waited for a batch',
+           'data_wait_share', 100, '% of the time', 'Per interval, while training.');
+
+    // ---- details
+    runs.forEach((r, i) => {
+      const s = S(r);
+      const sec = section(runs.length > 1 ? `Details: ${label(r, i)}` : 'Details');
+      if (staged && (s.objects || []).length) {
+        sec.append(el('h3', {}, 'Objects'));
+        table(sec, ['object', 'size', 'fetched', 'resumed', 'checksum', 'status'],
+              s.objects.map((o) => [o.name, bytes(o.size_bytes), bytes(o.fetched_bytes),
+                                    bytes(o.resumed_bytes), o.checksum, o.status]),
+              i === 0 ? 'objects-table' : undefined);
+      }
+      if (staged && (s.sources || []).length) {
+        sec.append(el('h3', {}, 'Sources'));
+        table(sec, ['source', 'role', 'bytes'],
+              s.sources.map((o) => [o.source, o.role, bytes(o.bytes)]));
+      }
+      sec.append(el('h3', {}, 'Job'));
+      table(sec, ['field', 'value'],
+            [['kind', s.kind], ['workload', s.workload], ['started', s.started],
+             ['finished', s.finished], ['hosts', (s.host_names || []).join(', ')],
+             ['version', s.version], ['results folder', r.folder]]);
+      const d = el('details', {});
+      d.append(el('summary', {}, 'config (the job\'s resolved options)'),
+               el('pre', {class: 'config'}, JSON.stringify(s.config || {}, null, 2)));
+      sec.append(d);
+    });
+    document.body.setAttribute('data-report-ready', 'true');
+    return;
+  }
+)JS";
+
+}  // namespace trainbench::report

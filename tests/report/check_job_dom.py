@@ -1,0 +1,88 @@
+"""Checks the report page of a datagen, stage, train or staged-train result (Chromium's
+--dump-dom, after the page's scripts ran) against the results folders it was made from: the
+page knows the kind, the outcome is summary.json's, every figure in the table is
+summary.json's value, every chart was drawn, and the points it drew are timeseries.csv's
+columns (a stage's time account: summary.json's shares).
+Usage: check_job_dom.py DOM.html KIND RESULTS_DIR..."""
+import csv
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dom_page import Page, close  # noqa: E402
+
+# The charts of each kind: chart id -> (timeseries.csv column, scale); None: from summary.json.
+CHARTS = {
+    "datagen": {"write-rate": ("io_MB_per_second", 1)},
+    "stage": {"time-account": None, "stage-rate": ("io_MB_per_second", 1),
+              "streams": ("reads_in_flight", 1)},
+    "train": {"images": ("samples_per_second", 1), "wait": ("data_wait_share", 100)},
+    "staged_train": {"time-account": None, "streams": ("reads_in_flight", 1),
+                     "stage-train": ("io_MB_per_second", 1), "wait": ("data_wait_share", 100)},
+}
+SHARES = ["transfer_s", "retry_wasted_s", "verify_s", "extract_s"]
+
+
+def at(d, path):
+    for key in path.split("."):
+        if not isinstance(d, dict) or key not in d:
+            return None
+        d = d[key]
+    return d
+
+
+dom, kind, folders = sys.argv[1], sys.argv[2], sys.argv[3:]
+page = Page()
+page.feed(open(dom, encoding="utf-8").read())
+assert page.body.get("data-report-ready") == "true", "the page's script did not finish"
+assert page.body.get("data-kind") == kind, page.body.get("data-kind")
+assert set(page.canvases) == set(CHARTS[kind]), (set(page.canvases), page.missing)
+for name, c in page.canvases.items():
+    assert c.get("data-rendered") == "true", name
+points = {k: json.loads(c["data-points"]) for k, c in page.canvases.items()}
+summaries = [json.load(open(f"{f}/summary.json")) for f in folders]
+assert [s["kind"] for s in summaries] == [kind] * len(folders)
+assert page.verdicts == [str(s["complete"]).lower() for s in summaries], page.verdicts
+
+# The figures table: each row's values are summary.json's, result by result.
+assert page.figures, "no figures table"
+for key, values in page.figures.items():
+    assert len(values) == len(folders), (key, values)
+    for s, shown in zip(summaries, values):
+        want = at(s, key)
+        if want is None:
+            assert shown == "", (key, shown)
+        elif isinstance(want, (int, float)) and not isinstance(want, bool):
+            assert close(float(shown), float(want)), (key, shown, want)
+        else:
+            assert json.loads(shown) == want, (key, shown, want)
+
+for chart, source in CHARTS[kind].items():
+    sets = points[chart]["datasets"]
+    if source is None:  # the time account: one bar per result, each share summary.json's
+        parts = SHARES + (["compute_s"] if kind == "staged_train" else [])
+        for k, part in enumerate(parts):
+            assert [round(v, 9) for v in sets[k]["data"]] == \
+                [round(s[part], 9) for s in summaries], (chart, part)
+        for i, s in enumerate(summaries):  # with "other", the bar is the wall time
+            assert close(sum(st["data"][i] for st in sets), s["wall_s"], 1e-6), (chart, i)
+        continue
+    column, scale = source
+    for i, folder in enumerate(folders):
+        rows = [r for r in csv.DictReader(open(f"{folder}/timeseries.csv")) if r["rank"] == "0"]
+        assert rows, f"{folder}/timeseries.csv has no rows"
+        drawn = sets[i]["data"]
+        assert len(drawn) == len(rows), (chart, len(drawn), len(rows))
+        for p, r in zip(drawn, rows):
+            assert close(p["x"], float(r["elapsed_s"]), 1e-4), (chart, p, r["elapsed_s"])
+            assert close(p["y"], float(r[column]) * scale, 1e-4), (chart, p, r[column])
+    if chart == "stage-train":  # the training's images/s on the same time axis
+        rows = [r for r in csv.DictReader(open(f"{folders[0]}/timeseries.csv")) if r["rank"] == "0"]
+        images = sets[-1]["data"]
+        assert [round(p["y"], 2) for p in images] == \
+            [round(float(r["samples_per_second"]), 2) for r in rows], chart
+        phases = {r["phase"] for r in rows}
+        assert {"stage", "train"} <= phases, phases
+print(f"dom ok: {kind}, {len(page.canvases)} charts, {len(page.figures)} figures, "
+      f"{len(folders)} result(s)")

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `trainbench report` draws every kind of result, each page checked in headless Chromium
+# against its summary.json and timeseries.csv (check_job_dom.py): datagen (write rate), stage
+# (time account, MB/s, streams), train (images/s, data wait) and a staged train (stage then
+# train on one time axis). Two stages compare on one page; kinds that cannot share a page, and
+# --png / --check-replication of results that are not a run's, are refused (exit 2).
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+res=$WORK/res
+
+# kind_of FOLDER: its summary's kind.
+kind_of() { json "$1/summary.json" 'd["kind"]'; }
+# page_ok FOLDER...: report them, render the page, check its DOM against the folders.
+page_ok() {
+  local out=$WORK/page-$checks.html
+  "$TB" report "$@" -o "$out" >"$WORK/report.out" 2>&1 || { cat "$WORK/report.out"; fail "report $*"; }
+  chromium_dump_dom "$out" "$out.dom"
+  check "the $(kind_of "$1") page of $*" $PY "$SRC/tests/report/check_job_dom.py" "$out.dom" \
+    "$(kind_of "$1")" "$@"
+}
+
+expect_exit 0 dg.out "$TB" datagen resnet50_h100 dataset.num_files_train=8 dataset.num_samples_per_file=8 \
+  dataset.record_length_bytes=100000 dataset.record_length_bytes_stdev=0 dataset.data_folder="$WORK/d" \
+  --no-progress --output "$res" --interval 0.05
+datagen=$(json_last_line dg.out 'd["trainbench"]["results"]')
+page_ok "$datagen"
+
+head -c 20000000 /dev/urandom >blob.bin
+for n in 1 2; do
+  expect_exit 0 "stage$n.out" "$TB" stage "$WORK/blob.bin" "$WORK/dest$n" --no-progress \
+    --output "$res" --interval 0.05
+done
+stage1=$(json_last_line stage1.out 'd["trainbench"]["results"]')
+stage2=$(json_last_line stage2.out 'd["trainbench"]["results"]')
+page_ok "$stage1"
+page_ok "$stage1" "$stage2"  # a comparison of one kind
+
+# Refusals: mixed kinds, and what only a run's results have.
+expect_exit 2 mixed.out "$TB" report "$stage1" "$datagen" -o "$WORK/mixed.html"
+contains mixed.out "different kinds"
+contains mixed.out "$datagen (datagen)"
+[ ! -e "$WORK/mixed.html" ] || fail "a page was written for mixed kinds"
+expect_exit 2 png.out "$TB" report "$stage1" --png "$WORK/png"
+contains png.out "--png"
+expect_exit 2 repl.out "$TB" report --check-replication "$stage1" "$stage2"
+contains repl.out "--check-replication"
+
+# Training: needs the LibTorch plugin (the torch suite's rule).
+skip_unless train_has_libtorch "trainbench built without LibTorch"
+mkdir -p jpg/c1 jpg/c2
+$PY -c "
+from PIL import Image
+for c, colour in (('c1', (200, 0, 0)), ('c2', (0, 0, 200))):
+    for i in range(8): Image.new('RGB', (40, 40), colour).save(f'jpg/{c}/{i}.JPEG')"
+tiny=("${TRAIN_TINY[@]}" --allow-cpu --steps-per-epoch 3 --interval 0.05 --output "$res")
+expect_exit 0 train.out "$TB" train "${tiny[@]}" --data "$WORK/jpg"
+page_ok "$(json_last_line train.out 'd["trainbench"]["results"]')"
+expect_exit 0 staged.out "$TB" train "${tiny[@]}" --data "$WORK/jpg" --stage-to "$WORK/staged"
+staged=$(json_last_line staged.out 'd["trainbench"]["results"]')
+check "a staged train's kind" test "$(kind_of "$staged")" = staged_train
+page_ok "$staged"
+done_ok
