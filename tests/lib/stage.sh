@@ -107,7 +107,9 @@ print("job account: wall %.2f s (command %.2f s) = %s" % (
 assert j["command"] == "train", j["command"]
 assert min(j[k] for k in keys) >= 0
 assert abs(parts - j["wall_s"]) <= 0.02 * j["wall_s"], (parts, j["wall_s"])
-assert j["wall_s"] <= seconds and j["wall_s"] >= 0.5 * seconds - 0.3, (j["wall_s"], seconds)
+# The command's time also holds what comes before the job's clock (LibTorch's load, which a
+# loaded host stretches to seconds) and after it: a floor, not a match.
+assert j["wall_s"] <= seconds and j["wall_s"] >= 0.25 * seconds - 0.5, (j["wall_s"], seconds)
 PY
   checks=$((checks + 1))
 }
