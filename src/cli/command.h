@@ -27,5 +27,6 @@ void AddTrainCommand(CLI::App& app, Action& action);
 void AddCleanCommand(CLI::App& app, Action& action);
 void AddReportCommand(CLI::App& app, Action& action);
 void AddStageCommand(CLI::App& app, Action& action);
+void AddSweepCommand(CLI::App& app, Action& action);
 
 }  // namespace trainbench::cli

@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   cli::AddCleanCommand(app, action);
   cli::AddReportCommand(app, action);
   cli::AddStageCommand(app, action);
+  cli::AddSweepCommand(app, action);
 
   try {
     app.parse(argc, argv);

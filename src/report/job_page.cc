@@ -12,7 +12,7 @@ const char* const kJobPageScript = R"JS(
     const S = (r) => r.summary;
     const at = (o, path) => path.split('.').reduce((x, k) => (x == null ? undefined : x[k]), o);
     const kindName = {datagen: 'datagen', stage: 'stage', train: 'training',
-                      staged_train: 'staged training'}[kind] || kind;
+                      staged_train: 'staged training', sweep: 'sweep'}[kind] || kind;
     const staged = kind === 'stage' || kind === 'staged_train';
     document.body.setAttribute('data-kind', kind);
     document.getElementById('subtitle').textContent = runs.length === 1
@@ -22,6 +22,7 @@ const char* const kJobPageScript = R"JS(
 
     // ---- outcome
     function headline(s) {
+      if (kind === 'sweep') return s.sentence;
       if (kind === 'datagen')
         return `${s.files_written} files, ${bytes(s.bytes_written)} written in ` +
                `${num(s.seconds, 2)} s: ${num(s.write_MB_per_second, 1)} MB/s`;
@@ -69,6 +70,12 @@ const char* const kJobPageScript = R"JS(
               ['model', 'trainbench.model'], ['precision', 'trainbench.precision'],
               ['device', 'trainbench.device_name'], ['processes', 'trainbench.world_size']],
     };
+    figures.sweep = [['accelerators fed', 'answer_accelerators'],
+                     ['first failure', 'first_failure_accelerators'], ['confirmed', 'confirmed'],
+                     ['AU target %', 'au_target_percentage', 0], ['probe steps', 'probe_steps'],
+                     ['MB/s asked per accelerator', 'demand_MB_per_second_per_accelerator', 3],
+                     ['counts tried', 'min_accelerators'], ['up to', 'max_accelerators'],
+                     ['ranks', 'ranks']];
     figures.staged_train = figures.stage.concat(
         [['compute s', 'compute_s', 3], ['images/s', 'train.radix_metrics.images_per_second', 1],
          ['data wait share', 'train.trainbench.data_wait_share', 4]]);
@@ -159,6 +166,63 @@ const char* const kJobPageScript = R"JS(
     if (kind === 'train' || kind === 'staged_train')
       line('wait', 'Data wait: share of the time the model waited for a batch',
            'data_wait_share', 100, '% of the time', 'Per interval, while training.');
+
+    if (kind === 'sweep') {
+      // Each probe at its count: AU against the target, delivered against asked.
+      const byCount = {x: {type: 'linear', beginAtZero: true,
+                           title: {display: true, text: 'accelerators'}}};
+      const auSets = [], mbSets = [];
+      runs.forEach((r, i) => {
+        const probes = S(r).probes || [];
+        for (const full of [false, true]) {
+          const ps = probes.filter((p) => p.full === full);
+          if (!ps.length) continue;
+          const name = label(r, i) + (full ? ' full-length' : ' probes');
+          auSets.push({label: name, type: 'scatter', borderColor: color(i),
+                       backgroundColor: full ? color(i) : 'transparent', pointRadius: full ? 5 : 4,
+                       pointStyle: full ? 'rectRot' : 'circle',
+                       data: ps.map((p) => ({x: p.accelerators, y: p.au_percentage}))});
+          mbSets.push({label: name + ' delivered', type: 'scatter', borderColor: color(i),
+                       backgroundColor: full ? color(i) : 'transparent', pointRadius: 4,
+                       data: ps.map((p) => ({x: p.accelerators, y: p.MB_per_second}))});
+        }
+      });
+      const counts = runs.flatMap((r) => (S(r).probes || []).map((p) => p.accelerators));
+      const top = Math.max(1, ...counts);
+      const target = S(runs[0]).au_target_percentage;
+      auSets.push({label: `target ${num(target, 0)}%`, type: 'line', borderColor: '#b3261e',
+                   borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5,
+                   data: [{x: 0, y: target}, {x: top, y: target}]});
+      const asked = S(runs[0]).demand_MB_per_second_per_accelerator;
+      mbSets.push({label: 'asked at 100% AU', type: 'line', borderColor: '#5f6b7a',
+                   borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5,
+                   data: [{x: 0, y: 0}, {x: top, y: asked * top}]});
+      chart(charts, 'au-by-count', 'AU at each accelerator count',
+            {type: 'scatter', data: {datasets: auSets},
+             options: {scales: Object.assign({y: {min: 0, max: 105,
+                                                  title: {display: true, text: 'AU %'}}},
+                                             byCount)}},
+            'Short probes (circles) find the knee; full-length runs (diamonds) confirm it.');
+      chart(charts, 'throughput-by-count', 'What the storage delivered against what was asked',
+            {type: 'scatter', data: {datasets: mbSets},
+             options: {scales: Object.assign({y: {beginAtZero: true,
+                                                  title: {display: true, text: 'MB/s'}}},
+                                             byCount)}},
+            'Where delivered falls below asked, the storage (or the client: see each run\'s ' +
+            'CPU) is the limit.');
+      const sec = section('Probes');
+      runs.forEach((r, i) => table(sec, ['accelerators', 'run', 'AU %', 'verdict', 'MB/s',
+                                         'asked MB/s', 'p99 read ms', 'CPU share',
+                                         'page cache', 'results'],
+                                   (S(r).probes || []).map((p) => [
+                                     p.accelerators, p.full ? 'full-length' : 'probe',
+                                     num(p.au_percentage, 2),
+                                     !p.au_meaningful ? 'no verdict' : p.passed ? 'pass' : 'fail',
+                                     num(p.MB_per_second, 1), num(p.demand_MB_per_second, 1),
+                                     num(p.read_latency_p99_ms, 2), num(p.cpu_share, 2),
+                                     num(p.page_cache_fraction, 2), p.results]),
+                                   i === 0 ? 'probes-table' : undefined));
+    }
 
     // ---- details
     runs.forEach((r, i) => {

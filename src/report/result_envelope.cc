@@ -17,8 +17,8 @@ std::string StringOr(const nlohmann::json& j, const char* key, const std::string
 }  // namespace
 
 const std::vector<std::string>& ResultKinds() {
-  static const std::vector<std::string> kKinds = {"run",   "checkpoint", "datagen",
-                                                  "stage", "train",      "staged_train"};
+  static const std::vector<std::string> kKinds = {
+      "run", "checkpoint", "datagen", "stage", "train", "staged_train", "sweep"};
   return kKinds;
 }
 

@@ -14,7 +14,7 @@
 namespace trainbench::report {
 
 struct ResultEnvelope {
-  std::string kind;               // run | checkpoint | datagen | stage | train | staged_train
+  std::string kind;  // run | checkpoint | datagen | stage | train | staged_train | sweep
   std::string workload;           // the workload; a stage's source; a train job's model
   std::string started, finished;  // UTC stamps (20261124T150158Z)
   bool complete = false;

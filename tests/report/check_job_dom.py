@@ -20,6 +20,7 @@ CHARTS = {
     "train": {"images": ("samples_per_second", 1), "wait": ("data_wait_share", 100)},
     "staged_train": {"time-account": None, "streams": ("reads_in_flight", 1),
                      "stage-train": ("io_MB_per_second", 1), "wait": ("data_wait_share", 100)},
+    "sweep": {"au-by-count": "au_percentage", "throughput-by-count": "MB_per_second"},
 }
 SHARES = ["transfer_s", "retry_wasted_s", "verify_s", "extract_s"]
 
@@ -60,6 +61,15 @@ for key, values in page.figures.items():
 
 for chart, source in CHARTS[kind].items():
     sets = points[chart]["datasets"]
+    if kind == "sweep":  # each probe at its count: short probes, then full-length runs
+        probes = summaries[0]["probes"]
+        for k, full in enumerate(sorted({p["full"] for p in probes})):
+            want = [(p["accelerators"], round(p[source], 6)) for p in probes if p["full"] == full]
+            got = [(d["x"], round(d["y"], 6)) for d in sets[k]["data"]]
+            assert got == want, (chart, full, got, want)
+        if chart == "au-by-count":  # the target line
+            assert all(d["y"] == summaries[0]["au_target_percentage"] for d in sets[-1]["data"])
+        continue
     if source is None:  # the time account: one bar per result, each share summary.json's
         parts = SHARES + (["compute_s"] if kind == "staged_train" else [])
         for k, part in enumerate(parts):

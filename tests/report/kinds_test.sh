@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `trainbench report` draws every kind of result, each page checked in headless Chromium
 # against its summary.json and timeseries.csv (check_job_dom.py): datagen (write rate), stage
-# (time account, MB/s, streams), train (images/s, data wait) and a staged train (stage then
-# train on one time axis). Two stages compare on one page; kinds that cannot share a page, and
+# (time account, MB/s, streams), a sweep (AU and MB/s by accelerator count), train (images/s,
+# data wait) and a staged train (stage then train on one time axis). Two stages compare on one page; kinds that cannot share a page, and
 # --png / --check-replication of results that are not a run's, are refused (exit 2).
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
@@ -34,6 +34,15 @@ stage1=$(json_last_line stage1.out 'd["trainbench"]["results"]')
 stage2=$(json_last_line stage2.out 'd["trainbench"]["results"]')
 page_ok "$stage1"
 page_ok "$stage1" "$stage2"  # a comparison of one kind
+
+# A sweep on this file system (the dataset too small for more than 40 accelerators: the
+# growth ends there, which the page shows too).
+sw=(resnet50_h100 dataset.num_files_train=400 dataset.num_samples_per_file=1
+  dataset.record_length_bytes=10000 dataset.record_length_bytes_stdev=0 dataset.data_folder="$WORK/sw"
+  reader.batch_size=1 train.computation_time=0.005 train.epochs=1 output.folder="$res")
+expect_exit 0 swd.out "$TB" datagen "${sw[@]}" --no-progress
+expect_exit 0 sweep.out "$TB" sweep "${sw[@]}" --find-max-accelerators --max 64 --no-progress
+page_ok "$(json_last_line sweep.out 'd["trainbench"]["results"]')"
 
 # Refusals: mixed kinds, and what only a run's results have.
 expect_exit 2 mixed.out "$TB" report "$stage1" "$datagen" -o "$WORK/mixed.html"

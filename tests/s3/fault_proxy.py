@@ -146,16 +146,39 @@ def header(headers, name):
     return None
 
 
+class Pacer:
+    """A bandwidth limit shared by every connection (--rate-mb): each piece of a body waits
+    for its slot, so all bodies together never pass `rate` bytes per second."""
+
+    def __init__(self, rate):
+        self.rate = rate
+        self.lock = threading.Lock()
+        self.next = time.monotonic()
+
+    def take(self, n):
+        with self.lock:
+            now = time.monotonic()
+            self.next = max(self.next, now) + n / self.rate
+            wait = self.next - now
+        if wait > 0:
+            time.sleep(wait)
+
+
+PACER = None  # set by --rate-mb
+
+
 def copy_exact(rfile, wsock, n, limit=None):
     """Copies n bytes from rfile to wsock (wsock None: discards); with limit, stops after
     limit bytes. Returns the number copied."""
     done = 0
     stop = n if limit is None else min(n, limit)
     while done < stop:
-        chunk = rfile.read(min(65536, stop - done))
+        chunk = rfile.read(min(16384 if PACER else 65536, stop - done))
         if not chunk:
             raise Closed("eof inside a body")
         if wsock is not None:
+            if PACER:
+                PACER.take(len(chunk))
             wsock.sendall(chunk)
         done += len(chunk)
     return done
@@ -560,6 +583,8 @@ def main():
     p.add_argument("--answer", action="append", default=[], metavar="KIND=STATUS",
                    help="answer requests of KIND with STATUS, not forwarded")
     p.add_argument("--max-seconds", type=float, default=600, help="exit after this long")
+    p.add_argument("--rate-mb", type=float, default=0.0,
+                   help="a bandwidth limit in MB/s (10^6 B/s) over every connection's bodies")
     o = p.parse_args()
     if o.slowdown + o.cut + o.delay + o.stall + o.corrupt > 1:
         p.error("--slowdown + --cut + --delay + --stall + --corrupt must not exceed 1")
@@ -570,6 +595,9 @@ def main():
     server.upstream_addr = (host or "127.0.0.1", int(port))
     server.options = o
     server.stats = stats
+    if o.rate_mb > 0:
+        global PACER
+        PACER = Pacer(o.rate_mb * 1e6)
     server.lose_lock = threading.Lock()
     server.lose_left = o.lose_count if o.lose_reply else 0
     server.lost_requests = set()

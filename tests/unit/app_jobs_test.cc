@@ -8,7 +8,9 @@
 #include "app/clean_job.h"
 #include "app/datasize_job.h"
 #include "app/run_job.h"
+#include "app/sweep_job.h"
 #include "common/error.h"
+#include "config/datasize.h"
 #include "config/workload_yaml.h"
 #include "dist/implementations.h"
 #include "storage/forwarding_storage.h"
@@ -213,6 +215,53 @@ TEST_F(AppJobsTest, DatasizeOfACheckpointingWorkloadSizesItsCheckpoint) {
   not_transformer.config = config::LoadWorkload("resnet50_h100", {}).config;
   not_transformer.checkpoint = true;
   EXPECT_THROW(DatasizeJob(not_transformer, env_), UsageError);
+}
+
+TEST_F(AppJobsTest, SweepFindsTheCountsTheDatasetAllowsAndKeepsEveryProbe) {
+  // 32 files of 1 sample at batch 1: above 32 / MinStepsForAuVerdict accelerators an
+  // epoch has too few steps for an AU verdict, so the growth ends there.
+  SweepOptions options;
+  options.run = SmallRun({"dataset.num_files_train=32", "dataset.num_samples_per_file=1",
+                          "reader.batch_size=1", "train.computation_time=0.001", "train.epochs=1"});
+  options.run.interval_s = 0;
+  options.highest = 64;
+  // Each probe's results, as its sink held them when the probe ended.
+  struct KeptResults : MemoryResults {
+    explicit KeptResults(std::vector<std::map<std::string, std::string>>& kept) : kept_(kept) {}
+    ~KeptResults() override { kept_.push_back(files); }
+    std::vector<std::map<std::string, std::string>>& kept_;
+  };
+  std::vector<std::map<std::string, std::string>> probe_sinks;
+  const auto out = SweepJob(options, env_, [&](const std::string&) {
+    return std::make_unique<KeptResults>(probe_sinks);
+  });
+  ASSERT_TRUE(out.reports);
+  const uint64_t steps_needed = config::MinStepsForAuVerdict(options.run.config);
+  EXPECT_EQ(out.search.answer, 32 / steps_needed);
+  EXPECT_TRUE(out.search.limited_by_dataset);
+  EXPECT_EQ(out.probes.size(), out.search.steps.size());
+  EXPECT_EQ(probe_sinks.size(), out.probes.size());  // every probe kept its run's results
+  for (const auto& files : probe_sinks) EXPECT_EQ(files.count("summary.json"), 1u);
+  const auto summary = nlohmann::json::parse(results_.files.at("summary.json"));
+  EXPECT_EQ(summary["kind"], "sweep");
+  EXPECT_EQ(summary["answer_accelerators"], out.search.answer);
+  EXPECT_EQ(summary["probes"].size(), out.probes.size());
+  EXPECT_EQ(results_.files.count("probes.csv"), 1u);
+  EXPECT_NE(out.sentence.find("dataset is too small"), std::string::npos) << out.sentence;
+  EXPECT_EQ(nlohmann::json::parse(out.line)["trainbench"]["kind"], "sweep");
+}
+
+TEST_F(AppJobsTest, SweepRefusesWhatHasNoAnswerBeforeAnyRun) {
+  auto none = [](const std::string&) { return std::unique_ptr<ResultsSink>(); };
+  SweepOptions storage_only;
+  storage_only.run = SmallRun();  // computation_time 0: AU is no verdict at any count
+  EXPECT_THROW(SweepJob(storage_only, env_, none), UsageError);
+  SweepOptions backwards;
+  backwards.run = SmallRun({"train.computation_time=0.01"});
+  backwards.lowest = 8;
+  backwards.highest = 4;
+  EXPECT_THROW(SweepJob(backwards, env_, none), UsageError);
+  EXPECT_TRUE(opened_.empty());  // no storage was touched
 }
 
 }  // namespace

@@ -1,0 +1,108 @@
+#include "app/accelerator_search.h"
+
+#include <algorithm>
+#include <map>
+
+namespace trainbench::app {
+namespace {
+
+constexpr int kMaxConfirmMoves = 16;  // full-length runs stepping N* down or up
+
+class Search {
+ public:
+  Search(const std::function<ProbeVerdict(uint64_t, bool)>& probe, SearchResult& out)
+      : probe_(probe), out_(out) {}
+
+  // Runs (or recalls) a probe; false when the search must end.
+  bool Run(uint64_t n, bool full, ProbeVerdict& v) {
+    auto& seen = full ? full_ : short_;
+    if (const auto it = seen.find(n); it != seen.end()) {
+      v = it->second;
+      return true;
+    }
+    v = probe_(n, full);
+    out_.steps.push_back({n, full, v});
+    seen[n] = v;
+    if (v.stopped) {
+      out_.stopped = true;
+      out_.stop_reason = "a run at " + std::to_string(n) + " accelerator(s) did not finish";
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  const std::function<ProbeVerdict(uint64_t, bool)>& probe_;
+  SearchResult& out_;
+  std::map<uint64_t, ProbeVerdict> short_, full_;
+};
+
+}  // namespace
+
+SearchResult FindMaxAccelerators(uint64_t lowest, uint64_t highest,
+                                 const std::function<ProbeVerdict(uint64_t, bool)>& probe) {
+  SearchResult out;
+  Search search(probe, out);
+  ProbeVerdict v;
+  lowest = std::max<uint64_t>(1, lowest);
+  highest = std::max(highest, lowest);
+  // Grow: the last count that passed, the first that failed.
+  uint64_t pass = 0, fail = 0, n = lowest;
+  while (true) {
+    if (!search.Run(n, false, v)) return out;
+    if (!v.meaningful) {
+      out.limited_by_dataset = true;
+      fail = n;  // no verdict is no pass: bisect below it
+      break;
+    }
+    if (!v.passed) {
+      fail = n;
+      break;
+    }
+    pass = n;
+    if (n == highest) {
+      out.limited_by_range = true;
+      break;
+    }
+    n = std::min(highest, n * 2);
+  }
+  // Bisect between them (short probes).
+  while (fail != 0 && fail - pass > 1) {
+    const uint64_t mid = pass + (fail - pass) / 2;
+    if (!search.Run(mid, false, v)) return out;
+    if (v.passed && v.meaningful)
+      pass = mid;
+    else
+      fail = mid;
+  }
+  // Confirm full-length: N* passes and N*+1 fails, stepping while they disagree.
+  for (int moves = 0; moves < kMaxConfirmMoves; ++moves) {
+    bool pass_ok = true, fail_ok = true;
+    if (pass > 0) {
+      if (!search.Run(pass, true, v)) return out;
+      pass_ok = v.passed && v.meaningful;
+    }
+    if (!pass_ok) {  // N* does not hold over a full run: one fewer
+      fail = pass;
+      pass -= 1;
+      continue;
+    }
+    if (fail != 0 && !out.limited_by_dataset) {
+      if (!search.Run(pass + 1, true, v)) return out;
+      fail_ok = !(v.passed && v.meaningful);
+      if (!fail_ok) {  // N*+1 holds over a full run: one more
+        pass += 1;
+        fail = pass + 1;
+        continue;
+      }
+      fail = pass + 1;
+    }
+    out.confirmed = true;
+    break;
+  }
+  out.answer = pass;
+  if (fail != 0) out.first_failure = fail;
+  return out;
+}
+
+}  // namespace trainbench::app

@@ -1,0 +1,45 @@
+// The search of `trainbench sweep --find-max-accelerators`: the largest accelerator count
+// whose AU stays at or above the workload's target. Counts grow geometrically (x2) from the
+// lower bound until a probe fails, then the last pass and the first failure are bisected;
+// short probes find N*, and full-length runs at N* (must pass) and N*+1 (must fail) confirm
+// it, stepping down or up (full-length each) while they disagree. A probe whose AU is no
+// verdict (too few steps for the count: the dataset is too small) ends the growth there.
+// Pure: the runs are the caller's. Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace trainbench::app {
+
+struct ProbeVerdict {
+  bool passed = false;
+  bool meaningful = true;  // false: the AU is no verdict at this count
+  bool stopped = false;    // the run was interrupted or failed: the search ends
+};
+
+struct SearchStep {
+  uint64_t accelerators = 0;
+  bool full = false;  // a confirming full-length run, not a short probe
+  ProbeVerdict verdict;
+};
+
+struct SearchResult {
+  uint64_t answer = 0;  // the largest count that passed (confirmed); 0: none passed
+  std::optional<uint64_t> first_failure;  // the smallest count that failed (confirmed)
+  bool confirmed = false;                 // full-length runs agree with the answer
+  bool limited_by_dataset = false;        // growth stopped where the AU was no verdict
+  bool limited_by_range = false;          // every count up to `highest` passed
+  bool stopped = false;
+  std::string stop_reason;
+  std::vector<SearchStep> steps;  // in the order run
+};
+
+// `probe(n, full)` runs `n` accelerators, short (full false) or full-length.
+SearchResult FindMaxAccelerators(uint64_t lowest, uint64_t highest,
+                                 const std::function<ProbeVerdict(uint64_t, bool)>& probe);
+
+}  // namespace trainbench::app

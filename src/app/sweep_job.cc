@@ -1,0 +1,264 @@
+#include "app/sweep_job.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "config/datasize.h"
+#include "config/workload_yaml.h"
+
+namespace trainbench::app {
+namespace {
+
+double Number(const nlohmann::json& j, const nlohmann::json::json_pointer& at) {
+  return j.contains(at) && j[at].is_number() ? j[at].get<double>() : 0.0;
+}
+
+SweepProbe ProbeOf(const nlohmann::json& s, uint64_t n, bool full, double demand_per_accel) {
+  using P = nlohmann::json::json_pointer;
+  SweepProbe p;
+  p.accelerators = n;
+  p.full = full;
+  p.passed = s.value("passed", nlohmann::json()).is_boolean() && s["passed"].get<bool>();
+  p.au_meaningful = s.value("au_meaningful", false);
+  p.au_percentage = Number(s, P("/metric/train_au_mean_percentage"));
+  p.samples_per_second = Number(s, P("/metric/train_throughput_mean_samples_per_second"));
+  p.mb_per_second = Number(s, P("/metric/train_io_mean_MB_per_second"));
+  p.demand_mb_per_second = demand_per_accel * static_cast<double>(n) / 1e6;
+  p.read_p99_ms = Number(s, P("/read_latency_ms/p99"));
+  p.cpu_seconds = Number(s, P("/cpu_seconds"));
+  p.run_seconds = Number(s, P("/run_seconds"));
+  const double read = Number(s, P("/cache/bytes_read"));
+  p.page_cache_fraction = read > 0 && s.contains(P("/cache/device_read_available")) &&
+                                  s[P("/cache/device_read_available")].get<bool>()
+                              ? 1.0 - std::min(1.0, Number(s, P("/cache/device_read_bytes")) / read)
+                              : 0.0;
+  return p;
+}
+
+nlohmann::ordered_json ProbeJson(const SweepProbe& p) {
+  nlohmann::ordered_json j;
+  j["accelerators"] = p.accelerators;
+  j["full"] = p.full;
+  j["passed"] = p.passed;
+  j["au_meaningful"] = p.au_meaningful;
+  j["au_percentage"] = p.au_percentage;
+  j["samples_per_second"] = p.samples_per_second;
+  j["MB_per_second"] = p.mb_per_second;
+  j["demand_MB_per_second"] = p.demand_mb_per_second;
+  j["read_latency_p99_ms"] = p.read_p99_ms;
+  j["cpu_seconds"] = p.cpu_seconds;
+  j["cpu_share"] = p.run_seconds > 0 ? p.cpu_seconds / p.run_seconds : 0.0;
+  j["page_cache_fraction"] = p.page_cache_fraction;
+  j["results"] = p.folder;
+  return j;
+}
+
+std::string ProbesCsv(const std::vector<SweepProbe>& probes) {
+  std::string out =
+      "accelerators,full,passed,au_meaningful,au_percentage,samples_per_second,MB_per_second,"
+      "demand_MB_per_second,read_latency_p99_ms,cpu_seconds,page_cache_fraction,results\n";
+  for (const auto& p : probes)
+    out +=
+        fmt::format("{},{},{},{},{:.4f},{:.3f},{:.3f},{:.3f},{:.4f},{:.3f},{:.4f},{}\n",
+                    p.accelerators, p.full ? 1 : 0, p.passed ? 1 : 0, p.au_meaningful ? 1 : 0,
+                    p.au_percentage, p.samples_per_second, p.mb_per_second, p.demand_mb_per_second,
+                    p.read_p99_ms, p.cpu_seconds, p.page_cache_fraction, p.folder);
+  return out;
+}
+
+// The AU of the confirming run at `n` (else the last probe's), for the sentence.
+const SweepProbe* Best(const std::vector<SweepProbe>& probes, uint64_t n) {
+  const SweepProbe* found = nullptr;
+  for (const auto& p : probes)
+    if (p.accelerators == n && (found == nullptr || p.full)) found = &p;
+  return found;
+}
+
+std::string Sentence(const SearchResult& r, const std::vector<SweepProbe>& probes,
+                     const config::WorkloadConfig& c) {
+  const double target = 100.0 * c.metric.au;
+  const std::string who =
+      fmt::format("emulated accelerators training {} ({})", c.model.name, c.workload_name);
+  if (r.stopped) return "the sweep stopped before an answer: " + r.stop_reason;
+  std::string text =
+      r.answer == 0
+          ? fmt::format("this storage feeds no {} at AU >= {:.0f}%", who, target)
+          : fmt::format("this storage feeds {} {} at AU >= {:.0f}%", r.answer, who, target);
+  if (r.first_failure) {
+    const SweepProbe* p = Best(probes, *r.first_failure);
+    if (r.limited_by_dataset && p && !p->au_meaningful)
+      text += fmt::format(
+          "; at {} the AU is no verdict: the dataset is too small for that many "
+          "(`trainbench datasize` says how many files)",
+          *r.first_failure);
+    else if (p)
+      text += fmt::format("; {} fail at {:.1f}%", *r.first_failure, p->au_percentage);
+  }
+  if (r.limited_by_range)
+    text += fmt::format(" (every count up to the --max {} passed: raise it)", r.answer);
+  if (!r.confirmed && !r.stopped) text += " (not confirmed by full-length runs)";
+  return text;
+}
+
+}  // namespace
+
+uint64_t DefaultProbeSteps(const config::WorkloadConfig& config) {
+  // The steps AU excludes at the start, and at least as many measured: a probe's AU then
+  // covers steps that prefetching cannot hide.
+  return std::max<uint64_t>(20, 2 * config::MinStepsForAuVerdict(config));
+}
+
+SweepOutcome SweepJob(
+    const SweepOptions& options, JobEnv& env,
+    const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results) {
+  const auto& config = options.run.config;
+  if (options.lowest < 1 || options.highest < options.lowest)
+    throw UsageError(fmt::format("--min {} --max {}: give 1 <= --min <= --max (accelerator counts)",
+                                 options.lowest, options.highest));
+  if (!config.workflow.train)
+    throw UsageError(
+        fmt::format("{} is a checkpointing workload (workflow.train false): it has no AU to sweep",
+                    config.workload_name));
+  const auto& t = config.train.computation_time;
+  if (t.mean <= 0)
+    throw UsageError(
+        "train.computation_time is 0: AU is not meaningful, so no count can pass; give the "
+        "accelerator's step time (`trainbench train --calibrate` measures one)");
+  dist::Communicator& ranks = env.ranks;
+  const bool lead = ranks.Rank() == 0;
+  const uint64_t probe_steps =
+      options.probe_steps > 0 ? options.probe_steps : DefaultProbeSteps(config);
+  // What one accelerator asks of the storage at 100% AU: a batch per step time.
+  const double demand_per_accel =
+      static_cast<double>(config.reader.batch_size) * config.dataset.record_length_bytes / t.mean;
+
+  report::ResultEnvelope envelope;
+  envelope.kind = "sweep";
+  envelope.workload = config.workload_name;
+  envelope.started = UtcStamp();
+  envelope.config = config::ToJson(config);
+  for (const auto& host : ranks.Gather(ranks.Host()))
+    if (std::find(envelope.host_names.begin(), envelope.host_names.end(), host) ==
+        envelope.host_names.end())
+      envelope.host_names.push_back(host);
+  SweepOutcome out;
+  out.reports = lead;
+  std::string folder;
+  if (lead && env.results) {
+    try {
+      folder = env.results->Open("sweep-" + config.workload_name, envelope.started);
+    } catch (const std::exception& e) {
+      throw UsageError(std::string(e.what()) + ": the sweep keeps its probes there");
+    }
+  }
+  LogInfo(fmt::format(
+      "sweep {}: the most accelerators at AU >= {:.0f}%, counts {} to {}, probes of {} steps "
+      "then full-length runs to confirm; each accelerator asks {:.2f} MB/s at 100% AU",
+      config.workload_name, 100.0 * config.metric.au, options.lowest, options.highest, probe_steps,
+      demand_per_accel / 1e6));
+
+  auto probe = [&](uint64_t n, bool full) {
+    RunJobOptions run = options.run;
+    // This rank's share of n, as `run --accelerators` per rank adds up.
+    const auto size = static_cast<uint64_t>(ranks.Size());
+    const auto rank = static_cast<uint64_t>(ranks.Rank());
+    run.accelerators = n / size + (rank < n % size ? 1 : 0);
+    if (!full) run.config.train.total_training_steps = static_cast<int64_t>(probe_steps);
+    run.progress = false;
+    if (!folder.empty()) run.config.output.folder = folder + "/probes";
+    std::unique_ptr<ResultsSink> sink;
+    if (lead) sink = probe_results(folder.empty() ? "" : folder + "/probes");
+    JobEnv probe_env{ranks, env.open_storage, sink.get(), nullptr, env.check_local_folders};
+    nlohmann::json summary;
+    std::string probe_folder;
+    probe_env.show = [&](const RunOutcome& o) {
+      summary = o.summary;
+      probe_folder = o.folder;
+    };
+    if (run.accelerators == 0) {
+      // More ranks than accelerators: this rank has none, which `run` refuses.
+      throw UsageError(fmt::format(
+          "{} accelerator(s) over {} ranks leaves a rank without one: give --min {} or more", n,
+          size, size));
+    }
+    const int code = RunJob(run, probe_env);
+    ProbeVerdict v;
+    std::string verdict;
+    if (lead) {
+      SweepProbe p = ProbeOf(summary, n, full, demand_per_accel);
+      p.folder = probe_folder;
+      v.passed = p.passed;
+      v.meaningful = p.au_meaningful;
+      v.stopped = code != 0 || summary.is_null() || !summary.value("complete", false);
+      LogInfo(
+          fmt::format("sweep: {} accelerator(s) {}: AU {:.2f}% {} ({:.1f} MB/s of {:.1f} "
+                      "asked)",
+                      n, full ? "full-length" : "probe", p.au_percentage,
+                      !p.au_meaningful ? "no verdict"
+                      : p.passed       ? "pass"
+                                       : "FAIL",
+                      p.mb_per_second, p.demand_mb_per_second));
+      out.probes.push_back(std::move(p));
+      verdict = fmt::format("{}{}{}", v.passed ? 1 : 0, v.meaningful ? 1 : 0, v.stopped ? 1 : 0);
+    }
+    // Every rank takes rank 0's verdict: the next count is the same everywhere.
+    verdict = ranks.AllGather(verdict).front();
+    v.passed = verdict[0] == '1';
+    v.meaningful = verdict[1] == '1';
+    v.stopped = verdict[2] == '1' || code != 0;
+    return v;
+  };
+  try {
+    out.search = FindMaxAccelerators(options.lowest, options.highest, probe);
+  } catch (...) {
+    // Refused before it measured anything (no dataset, a bad key): no folder that would pass
+    // for a sweep.
+    if (lead && env.results && out.probes.empty()) env.results->Discard();
+    throw;
+  }
+  envelope.finished = UtcStamp();
+  envelope.complete = !out.search.stopped;
+  envelope.stop_reason = out.search.stop_reason;
+  if (!lead) return out;
+
+  out.sentence = Sentence(out.search, out.probes, config);
+  auto& f = out.figures;
+  f["answer_accelerators"] = out.search.answer;
+  f["first_failure_accelerators"] =
+      out.search.first_failure ? nlohmann::json(*out.search.first_failure) : nlohmann::json();
+  f["confirmed"] = out.search.confirmed;
+  f["limited_by_dataset"] = out.search.limited_by_dataset;
+  f["limited_by_range"] = out.search.limited_by_range;
+  f["sentence"] = out.sentence;
+  f["au_target_percentage"] = 100.0 * config.metric.au;
+  f["probe_steps"] = probe_steps;
+  f["min_accelerators"] = options.lowest;
+  f["max_accelerators"] = options.highest;
+  f["demand_MB_per_second_per_accelerator"] = demand_per_accel / 1e6;
+  f["ranks"] = ranks.Size();
+  auto& rows = f["probes"] = nlohmann::ordered_json::array();
+  for (const auto& p : out.probes) rows.push_back(ProbeJson(p));
+  if (env.results && !folder.empty()) {
+    try {
+      env.results->WriteFile("probes.csv", ProbesCsv(out.probes));
+      env.results->WriteFile("summary.json", report::WithEnvelope(envelope, f).dump(2) + "\n");
+      out.results.folder = folder;
+    } catch (const std::exception& e) {
+      out.results.error = e.what();
+    }
+  }
+  nlohmann::ordered_json line;
+  nlohmann::ordered_json brief;
+  for (const char* key : {"answer_accelerators", "first_failure_accelerators", "confirmed",
+                          "au_target_percentage", "sentence"})
+    brief[key] = f[key];
+  line["trainbench_sweep"] = brief;
+  out.line = FinalLine(line, envelope, out.results.folder);
+  return out;
+}
+
+}  // namespace trainbench::app

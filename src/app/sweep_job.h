@@ -1,0 +1,65 @@
+// `trainbench sweep WORKLOAD --find-max-accelerators`: how many accelerators this storage
+// feeds. Runs RunJob at the counts accelerator_search.h picks: short probes (a step budget,
+// train.total_training_steps, long enough that the AU is a verdict: the start steps it
+// excludes plus as many measured) and full-length runs to confirm. Every probe keeps its own
+// run results under the sweep's folder (<output>/sweep-<workload>-<UTC stamp>/probes/), and
+// the sweep's summary.json (kind sweep) lists them with the answer. Under mpirun a count is
+// split over the ranks as `run --accelerators` takes it (the first ranks take one more).
+// Not thread-safe: one job per process.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/accelerator_search.h"
+#include "app/job_results.h"
+#include "app/run_job.h"
+
+namespace trainbench::app {
+
+struct SweepOptions {
+  RunJobOptions run;  // the workload and the run's flags; accelerators is set per probe
+  uint64_t lowest = 1, highest = 1024;
+  uint64_t probe_steps = 0;  // per probe; 0: twice what an AU verdict needs, at least 20
+};
+
+// One probe's figures (rank 0's view of the merged run).
+struct SweepProbe {
+  uint64_t accelerators = 0;
+  bool full = false;
+  bool passed = false;
+  bool au_meaningful = false;
+  double au_percentage = 0;
+  double samples_per_second = 0;
+  double mb_per_second = 0;         // what the storage delivered
+  double demand_mb_per_second = 0;  // what the accelerators asked for at 100% AU
+  double read_p99_ms = 0;
+  double cpu_seconds = 0, run_seconds = 0;
+  double page_cache_fraction = 0;  // of the bytes read, served from the page cache
+  std::string folder;              // its run results
+};
+
+struct SweepOutcome {
+  bool reports = false;  // rank 0
+  SearchResult search;
+  std::vector<SweepProbe> probes;
+  std::string sentence;  // the answer in one sentence
+  nlohmann::ordered_json figures;
+  WrittenResults results;
+  std::string line;  // {"trainbench_sweep": {...}, "trainbench": {...}}
+};
+
+// `env.results` keeps the sweep's own files (rank 0); `probe_results(folder)` makes the sink
+// a probe's run writes into (a FolderResults under the sweep's folder, MemoryResults in
+// tests). Throws UsageError before any run for a range out of order.
+SweepOutcome SweepJob(
+    const SweepOptions& options, JobEnv& env,
+    const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results);
+
+// The probe budget SweepJob uses for `config` (options.probe_steps 0).
+uint64_t DefaultProbeSteps(const config::WorkloadConfig& config);
+
+}  // namespace trainbench::app

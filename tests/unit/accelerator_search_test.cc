@@ -1,0 +1,91 @@
+// The search of `sweep --find-max-accelerators` against storages whose limit is known: the
+// answer is the arithmetic one, the probes grow x2 then bisect, full-length runs confirm (and
+// correct a probe that was wrong), and a dataset too small for a count ends the growth.
+#include "app/accelerator_search.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace trainbench::app {
+namespace {
+
+// A storage delivering `limit` bytes/s to accelerators asking `demand` each: AU is
+// min(1, limit / (n x demand)); a count passes at AU >= 90%.
+std::function<ProbeVerdict(uint64_t, bool)> Limited(double limit, double demand) {
+  return [=](uint64_t n, bool) {
+    const double au = std::min(1.0, limit / (static_cast<double>(n) * demand));
+    return ProbeVerdict{au >= 0.9, true, false};
+  };
+}
+
+uint64_t Arithmetic(double limit, double demand) {
+  return static_cast<uint64_t>(std::floor(limit / (0.9 * demand)));
+}
+
+TEST(AcceleratorSearch, FindsTheArithmeticAnswerForSeveralLimits) {
+  for (double limit : {1.0, 9.5, 16.0, 37.0, 100.0, 999.0}) {
+    const auto r = FindMaxAccelerators(1, 4096, Limited(limit, 1.0));
+    EXPECT_EQ(r.answer, Arithmetic(limit, 1.0)) << limit;
+    ASSERT_TRUE(r.first_failure.has_value());
+    EXPECT_EQ(*r.first_failure, r.answer + 1);
+    EXPECT_TRUE(r.confirmed);
+    // Short probes: about 2 log2(N) of them, then the two full-length runs.
+    size_t full = 0;
+    for (const auto& s : r.steps) full += s.full;
+    EXPECT_EQ(full, r.answer > 0 ? 2u : 1u) << limit;
+    EXPECT_LE(r.steps.size(), 2 * static_cast<size_t>(std::log2(limit / 0.9) + 2) + 2) << limit;
+  }
+}
+
+TEST(AcceleratorSearch, GrowsGeometricallyThenBisects) {
+  const auto r = FindMaxAccelerators(1, 4096, Limited(18.0, 1.0));  // N* = 20
+  std::vector<uint64_t> order;
+  for (const auto& s : r.steps)
+    if (!s.full) order.push_back(s.accelerators);
+  EXPECT_EQ(order, (std::vector<uint64_t>{1, 2, 4, 8, 16, 32, 24, 20, 22, 21}));
+  EXPECT_EQ(r.answer, 20u);
+}
+
+TEST(AcceleratorSearch, FullLengthRunsCorrectAShortProbe) {
+  // Short probes are optimistic by 3 counts (a cache that warms, say); full runs are right.
+  auto probe = [](uint64_t n, bool full) {
+    return ProbeVerdict{n <= (full ? 10u : 13u), true, false};
+  };
+  const auto r = FindMaxAccelerators(1, 4096, probe);
+  EXPECT_EQ(r.answer, 10u);
+  EXPECT_EQ(r.first_failure.value_or(0), 11u);
+  EXPECT_TRUE(r.confirmed);
+}
+
+TEST(AcceleratorSearch, ARangeThatAlwaysPassesSaysSo) {
+  const auto r = FindMaxAccelerators(2, 12, Limited(1000.0, 1.0));
+  EXPECT_EQ(r.answer, 12u);
+  EXPECT_TRUE(r.limited_by_range);
+  EXPECT_FALSE(r.first_failure.has_value());
+}
+
+TEST(AcceleratorSearch, NoCountPasses) {
+  const auto r = FindMaxAccelerators(1, 64, Limited(0.5, 1.0));
+  EXPECT_EQ(r.answer, 0u);
+  EXPECT_EQ(r.first_failure.value_or(0), 1u);
+}
+
+TEST(AcceleratorSearch, ADatasetTooSmallEndsTheGrowth) {
+  // Every count passes, but above 30 the AU is no verdict (too few steps).
+  auto probe = [](uint64_t n, bool) { return ProbeVerdict{true, n <= 30, false}; };
+  const auto r = FindMaxAccelerators(1, 4096, probe);
+  EXPECT_EQ(r.answer, 30u);
+  EXPECT_TRUE(r.limited_by_dataset);
+  EXPECT_EQ(r.first_failure.value_or(0), 31u);
+}
+
+TEST(AcceleratorSearch, AStoppedRunEndsTheSearch) {
+  auto probe = [](uint64_t n, bool) { return ProbeVerdict{true, true, n == 8}; };
+  const auto r = FindMaxAccelerators(1, 4096, probe);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_EQ(r.steps.back().accelerators, 8u);
+}
+
+}  // namespace
+}  // namespace trainbench::app
