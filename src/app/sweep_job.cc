@@ -3,12 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <thread>
 
+#include "app/official_commands.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/units.h"
 #include "config/datasize.h"
 #include "config/workload_yaml.h"
+#include "metrics/process_stats.h"
 
 namespace trainbench::app {
 namespace {
@@ -97,6 +101,17 @@ std::string Sentence(const SearchResult& r, const std::vector<SweepProbe>& probe
           *r.first_failure);
     else if (p)
       text += fmt::format("; {} fail at {:.1f}%", *r.first_failure, p->au_percentage);
+  }
+  if (r.first_failure) {
+    // Past the answer, a client that used (nearly) every core is the limit as much as the
+    // storage: say so rather than blame the storage.
+    const SweepProbe* p = Best(probes, *r.first_failure);
+    const double cores = static_cast<double>(std::max(1u, std::thread::hardware_concurrency()));
+    if (p && p->run_seconds > 0 && p->cpu_seconds / p->run_seconds >= 0.8 * cores)
+      text += fmt::format(
+          "; at {} trainbench itself used {:.1f} of this host's {:.0f} cores: client-bound, "
+          "the storage may feed more (add client hosts)",
+          *r.first_failure, p->cpu_seconds / p->run_seconds, cores);
   }
   if (r.limited_by_range)
     text += fmt::format(" (every count up to the --max {} passed: raise it)", r.answer);
@@ -240,6 +255,16 @@ SweepOutcome SweepJob(
   f["max_accelerators"] = options.highest;
   f["demand_MB_per_second_per_accelerator"] = demand_per_accel / 1e6;
   f["ranks"] = ranks.Size();
+  if (out.search.answer > 0) {
+    // The lines that confirm N* with the official tools, and the dataset they need for it.
+    const double memory_gib = static_cast<double>(metrics::HostMemoryBytes()) / kGiB;
+    const auto official =
+        OfficialCommandsFor(config, out.search.answer, envelope.host_names, memory_gib);
+    f["official"] = {
+        {"dataset_files", official.size.files},     {"dataset_GB", official.size.bytes / 1e9},
+        {"mlpstorage_datasize", official.datasize}, {"mlpstorage_datagen", official.datagen},
+        {"mlpstorage_run", official.run},           {"dlio", official.dlio}};
+  }
   auto& rows = f["probes"] = nlohmann::ordered_json::array();
   for (const auto& p : out.probes) rows.push_back(ProbeJson(p));
   if (env.results && !folder.empty()) {

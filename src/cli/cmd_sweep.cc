@@ -49,6 +49,15 @@ int Sweep(SweepFlags& flags) {
                : p.passed       ? "pass"
                                 : "FAIL");
   fmt::print("{}\n", outcome.sentence);
+  if (const auto it = outcome.figures.find("official"); it != outcome.figures.end()) {
+    const auto& o = *it;
+    fmt::print(
+        "Confirm it with MLPerf Storage's tools (its rule sizes the dataset for {} accelerators "
+        "at {} files, {:.1f} GB):\n  {}\n  {}\n  {}\nor DLIO alone:\n  {}\n",
+        outcome.search.answer, o["dataset_files"].get<uint64_t>(), o["dataset_GB"].get<double>(),
+        o["mlpstorage_datasize"].get<std::string>(), o["mlpstorage_datagen"].get<std::string>(),
+        o["mlpstorage_run"].get<std::string>(), o["dlio"].get<std::string>());
+  }
   if (!outcome.results.folder.empty()) fmt::print("results: {}\n", outcome.results.folder);
   fmt::print("{}\n", outcome.line);
   std::fflush(stdout);

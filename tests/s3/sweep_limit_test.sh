@@ -31,6 +31,8 @@ a, w = $answer, $want
 assert abs(a - w) <= max(1, 0.05 * w), (a, w)"
   check "limit $limit MB/s: confirmed by full-length runs" \
     test "$(json_last_line "$out" 'd["trainbench_sweep"]["confirmed"]')" = True
+  contains "$out" "mlpstorage training run --hosts"
+  contains "$out" "--num-accelerators $answer"
 done
 
 folder=$(json_last_line "$out" 'd["trainbench"]["results"]')
