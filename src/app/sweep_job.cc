@@ -17,63 +17,6 @@
 namespace trainbench::app {
 namespace {
 
-double Number(const nlohmann::json& j, const nlohmann::json::json_pointer& at) {
-  return j.contains(at) && j[at].is_number() ? j[at].get<double>() : 0.0;
-}
-
-SweepProbe ProbeOf(const nlohmann::json& s, uint64_t n, bool full, double demand_per_accel) {
-  using P = nlohmann::json::json_pointer;
-  SweepProbe p;
-  p.accelerators = n;
-  p.full = full;
-  p.passed = s.value("passed", nlohmann::json()).is_boolean() && s["passed"].get<bool>();
-  p.au_meaningful = s.value("au_meaningful", false);
-  p.au_percentage = Number(s, P("/metric/train_au_mean_percentage"));
-  p.samples_per_second = Number(s, P("/metric/train_throughput_mean_samples_per_second"));
-  p.mb_per_second = Number(s, P("/metric/train_io_mean_MB_per_second"));
-  p.demand_mb_per_second = demand_per_accel * static_cast<double>(n) / 1e6;
-  p.read_p99_ms = Number(s, P("/read_latency_ms/p99"));
-  p.cpu_seconds = Number(s, P("/cpu_seconds"));
-  p.run_seconds = Number(s, P("/run_seconds"));
-  const double read = Number(s, P("/cache/bytes_read"));
-  p.page_cache_fraction = read > 0 && s.contains(P("/cache/device_read_available")) &&
-                                  s[P("/cache/device_read_available")].get<bool>()
-                              ? 1.0 - std::min(1.0, Number(s, P("/cache/device_read_bytes")) / read)
-                              : 0.0;
-  return p;
-}
-
-nlohmann::ordered_json ProbeJson(const SweepProbe& p) {
-  nlohmann::ordered_json j;
-  j["accelerators"] = p.accelerators;
-  j["full"] = p.full;
-  j["passed"] = p.passed;
-  j["au_meaningful"] = p.au_meaningful;
-  j["au_percentage"] = p.au_percentage;
-  j["samples_per_second"] = p.samples_per_second;
-  j["MB_per_second"] = p.mb_per_second;
-  j["demand_MB_per_second"] = p.demand_mb_per_second;
-  j["read_latency_p99_ms"] = p.read_p99_ms;
-  j["cpu_seconds"] = p.cpu_seconds;
-  j["cpu_share"] = p.run_seconds > 0 ? p.cpu_seconds / p.run_seconds : 0.0;
-  j["page_cache_fraction"] = p.page_cache_fraction;
-  j["results"] = p.folder;
-  return j;
-}
-
-std::string ProbesCsv(const std::vector<SweepProbe>& probes) {
-  std::string out =
-      "accelerators,full,passed,au_meaningful,au_percentage,samples_per_second,MB_per_second,"
-      "demand_MB_per_second,read_latency_p99_ms,cpu_seconds,page_cache_fraction,results\n";
-  for (const auto& p : probes)
-    out +=
-        fmt::format("{},{},{},{},{:.4f},{:.3f},{:.3f},{:.3f},{:.4f},{:.3f},{:.4f},{}\n",
-                    p.accelerators, p.full ? 1 : 0, p.passed ? 1 : 0, p.au_meaningful ? 1 : 0,
-                    p.au_percentage, p.samples_per_second, p.mb_per_second, p.demand_mb_per_second,
-                    p.read_p99_ms, p.cpu_seconds, p.page_cache_fraction, p.folder);
-  return out;
-}
-
 // The AU of the confirming run at `n` (else the last probe's), for the sentence.
 const SweepProbe* Best(const std::vector<SweepProbe>& probes, uint64_t n) {
   const SweepProbe* found = nullptr;
@@ -183,24 +126,18 @@ SweepOutcome SweepJob(
     const auto rank = static_cast<uint64_t>(ranks.Rank());
     run.accelerators = n / size + (rank < n % size ? 1 : 0);
     if (!full) run.config.train.total_training_steps = static_cast<int64_t>(probe_steps);
-    run.progress = false;
     if (!folder.empty()) run.config.output.folder = folder + "/probes";
-    std::unique_ptr<ResultsSink> sink;
-    if (lead) sink = probe_results(folder.empty() ? "" : folder + "/probes");
-    JobEnv probe_env{ranks, env.open_storage, sink.get(), nullptr, env.check_local_folders};
-    nlohmann::json summary;
-    std::string probe_folder;
-    probe_env.show = [&](const RunOutcome& o) {
-      summary = o.summary;
-      probe_folder = o.folder;
-    };
     if (run.accelerators == 0) {
       // More ranks than accelerators: this rank has none, which `run` refuses.
       throw UsageError(fmt::format(
           "{} accelerator(s) over {} ranks leaves a rank without one: give --min {} or more", n,
           size, size));
     }
-    const int code = RunJob(run, probe_env);
+    const ProbeRun done = RunProbe(
+        run, env, lead ? probe_results(folder.empty() ? "" : folder + "/probes") : nullptr);
+    const int code = done.code;
+    const nlohmann::json& summary = done.summary;
+    const std::string& probe_folder = done.folder;
     ProbeVerdict v;
     std::string verdict;
     if (lead) {

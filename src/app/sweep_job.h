@@ -17,6 +17,7 @@
 #include "app/accelerator_search.h"
 #include "app/job_results.h"
 #include "app/run_job.h"
+#include "app/sweep_probe.h"
 
 namespace trainbench::app {
 
@@ -24,22 +25,6 @@ struct SweepOptions {
   RunJobOptions run;  // the workload and the run's flags; accelerators is set per probe
   uint64_t lowest = 1, highest = 1024;
   uint64_t probe_steps = 0;  // per probe; 0: twice what an AU verdict needs, at least 20
-};
-
-// One probe's figures (rank 0's view of the merged run).
-struct SweepProbe {
-  uint64_t accelerators = 0;
-  bool full = false;
-  bool passed = false;
-  bool au_meaningful = false;
-  double au_percentage = 0;
-  double samples_per_second = 0;
-  double mb_per_second = 0;         // what the storage delivered
-  double demand_mb_per_second = 0;  // what the accelerators asked for at 100% AU
-  double read_p99_ms = 0;
-  double cpu_seconds = 0, run_seconds = 0;
-  double page_cache_fraction = 0;  // of the bytes read, served from the page cache
-  std::string folder;              // its run results
 };
 
 struct SweepOutcome {

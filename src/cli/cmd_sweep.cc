@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "app/grid_sweep_job.h"
 #include "app/job_env.h"
 #include "app/sweep_job.h"
 #include "cli/command.h"
@@ -17,15 +18,83 @@ namespace {
 
 struct SweepFlags {
   RunFlags run;
+  std::string accelerators;  // a grid axis: 8,16,32
   bool find_max = false;
   uint64_t lowest = 1, highest = 1024;
   uint64_t probe_steps = 0;
 };
 
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    out.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+// KEY=V1,V2,... among the overrides is a swept key; a value in braces or brackets (a YAML
+// map or list, which has commas of its own) is one value.
+std::vector<app::GridAxis> TakeAxes(std::vector<std::string>& overrides) {
+  std::vector<app::GridAxis> axes;
+  std::vector<std::string> fixed;
+  for (const auto& o : overrides) {
+    const size_t eq = o.find('=');
+    const std::string value = eq == std::string::npos ? "" : o.substr(eq + 1);
+    if (eq == std::string::npos || value.find(',') == std::string::npos ||
+        value.find_first_of("{[") != std::string::npos) {
+      fixed.push_back(o);
+      continue;
+    }
+    std::string key = o.substr(0, eq);
+    for (const char* prefix : {"++workload.", "workload."})
+      if (key.rfind(prefix, 0) == 0) key = key.substr(std::string(prefix).size());
+    axes.push_back({key, SplitList(value)});
+  }
+  overrides = fixed;
+  return axes;
+}
+
+int Grid(SweepFlags& flags) {
+  app::GridSweepOptions options;
+  options.axes = TakeAxes(flags.run.workload.overrides);
+  if (!flags.accelerators.empty())
+    options.axes.insert(options.axes.begin(), {"accelerators", SplitList(flags.accelerators)});
+  options.run = ResolveRunFlags(flags.run);
+  options.output = options.run.config.output.folder;
+  auto env = app::BinaryJobEnv(nullptr);
+  const app::GridSweepOutcome outcome = app::GridSweepJob(options, env);
+  if (!outcome.reports) return 0;
+  std::string head;
+  for (const auto& axis : options.axes) head += fmt::format("{:>16} ", axis.key);
+  fmt::print("{}    AU %  samples/s      MB/s  verdict\n", head);
+  for (const auto& p : outcome.points) {
+    std::string row;
+    for (const auto& v : p.values) row += fmt::format("{:>16} ", v);
+    fmt::print("{}{:>7.2f} {:>10.1f} {:>9.1f}  {}{}\n", row, p.run.au_percentage,
+               p.run.samples_per_second, p.run.mb_per_second,
+               !p.run.au_meaningful ? "no verdict"
+               : p.run.passed       ? "pass"
+                                    : "FAIL",
+               p.resumed ? " (earlier)" : "");
+  }
+  if (!outcome.results.folder.empty()) fmt::print("results: {}\n", outcome.results.folder);
+  fmt::print("{}\n", outcome.line);
+  std::fflush(stdout);
+  if (!outcome.results.error.empty())
+    throw RuntimeError("the sweep's results could not be written: " + outcome.results.error);
+  if (outcome.interrupted) return static_cast<int>(ExitCode::kInterrupted);
+  if (!outcome.stop_reason.empty()) throw RuntimeError(outcome.stop_reason);
+  return 0;
+}
+
 int Sweep(SweepFlags& flags) {
-  if (!flags.find_max)
-    throw UsageError(
-        "sweep needs --find-max-accelerators (sweeps over other keys are not built yet)");
+  if (!flags.find_max) return Grid(flags);
+  if (!flags.accelerators.empty())
+    throw UsageError("--find-max-accelerators finds the count: drop --accelerators");
   app::SweepOptions options;
   options.run = ResolveRunFlags(flags.run);
   options.lowest = flags.lowest;
@@ -71,22 +140,28 @@ int Sweep(SweepFlags& flags) {
 void AddSweepCommand(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand(
       "sweep",
-      "How many accelerators this storage feeds: the largest count whose AU stays at or above "
-      "the workload's target (short probes, then full-length runs to confirm)");
+      "How many accelerators this storage feeds (--find-max-accelerators: the largest count at "
+      "the workload's AU target), or a grid of runs over swept keys (key=v1,v2,...)");
   command->footer(
       "Examples:\n"
       "  trainbench sweep resnet50_h100 --find-max-accelerators dataset.data_folder=/mnt/fs/r50\n"
       "  trainbench sweep unet3d_h100 --find-max-accelerators --min 4 --max 64\n"
       "  mpirun -np 4 --hostfile hosts trainbench sweep resnet50_h100 --find-max-accelerators\n"
+      "  trainbench sweep resnet50_h100 reader.read_threads=1,2,4,8 --accelerators 8,16,32\n"
       "Counts grow x2 from --min until a probe fails, then the last pass and the first failure "
       "are bisected; each probe is a run of --probe-steps steps (default: twice what an AU "
       "verdict needs, at least 20), and full-length runs at N* (pass) and N*+1 (fail) confirm "
       "the answer. Under mpirun a count is split over the ranks.\n"
+      "A grid (KEY=V1,V2,... overrides, --accelerators A,B,...) runs every combination, one run "
+      "per point in <output.folder>/sweep-<workload>-grid-<id>/points/, journaled as each "
+      "ends: the same command again runs only the points not done.\n"
       "Results: <output.folder>/sweep-<workload>-<UTC time>/ (summary.json, probes.csv, and "
       "each probe's run results in probes/); the last stdout line is {\"trainbench_sweep\": "
       "{...}, \"trainbench\": {...}}.");
   static SweepFlags flags;
   AddRunFlags(*command, flags.run, /*with_accelerators=*/false);
+  command->add_option("--accelerators,-a", flags.accelerators,
+                      "A grid axis of accelerator counts (8,16,32), split over the ranks");
   command->add_flag("--find-max-accelerators", flags.find_max,
                     "Find the largest accelerator count at the workload's AU target (metric.au)");
   command->add_option("--min", flags.lowest, "The smallest count tried (default 1)")

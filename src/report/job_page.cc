@@ -22,6 +22,9 @@ const char* const kJobPageScript = R"JS(
 
     // ---- outcome
     function headline(s) {
+      if (kind === 'sweep' && s.mode === 'grid')
+        return `${s.points_done} of ${s.points_total} points run` +
+               (s.points_resumed ? ` (${s.points_resumed} by an earlier invocation)` : '');
       if (kind === 'sweep') return s.sentence;
       if (kind === 'datagen')
         return `${s.files_written} files, ${bytes(s.bytes_written)} written in ` +
@@ -76,6 +79,9 @@ const char* const kJobPageScript = R"JS(
                      ['MB/s asked per accelerator', 'demand_MB_per_second_per_accelerator', 3],
                      ['counts tried', 'min_accelerators'], ['up to', 'max_accelerators'],
                      ['ranks', 'ranks']];
+    if (kind === 'sweep' && S(runs[0]).mode === 'grid')
+      figures.sweep = [['points', 'points_total'], ['done', 'points_done'],
+                       ['done earlier', 'points_resumed']];
     figures.staged_train = figures.stage.concat(
         [['compute s', 'compute_s', 3], ['images/s', 'train.radix_metrics.images_per_second', 1],
          ['data wait share', 'train.trainbench.data_wait_share', 4]]);
@@ -167,7 +173,39 @@ const char* const kJobPageScript = R"JS(
       line('wait', 'Data wait: share of the time the model waited for a batch',
            'data_wait_share', 100, '% of the time', 'Per interval, while training.');
 
-    if (kind === 'sweep') {
+    if (kind === 'sweep' && S(runs[0]).mode === 'grid') {
+      // Each figure against the first swept key, a line per combination of the others.
+      const s0 = S(runs[0]);
+      const axes = s0.axes || [];
+      const first = axes[0], others = axes.slice(1);
+      const comboOf = (p) => others.map((a) => `${a.key}=${p.values[a.key]}`).join(', ');
+      const combos = [...new Set((s0.points || []).map(comboOf))];
+      function gridChart(id, title, field, yTitle, scale) {
+        const sets = combos.map((combo, k) => ({
+          label: combo || title, borderColor: color(k), backgroundColor: color(k),
+          pointRadius: 3, borderWidth: 1.5, spanGaps: true,
+          data: first.values.map((v) => {
+            const p = (s0.points || []).find((q) => q.values[first.key] === v &&
+                                                   comboOf(q) === combo);
+            return p ? p.run[field] * scale : null;
+          })}));
+        chart(charts, id, title, {type: 'line', data: {labels: first.values, datasets: sets},
+              options: {scales: {x: {title: {display: true, text: first.key}},
+                                 y: {beginAtZero: true, title: {display: true, text: yTitle}}}}});
+      }
+      gridChart('grid-au', 'AU by ' + first.key, 'au_percentage', 'AU %', 1);
+      gridChart('grid-samples', 'Samples/s by ' + first.key, 'samples_per_second', 'samples/s', 1);
+      gridChart('grid-mbps', 'MB/s by ' + first.key, 'MB_per_second', 'MB/s', 1);
+      const sec = section('Points');
+      table(sec, axes.map((a) => a.key).concat(['AU %', 'verdict', 'samples/s', 'MB/s',
+                                                 'p99 read ms', 'results']),
+            (s0.points || []).map((p) => axes.map((a) => p.values[a.key]).concat([
+              num(p.run.au_percentage, 2),
+              !p.run.au_meaningful ? 'no verdict' : p.run.passed ? 'pass' : 'fail',
+              num(p.run.samples_per_second, 1), num(p.run.MB_per_second, 1),
+              num(p.run.read_latency_p99_ms, 2), p.run.results])),
+            'points-table');
+    } else if (kind === 'sweep') {
       // Each probe at its count: AU against the target, delivered against asked.
       const byCount = {x: {type: 'linear', beginAtZero: true,
                            title: {display: true, text: 'accelerators'}}};

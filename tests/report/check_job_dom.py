@@ -34,6 +34,10 @@ def at(d, path):
 
 
 dom, kind, folders = sys.argv[1], sys.argv[2], sys.argv[3:]
+GRID = kind == "sweep" and json.load(open(f"{folders[0]}/summary.json")).get("mode") == "grid"
+if GRID:
+    CHARTS["sweep"] = {"grid-au": "au_percentage", "grid-samples": "samples_per_second",
+                       "grid-mbps": "MB_per_second"}
 page = Page()
 page.feed(open(dom, encoding="utf-8").read())
 assert page.body.get("data-report-ready") == "true", "the page's script did not finish"
@@ -61,6 +65,20 @@ for key, values in page.figures.items():
 
 for chart, source in CHARTS[kind].items():
     sets = points[chart]["datasets"]
+    if GRID:  # each figure by the first key's value, a line per combination of the others
+        s0 = summaries[0]
+        first, others = s0["axes"][0], s0["axes"][1:]
+        combo = lambda p: ", ".join(f"{a['key']}={p['values'][a['key']]}" for a in others)
+        combos = list(dict.fromkeys(combo(p) for p in s0["points"]))
+        assert points[chart]["labels"] == first["values"], points[chart]["labels"]
+        for k, c in enumerate(combos):
+            want = []
+            for v in first["values"]:
+                p = [q for q in s0["points"] if q["values"][first["key"]] == v and combo(q) == c]
+                want.append(round(p[0]["run"][source], 6) if p else None)
+            got = [None if y is None else round(y, 6) for y in sets[k]["data"]]
+            assert got == want, (chart, c, got, want)
+        continue
     if kind == "sweep":  # each probe at its count: short probes, then full-length runs
         probes = summaries[0]["probes"]
         for k, full in enumerate(sorted({p["full"] for p in probes})):

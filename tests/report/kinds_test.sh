@@ -43,6 +43,9 @@ sw=(resnet50_h100 dataset.num_files_train=400 dataset.num_samples_per_file=1
 expect_exit 0 swd.out "$TB" datagen "${sw[@]}" --no-progress
 expect_exit 0 sweep.out "$TB" sweep "${sw[@]}" --find-max-accelerators --max 64 --no-progress
 page_ok "$(json_last_line sweep.out 'd["trainbench"]["results"]')"
+# A grid over two keys: a line per read_threads value, accelerators along x.
+expect_exit 0 grid.out "$TB" sweep "${sw[@]}" reader.read_threads=1,2 --accelerators 1,2,4 --no-progress
+page_ok "$(json_last_line grid.out 'd["trainbench"]["results"]')"
 
 # Refusals: mixed kinds, and what only a run's results have.
 expect_exit 2 mixed.out "$TB" report "$stage1" "$datagen" -o "$WORK/mixed.html"

@@ -1,0 +1,99 @@
+#include "app/sweep_probe.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace trainbench::app {
+namespace {
+
+double Number(const nlohmann::json& j, const nlohmann::json::json_pointer& at) {
+  return j.contains(at) && j[at].is_number() ? j[at].get<double>() : 0.0;
+}
+
+}  // namespace
+
+SweepProbe ProbeOf(const nlohmann::json& s, uint64_t n, bool full, double demand_per_accel) {
+  using P = nlohmann::json::json_pointer;
+  SweepProbe p;
+  p.accelerators = n;
+  p.full = full;
+  p.passed = s.value("passed", nlohmann::json()).is_boolean() && s["passed"].get<bool>();
+  p.au_meaningful = s.value("au_meaningful", false);
+  p.au_percentage = Number(s, P("/metric/train_au_mean_percentage"));
+  p.samples_per_second = Number(s, P("/metric/train_throughput_mean_samples_per_second"));
+  p.mb_per_second = Number(s, P("/metric/train_io_mean_MB_per_second"));
+  p.demand_mb_per_second = demand_per_accel * static_cast<double>(n) / 1e6;
+  p.read_p99_ms = Number(s, P("/read_latency_ms/p99"));
+  p.cpu_seconds = Number(s, P("/cpu_seconds"));
+  p.run_seconds = Number(s, P("/run_seconds"));
+  const double read = Number(s, P("/cache/bytes_read"));
+  p.page_cache_fraction = read > 0 && s.contains(P("/cache/device_read_available")) &&
+                                  s[P("/cache/device_read_available")].get<bool>()
+                              ? 1.0 - std::min(1.0, Number(s, P("/cache/device_read_bytes")) / read)
+                              : 0.0;
+  return p;
+}
+
+nlohmann::ordered_json ProbeJson(const SweepProbe& p) {
+  nlohmann::ordered_json j;
+  j["accelerators"] = p.accelerators;
+  j["full"] = p.full;
+  j["passed"] = p.passed;
+  j["au_meaningful"] = p.au_meaningful;
+  j["au_percentage"] = p.au_percentage;
+  j["samples_per_second"] = p.samples_per_second;
+  j["MB_per_second"] = p.mb_per_second;
+  j["demand_MB_per_second"] = p.demand_mb_per_second;
+  j["read_latency_p99_ms"] = p.read_p99_ms;
+  j["cpu_seconds"] = p.cpu_seconds;
+  j["cpu_share"] = p.run_seconds > 0 ? p.cpu_seconds / p.run_seconds : 0.0;
+  j["page_cache_fraction"] = p.page_cache_fraction;
+  j["results"] = p.folder;
+  return j;
+}
+
+std::string ProbesCsv(const std::vector<SweepProbe>& probes) {
+  std::string out =
+      "accelerators,full,passed,au_meaningful,au_percentage,samples_per_second,MB_per_second,"
+      "demand_MB_per_second,read_latency_p99_ms,cpu_seconds,page_cache_fraction,results\n";
+  for (const auto& p : probes)
+    out +=
+        fmt::format("{},{},{},{},{:.4f},{:.3f},{:.3f},{:.3f},{:.4f},{:.3f},{:.4f},{}\n",
+                    p.accelerators, p.full ? 1 : 0, p.passed ? 1 : 0, p.au_meaningful ? 1 : 0,
+                    p.au_percentage, p.samples_per_second, p.mb_per_second, p.demand_mb_per_second,
+                    p.read_p99_ms, p.cpu_seconds, p.page_cache_fraction, p.folder);
+  return out;
+}
+
+SweepProbe ProbeFromJson(const nlohmann::json& j) {
+  SweepProbe p;
+  p.accelerators = j.value("accelerators", uint64_t{0});
+  p.full = j.value("full", false);
+  p.passed = j.value("passed", false);
+  p.au_meaningful = j.value("au_meaningful", false);
+  p.au_percentage = j.value("au_percentage", 0.0);
+  p.samples_per_second = j.value("samples_per_second", 0.0);
+  p.mb_per_second = j.value("MB_per_second", 0.0);
+  p.demand_mb_per_second = j.value("demand_MB_per_second", 0.0);
+  p.read_p99_ms = j.value("read_latency_p99_ms", 0.0);
+  p.cpu_seconds = j.value("cpu_seconds", 0.0);
+  p.run_seconds = p.cpu_seconds / std::max(1e-12, j.value("cpu_share", 0.0));
+  p.page_cache_fraction = j.value("page_cache_fraction", 0.0);
+  p.folder = j.value("results", std::string());
+  return p;
+}
+
+ProbeRun RunProbe(RunJobOptions run, JobEnv& env, std::unique_ptr<ResultsSink> sink) {
+  run.progress = false;
+  JobEnv probe_env{env.ranks, env.open_storage, sink.get(), nullptr, env.check_local_folders};
+  ProbeRun out;
+  probe_env.show = [&out](const RunOutcome& o) {
+    out.summary = o.summary;
+    out.folder = o.folder;
+  };
+  out.code = RunJob(run, probe_env);
+  return out;
+}
+
+}  // namespace trainbench::app

@@ -1,0 +1,49 @@
+// One run of a sweep (a probe of `--find-max-accelerators`, a point of a grid): running it,
+// and the figures of its merged results that a sweep compares, read from the run's
+// summary.json, as JSON rows and CSV. Not thread-safe (RunJob is one per process).
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/run_job.h"
+
+namespace trainbench::app {
+
+// A run's figures (rank 0's view of the merged run).
+struct SweepProbe {
+  uint64_t accelerators = 0;
+  bool full = false;
+  bool passed = false;
+  bool au_meaningful = false;
+  double au_percentage = 0;
+  double samples_per_second = 0;
+  double mb_per_second = 0;         // what the storage delivered
+  double demand_mb_per_second = 0;  // what the accelerators asked for at 100% AU
+  double read_p99_ms = 0;
+  double cpu_seconds = 0, run_seconds = 0;
+  double page_cache_fraction = 0;  // of the bytes read, served from the page cache
+  std::string folder;              // its run results
+};
+
+// From a run's summary.json; `demand_per_accel` in bytes/s at 100% AU.
+SweepProbe ProbeOf(const nlohmann::json& summary, uint64_t accelerators, bool full,
+                   double demand_per_accel);
+nlohmann::ordered_json ProbeJson(const SweepProbe& probe);
+// Back from ProbeJson (a sweep's journal, read to resume).
+SweepProbe ProbeFromJson(const nlohmann::json& row);
+// probes.csv: a header and a row per run.
+std::string ProbesCsv(const std::vector<SweepProbe>& probes);
+
+// One run of a sweep on every rank: RunJob with its results in `sink` (rank 0's; null
+// elsewhere) and no live view. Rank 0 gets the run's summary.json and folder.
+struct ProbeRun {
+  int code = 0;  // RunJob's: 0, 1, 130 interrupted
+  nlohmann::json summary;
+  std::string folder;
+};
+ProbeRun RunProbe(RunJobOptions run, JobEnv& env, std::unique_ptr<ResultsSink> sink);
+
+}  // namespace trainbench::app
