@@ -93,7 +93,9 @@ void AppendSynced(const std::string& path, const std::string& line) {
   const std::string text = line + "\n";
   const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
                   ::fsync(fd) == 0;
+  const int error = errno;
   ::close(fd);
+  errno = error;
   if (!ok) throw IoError(fmt::format("cannot append to {}: {}", path, std::strerror(errno)), errno);
 }
 
@@ -210,7 +212,8 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
         run, env,
         lead ? std::make_unique<FolderResults>(folder + "/points", run.config.output.log_file)
              : nullptr);
-    if (done_run.code != 0 || (lead && done_run.summary.is_null())) {
+    // The same decision on every rank (RunJob's status is the job's): no rank waits alone.
+    if (done_run.code != 0) {
       out.interrupted = done_run.code == static_cast<int>(ExitCode::kInterrupted);
       out.stop_reason = fmt::format("the run at {} ended with exit {}{}", fmt::join(p.values, ", "),
                                     done_run.code, out.interrupted ? " (interrupted)" : "");

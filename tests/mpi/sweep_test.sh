@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# sweep under mpirun with 2 ranks: every count is split over the ranks (a probe at 5 is 3 + 2),
+# every rank takes rank 0's verdict, so they run the same probes and end together with one
+# answer; a grid over --accelerators runs each point over both ranks.
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+skip_unless "command -v mpirun" "$MPI_NEEDS"
+w=(resnet50_h100 dataset.num_files_train=240 dataset.num_samples_per_file=1 dataset.record_length_bytes=10000
+   dataset.record_length_bytes_stdev=0 "dataset.data_folder=$WORK/data" "output.folder=$WORK/out"
+   reader.batch_size=1 train.computation_time=0.005 train.epochs=1)
+"$TB" datagen "${w[@]}" --no-progress >/dev/null 2>&1 || fail "datagen"
+mpi_launch 240 -np 2 "$TB" sweep "${w[@]}" --find-max-accelerators --min 2 --max 64 --no-progress \
+  >find.out 2>&1 || { cat find.out; fail "sweep over 2 ranks"; }
+folder=$(json_last_line find.out 'd["trainbench"]["results"]')
+check "one answer, the dataset's limit, over 2 ranks" "$PY" - "$folder/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["ranks"] == 2 and s["answer_accelerators"] >= 2 and s["limited_by_dataset"], s
+for p in s["probes"]:
+    run = json.load(open(p["results"] + "/summary.json"))
+    assert run["num_ranks"] == 2 and run["num_accelerators"] == p["accelerators"], (p, run["num_accelerators"])
+PY
+check "one final line (rank 0's)" test "$(grep -c '"trainbench_sweep"' find.out)" = 1
+
+mpi_launch 240 -np 2 "$TB" sweep "${w[@]}" --accelerators 2,5 --no-progress >grid.out 2>&1 ||
+  { cat grid.out; fail "grid over 2 ranks"; }
+grid=$(json_last_line grid.out 'd["trainbench"]["results"]')
+check "the grid's points over both ranks" "$PY" - "$grid/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert [p["values"]["accelerators"] for p in s["points"]] == ["2", "5"], s["points"]
+for p in s["points"]:
+    run = json.load(open(p["run"]["results"] + "/summary.json"))
+    assert run["num_ranks"] == 2 and run["num_accelerators"] == int(p["values"]["accelerators"]), run
+PY
+done_ok
