@@ -19,7 +19,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   ceph-mon ceph-osd radosgw ceph-common
   nginx squid
-  fio aria2 time python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
+  fio aria2 time zstd python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
   chromium gnuplot-nox libjs-chart.js tmux
 )
 

@@ -46,6 +46,18 @@ std::string Spread(const sim::RankLayout& layout, dist::Communicator& ranks) {
                      fmt::join(hosts, ", "));
 }
 
+// One op-log per rank under mpirun: the rank before the extension (.tsv.zst, .tsv).
+std::string OpLogPath(const std::string& path, dist::Communicator& ranks) {
+  if (ranks.Size() <= 1) return path;
+  const std::string rank = fmt::format(".rank{:04}", ranks.Rank());
+  for (const char* ext : {".tsv.zst", ".tsv"}) {
+    const std::string e = ext;
+    if (path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0)
+      return path.substr(0, path.size() - e.size()) + rank + e;
+  }
+  return path + rank;
+}
+
 }  // namespace
 
 void CheckRunOptions(const RunJobOptions& options) {
@@ -70,6 +82,7 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
   const bool lead = ranks.Rank() == 0;
   // Where results and checkpoints go must be writable before the first byte is read.
   if (lead && env.check_local_folders) CheckWritableFolder(config.output.folder, "output.folder");
+  if (!options.op_log.empty()) CheckWritableFile(options.op_log, "--op-log");
   std::string checkpoint_folder;
   if (config.workflow.checkpoint) {
     const auto checkpoints =
@@ -144,6 +157,12 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
     log.Info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
                          FormatBytes(static_cast<double>(config.model.model_size_bytes)),
                          checkpoint_folder));
+  std::string op_log_path;
+  if (!options.op_log.empty()) {
+    op_log_path = OpLogPath(options.op_log, ranks);
+    emulation.reads.op_log = std::make_shared<metrics::OpLog>(
+        op_log_path, fmt::format("{}:{}", ranks.Host(), ranks.Rank()), storage->Describe(""));
+  }
   metrics::RunRecord mine;
   try {
     mine = sim::RunEmulatedTraining(config, dataset, *storage, ranks, emulation);
@@ -152,6 +171,11 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
     // HDF5 on S3): a results folder with nothing measured would pass for a run.
     if (results) results->Discard();
     throw;
+  }
+  if (emulation.reads.op_log) {
+    emulation.reads.op_log->Close();
+    log.Info(
+        fmt::format("op-log: {} operations in {}", emulation.reads.op_log->Records(), op_log_path));
   }
   mine.storage_counters = storage->Counters();
   for (auto& [op, latency] : storage->OperationLatencies())

@@ -36,6 +36,9 @@ struct RunJobOptions {
   bool progress = true;  // the live view on stderr (rank 0's)
   bool drop_caches = false;
   double interval_s = 1;  // seconds per time-series row; 0: none
+  // --op-log FILE: every read in sai3-bench's op-log TSV (.zst: compressed); under mpirun
+  // one file per rank, ".rankNNNN" before the extension. "": none.
+  std::string op_log;
 };
 
 // What rank 0 shows of a finished run.

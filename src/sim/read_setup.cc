@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "formats/format.h"
 #include "metrics/process_stats.h"
+#include "storage/op_log_engine.h"
 #include "storage/read_engines.h"
 
 namespace trainbench::sim {
@@ -89,6 +90,7 @@ ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators
     }
   }
   if (!setup.engine) setup.engine = storage::OpenReadEngine(storage, std::move(objects), o);
+  if (flags.op_log) setup.engine = storage::WithOpLog(std::move(setup.engine), flags.op_log);
   const unsigned useful = setup.engine->Capabilities().useful_depth;
   setup.reader.threads = ReadThreads(config, accelerators, flags, useful);
   setup.reader.depth = ReadDepth(config, accelerators, flags, useful);

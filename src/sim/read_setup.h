@@ -12,6 +12,7 @@
 #include "config/workload.h"
 #include "formats/format.h"
 #include "loader/read_scheduler.h"
+#include "metrics/op_log.h"
 #include "storage/storage.h"
 
 namespace trainbench::sim {
@@ -26,6 +27,8 @@ struct ReadFlags {
   unsigned io_depth = 0;    // --io-depth; 0: from the workload and the engine
   // Ranks of the job on this host: they share its cores, and so the default cap on threads.
   unsigned ranks_on_host = 1;
+  // Where every read is recorded (--op-log), when set.
+  std::shared_ptr<metrics::OpLog> op_log;
 };
 
 struct ReadSetup {

@@ -1,0 +1,178 @@
+#include "metrics/op_log.h"
+
+#include <fmt/format.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <iterator>
+
+#include "common/error.h"
+
+namespace trainbench::metrics {
+
+const char* const kOpLogHeader =
+    "idx\tthread\top\tclient_id\tn_objects\tbytes\tendpoint\tfile\terror\tstart\tfirst_byte\tend"
+    "\tduration_ns";
+
+namespace {
+
+bool EndsWith(const std::string& s, const char* tail) {
+  const size_t n = std::strlen(tail);
+  return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
+}
+
+// TSV fields hold no tabs or newlines.
+void AppendField(std::string& out, std::string_view text) {
+  if (text.find_first_of("\t\n\r") == std::string_view::npos) {
+    out.append(text);
+    return;
+  }
+  for (char c : text) out += (c == '\t' || c == '\n' || c == '\r') ? ' ' : c;
+}
+
+}  // namespace
+
+int64_t WallNanos() {
+  timespec t{};
+  clock_gettime(CLOCK_REALTIME, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+OpLog::OpLog(const std::string& path, std::string client_id, std::string endpoint)
+    : path_(path), client_id_(std::move(client_id)), endpoint_(std::move(endpoint)) {
+  file_ = std::fopen(path.c_str(), "wb");
+  if (file_ == nullptr)
+    throw IoError(fmt::format("--op-log {}: cannot create it: {}", path, std::strerror(errno)),
+                  errno);
+  if (EndsWith(path, ".zst")) {
+    auto* stream = ZSTD_createCStream();
+    // A fast negative level: the log must not cost the run (TSV compresses ~4x even so).
+    ZSTD_initCStream(stream, -5);
+    zstd_ = stream;
+  }
+  const std::string header = std::string(kOpLogHeader) + "\n";
+  std::lock_guard<std::mutex> lock(mutex_);
+  Emit(header.data(), header.size(), true);
+}
+
+OpLog::~OpLog() {
+  try {
+    Close();
+  } catch (const std::exception&) {
+    // Close() is called by the owner that can report; a destructor cannot.
+  }
+}
+
+void OpLog::Emit(const void* data, size_t size, bool flush) {
+  if (failed_ || file_ == nullptr) return;
+  if (zstd_ == nullptr) {
+    failed_ = std::fwrite(data, 1, size, file_) != size || (flush && std::fflush(file_) != 0);
+    return;
+  }
+  auto* stream = static_cast<ZSTD_CStream*>(zstd_);
+  ZSTD_inBuffer in{data, size, 0};
+  std::string chunk(ZSTD_CStreamOutSize(), '\0');
+  const ZSTD_EndDirective mode = flush ? ZSTD_e_flush : ZSTD_e_continue;
+  while (true) {
+    ZSTD_outBuffer out{chunk.data(), chunk.size(), 0};
+    const size_t left = ZSTD_compressStream2(stream, &out, &in, mode);
+    if (ZSTD_isError(left)) {
+      failed_ = true;
+      return;
+    }
+    if (out.pos > 0 && std::fwrite(chunk.data(), 1, out.pos, file_) != out.pos) {
+      failed_ = true;
+      return;
+    }
+    if (in.pos == in.size && (mode == ZSTD_e_continue || left == 0)) break;
+  }
+  if (flush) failed_ = std::fflush(file_) != 0;
+}
+
+void OpLog::Write(std::string_view lines) {
+  if (lines.empty()) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  Emit(lines.data(), lines.size(), true);
+}
+
+void OpLog::Close() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (file_ == nullptr) return;
+  if (zstd_ != nullptr) {
+    auto* stream = static_cast<ZSTD_CStream*>(zstd_);
+    std::string chunk(ZSTD_CStreamOutSize(), '\0');
+    ZSTD_inBuffer in{nullptr, 0, 0};
+    while (!failed_) {
+      ZSTD_outBuffer out{chunk.data(), chunk.size(), 0};
+      const size_t left = ZSTD_compressStream2(stream, &out, &in, ZSTD_e_end);
+      if (ZSTD_isError(left) || std::fwrite(chunk.data(), 1, out.pos, file_) != out.pos)
+        failed_ = true;
+      if (left == 0) break;
+    }
+    ZSTD_freeCStream(stream);
+    zstd_ = nullptr;
+  }
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (failed_ || !closed)
+    throw IoError(fmt::format("--op-log {}: could not be written whole (a full disk?)", path_),
+                  EIO);
+}
+
+OpLogBuffer::OpLogBuffer(std::shared_ptr<OpLog> log, size_t batch_bytes)
+    : log_(std::move(log)), batch_bytes_(batch_bytes) {
+  lines_.reserve(batch_bytes + 4096);
+}
+
+OpLogBuffer::~OpLogBuffer() { Flush(); }
+
+// 2026-11-25T03:20:01.123456789Z; the date and time of day are formatted once a second.
+void OpLogBuffer::AppendTime(int64_t ns) {
+  if (ns <= 0) return;
+  const int64_t second = ns / 1000000000;
+  if (second != second_) {
+    const auto t = static_cast<std::time_t>(second);
+    std::tm utc{};
+    gmtime_r(&t, &utc);
+    std::strftime(prefix_, sizeof prefix_, "%Y-%m-%dT%H:%M:%S.", &utc);
+    second_ = second;
+  }
+  lines_ += prefix_;
+  char digits[10];
+  auto rest = static_cast<uint32_t>(ns % 1000000000);
+  for (int i = 8; i >= 0; --i) {
+    digits[i] = static_cast<char>('0' + rest % 10);
+    rest /= 10;
+  }
+  digits[9] = 'Z';
+  lines_.append(digits, 10);
+}
+
+void OpLogBuffer::Add(const OpRecord& r) {
+  auto out = std::back_inserter(lines_);
+  fmt::format_to(out, "{}\t{}\t{}\t", log_->NextIndex(), r.thread, r.op);
+  AppendField(lines_, log_->client_id());
+  fmt::format_to(out, "\t{}\t{}\t", r.n_objects, r.bytes);
+  AppendField(lines_, log_->endpoint());
+  lines_ += '\t';
+  AppendField(lines_, r.file);
+  lines_ += '\t';
+  AppendField(lines_, r.error);
+  lines_ += '\t';
+  AppendTime(r.start_ns);
+  lines_ += '\t';
+  AppendTime(r.first_byte_ns);
+  lines_ += '\t';
+  AppendTime(r.end_ns);
+  fmt::format_to(out, "\t{}\n", r.end_ns - r.start_ns);
+  if (lines_.size() >= batch_bytes_) Flush();
+}
+
+void OpLogBuffer::Flush() {
+  log_->Write(lines_);
+  lines_.clear();
+}
+
+}  // namespace trainbench::metrics

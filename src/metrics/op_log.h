@@ -1,0 +1,91 @@
+// An op-log: one line per storage operation, in sai3-bench's (s3dlio's) TSV columns, so its
+// tools and trainbench's read each other's logs: idx, thread, op, client_id, n_objects, bytes,
+// endpoint, file, error, start, first_byte, end, duration_ns (times as UTC ISO 8601 with
+// nanoseconds; first_byte empty where the engine does not see it). A FILE ending in .zst is
+// zstd-compressed, as sai3-bench writes them. Lines are written in batches from each thread's
+// buffer and the stream is flushed at each batch, so a job killed with SIGKILL leaves a log
+// that decompresses up to its last batch.
+// Thread safety: OpLog is thread-safe; an OpLogBuffer belongs to one thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace trainbench::metrics {
+
+// The header line (no newline).
+extern const char* const kOpLogHeader;
+
+struct OpRecord {
+  uint64_t thread = 0;
+  const char* op = "GET";  // GET, PUT, HEAD, LIST, DELETE
+  uint64_t n_objects = 1;
+  uint64_t bytes = 0;
+  std::string_view file;
+  std::string_view error;
+  int64_t start_ns = 0;       // wall clock, ns since the epoch
+  int64_t first_byte_ns = 0;  // 0: not seen
+  int64_t end_ns = 0;
+};
+
+class OpLog {
+ public:
+  // Creates FILE (replacing one there) and writes the header; throws IoError naming it.
+  OpLog(const std::string& path, std::string client_id, std::string endpoint);
+  ~OpLog();
+  OpLog(const OpLog&) = delete;
+  OpLog& operator=(const OpLog&) = delete;
+
+  // Appends formatted lines (OpLogBuffer's); thread-safe.
+  void Write(std::string_view lines);
+  // The next record's index; thread-safe.
+  uint64_t NextIndex() { return next_index_.fetch_add(1, std::memory_order_relaxed); }
+  uint64_t Records() const { return next_index_.load(std::memory_order_relaxed); }
+  const std::string& client_id() const { return client_id_; }
+  const std::string& endpoint() const { return endpoint_; }
+  // Ends the stream; later writes are dropped. Throws IoError when the file cannot be
+  // completed (a full disk), naming it.
+  void Close();
+
+ private:
+  void Emit(const void* data, size_t size, bool flush);
+
+  const std::string path_;
+  const std::string client_id_, endpoint_;
+  std::mutex mutex_;
+  std::FILE* file_ = nullptr;
+  void* zstd_ = nullptr;  // ZSTD_CStream*, null for a plain TSV
+  std::string out_;       // compressed bytes waiting to be written
+  std::atomic<uint64_t> next_index_{0};
+  bool failed_ = false;
+};
+
+// Records of one thread, formatted as they come (numbered then) and handed to the log in
+// batches of about `batch_bytes`, and when destroyed.
+class OpLogBuffer {
+ public:
+  explicit OpLogBuffer(std::shared_ptr<OpLog> log, size_t batch_bytes = 32 * 1024);
+  ~OpLogBuffer();
+  void Add(const OpRecord& record);
+  void Flush();
+
+ private:
+  void AppendTime(int64_t ns);
+
+  std::shared_ptr<OpLog> log_;
+  size_t batch_bytes_;
+  std::string lines_;
+  int64_t second_ = -1;  // the second whose "YYYY-MM-DDTHH:MM:SS." is in prefix_
+  char prefix_[32] = {};
+};
+
+// Wall clock now, ns since the epoch.
+int64_t WallNanos();
+
+}  // namespace trainbench::metrics

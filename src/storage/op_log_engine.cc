@@ -1,0 +1,90 @@
+#include "storage/op_log_engine.h"
+
+#include <atomic>
+#include <unordered_map>
+
+namespace trainbench::storage {
+namespace {
+
+class OpLogQueue : public ReadQueue {
+ public:
+  OpLogQueue(std::unique_ptr<ReadQueue> queue, const ReadEngine& engine,
+             std::shared_ptr<metrics::OpLog> log, uint64_t thread)
+      : queue_(std::move(queue)), engine_(engine), buffer_(std::move(log)), thread_(thread) {}
+
+  void Submit(const ReadRequest& request) override {
+    pending_[request.tag] = {request.object, metrics::WallNanos()};
+    queue_->Submit(request);
+  }
+
+  size_t Reap(std::span<ReadCompletion> out, size_t min, double timeout_s) override {
+    const size_t n = queue_->Reap(out, min, timeout_s);
+    for (size_t i = 0; i < n; ++i) {
+      const ReadCompletion& c = out[i];
+      const auto it = pending_.find(c.tag);
+      if (it == pending_.end()) continue;
+      metrics::OpRecord r;
+      r.thread = thread_;
+      r.op = "GET";
+      r.bytes = c.bytes;
+      // Reads of one object come in runs: its name is made once per run.
+      if (it->second.object != named_object_) {
+        name_ = engine_.DescribeObject(it->second.object);
+        named_object_ = it->second.object;
+      }
+      r.file = name_;
+      r.error = c.error;
+      r.start_ns = it->second.start_ns;
+      r.end_ns = r.start_ns + static_cast<int64_t>(c.latency_ns);
+      buffer_.Add(r);
+      pending_.erase(it);
+    }
+    return n;
+  }
+
+  unsigned Depth() const override { return queue_->Depth(); }
+
+ private:
+  struct Pending {
+    uint32_t object;
+    int64_t start_ns;
+  };
+  std::unique_ptr<ReadQueue> queue_;
+  const ReadEngine& engine_;
+  metrics::OpLogBuffer buffer_;
+  const uint64_t thread_;
+  std::unordered_map<uint64_t, Pending> pending_;
+  uint32_t named_object_ = UINT32_MAX;
+  std::string name_;
+};
+
+class OpLogEngine : public ReadEngine {
+ public:
+  OpLogEngine(std::unique_ptr<ReadEngine> engine, std::shared_ptr<metrics::OpLog> log)
+      : engine_(std::move(engine)), log_(std::move(log)) {}
+
+  std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override {
+    return std::make_unique<OpLogQueue>(engine_->NewQueue(depth), *engine_, log_,
+                                        next_thread_.fetch_add(1));
+  }
+  const ReadEngineCapabilities& Capabilities() const override { return engine_->Capabilities(); }
+  std::string Describe() const override { return engine_->Describe(); }
+  uint64_t Opens() const override { return engine_->Opens(); }
+  std::string DescribeObject(uint32_t object) const override {
+    return engine_->DescribeObject(object);
+  }
+
+ private:
+  std::unique_ptr<ReadEngine> engine_;
+  std::shared_ptr<metrics::OpLog> log_;
+  std::atomic<uint64_t> next_thread_{0};
+};
+
+}  // namespace
+
+std::unique_ptr<ReadEngine> WithOpLog(std::unique_ptr<ReadEngine> engine,
+                                      std::shared_ptr<metrics::OpLog> log) {
+  return std::make_unique<OpLogEngine>(std::move(engine), std::move(log));
+}
+
+}  // namespace trainbench::storage
