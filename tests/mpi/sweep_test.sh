@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # sweep under mpirun with 2 ranks: every count is split over the ranks (a probe at 5 is 3 + 2),
 # every rank takes rank 0's verdict, so they run the same probes and end together with one
-# answer; a grid over --accelerators runs each point over both ranks.
+# answer; a grid over --accelerators runs each point over both ranks. (stdout apart from stderr:
+# mpirun interleaves the ranks' stderr after rank 0's last line.)
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 skip_unless "command -v mpirun" "$MPI_NEEDS"
@@ -10,7 +11,7 @@ w=(resnet50_h100 dataset.num_files_train=240 dataset.num_samples_per_file=1 data
    reader.batch_size=1 train.computation_time=0.005 train.epochs=1)
 "$TB" datagen "${w[@]}" --no-progress >/dev/null 2>&1 || fail "datagen"
 mpi_launch 240 -np 2 "$TB" sweep "${w[@]}" --find-max-accelerators --min 2 --max 64 --no-progress \
-  >find.out 2>&1 || { cat find.out; fail "sweep over 2 ranks"; }
+  >find.out 2>find.err || { cat find.out find.err; fail "sweep over 2 ranks"; }
 folder=$(json_last_line find.out 'd["trainbench"]["results"]')
 check "one answer, the dataset's limit, over 2 ranks" "$PY" - "$folder/summary.json" <<'PY'
 import json, sys
@@ -22,8 +23,8 @@ for p in s["probes"]:
 PY
 check "one final line (rank 0's)" test "$(grep -c '"trainbench_sweep"' find.out)" = 1
 
-mpi_launch 240 -np 2 "$TB" sweep "${w[@]}" --accelerators 2,5 --no-progress >grid.out 2>&1 ||
-  { cat grid.out; fail "grid over 2 ranks"; }
+mpi_launch 240 -np 2 "$TB" sweep "${w[@]}" --accelerators 2,5 --no-progress >grid.out 2>grid.err ||
+  { cat grid.out grid.err; fail "grid over 2 ranks"; }
 grid=$(json_last_line grid.out 'd["trainbench"]["results"]')
 check "the grid's points over both ranks" "$PY" - "$grid/summary.json" <<'PY'
 import json, sys
