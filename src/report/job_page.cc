@@ -235,11 +235,20 @@ const char* const kJobPageScript = R"JS(
       mbSets.push({label: 'asked at 100% AU', type: 'line', borderColor: '#5f6b7a',
                    borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5,
                    data: [{x: 0, y: 0}, {x: top, y: asked * top}]});
+      // The knee: a dashed line at the answer.
+      const s0 = S(runs[0]);
+      const knee = s0.answer_accelerators > 0
+          ? [{x: s0.answer_accelerators,
+              label: `N* = ${s0.answer_accelerators}` +
+                     (s0.first_failure_accelerators
+                          ? ` (${s0.first_failure_accelerators} fails)` : '')}]
+          : [];
       chart(charts, 'au-by-count', 'AU at each accelerator count',
             {type: 'scatter', data: {datasets: auSets},
              options: {scales: Object.assign({y: {min: 0, max: 105,
                                                   title: {display: true, text: 'AU %'}}},
-                                             byCount)}},
+                                             byCount),
+                       plugins: {phaseMarks: knee}}},
             'Short probes (circles) find the knee; full-length runs (diamonds) confirm it.');
       chart(charts, 'throughput-by-count', 'What the storage delivered against what was asked',
             {type: 'scatter', data: {datasets: mbSets},
