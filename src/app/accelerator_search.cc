@@ -66,9 +66,12 @@ SearchResult FindMaxAccelerators(uint64_t lowest, uint64_t highest,
     }
     n = std::min(highest, n * 2);
   }
-  // Bisect between them (short probes).
-  while (fail != 0 && fail - pass > 1) {
-    const uint64_t mid = pass + (fail - pass) / 2;
+  // Bisect between them (short probes), never below the lowest count: under mpirun a count
+  // below --min leaves a rank without an accelerator, and the user asked for no answer there.
+  const uint64_t floor = lowest - 1;
+  while (fail != 0 && fail - std::max(pass, floor) > 1) {
+    const uint64_t below = std::max(pass, floor);
+    const uint64_t mid = below + (fail - below) / 2;
     if (!search.Run(mid, false, v)) return out;
     if (v.passed && v.meaningful)
       pass = mid;
@@ -82,20 +85,21 @@ SearchResult FindMaxAccelerators(uint64_t lowest, uint64_t highest,
       if (!search.Run(pass, true, v)) return out;
       pass_ok = v.passed && v.meaningful;
     }
-    if (!pass_ok) {  // N* does not hold over a full run: one fewer
+    if (!pass_ok) {  // N* does not hold over a full run: one fewer (none below the lowest)
       fail = pass;
-      pass -= 1;
+      pass = pass - 1 > floor ? pass - 1 : 0;
       continue;
     }
     if (fail != 0 && !out.limited_by_dataset) {
-      if (!search.Run(pass + 1, true, v)) return out;
+      const uint64_t next = std::max(pass + 1, lowest);
+      if (!search.Run(next, true, v)) return out;
       fail_ok = !(v.passed && v.meaningful);
       if (!fail_ok) {  // N*+1 holds over a full run: one more
-        pass += 1;
+        pass = next;
         fail = pass + 1;
         continue;
       }
-      fail = pass + 1;
+      fail = next;
     }
     out.confirmed = true;
     break;

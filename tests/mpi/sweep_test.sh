@@ -13,10 +13,17 @@ w=(resnet50_h100 dataset.num_files_train=240 dataset.num_samples_per_file=1 data
 mpi_launch 240 -np 2 "$TB" sweep "${w[@]}" --find-max-accelerators --min 2 --max 64 --no-progress \
   >find.out 2>find.err || { cat find.out find.err; fail "sweep over 2 ranks"; }
 folder=$(json_last_line find.out 'd["trainbench"]["results"]')
-check "one answer, the dataset's limit, over 2 ranks" "$PY" - "$folder/summary.json" <<'PY'
+check "one confirmed answer over 2 ranks, no count below --min" "$PY" - "$folder/summary.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-assert s["ranks"] == 2 and s["answer_accelerators"] >= 2 and s["limited_by_dataset"], s
+# Where the search ends depends on this box's load (the dataset's limit on a quiet box, an AU
+# failure under ctest -j2): what holds either way is one confirmed answer, N* passing, N*+1 not,
+# and never a count below --min (a rank with no accelerator).
+assert s["ranks"] == 2, s
+ends = s["limited_by_dataset"] or s["limited_by_range"] or \
+    s["first_failure_accelerators"] == max(s["answer_accelerators"] + 1, s["min_accelerators"])
+assert ends and s["probes"], json.dumps(s, indent=1)
+assert all(p["accelerators"] >= 2 for p in s["probes"]), s["probes"]
 for p in s["probes"]:
     run = json.load(open(p["results"] + "/summary.json"))
     assert run["num_ranks"] == 2 and run["num_accelerators"] == p["accelerators"], (p, run["num_accelerators"])

@@ -71,6 +71,26 @@ TEST(AcceleratorSearch, NoCountPasses) {
   EXPECT_EQ(r.first_failure.value_or(0), 1u);
 }
 
+TEST(AcceleratorSearch, NeverProbesBelowTheLowestCount) {
+  // Under mpirun with 2 ranks --min is 2: a failing 2 must not send the bisection to 1.
+  std::vector<uint64_t> tried;
+  auto probe = [&](uint64_t n, bool) {
+    tried.push_back(n);
+    return ProbeVerdict{false, true, false};
+  };
+  const auto r = FindMaxAccelerators(2, 64, probe);
+  EXPECT_EQ(r.answer, 0u);
+  EXPECT_EQ(r.first_failure.value_or(0), 2u);
+  EXPECT_TRUE(r.confirmed);
+  for (uint64_t n : tried) EXPECT_GE(n, 2u);
+  // A short probe that failed the lowest but a full run that holds it: the answer steps up.
+  auto late = [](uint64_t n, bool full) { return ProbeVerdict{full && n <= 3, true, false}; };
+  const auto up = FindMaxAccelerators(2, 64, late);
+  EXPECT_EQ(up.answer, 3u);
+  EXPECT_EQ(up.first_failure.value_or(0), 4u);
+  for (const auto& s : up.steps) EXPECT_GE(s.accelerators, 2u);
+}
+
 TEST(AcceleratorSearch, ADatasetTooSmallEndsTheGrowth) {
   // Every count passes, but above 30 the AU is no verdict (too few steps).
   auto probe = [](uint64_t n, bool) { return ProbeVerdict{true, n <= 30, false}; };
