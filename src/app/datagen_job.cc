@@ -69,10 +69,7 @@ DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
   envelope.workload = config.workload_name;
   envelope.started = UtcStamp();
   // Gathered before the work, while every rank is there to answer.
-  for (const auto& host : ranks.Gather(ranks.Host()))
-    if (std::find(envelope.host_names.begin(), envelope.host_names.end(), host) ==
-        envelope.host_names.end())
-      envelope.host_names.push_back(host);
+  envelope.host_names = report::DistinctHosts(ranks.Gather(ranks.Host()));
   envelope.config = config::ToJson(config);
   // Bytes count as they are appended, so the series shows a large file's progress.
   storage::CountingStorage counting(*storage);

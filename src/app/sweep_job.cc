@@ -99,10 +99,7 @@ SweepOutcome SweepJob(
   envelope.workload = config.workload_name;
   envelope.started = UtcStamp();
   envelope.config = config::ToJson(config);
-  for (const auto& host : ranks.Gather(ranks.Host()))
-    if (std::find(envelope.host_names.begin(), envelope.host_names.end(), host) ==
-        envelope.host_names.end())
-      envelope.host_names.push_back(host);
+  envelope.host_names = report::DistinctHosts(ranks.Gather(ranks.Host()));
   SweepOutcome out;
   out.reports = lead;
   std::string folder;

@@ -10,6 +10,7 @@
 #include "app/job_env.h"
 #include "app/workload_load.h"
 #include "cli/command.h"
+#include "cli/job_output.h"
 #include "cli/validators.h"
 #include "cli/workload_args.h"
 #include "common/error.h"
@@ -38,13 +39,7 @@ int Datagen(DatagenFlags& flags) {
   auto env = app::BinaryJobEnv(results.get());
   const app::DatagenOutcome outcome = app::DatagenJob(job, env);
   if (!outcome.reports) return 0;
-  fmt::print("{}", outcome.text);
-  if (!outcome.results.folder.empty()) fmt::print("results: {}\n", outcome.results.folder);
-  fmt::print("{}\n", outcome.line);
-  std::fflush(stdout);
-  if (!outcome.results.error.empty())
-    throw RuntimeError("the dataset is written, but its results could not be: " +
-                       outcome.results.error);
+  ShowJobEnd(outcome.text, outcome.results, outcome.line, "the dataset is written");
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "cli/run_flags.h"
 #include "cli/validators.h"
 #include "common/error.h"
+#include "common/strings.h"
 
 namespace trainbench::cli {
 namespace {
@@ -23,18 +24,6 @@ struct SweepFlags {
   uint64_t lowest = 1, highest = 1024;
   uint64_t probe_steps = 0;
 };
-
-std::vector<std::string> SplitList(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    out.push_back(text.substr(start, comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
 
 // KEY=V1,V2,... among the overrides is a swept key; a value in braces or brackets (a YAML
 // map or list, which has commas of its own) is one value.
@@ -52,7 +41,7 @@ std::vector<app::GridAxis> TakeAxes(std::vector<std::string>& overrides) {
     std::string key = o.substr(0, eq);
     for (const char* prefix : {"++workload.", "workload."})
       if (key.rfind(prefix, 0) == 0) key = key.substr(std::string(prefix).size());
-    axes.push_back({key, SplitList(value)});
+    axes.push_back({key, Split(value, ',')});
   }
   overrides = fixed;
   return axes;
@@ -62,7 +51,7 @@ int Grid(SweepFlags& flags) {
   app::GridSweepOptions options;
   options.axes = TakeAxes(flags.run.workload.overrides);
   if (!flags.accelerators.empty())
-    options.axes.insert(options.axes.begin(), {"accelerators", SplitList(flags.accelerators)});
+    options.axes.insert(options.axes.begin(), {"accelerators", Split(flags.accelerators, ',')});
   options.run = ResolveRunFlags(flags.run);
   options.output = options.run.config.output.folder;
   auto env = app::BinaryJobEnv(nullptr);

@@ -28,5 +28,6 @@ void AddCleanCommand(CLI::App& app, Action& action);
 void AddReportCommand(CLI::App& app, Action& action);
 void AddStageCommand(CLI::App& app, Action& action);
 void AddSweepCommand(CLI::App& app, Action& action);
+void AddReplayCommand(CLI::App& app, Action& action);
 
 }  // namespace trainbench::cli

@@ -28,4 +28,14 @@ int ShowJobOutcome(const app::StageJobOutcome& o) {
   return o.results.error.empty() ? 0 : static_cast<int>(ExitCode::kRuntime);
 }
 
+void ShowJobEnd(const std::string& text, const app::WrittenResults& results,
+                const std::string& line, const std::string& done) {
+  fmt::print("{}", text);
+  if (!results.folder.empty()) fmt::print("results: {}\n", results.folder);
+  fmt::print("{}\n", line);
+  std::fflush(stdout);
+  if (!results.error.empty())
+    throw RuntimeError(done + ", but its results could not be written: " + results.error);
+}
+
 }  // namespace trainbench::cli

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   cli::AddReportCommand(app, action);
   cli::AddStageCommand(app, action);
   cli::AddSweepCommand(app, action);
+  cli::AddReplayCommand(app, action);
 
   try {
     app.parse(argc, argv);

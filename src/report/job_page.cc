@@ -12,7 +12,8 @@ const char* const kJobPageScript = R"JS(
     const S = (r) => r.summary;
     const at = (o, path) => path.split('.').reduce((x, k) => (x == null ? undefined : x[k]), o);
     const kindName = {datagen: 'datagen', stage: 'stage', train: 'training',
-                      staged_train: 'staged training', sweep: 'sweep'}[kind] || kind;
+                      staged_train: 'staged training', sweep: 'sweep',
+                      replay: 'replay'}[kind] || kind;
     const staged = kind === 'stage' || kind === 'staged_train';
     document.body.setAttribute('data-kind', kind);
     document.getElementById('subtitle').textContent = runs.length === 1
@@ -26,6 +27,10 @@ const char* const kJobPageScript = R"JS(
         return `${s.points_done} of ${s.points_total} points run` +
                (s.points_resumed ? ` (${s.points_resumed} by an earlier invocation)` : '');
       if (kind === 'sweep') return s.sentence;
+      if (kind === 'replay')
+        return `${s.operations} of ${s.original_operations} operations replayed (${s.mode}` +
+               `${s.mode === 'timed' ? ' at ' + s.speed + 'x' : ''}) in ${num(s.seconds, 3)} s; ` +
+               `the original took ${num(s.original_seconds, 3)} s; ${s.errors} failed`;
       if (kind === 'datagen')
         return `${s.files_written} files, ${bytes(s.bytes_written)} written in ` +
                `${num(s.seconds, 2)} s: ${num(s.write_MB_per_second, 1)} MB/s`;
@@ -82,6 +87,11 @@ const char* const kJobPageScript = R"JS(
     if (kind === 'sweep' && S(runs[0]).mode === 'grid')
       figures.sweep = [['points', 'points_total'], ['done', 'points_done'],
                        ['done earlier', 'points_resumed']];
+    figures.replay = [['operations', 'operations'], ['original operations', 'original_operations'],
+                      ['failed', 'errors'], ['seconds', 'seconds', 3],
+                      ['original seconds', 'original_seconds', 3], ['speed-up', 'speedup', 2],
+                      ['mode', 'mode'], ['workers', 'concurrency'], ['ranks', 'ranks'],
+                      ['late (timed)', 'late_operations'], ['storage', 'storages']];
     figures.staged_train = figures.stage.concat(
         [['compute s', 'compute_s', 3], ['images/s', 'train.radix_metrics.images_per_second', 1],
          ['data wait share', 'train.trainbench.data_wait_share', 4]]);
@@ -269,6 +279,37 @@ const char* const kJobPageScript = R"JS(
                                      num(p.read_latency_p99_ms, 2), num(p.cpu_share, 2),
                                      num(p.page_cache_fraction, 2), p.results]),
                                    i === 0 ? 'probes-table' : undefined));
+    }
+
+    if (kind === 'replay') {
+      // Each operation's latency, the original's against the replay's.
+      const ops = S(runs[0]).ops || [];
+      const sets = [];
+      [['original', 'original', '#5f6b7a'], ['replay', 'replayed', color(0)]].forEach(
+          ([name, key, c]) => ['p50', 'p99'].forEach((q, k) => sets.push({
+            label: `${name} ${q}`, backgroundColor: k ? c : c + '88',
+            data: ops.map((o) => o[key].latency_ms[q])})));
+      chart(charts, 'replay-latency', 'Latency of each operation: original against replay (ms)',
+            {type: 'bar', data: {labels: ops.map((o) => o.op), datasets: sets},
+             options: {scales: {y: {beginAtZero: true, title: {display: true, text: 'ms'}}}}},
+            'p50 and p99 of each kind of operation, as the op-log recorded them and as replayed.');
+      const sec = section('Operations');
+      runs.forEach((r, i) => table(sec, ['op', 'original ops', 'replayed', 'skipped',
+                                         'original bytes', 'bytes', 'ops/s', 'MiB/s',
+                                         'p50 ms orig', 'p50 ms', 'p99 ms orig', 'p99 ms',
+                                         'failed'],
+                                   (S(r).ops || []).map((o) => [
+                                     o.op, o.original.count, o.replayed.count, o.replayed.skipped,
+                                     bytes(o.original.bytes), bytes(o.replayed.bytes),
+                                     num(o.replayed.ops_per_second, 1),
+                                     num(o.replayed.MiB_per_second, 1),
+                                     num(o.original.latency_ms.p50, 3),
+                                     num(o.replayed.latency_ms.p50, 3),
+                                     num(o.original.latency_ms.p99, 3),
+                                     num(o.replayed.latency_ms.p99, 3),
+                                     o.replayed.errors ? `${o.replayed.errors}: ` +
+                                                         o.replayed.first_error : '0']),
+                                   i === 0 ? 'replay-ops-table' : undefined));
     }
 
     // ---- details

@@ -18,4 +18,14 @@ nlohmann::json LatencyHistogramJson(const metrics::Histogram& h) {
           {"counts", counts}};
 }
 
+nlohmann::json LatencyJson(const metrics::Histogram& h, double scale) {
+  return {{"count", h.Count()},
+          {"mean", h.Mean() * scale},
+          {"p50", h.Percentile(0.50) * scale},
+          {"p90", h.Percentile(0.90) * scale},
+          {"p99", h.Percentile(0.99) * scale},
+          {"p999", h.Percentile(0.999) * scale},
+          {"max", static_cast<double>(h.Max()) * scale}};
+}
+
 }  // namespace trainbench::report

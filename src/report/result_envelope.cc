@@ -16,9 +16,16 @@ std::string StringOr(const nlohmann::json& j, const char* key, const std::string
 
 }  // namespace
 
+std::vector<std::string> DistinctHosts(const std::vector<std::string>& hosts) {
+  std::vector<std::string> out;
+  for (const auto& host : hosts)
+    if (std::find(out.begin(), out.end(), host) == out.end()) out.push_back(host);
+  return out;
+}
+
 const std::vector<std::string>& ResultKinds() {
-  static const std::vector<std::string> kKinds = {
-      "run", "checkpoint", "datagen", "stage", "train", "staged_train", "sweep"};
+  static const std::vector<std::string> kKinds = {"run",   "checkpoint",   "datagen", "stage",
+                                                  "train", "staged_train", "sweep",   "replay"};
   return kKinds;
 }
 

@@ -14,8 +14,8 @@
 namespace trainbench::report {
 
 struct ResultEnvelope {
-  std::string kind;  // run | checkpoint | datagen | stage | train | staged_train | sweep
-  std::string workload;           // the workload; a stage's source; a train job's model
+  std::string kind;      // run | checkpoint | datagen | stage | train | staged_train | sweep
+  std::string workload;  // the workload; a stage's source; a train job's model
   std::string started, finished;  // UTC stamps (20261124T150158Z)
   bool complete = false;
   std::string stop_reason;              // why not complete ("" when complete)
@@ -23,6 +23,9 @@ struct ResultEnvelope {
   std::string version = TRAINBENCH_VERSION;
   nlohmann::json config = nlohmann::json::object();  // the job's resolved config or options
 };
+
+// `hosts` (every rank's, in rank order) once each, in the order they first appear.
+std::vector<std::string> DistinctHosts(const std::vector<std::string>& hosts);
 
 // The kinds, in the order `report` lists them.
 const std::vector<std::string>& ResultKinds();

@@ -46,20 +46,10 @@ Totals Sum(const std::vector<metrics::PhaseRecord>& phases) {
   return t;
 }
 
-json Latency(const metrics::Histogram& h, double scale) {
-  return {{"count", h.Count()},
-          {"mean", h.Mean() * scale},
-          {"p50", h.Percentile(0.50) * scale},
-          {"p90", h.Percentile(0.90) * scale},
-          {"p99", h.Percentile(0.99) * scale},
-          {"p999", h.Percentile(0.999) * scale},
-          {"max", static_cast<double>(h.Max()) * scale}};
-}
-
 // Each kind of storage request's latency (S3's GET, PUT, ...), in ms.
 json StorageLatencies(const metrics::RunRecord& r) {
   json out = json::object();
-  for (const auto& [op, h] : r.storage_latency_ns) out[op] = Latency(h, 1e-6);
+  for (const auto& [op, h] : r.storage_latency_ns) out[op] = LatencyJson(h, 1e-6);
   return out;
 }
 
@@ -267,12 +257,12 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"au_not_meaningful_reason", AuNotMeaningfulReason(r, c)},
       {"metric", metric},
       {"phases", phases},
-      {"read_latency_ms", Latency(r.read_latency_ns, 1e-6)},
+      {"read_latency_ms", LatencyJson(r.read_latency_ns, 1e-6)},
       {"read_latency_histogram", LatencyHistogramJson(r.read_latency_ns)},
       {"timeseries_interval_s", r.timeseries_interval_s},
       {"timeseries_cpu_seconds", r.timeseries_cpu_seconds},
       {"timeseries_cpu_share", r.cpu_seconds > 0 ? r.timeseries_cpu_seconds / r.cpu_seconds : 0.0},
-      {"data_wait_ms", Latency(r.data_wait_ns, 1e-6)},
+      {"data_wait_ms", LatencyJson(r.data_wait_ns, 1e-6)},
       {"cache", cache},
       {"io_characterization", io},
       {"checkpoints", checkpoints},
@@ -316,7 +306,7 @@ json MetricsLine(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
   const auto au = metrics::MeanAndStdev(Field(r.epochs, Au));
   const Totals train = Sum(r.epochs);
   const double rate = train.seconds > 0 ? static_cast<double>(train.bytes) / train.seconds : 0;
-  const auto lat = Latency(r.read_latency_ns, 1e-6);
+  const auto lat = LatencyJson(r.read_latency_ns, 1e-6);
   const uint64_t requested = train.requested + Sum(r.evals).requested + Sum(r.preloads).requested;
   return {{"trainbench_metrics",
            {{"workload", r.workload},

@@ -1,4 +1,4 @@
-"""Checks the report page of a datagen, stage, train or staged-train result (Chromium's
+"""Checks the report page of a datagen, stage, train, staged-train, sweep or replay result (Chromium's
 --dump-dom, after the page's scripts ran) against the results folders it was made from: the
 page knows the kind, the outcome is summary.json's, every figure in the table is
 summary.json's value, every chart was drawn, and the points it drew are timeseries.csv's
@@ -21,6 +21,7 @@ CHARTS = {
     "staged_train": {"time-account": None, "streams": ("reads_in_flight", 1),
                      "stage-train": ("io_MB_per_second", 1), "wait": ("data_wait_share", 100)},
     "sweep": {"au-by-count": "au_percentage", "throughput-by-count": "MB_per_second"},
+    "replay": {"replay-latency": "latency_ms"},
 }
 SHARES = ["transfer_s", "retry_wasted_s", "verify_s", "extract_s"]
 
@@ -87,6 +88,16 @@ for chart, source in CHARTS[kind].items():
             assert got == want, (chart, full, got, want)
         if chart == "au-by-count":  # the target line
             assert all(d["y"] == summaries[0]["au_target_percentage"] for d in sets[-1]["data"])
+        continue
+    if kind == "replay":  # p50 and p99 of each op, the original's then the replay's
+        ops = summaries[0]["ops"]
+        assert points[chart]["labels"] == [o["op"] for o in ops], points[chart]["labels"]
+        k = 0
+        for side in ("original", "replayed"):
+            for q in ("p50", "p99"):
+                want = [round(o[side]["latency_ms"][q], 6) for o in ops]
+                assert [round(y, 6) for y in sets[k]["data"]] == want, (chart, side, q)
+                k += 1
         continue
     if source is None:  # the time account: one bar per result, each share summary.json's
         parts = SHARES + (["compute_s"] if kind == "staged_train" else [])

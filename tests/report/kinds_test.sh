@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `trainbench report` draws every kind of result, each page checked in headless Chromium
 # against its summary.json and timeseries.csv (check_job_dom.py): datagen (write rate), stage
-# (time account, MB/s, streams), a sweep (AU and MB/s by accelerator count), train (images/s,
+# (time account, MB/s, streams), a sweep (AU and MB/s by accelerator count), a replay (latency
+# against the original's), train (images/s,
 # data wait) and a staged train (stage then train on one time axis). Two stages compare on one page; kinds that cannot share a page, and
 # --png / --check-replication of results that are not a run's, are refused (exit 2).
 source "$(dirname "$0")/../lib/common.sh"
@@ -46,6 +47,12 @@ page_ok "$(json_last_line sweep.out 'd["trainbench"]["results"]')"
 # A grid over two keys: a line per read_threads value, accelerators along x.
 expect_exit 0 grid.out "$TB" sweep "${sw[@]}" reader.read_threads=1,2 --accelerators 1,2,4 --no-progress
 page_ok "$(json_last_line grid.out 'd["trainbench"]["results"]')"
+
+# A replay of a run's op-log: each operation's latency, the original's against the replay's.
+expect_exit 0 oprun.out "$TB" run "${sw[@]}" train.computation_time=0.001 --no-progress \
+  --op-log "$WORK/ops.tsv"
+expect_exit 0 replay.out "$TB" replay "$WORK/ops.tsv" --no-progress --output "$res"
+page_ok "$(json_last_line replay.out 'd["trainbench"]["results"]')"
 
 # Refusals: mixed kinds, and what only a run's results have.
 expect_exit 2 mixed.out "$TB" report "$stage1" "$datagen" -o "$WORK/mixed.html"

@@ -1,0 +1,356 @@
+#include "app/replay_job.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <thread>
+
+#include "app/job_checks.h"
+#include "app/job_log.h"
+#include "app/replay_plan.h"
+#include "app/replay_workers.h"
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/interrupt.h"
+#include "common/live_display.h"
+#include "common/output_path.h"
+#include "common/storage_option_names.h"
+#include "common/units.h"
+#include "metrics/op_log_reader.h"
+#include "metrics/run_record_json.h"
+#include "report/latency_histogram_json.h"
+#include "report/result_envelope.h"
+
+namespace trainbench::app {
+namespace {
+
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
+
+constexpr unsigned kDefaultMaxConcurrency = 64;
+
+// TODO(merge): the op-log naming that run uses, once it is shared.
+std::string RankOpLogPath(const std::string& path, int rank, int size) {
+  if (size <= 1) return path;
+  const std::string tag = fmt::format(".rank{:04}", rank);
+  for (const std::string ext : {".tsv.zst", ".tsv"})
+    if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
+      return path.substr(0, path.size() - ext.size()) + tag + ext;
+  return path + tag;
+}
+
+void CheckReplayOptions(const ReplayOptions& o) {
+  if (o.mode != "sequential" && o.mode != "parallel" && o.mode != "timed")
+    throw UsageError(fmt::format(
+        "--mode {}: give sequential (one at a time), parallel (as fast as --concurrency "
+        "workers go) or timed (each at its original time over --speed)",
+        o.mode));
+  if (!std::isfinite(o.speed) || o.speed <= 0 || o.speed > 1000)
+    throw UsageError(fmt::format("--speed {}: give a factor above 0 and at most 1000", o.speed));
+  if (o.speed != 1 && o.mode != "timed")
+    throw UsageError("--speed applies to --mode timed only (the others go as fast as they can)");
+  if (o.concurrency > kMaxReplayConcurrency)
+    throw UsageError(
+        fmt::format("--concurrency {}: at most {}", o.concurrency, kMaxReplayConcurrency));
+  if (o.mode == "sequential" && o.concurrency > 1)
+    throw UsageError("--mode sequential replays one operation at a time: drop --concurrency");
+  for (const auto& op : o.ops) ReplayOpOf(op);
+  for (const auto& [key, value] : o.storage_options)
+    if (const std::string wrong = UnknownStorageOption(key); !wrong.empty())
+      throw UsageError("--s3-option " + wrong);
+  if (!o.own_op_log.empty()) CheckWritableFile(o.own_op_log, "--op-log");
+}
+
+// Replayed writes land only where nothing is: a log's PUTs would otherwise overwrite what is
+// there, and its DELETEs could remove it.
+void CheckWritesTarget(const ReplayPlan& plan, const ReplayOptions& o,
+                       std::vector<std::unique_ptr<storage::Storage>>& storages) {
+  if (!plan.writes) return;
+  if (o.target.empty())
+    throw UsageError(
+        "the op-log has PUTs or DELETEs: give --target URI, an empty folder or s3://bucket/prefix "
+        "for them (a replay writes random data; it never writes where the original did), or "
+        "--ops GET,HEAD,LIST to replay its reads alone");
+  const auto there = storages.front()->List("");
+  if (!there.empty())
+    throw UsageError(fmt::format(
+        "--target {} holds {} object(s) ({} first): the op-log has PUTs or DELETEs, which would "
+        "replace them with random data; give an empty folder or prefix",
+        o.target, there.size(), storages.front()->Describe(there.front().path)));
+}
+
+json ReplayedJson(const ReplayedOps& r) {
+  return {{"count", r.count},     {"bytes", r.bytes},        {"errors", r.errors},
+          {"skipped", r.skipped}, {"latency", r.latency_ns}, {"first_error", r.first_error}};
+}
+
+ReplayedOps ReplayedOf(const json& j) {
+  ReplayedOps r;
+  r.count = j.at("count");
+  r.bytes = j.at("bytes");
+  r.errors = j.at("errors");
+  r.skipped = j.at("skipped");
+  j.at("latency").get_to(r.latency_ns);
+  r.first_error = j.at("first_error");
+  return r;
+}
+
+// One rank's plan and replay, as JSON for rank 0 to sum.
+json RankJson(const ReplayPlan& plan, const ReplayFigures& f) {
+  json ops = json::object();
+  for (const auto& [op, original] : plan.original) {
+    const auto it = f.ops.find(op);
+    ops[ReplayOpName(op)] = {
+        {"original",
+         {{"count", original.count},
+          {"bytes", original.bytes},
+          {"errors", original.errors},
+          {"latency", original.latency_ns}}},
+        {"replayed", ReplayedJson(it == f.ops.end() ? ReplayedOps() : it->second)}};
+  }
+  return {{"ops", ops},
+          {"original_start_ns", plan.first_start_ns},
+          {"original_end_ns", plan.last_end_ns},
+          {"start_ns", f.start_ns},
+          {"end_ns", f.end_ns},
+          {"late", f.late},
+          {"max_late_ns", f.max_late_ns},
+          {"interrupted", f.interrupted},
+          {"dropped_by_ops", plan.dropped_by_ops}};
+}
+
+struct OpTotals {
+  OriginalOps original;
+  ReplayedOps replayed;
+};
+
+double Span(int64_t start, int64_t end) {
+  return end > start ? static_cast<double>(end - start) / 1e9 : 0.0;
+}
+
+double Rate(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
+
+}  // namespace
+
+ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
+  CheckReplayOptions(options);
+  dist::Communicator& ranks = env.ranks;
+  const std::string path = RankOpLogPath(options.op_log, ranks.Rank(), ranks.Size());
+  if (access(path.c_str(), R_OK) != 0)
+    throw UsageError(fmt::format(
+        "op-log {}: cannot read it ({}){}", path, std::strerror(errno),
+        ranks.Size() > 1 ? ": under mpirun each rank replays its own rank's file, as `run "
+                           "--op-log` wrote them"
+                         : ""));
+  const metrics::OpLogContents log = metrics::ReadOpLog(path);
+  std::set<ReplayOp> kinds;
+  for (const auto& op : options.ops) kinds.insert(ReplayOpOf(op));
+  const ReplayPlan plan = PlanReplay(log.entries, kinds, options.target, path);
+  std::vector<std::unique_ptr<storage::Storage>> storages;
+  for (const auto& s : plan.storages)
+    storages.push_back(env.open_storage(s.uri, options.storage_options));
+  CheckWritesTarget(plan, options, storages);
+
+  ResultsSink* results = ranks.Rank() == 0 ? env.results : nullptr;
+  JobLog job_log(results);
+  report::ResultEnvelope envelope;
+  envelope.kind = "replay";
+  envelope.workload = options.op_log;
+  envelope.started = UtcStamp();
+  ReplayOutcome out;
+  if (results) out.results.folder = results->Open("replay", envelope.started);
+  envelope.host_names = report::DistinctHosts(ranks.AllGather(ranks.Host()));
+  ReplaySettings settings;
+  settings.timed = options.mode == "timed";
+  settings.speed = options.speed;
+  settings.concurrency =
+      options.mode == "sequential" ? 1
+      : options.concurrency
+          ? options.concurrency
+          : static_cast<unsigned>(std::clamp<uint64_t>(plan.threads, 1, kDefaultMaxConcurrency));
+  std::string own_log_path;
+  if (!options.own_op_log.empty()) {
+    own_log_path = RankOpLogPath(options.own_op_log, ranks.Rank(), ranks.Size());
+    settings.op_log = std::make_shared<metrics::OpLog>(
+        own_log_path, fmt::format("{}:{}", ranks.Host(), ranks.Rank()),
+        storages.front()->Describe(""));
+  }
+  envelope.config = {{"op_log", options.op_log},
+                     {"target", options.target},
+                     {"mode", options.mode},
+                     {"speed", options.speed},
+                     {"ops", options.ops},
+                     {"concurrency", settings.concurrency},
+                     {"own_op_log", options.own_op_log}};
+  if (!log.dropped.empty())
+    job_log.Warn(fmt::format("op-log {}: read up to its last whole line ({})", path, log.dropped));
+  std::string where;
+  for (const auto& s : plan.storages) where += (where.empty() ? "" : ", ") + s.uri;
+  job_log.Info(
+      fmt::format("replay {}: {} operations over {:.3f} s, {} mode{}, {} worker(s){}, against {}",
+                  path, plan.ops.size(), Span(plan.first_start_ns, plan.last_end_ns), options.mode,
+                  settings.timed ? fmt::format(" at {}x", options.speed) : "", settings.concurrency,
+                  ranks.Size() > 1 ? fmt::format(" per rank, {} ranks", ranks.Size()) : "", where));
+
+  InstallInterruptHandler();
+  // Every rank starts together; a timed replay's offset 0 is a moment every rank agrees on.
+  if (!ranks.Barrier()) throw Interrupted("replay interrupted before it started");
+  const int64_t start_ns = metrics::WallNanos() + 50000000;
+  ReplayProgress progress;
+  LiveDisplay display(STDERR_FILENO,
+                      LiveDisplay::ModeFor(STDERR_FILENO, options.progress && ranks.Rank() == 0),
+                      10.0, 0.25);
+  ReplayFigures figures;
+  std::thread worker([&] { figures = RunReplay(plan, storages, settings, start_ns, progress); });
+  const auto t0 = std::chrono::steady_clock::now();
+  while (true) {
+    const uint64_t done = progress.ops.load();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string status =
+        fmt::format("replay: {}/{} ops, {}, {:.1f} s", done, plan.ops.size(),
+                    FormatBytes(static_cast<double>(progress.bytes.load())), elapsed);
+    display.Show(status + "\n", status + "\n");
+    if (done >= plan.ops.size() || InterruptRequested()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  worker.join();
+  display.Clear();
+  if (settings.op_log) {
+    settings.op_log->Close();
+    job_log.Info(
+        fmt::format("op-log: {} operations in {}", settings.op_log->Records(), own_log_path));
+  }
+
+  // Rank 0 sums the ranks.
+  const auto gathered = ranks.Gather(RankJson(plan, figures).dump());
+  envelope.finished = UtcStamp();
+  if (ranks.Rank() != 0) return out;
+  out.reports = true;
+  std::map<std::string, OpTotals> totals;
+  int64_t original_start = INT64_MAX, original_end = 0, start = INT64_MAX, end = 0;
+  uint64_t late = 0, max_late_ns = 0, dropped = 0;
+  bool interrupted = false;
+  for (const auto& text : gathered) {
+    const json r = json::parse(text);
+    for (const auto& [op, j] : r.at("ops").items()) {
+      OpTotals& t = totals[op];
+      const json& o = j.at("original");
+      t.original.count += o.at("count").get<uint64_t>();
+      t.original.bytes += o.at("bytes").get<uint64_t>();
+      t.original.errors += o.at("errors").get<uint64_t>();
+      t.original.latency_ns.Merge(o.at("latency").get<metrics::Histogram>());
+      const ReplayedOps replayed = ReplayedOf(j.at("replayed"));
+      t.replayed.count += replayed.count;
+      t.replayed.bytes += replayed.bytes;
+      t.replayed.errors += replayed.errors;
+      t.replayed.skipped += replayed.skipped;
+      t.replayed.latency_ns.Merge(replayed.latency_ns);
+      if (t.replayed.first_error.empty()) t.replayed.first_error = replayed.first_error;
+    }
+    original_start = std::min(original_start, r.at("original_start_ns").get<int64_t>());
+    original_end = std::max(original_end, r.at("original_end_ns").get<int64_t>());
+    if (r.at("end_ns").get<int64_t>() > 0) {
+      start = std::min(start, r.at("start_ns").get<int64_t>());
+      end = std::max(end, r.at("end_ns").get<int64_t>());
+    }
+    late += r.at("late").get<uint64_t>();
+    max_late_ns = std::max(max_late_ns, r.at("max_late_ns").get<uint64_t>());
+    interrupted = interrupted || r.at("interrupted").get<bool>();
+    dropped += r.at("dropped_by_ops").get<uint64_t>();
+  }
+  const double original_span = Span(original_start, original_end);
+  const double span = Span(start, end);
+  uint64_t original_ops = 0, replayed_ops = 0, errors = 0;
+  ordered_json ops = ordered_json::array();
+  out.text = fmt::format("{:<7} {:>9} {:>9} {:>11} {:>11} {:>10} {:>21} {:>21}  {}\n", "op",
+                         "orig ops", "ops", "orig MB", "MB", "ops/s", "p50 ms orig/replay",
+                         "p99 ms orig/replay", "errors");
+  for (const auto& [op, t] : totals) {
+    original_ops += t.original.count;
+    replayed_ops += t.replayed.count;
+    errors += t.replayed.errors;
+    const auto& ol = t.original.latency_ns;
+    const auto& rl = t.replayed.latency_ns;
+    ops.push_back(
+        {{"op", op},
+         {"original",
+          {{"count", t.original.count},
+           {"bytes", t.original.bytes},
+           {"errors", t.original.errors},
+           {"ops_per_second", Rate(static_cast<double>(t.original.count), original_span)},
+           {"MiB_per_second", Rate(static_cast<double>(t.original.bytes) / kMiB, original_span)},
+           {"latency_ms", report::LatencyJson(ol, 1e-6)}}},
+         {"replayed",
+          {{"count", t.replayed.count},
+           {"bytes", t.replayed.bytes},
+           {"errors", t.replayed.errors},
+           {"skipped", t.replayed.skipped},
+           {"first_error", t.replayed.first_error},
+           {"ops_per_second", Rate(static_cast<double>(t.replayed.count), span)},
+           {"MiB_per_second", Rate(static_cast<double>(t.replayed.bytes) / kMiB, span)},
+           {"latency_ms", report::LatencyJson(rl, 1e-6)}}}});
+    out.text += fmt::format(
+        "{:<7} {:>9} {:>9} {:>11.3f} {:>11.3f} {:>10.1f} {:>10.3f}/{:<10.3f} {:>10.3f}/{:<10.3f}  "
+        "{}\n",
+        op, t.original.count, t.replayed.count, static_cast<double>(t.original.bytes) / 1e6,
+        static_cast<double>(t.replayed.bytes) / 1e6,
+        Rate(static_cast<double>(t.replayed.count), span), ol.Percentile(0.5) / 1e6,
+        rl.Percentile(0.5) / 1e6, ol.Percentile(0.99) / 1e6, rl.Percentile(0.99) / 1e6,
+        t.replayed.errors ? fmt::format("{} ({})", t.replayed.errors, t.replayed.first_error)
+                          : "0");
+  }
+  out.text += fmt::format(
+      "replayed {} of {} operations in {:.3f} s (the original took {:.3f} s: {:.2f}x){}\n",
+      replayed_ops, original_ops, span, original_span, span > 0 ? original_span / span : 0.0,
+      settings.timed ? fmt::format("; {} began over 1 ms late (at most {:.1f} ms): raise "
+                                   "--concurrency if many did",
+                                   late, static_cast<double>(max_late_ns) / 1e6)
+                     : "");
+  envelope.complete = !interrupted && replayed_ops == original_ops;
+  if (interrupted) envelope.stop_reason = "interrupted";
+  out.failed = interrupted || errors > 0;
+
+  ordered_json f;
+  f["op_log"] = options.op_log;
+  f["mode"] = options.mode;
+  f["speed"] = options.speed;
+  f["concurrency"] = settings.concurrency;
+  f["ranks"] = ranks.Size();
+  f["target"] = options.target;
+  f["storages"] = where;
+  f["operations"] = replayed_ops;
+  f["original_operations"] = original_ops;
+  f["not_in_ops"] = dropped;
+  f["errors"] = errors;
+  f["seconds"] = span;
+  f["original_seconds"] = original_span;
+  f["speedup"] = span > 0 ? original_span / span : 0.0;
+  f["late_operations"] = late;
+  f["max_late_ms"] = static_cast<double>(max_late_ns) / 1e6;
+  f["ops"] = ops;
+  if (results) {
+    try {
+      results->WriteFile("summary.json", report::WithEnvelope(envelope, f).dump(2) + "\n");
+    } catch (const std::exception& e) {
+      out.results.error = e.what();
+    }
+  }
+  ordered_json line;
+  ordered_json short_figures;
+  for (const char* key :
+       {"mode", "speed", "concurrency", "ranks", "operations", "original_operations", "errors",
+        "seconds", "original_seconds", "speedup"})
+    short_figures[key] = f[key];
+  line["trainbench_replay"] = short_figures;
+  out.line = FinalLine(line, envelope, out.results.folder);
+  return out;
+}
+
+}  // namespace trainbench::app

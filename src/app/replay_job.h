@@ -1,0 +1,46 @@
+// `trainbench replay`'s job: plays an op-log (trainbench's or sai3-bench's) against storage,
+// one after another (sequential), as fast as `concurrency` workers go (parallel), or each
+// operation at its original time over `speed` (timed), against the log's own endpoint or a
+// --target in its place; then compares each kind of operation with the original (count,
+// bytes, latency percentiles, span). Under mpirun each rank replays its own rank's file
+// (ops.rank0001.tsv.zst for --op-log ops.tsv.zst) and rank 0 sums them. Refuses, before any
+// work: an op-log that is not one, options out of range, and a log with PUTs or DELETEs
+// unless --target names an empty place (replayed writes never land on data trainbench did
+// not write). Not thread-safe: one per process.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/job_results.h"
+#include "app/run_job.h"
+
+namespace trainbench::app {
+
+struct ReplayOptions {
+  std::string op_log;  // as given; under mpirun each rank reads its rank's file
+  std::string target;  // "": each operation's own endpoint
+  std::map<std::string, std::string> storage_options;
+  std::string mode = "parallel";  // sequential | parallel | timed
+  double speed = 1;               // timed: original offsets over this
+  std::vector<std::string> ops;   // kinds to replay; empty: all
+  unsigned concurrency = 0;       // 0: as many as the original had threads (at most 64)
+  std::string own_op_log;         // this replay's own op-log ("": none)
+  bool progress = true;
+};
+
+struct ReplayOutcome {
+  bool reports = false;  // rank 0
+  std::string text;      // the comparison table
+  std::string line;      // {"trainbench_replay": {...}, "trainbench": {...}}
+  WrittenResults results;
+  bool failed = false;  // an operation failed, or the replay was interrupted
+};
+
+// Throws UsageError before any work for what it refuses (see above).
+ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env);
+
+inline constexpr unsigned kMaxReplayConcurrency = 4096;
+
+}  // namespace trainbench::app

@@ -1,0 +1,61 @@
+// What `trainbench replay` will do with an op-log: its operations in the order they started
+// (the --ops kept), each bound to a storage (the log's endpoint, or --target in its place)
+// and an object there, with when it started relative to the first (for a timed replay) and
+// the original's figures to compare against. Thread-compatible: built once, then read.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "metrics/histogram.h"
+#include "metrics/op_log_reader.h"
+
+namespace trainbench::app {
+
+enum class ReplayOp { kGet, kPut, kHead, kList, kDelete };
+
+// "GET", ...; the op-log's names.
+const char* ReplayOpName(ReplayOp op);
+// Throws UsageError naming --ops for a name that is none of them.
+ReplayOp ReplayOpOf(const std::string& name);
+
+struct PlannedOp {
+  ReplayOp op = ReplayOp::kGet;
+  uint32_t storage = 0;  // index into ReplayPlan::storages
+  uint32_t object = 0;   // index into that storage's objects
+  uint64_t bytes = 0;
+  int64_t offset_ns = 0;  // its start after the log's first start
+};
+
+struct PlannedStorage {
+  std::string uri;                   // what is opened: an endpoint of the log, or --target
+  std::vector<std::string> objects;  // names relative to it
+  std::set<uint32_t> gets;           // the objects read (the read engine is opened over them)
+};
+
+// The original's figures for one kind of operation.
+struct OriginalOps {
+  uint64_t count = 0, bytes = 0, errors = 0;
+  metrics::Histogram latency_ns;
+};
+
+struct ReplayPlan {
+  std::vector<PlannedOp> ops;
+  std::vector<PlannedStorage> storages;
+  std::map<ReplayOp, OriginalOps> original;     // of the ops kept
+  int64_t first_start_ns = 0, last_end_ns = 0;  // of the ops kept, wall clock
+  uint64_t threads = 0;         // distinct (client, thread) pairs: the original's concurrency
+  uint64_t dropped_by_ops = 0;  // not in --ops
+  bool writes = false;          // PUT or DELETE among the ops
+};
+
+// `ops` empty: every kind. `target` empty: each op's own endpoint. Throws UsageError when
+// nothing is left to replay.
+ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
+                      const std::set<ReplayOp>& ops, const std::string& target,
+                      const std::string& where);
+
+}  // namespace trainbench::app

@@ -1,0 +1,263 @@
+#include "app/replay_workers.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "common/interrupt.h"
+#include "common/random.h"
+
+namespace trainbench::app {
+namespace {
+
+constexpr uint64_t kPutChunk = 1 << 20;
+constexpr uint64_t kMaxBuffer = 64 << 20;  // per worker
+constexpr int64_t kLateNs = 1000000;       // a timed op that began over 1 ms after its time is late
+
+// A read engine per storage over the objects the plan reads, and where each object is in it.
+struct StorageReads {
+  std::unique_ptr<storage::ReadEngine> engine;
+  std::vector<uint32_t> engine_object;  // plan object -> engine object (UINT32_MAX: no GET)
+};
+
+class Replay {
+ public:
+  Replay(const ReplayPlan& plan, std::vector<std::unique_ptr<storage::Storage>>& storages,
+         const ReplaySettings& settings, int64_t start_ns, ReplayProgress& progress)
+      : plan_(plan),
+        storages_(storages),
+        settings_(settings),
+        start_ns_(start_ns),
+        progress_(progress),
+        random_(kPutChunk) {
+    Random random(Mix(0x7265706c6179, static_cast<uint64_t>(start_ns)));
+    for (size_t i = 0; i + 8 <= random_.size(); i += 8) {
+      const uint64_t v = random.Next();
+      std::memcpy(random_.data() + i, &v, 8);
+    }
+    reads_.resize(storages.size());
+    for (size_t s = 0; s < storages.size(); ++s) {
+      const PlannedStorage& planned = plan.storages[s];
+      if (planned.gets.empty()) continue;
+      std::vector<std::string> objects;
+      reads_[s].engine_object.assign(planned.objects.size(), UINT32_MAX);
+      for (uint32_t o : planned.gets) {
+        reads_[s].engine_object[o] = static_cast<uint32_t>(objects.size());
+        objects.push_back(planned.objects[o]);
+      }
+      reads_[s].engine = storage::OpenReadEngine(*storages[s], std::move(objects), {});
+    }
+    for (const PlannedOp& op : plan.ops)
+      if (op.op == ReplayOp::kGet) max_get_ = std::max(max_get_, op.bytes);
+  }
+
+  ReplayFigures Run() {
+    const unsigned n = std::max(1u, settings_.concurrency);
+    std::vector<ReplayFigures> figures(n);
+    std::vector<std::thread> threads;
+    for (unsigned w = 0; w < n; ++w)
+      threads.emplace_back([this, w, &figures] { Work(w, figures[w]); });
+    for (auto& t : threads) t.join();
+    ReplayFigures all;
+    all.start_ns = INT64_MAX;
+    for (const ReplayFigures& f : figures) {
+      for (const auto& [op, r] : f.ops) {
+        ReplayedOps& into = all.ops[op];
+        into.count += r.count;
+        into.bytes += r.bytes;
+        into.errors += r.errors;
+        into.skipped += r.skipped;
+        into.latency_ns.Merge(r.latency_ns);
+        if (into.first_error.empty()) into.first_error = r.first_error;
+      }
+      if (f.end_ns > 0) {
+        all.start_ns = std::min(all.start_ns, f.start_ns);
+        all.end_ns = std::max(all.end_ns, f.end_ns);
+      }
+      all.late += f.late;
+      all.max_late_ns = std::max(all.max_late_ns, f.max_late_ns);
+      all.interrupted = all.interrupted || f.interrupted;
+    }
+    if (all.end_ns == 0) all.start_ns = 0;
+    return all;
+  }
+
+ private:
+  // Waits until `due` (wall clock), a slice at a time so Ctrl-C is seen; false on Ctrl-C.
+  static bool WaitUntil(int64_t due) {
+    while (true) {
+      const int64_t left = due - metrics::WallNanos();
+      if (left <= 0) return true;
+      if (InterruptRequested()) return false;
+      std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<int64_t>(left, 100000000)));
+    }
+  }
+
+  void Work(unsigned worker, ReplayFigures& mine) {
+    std::vector<std::unique_ptr<storage::ReadQueue>> queues(storages_.size());
+    std::unique_ptr<metrics::OpLogBuffer> log;
+    if (settings_.op_log) log = std::make_unique<metrics::OpLogBuffer>(settings_.op_log);
+    std::vector<unsigned char> buffer(std::clamp<uint64_t>(max_get_, 1, kMaxBuffer));
+    while (true) {
+      if (InterruptRequested()) {
+        mine.interrupted = true;
+        break;
+      }
+      const size_t i = next_.fetch_add(1, std::memory_order_relaxed);
+      if (i >= plan_.ops.size()) break;
+      const PlannedOp& op = plan_.ops[i];
+      if (settings_.timed) {
+        const int64_t due =
+            start_ns_ + static_cast<int64_t>(static_cast<double>(op.offset_ns) / settings_.speed);
+        if (!WaitUntil(due)) {
+          mine.interrupted = true;
+          break;
+        }
+        const int64_t late = metrics::WallNanos() - due;
+        if (late > kLateNs) {
+          ++mine.late;
+          mine.max_late_ns = std::max(mine.max_late_ns, static_cast<uint64_t>(late));
+        }
+      }
+      storage::Storage& storage = *storages_[op.storage];
+      const std::string& name = plan_.storages[op.storage].objects[op.object];
+      metrics::OpRecord record;
+      record.thread = worker;
+      record.op = ReplayOpName(op.op);
+      std::string error;
+      bool skipped = false;
+      record.start_ns = metrics::WallNanos();
+      try {
+        switch (op.op) {
+          case ReplayOp::kGet:
+            record.bytes = Get(op, queues, buffer, error);
+            break;
+          case ReplayOp::kPut:
+            record.bytes = Put(op, storage, name);
+            break;
+          case ReplayOp::kHead:
+            if (const auto size = storage.FileSize(name))
+              record.bytes = *size;
+            else
+              error = storage.Describe(name) + ": no such object";
+            break;
+          case ReplayOp::kList:
+            record.n_objects = storage.List(name).size();
+            break;
+          case ReplayOp::kDelete:
+            skipped = !TakeWritten(op);
+            if (!skipped) storage.Remove(name);
+            break;
+        }
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      record.end_ns = metrics::WallNanos();
+      ReplayedOps& figures = mine.ops[op.op];
+      if (skipped) {
+        ++figures.skipped;
+      } else {
+        ++figures.count;
+        figures.bytes += record.bytes;
+        figures.latency_ns.Record(static_cast<uint64_t>(record.end_ns - record.start_ns));
+        if (!error.empty()) {
+          ++figures.errors;
+          if (figures.first_error.empty()) figures.first_error = error;
+        }
+        if (log) {
+          const std::string file = storage.Describe(name);
+          record.file = file;
+          record.error = error;
+          log->Add(record);
+        }
+      }
+      if (mine.end_ns == 0) mine.start_ns = record.start_ns;
+      mine.start_ns = std::min(mine.start_ns, record.start_ns);
+      mine.end_ns = std::max(mine.end_ns, record.end_ns);
+      progress_.ops.fetch_add(1, std::memory_order_relaxed);
+      progress_.bytes.fetch_add(record.bytes, std::memory_order_relaxed);
+    }
+  }
+
+  // A GET of `bytes` from the object's start (sai3-bench's columns carry no offset); through
+  // the storage's read engine, as `run` reads. A GET of nothing asks for the object's size.
+  uint64_t Get(const PlannedOp& op, std::vector<std::unique_ptr<storage::ReadQueue>>& queues,
+               std::vector<unsigned char>& buffer, std::string& error) {
+    if (op.bytes == 0) {
+      storages_[op.storage]->FileSize(plan_.storages[op.storage].objects[op.object]);
+      return 0;
+    }
+    StorageReads& reads = reads_[op.storage];
+    auto& queue = queues[op.storage];
+    if (!queue) queue = reads.engine->NewQueue(1);
+    // A GET larger than the buffer (a checkpoint shard's) is read in buffer-sized pieces.
+    uint64_t got = 0;
+    while (got < op.bytes) {
+      storage::ReadRequest request;
+      request.object = reads.engine_object[op.object];
+      request.offset = got;
+      request.length = std::min<uint64_t>(op.bytes - got, buffer.size());
+      request.buffer = buffer.data();
+      queue->Submit(request);
+      storage::ReadCompletion done;
+      // The buffer is the engine's until the read completes: wait for it even after Ctrl-C.
+      while (queue->Reap(std::span<storage::ReadCompletion>(&done, 1), 1, 1.0) == 0) {
+      }
+      got += done.bytes;
+      if (!done.error.empty()) {
+        error = done.error;
+        break;
+      }
+      if (done.bytes < request.length) break;  // the object ends sooner than the log's GET
+    }
+    return got;
+  }
+
+  uint64_t Put(const PlannedOp& op, storage::Storage& storage, const std::string& name) {
+    auto writer = storage.Create(name);
+    for (uint64_t left = op.bytes; left > 0;) {
+      const uint64_t n = std::min<uint64_t>(left, kPutChunk);
+      writer->Append(random_.data(), n);
+      left -= n;
+    }
+    writer->Commit();
+    std::lock_guard<std::mutex> lock(written_mutex_);
+    written_.insert({op.storage, op.object});
+    return op.bytes;
+  }
+
+  // Whether this replay wrote the object (and forgets it: a second DELETE has nothing).
+  bool TakeWritten(const PlannedOp& op) {
+    std::lock_guard<std::mutex> lock(written_mutex_);
+    return written_.erase({op.storage, op.object}) > 0;
+  }
+
+  const ReplayPlan& plan_;
+  std::vector<std::unique_ptr<storage::Storage>>& storages_;
+  const ReplaySettings& settings_;
+  const int64_t start_ns_;
+  ReplayProgress& progress_;
+  std::vector<unsigned char> random_;  // what PUTs write
+  std::vector<StorageReads> reads_;
+  uint64_t max_get_ = 0;
+  std::atomic<size_t> next_{0};
+  std::mutex written_mutex_;
+  std::set<std::pair<uint32_t, uint32_t>> written_;  // (storage, object) this replay PUT
+};
+
+}  // namespace
+
+ReplayFigures RunReplay(const ReplayPlan& plan,
+                        std::vector<std::unique_ptr<storage::Storage>>& storages,
+                        const ReplaySettings& settings, int64_t start_ns,
+                        ReplayProgress& progress) {
+  Replay replay(plan, storages, settings, start_ns, progress);
+  return replay.Run();
+}
+
+}  // namespace trainbench::app

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# trainbench replay: a run's op-log replayed in parallel against the same storage does the same
+# operations and bytes (its own op-log, read back with zstd, says so too); timed at --speed 2 it
+# takes half the original span (within 10%); --target reads another copy; a sai3-bench-style
+# log with PUTs, HEADs, LISTs and DELETEs (relative keys, a file:// endpoint) replays only into
+# an empty --target and deletes only what it put; a log cut short replays up to its last line;
+# what it refuses exits 2 before any work.
+source "$(dirname "$0")/../lib/common.sh"
+skip_unless "command -v zstd" "no zstd (Debian's zstd)"
+cd "$WORK"
+
+w=(resnet50_h100 dataset.num_files_train=16 dataset.num_samples_per_file=8 dataset.record_length_bytes=50000
+   dataset.record_length_bytes_stdev=10000 dataset.data_folder="$WORK/d" reader.batch_size=4 train.epochs=2
+   train.computation_time=0.03 output.folder="$WORK/out")
+expect_exit 0 datagen.out "$TB" datagen "${w[@]}" --no-progress
+expect_exit 0 run.out "$TB" run "${w[@]}" --no-progress --op-log "$WORK/ops.tsv.zst"
+
+expect_exit 0 par.out "$TB" replay ops.tsv.zst --no-progress --output res --op-log "$WORK/replay.tsv.zst"
+contains par.out '"trainbench_replay"'
+folder=$(json_last_line par.out 'd["trainbench"]["results"]')
+zstd -dcq ops.tsv.zst >ops.txt
+zstd -dcq replay.tsv.zst >replay.txt
+check "parallel: the same GETs and bytes as the run, in summary.json and the replay's op-log" \
+  "$PY" - "$folder/summary.json" ops.txt replay.txt "$WORK/d" <<'PY'
+import csv, json, sys
+s = json.load(open(sys.argv[1]))
+orig = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
+mine = list(csv.DictReader(open(sys.argv[3]), delimiter="\t"))
+assert s["kind"] == "replay" and s["complete"] and s["errors"] == 0, s
+(get,) = s["ops"]
+assert get["op"] == "GET" and get["replayed"]["count"] == get["original"]["count"] == len(orig), get
+assert get["replayed"]["bytes"] == get["original"]["bytes"] == sum(int(o["bytes"]) for o in orig), get
+assert len(mine) == len(orig) and sum(int(o["bytes"]) for o in mine) == get["replayed"]["bytes"]
+assert sorted(o["file"] for o in mine) == sorted(o["file"] for o in orig)
+assert all(o["op"] == "GET" and o["error"] == "" for o in mine)
+assert get["original"]["latency_ms"]["p50"] > 0 and get["replayed"]["latency_ms"]["p99"] > 0, get
+PY
+
+expect_exit 0 timed.out "$TB" replay ops.tsv.zst --mode timed --speed 2 --no-progress
+check "timed at --speed 2: half the original span, within 10%" "$PY" -c '
+import json, sys
+d = json.loads(open("timed.out").read().strip().splitlines()[-1])["trainbench_replay"]
+assert d["original_seconds"] > 1, d
+assert abs(d["seconds"] - d["original_seconds"] / 2) <= 0.1 * d["original_seconds"] / 2, d'
+
+cp -r d d2
+expect_exit 0 target.out "$TB" replay ops.tsv.zst --target "$WORK/d2" --mode sequential --no-progress \
+  --op-log "$WORK/target.tsv"
+check "--target: every GET read the copy" "$PY" -c '
+import csv
+rows = list(csv.DictReader(open("target.tsv"), delimiter="\t"))
+assert rows and all(r["file"].startswith("'"$WORK"'/d2/train/") for r in rows), rows[:2]'
+
+# A sai3-bench-style log: relative keys under a file:// endpoint, every kind of operation.
+"$PY" - sai3.tsv <<'PY'
+import sys
+head = "idx thread op client_id n_objects bytes endpoint file error start first_byte end duration_ns".split()
+rows = [("PUT", 3000, "a/x.bin"), ("PUT", 70000, "a/y.bin"), ("HEAD", 3000, "a/x.bin"),
+        ("GET", 70000, "a/y.bin"), ("LIST", 0, "a/"), ("DELETE", 0, "a/x.bin"), ("DELETE", 0, "keep.txt")]
+with open(sys.argv[1], "w") as f:
+    f.write("\t".join(head) + "\n")
+    for i, (op, n, key) in enumerate(rows):
+        t = f"2026-01-01T00:00:0{i}.5Z"
+        f.write("\t".join(map(str, [i, 0, op, "agent-1", 1, n, "file:///elsewhere/", key, "", t, "", t, 1000])) + "\n")
+PY
+expect_exit 2 puts_no_target.out "$TB" replay sai3.tsv --no-progress
+contains puts_no_target.out "--target"
+mkdir -p full && echo mine >full/keep.txt
+expect_exit 2 puts_full.out "$TB" replay sai3.tsv --target "$WORK/full" --no-progress
+contains puts_full.out "keep.txt"
+check "a refused target keeps its files" test "$(cat full/keep.txt)" = mine
+mkdir -p empty
+expect_exit 0 puts.out "$TB" replay sai3.tsv --target "file://$WORK/empty" --mode sequential --no-progress \
+  --output res
+check "PUT, HEAD, GET, LIST, DELETE replayed; only what it put is deleted" "$PY" - \
+  "$(json_last_line puts.out 'd["trainbench"]["results"]')/summary.json" "$WORK/empty" <<'PY'
+import json, os, sys
+s = json.load(open(sys.argv[1]))
+ops = {o["op"]: o["replayed"] for o in s["ops"]}
+assert ops["PUT"]["count"] == 2 and ops["PUT"]["bytes"] == 73000, ops
+assert ops["HEAD"]["count"] == 1 and ops["HEAD"]["bytes"] == 3000 and ops["HEAD"]["errors"] == 0, ops
+assert ops["GET"]["bytes"] == 70000 and ops["LIST"]["count"] == 1, ops
+assert ops["DELETE"]["count"] == 1 and ops["DELETE"]["skipped"] == 1, ops
+assert sorted(os.listdir(os.path.join(sys.argv[2], "a"))) == ["y.bin"], os.listdir(sys.argv[2])
+assert os.path.getsize(os.path.join(sys.argv[2], "a", "y.bin")) == 70000
+PY
+
+# A log cut short (a killed job's): replayed up to its last whole line, with a warning.
+head -c $(($(stat -c %s ops.tsv.zst) * 2 / 3)) ops.tsv.zst >cut.tsv.zst
+expect_exit 0 cut.out "$TB" replay cut.tsv.zst --no-progress
+contains cut.out "read up to its last whole line"
+check "a cut log replays some operations" "$PY" -c '
+import json
+d = json.loads(open("cut.out").read().strip().splitlines()[-1])["trainbench_replay"]
+assert 0 < d["operations"] < '"$(($(wc -l <ops.txt) - 1))"', d'
+
+expect_exit 2 mode.out "$TB" replay ops.tsv.zst --mode fast
+contains mode.out "--mode fast"
+expect_exit 2 speed.out "$TB" replay ops.tsv.zst --speed 2
+contains speed.out "--mode timed"
+expect_exit 2 speed0.out "$TB" replay ops.tsv.zst --mode timed --speed 0
+expect_exit 2 ops.out "$TB" replay ops.tsv.zst --ops GET,FETCH
+contains ops.out "'FETCH'"
+expect_exit 2 none.out "$TB" replay ops.tsv.zst --ops PUT
+contains none.out "no operation to replay"
+expect_exit 2 missing.out "$TB" replay "$WORK/nothing.tsv.zst"
+contains missing.out "nothing.tsv.zst"
+expect_exit 2 notlog.out "$TB" replay "$folder/summary.json"
+contains notlog.out "not an op-log"
+expect_exit 2 typo.out "$TB" replay ops.tsv.zst --s3-option endpont_url=http://127.0.0.1:1
+contains typo.out "endpoint_url"
+done_ok
