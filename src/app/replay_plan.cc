@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <unordered_map>
 
@@ -50,6 +51,7 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
   std::unordered_map<std::string, uint32_t> storage_of;
   std::vector<std::unordered_map<std::string, uint32_t>> object_of;
   std::set<std::pair<std::string, uint64_t>> threads;
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> last_write;  // (storage, object) -> op
   for (size_t i : order) {
     const metrics::OpLogEntry& e = entries[i];
     ReplayOp op;
@@ -82,7 +84,12 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
     if (new_object) storage.objects.push_back(name);
     if (op == ReplayOp::kGet) storage.gets.insert(o->second);
     if (plan.ops.empty()) plan.first_start_ns = e.start_ns;
-    plan.ops.push_back({op, s->second, o->second, e.bytes, e.start_ns - plan.first_start_ns});
+    const std::pair<uint32_t, uint32_t> key{s->second, o->second};
+    const auto written = last_write.find(key);
+    plan.ops.push_back({op, s->second, o->second, e.bytes, e.start_ns - plan.first_start_ns,
+                        written == last_write.end() ? -1 : written->second});
+    if (op == ReplayOp::kPut || op == ReplayOp::kDelete)
+      last_write[key] = static_cast<int64_t>(plan.ops.size() - 1);
     plan.last_end_ns = std::max(plan.last_end_ns, e.end_ns);
     OriginalOps& original = plan.original[op];
     ++original.count;

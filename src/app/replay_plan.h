@@ -28,6 +28,10 @@ struct PlannedOp {
   uint32_t object = 0;   // index into that storage's objects
   uint64_t bytes = 0;
   int64_t offset_ns = 0;  // its start after the log's first start
+  // The last earlier PUT or DELETE of the same object (an index into ReplayPlan::ops), which
+  // must have ended before this one starts, however many workers run: a GET of what the log
+  // had just written finds it. -1: none.
+  int64_t after = -1;
 };
 
 struct PlannedStorage {

@@ -54,6 +54,7 @@ class Replay {
     }
     for (const PlannedOp& op : plan.ops)
       if (op.op == ReplayOp::kGet) max_get_ = std::max(max_get_, op.bytes);
+    done_ = std::make_unique<std::atomic<bool>[]>(plan.ops.size());
   }
 
   ReplayFigures Run() {
@@ -116,6 +117,8 @@ class Replay {
             start_ns_ + static_cast<int64_t>(static_cast<double>(op.offset_ns) / settings_.speed);
         if (!WaitUntil(due)) {
           mine.interrupted = true;
+          done_[i].store(true);  // never done, but nothing may wait for it
+          done_[i].notify_all();
           break;
         }
         const int64_t late = metrics::WallNanos() - due;
@@ -124,6 +127,8 @@ class Replay {
           mine.max_late_ns = std::max(mine.max_late_ns, static_cast<uint64_t>(late));
         }
       }
+      // The write this op depends on was handed out earlier, so it ends: wait for it.
+      if (op.after >= 0) done_[op.after].wait(false);
       storage::Storage& storage = *storages_[op.storage];
       const std::string& name = plan_.storages[op.storage].objects[op.object];
       metrics::OpRecord record;
@@ -158,6 +163,10 @@ class Replay {
         error = e.what();
       }
       record.end_ns = metrics::WallNanos();
+      if (op.op == ReplayOp::kPut || op.op == ReplayOp::kDelete) {
+        done_[i].store(true);
+        done_[i].notify_all();
+      }
       ReplayedOps& figures = mine.ops[op.op];
       if (skipped) {
         ++figures.skipped;
@@ -246,6 +255,7 @@ class Replay {
   std::vector<StorageReads> reads_;
   uint64_t max_get_ = 0;
   std::atomic<size_t> next_{0};
+  std::unique_ptr<std::atomic<bool>[]> done_;  // per op: ended (set for PUTs and DELETEs)
   std::mutex written_mutex_;
   std::set<std::pair<uint32_t, uint32_t>> written_;  // (storage, object) this replay PUT
 };

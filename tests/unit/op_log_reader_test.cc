@@ -134,6 +134,14 @@ TEST(ReplayPlan, StartOrderEndpointsOpsAndTarget) {
   EXPECT_EQ(gets.storages[0].objects, (std::vector<std::string>{"f0"}));
   EXPECT_FALSE(gets.writes);
   EXPECT_THROW(app::PlanReplay(entries, {app::ReplayOp::kDelete}, "", "test"), UsageError);
+
+  // An op on an object waits for the last PUT or DELETE of it before it: a GET after a PUT.
+  entries[3].endpoint = "/b/";
+  entries[3].file = "/b/f1";
+  const auto chained = app::PlanReplay(entries, {}, "", "test");
+  EXPECT_EQ(chained.ops[0].after, -1);  // the PUT of /b/f1
+  EXPECT_EQ(chained.ops[3].after, 0);   // the HEAD of /b/f1, after it
+  EXPECT_EQ(chained.ops[1].after, -1);
 }
 
 }  // namespace
