@@ -74,7 +74,10 @@ DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
   // Bytes count as they are appended, so the series shows a large file's progress.
   storage::CountingStorage counting(*storage);
   JobTimeseries sampling(results ? options.interval_s : 0, nullptr, nullptr,
-                         [&counting] { return counting.bytes_appended(); });
+                         [&counting](metrics::IntervalProbe& p) {
+                           p.bytes = counting.bytes_appended();
+                           p.phase = metrics::LivePhase::kDatagen;
+                         });
   dataset::GenerateResult result;
   try {
     result = dataset::Generate(config, counting, options.generate, &ranks);

@@ -5,8 +5,9 @@
 namespace trainbench::app {
 
 JobTimeseries::JobTimeseries(double interval_s, const stage::StageLive* stage,
-                             const metrics::LiveCounters* train, std::function<uint64_t()> written)
-    : interval_s_(interval_s), stage_(stage), train_(train), written_(std::move(written)) {
+                             const metrics::LiveCounters* train,
+                             std::function<void(metrics::IntervalProbe&)> io)
+    : interval_s_(interval_s), stage_(stage), train_(train), io_(std::move(io)) {
   result_.interval_s = interval_s;
   if (interval_s <= 0) return;
   // Training's images are the samples of one "accelerator": this process's device, whose
@@ -26,10 +27,7 @@ void JobTimeseries::Probe(metrics::IntervalProbe& p) const {
     p.reads_in_flight = stage_->active.load(std::memory_order_relaxed);
     if (stage_->fetching.load(std::memory_order_relaxed)) p.phase = metrics::LivePhase::kStage;
   }
-  if (written_) {
-    p.bytes = written_();
-    p.phase = metrics::LivePhase::kDatagen;
-  }
+  if (io_) io_(p);
   if (train_) {
     p.samples = train_->Samples();
     p.wait_s = train_->WaitAt(p.now).total_s;

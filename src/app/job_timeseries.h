@@ -1,4 +1,4 @@
-// The time series of a `stage`, `train` or `datagen` job (timeseries.csv, `run`'s columns): a
+// The time series of a `stage`, `train`, `datagen` or `replay` job (timeseries.csv, `run`'s columns): a
 // sampler thread (metrics/interval_sampler.h) reading the stage's live figures (bytes fetched,
 // streams busy) and training's (images, data wait, epoch), either or both, every interval.
 // A job that stages then trains has one series across both: phase "stage", then "train".
@@ -28,9 +28,11 @@ struct TimeseriesResult {
 class JobTimeseries {
  public:
   // Starts sampling every interval_s (nothing when 0). `stage` and `train` may be null, and
-  // must outlive Finish; `written`, when given, counts the bytes a datagen has written.
+  // must outlive Finish; `io`, when given, sets a job's own cumulative figures and phase
+  // (a datagen's bytes written, a replay's bytes and operations) at each sample.
   JobTimeseries(double interval_s, const stage::StageLive* stage,
-                const metrics::LiveCounters* train, std::function<uint64_t()> written = {});
+                const metrics::LiveCounters* train,
+                std::function<void(metrics::IntervalProbe&)> io = {});
   ~JobTimeseries();
   JobTimeseries(const JobTimeseries&) = delete;
   JobTimeseries& operator=(const JobTimeseries&) = delete;
@@ -44,7 +46,7 @@ class JobTimeseries {
   const double interval_s_;
   const stage::StageLive* stage_;
   const metrics::LiveCounters* train_;
-  const std::function<uint64_t()> written_;
+  const std::function<void(metrics::IntervalProbe&)> io_;
   std::atomic<bool> ended_{false};
   std::unique_ptr<metrics::IntervalSampler> sampler_;
   TimeseriesResult result_;

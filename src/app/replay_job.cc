@@ -26,6 +26,7 @@
 #include "metrics/run_record_json.h"
 #include "report/latency_histogram_json.h"
 #include "report/result_envelope.h"
+#include "report/timeseries_csv.h"
 
 namespace trainbench::app {
 namespace {
@@ -65,6 +66,7 @@ void CheckReplayOptions(const ReplayOptions& o) {
     if (const std::string wrong = UnknownStorageOption(key); !wrong.empty())
       throw UsageError("--s3-option " + wrong);
   if (!o.own_op_log.empty()) CheckWritableFile(o.own_op_log, "--op-log");
+  CheckInterval(o.interval_s);
 }
 
 // Replayed writes land only where nothing is: a log's PUTs would otherwise overwrite what is
@@ -206,6 +208,12 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   LiveDisplay display(STDERR_FILENO,
                       LiveDisplay::ModeFor(STDERR_FILENO, options.progress && ranks.Rank() == 0),
                       10.0, 0.25);
+  JobTimeseries sampling(results ? options.interval_s : 0, nullptr, nullptr,
+                         [&progress](metrics::IntervalProbe& p) {
+                           p.bytes = progress.bytes.load(std::memory_order_relaxed);
+                           p.reads = progress.ops.load(std::memory_order_relaxed);
+                           p.phase = metrics::LivePhase::kReplay;
+                         });
   ReplayFigures figures;
   std::thread worker([&] { figures = RunReplay(plan, storages, settings, start_ns, progress); });
   const auto t0 = std::chrono::steady_clock::now();
@@ -222,6 +230,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   }
   worker.join();
   display.Clear();
+  const TimeseriesResult timeseries = sampling.Finish();
   if (settings.op_log) {
     settings.op_log->Close();
     job_log.Info(
@@ -337,7 +346,12 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   f["ops"] = ops;
   if (results) {
     try {
-      results->WriteFile("summary.json", report::WithEnvelope(envelope, f).dump(2) + "\n");
+      auto summary = report::WithEnvelope(envelope, f);
+      summary["timeseries_interval_s"] = timeseries.interval_s;
+      summary["timeseries_cpu_seconds"] = timeseries.sampler_cpu_s;
+      if (!timeseries.rows.empty())
+        results->WriteFile("timeseries.csv", report::TimeseriesCsv({timeseries.rows}, nullptr));
+      results->WriteFile("summary.json", summary.dump(2) + "\n");
     } catch (const std::exception& e) {
       out.results.error = e.what();
     }

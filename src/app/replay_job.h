@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/job_results.h"
+#include "app/job_timeseries.h"
 #include "app/run_job.h"
 
 namespace trainbench::app {
@@ -28,6 +29,7 @@ struct ReplayOptions {
   unsigned concurrency = 0;       // 0: as many as the original had threads (at most 64)
   std::string own_op_log;         // this replay's own op-log ("": none)
   bool progress = true;
+  double interval_s = 1;  // per timeseries.csv row with a results folder; 0: none
 };
 
 struct ReplayOutcome {

@@ -91,7 +91,13 @@ void AddReplayCommand(CLI::App& app, Action& action) {
                       "KEY=VALUE of storage_options for an s3:// target or endpoint "
                       "(endpoint_url, region, ...; repeatable)");
   command->add_option("--output", flags.output,
-                      "Keep summary.json and the log in <DIR>/replay-<UTC stamp>/ (default: none)");
+                      "Keep summary.json, timeseries.csv and the log in <DIR>/replay-<UTC stamp>/ "
+                      "(default: none)");
+  command
+      ->add_option("--interval", j.interval_s,
+                   "Seconds per row of timeseries.csv with --output (MB/s and operations per "
+                   "interval; default 1; 0: none)")
+      ->check(NonNegativeFinite());
   command->add_flag("--no-progress", flags.no_progress, "No progress line");
   command->callback([&action] { action = [] { return Replay(flags); }; });
 }

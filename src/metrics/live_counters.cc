@@ -18,6 +18,8 @@ const char* LivePhaseName(LivePhase phase) {
       return "stage";
     case LivePhase::kDatagen:
       return "datagen";
+    case LivePhase::kReplay:
+      return "replay";
     case LivePhase::kDone:
       return "done";
   }

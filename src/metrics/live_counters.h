@@ -25,7 +25,8 @@ enum class LivePhase : int {
   kCheckpoint,
   kDone,
   kStage,
-  kDatagen
+  kDatagen,
+  kReplay
 };
 const char* LivePhaseName(LivePhase phase);
 

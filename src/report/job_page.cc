@@ -157,6 +157,9 @@ const char* const kJobPageScript = R"JS(
     if (kind === 'stage')
       line('stage-rate', 'Staging rate: MB/s fetched', 'io_MB_per_second', 1, 'MB/s (10^6 B/s)',
            'Bytes that arrived in each interval, every stream together.');
+    if (kind === 'replay')
+      line('replay-rate', 'Replay rate: MB/s', 'io_MB_per_second', 1, 'MB/s (10^6 B/s)',
+           'Bytes the replayed operations moved in each interval, every worker together.');
     if (staged)
       line('streams', 'Streams busy', 'reads_in_flight', 1, 'ranged GETs in flight',
            'Connections with a ranged GET in flight at the end of each interval.');

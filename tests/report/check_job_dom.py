@@ -21,7 +21,7 @@ CHARTS = {
     "staged_train": {"time-account": None, "streams": ("reads_in_flight", 1),
                      "stage-train": ("io_MB_per_second", 1), "wait": ("data_wait_share", 100)},
     "sweep": {"au-by-count": "au_percentage", "throughput-by-count": "MB_per_second"},
-    "replay": {"replay-latency": "latency_ms"},
+    "replay": {"replay-latency": "latency_ms", "replay-rate": ("io_MB_per_second", 1)},
 }
 SHARES = ["transfer_s", "retry_wasted_s", "verify_s", "extract_s"]
 
@@ -89,7 +89,7 @@ for chart, source in CHARTS[kind].items():
         if chart == "au-by-count":  # the target line
             assert all(d["y"] == summaries[0]["au_target_percentage"] for d in sets[-1]["data"])
         continue
-    if kind == "replay":  # p50 and p99 of each op, the original's then the replay's
+    if chart == "replay-latency":  # p50 and p99 of each op, the original's then the replay's
         ops = summaries[0]["ops"]
         assert points[chart]["labels"] == [o["op"] for o in ops], points[chart]["labels"]
         k = 0

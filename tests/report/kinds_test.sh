@@ -51,7 +51,8 @@ page_ok "$(json_last_line grid.out 'd["trainbench"]["results"]')"
 # A replay of a run's op-log: each operation's latency, the original's against the replay's.
 expect_exit 0 oprun.out "$TB" run "${sw[@]}" train.computation_time=0.001 --no-progress \
   --op-log "$WORK/ops.tsv"
-expect_exit 0 replay.out "$TB" replay "$WORK/ops.tsv" --no-progress --output "$res"
+expect_exit 0 replay.out "$TB" replay "$WORK/ops.tsv" --no-progress --output "$res" --mode timed \
+  --interval 0.05
 page_ok "$(json_last_line replay.out 'd["trainbench"]["results"]')"
 
 # Refusals: mixed kinds, and what only a run's results have.
