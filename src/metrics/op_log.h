@@ -29,6 +29,9 @@ struct OpRecord {
   uint64_t bytes = 0;
   std::string_view file;
   std::string_view error;
+  // Empty: the log's. A log that records two storages (a run's dataset and its checkpoints)
+  // names each one's own.
+  std::string_view endpoint;
   int64_t start_ns = 0;       // wall clock, ns since the epoch
   int64_t first_byte_ns = 0;  // 0: not seen
   int64_t end_ns = 0;
@@ -49,6 +52,7 @@ class OpLog {
   uint64_t Records() const { return next_index_.load(std::memory_order_relaxed); }
   const std::string& client_id() const { return client_id_; }
   const std::string& endpoint() const { return endpoint_; }
+  const std::string& path() const { return path_; }
   // Ends the stream; later writes are dropped. Throws IoError when the file cannot be
   // completed (a full disk), naming it.
   void Close();
