@@ -31,7 +31,9 @@ class OpLogRecorder {
     r.start_ns = start_ns;
     r.end_ns = metrics::WallNanos();
     std::lock_guard<std::mutex> lock(mutex_);
-    r.thread = threads_.try_emplace(std::this_thread::get_id(), threads_.size()).first->second;
+    auto [thread, added] = threads_.try_emplace(std::this_thread::get_id(), 0);
+    if (added) thread->second = log_->NextThread();
+    r.thread = thread->second;
     buffer_.Add(r);
   }
 

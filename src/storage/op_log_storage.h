@@ -12,8 +12,8 @@
 // are logged once, by the engine. Lines are kept until a batch is full: Flush() (or the
 // destructor) before closing the log puts every operation in the file.
 // Thread-safe: many threads share one buffer behind a mutex (these operations are whole
-// objects and metadata, far fewer than a run's reads); `thread` numbers the calling threads
-// in the order they first record.
+// objects and metadata, far fewer than a run's reads); `thread` numbers each calling thread
+// when it first records, with a number the log has not given before (OpLog::NextThread).
 #pragma once
 
 #include <memory>

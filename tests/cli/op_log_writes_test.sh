@@ -3,8 +3,8 @@
 # data folder, each PUT that file's size on disk) beside its HEADs and LISTs; a checkpointing
 # run's log has the shards' PUTs, adding up to the bytes its summary reports written, and
 # their GETs, the bytes read back; a training run with checkpoints logs its reads and its
-# checkpoints in one file; an --op-log that cannot be written is refused (exit 2) before any
-# work, by datagen and by a checkpointing run.
+# checkpoints in one file (each with its own endpoint and threads); an --op-log that cannot
+# be written is refused (exit 2) before any work, by datagen and by a checkpointing run.
 source "$(dirname "$0")/../lib/common.sh"
 skip_unless "command -v zstd" "no zstd (Debian's zstd)"
 cd "$WORK"
@@ -85,6 +85,8 @@ written = sum(c["bytes"] for c in s["checkpoints"] if c["operation"] == "write")
 assert written > 0 and written % 300000 == 0, s["checkpoints"]  # model.pt and optimizer.pt
 assert sum(int(r["bytes"]) for r in ckpt if r["op"] == "PUT") == written
 assert all(r["endpoint"] == sys.argv[4].rstrip("/") for r in ckpt), ckpt[0]
+# The checkpoints' thread is not one of the read engine's queues.
+assert not {r["thread"] for r in data} & {r["thread"] for r in ckpt}, [r["thread"] for r in rows]
 PY
 
 # Refused before any work: no dataset written, no checkpoint.
