@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "app/job_log.h"
+#include "app/job_op_log.h"
 #include "app/run_job.h"
 #include "app/run_report.h"
 #include "app/run_rules.h"
@@ -21,6 +22,7 @@ int CheckpointJob(const RunJobOptions& options, JobEnv& env) {
   dist::Communicator& ranks = env.ranks;
   const bool lead = ranks.Rank() == 0;
   if (lead && env.check_local_folders) CheckWritableFolder(config.output.folder, "output.folder");
+  if (!options.op_log.empty()) CheckWritableFile(options.op_log, "--op-log");
   const auto checkpoints =
       env.open_storage(config.checkpoint.checkpoint_folder, config.storage.storage_options);
   if (const auto local = checkpoints->LocalPath(""); local && env.check_local_folders)
@@ -40,7 +42,9 @@ int CheckpointJob(const RunJobOptions& options, JobEnv& env) {
   run.drop_caches = options.drop_caches;
   run.accelerators = layout.total_accelerators;
   run.log = [&](const std::string& line) { log.Info(line); };
-  run.storage = checkpoints.get();
+  // Every shard's PUT and each read of it back.
+  JobOpLog op_log(options.op_log, ranks, checkpoints->Describe(""));
+  run.storage = &op_log.Wrap(*checkpoints);
   InstallInterruptHandler();
   log.Info(fmt::format(
       "run {}: checkpointing to {} over {} rank(s), {} writes then {} reads, results in {}",
@@ -53,6 +57,7 @@ int CheckpointJob(const RunJobOptions& options, JobEnv& env) {
     for (const auto& w : rules.warnings) log.Warn(w);
   }
   const auto mine = sim::RunCheckpointWorkload(config, ranks, run);
+  if (op_log) log.Info(op_log.Close());
   return ReportRun({options, env, layout, folder, started, log, lead ? &rules : nullptr}, mine);
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "app/job_op_log.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -52,6 +53,7 @@ DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
   if (env.check_local_folders)
     if (const auto local = storage->LocalPath(""))
       CheckWritableFolder(*local, "dataset.data_folder");
+  if (!options.op_log.empty()) CheckWritableFile(options.op_log, "--op-log");
   InstallInterruptHandler();
   const unsigned threads = options.generate.threads
                                ? options.generate.threads
@@ -71,8 +73,9 @@ DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
   // Gathered before the work, while every rank is there to answer.
   envelope.host_names = report::DistinctHosts(ranks.Gather(ranks.Host()));
   envelope.config = config::ToJson(config);
+  JobOpLog op_log(options.op_log, ranks, storage->Describe(""));
   // Bytes count as they are appended, so the series shows a large file's progress.
-  storage::CountingStorage counting(*storage);
+  storage::CountingStorage counting(op_log.Wrap(*storage));
   JobTimeseries sampling(results ? options.interval_s : 0, nullptr, nullptr,
                          [&counting](metrics::IntervalProbe& p) {
                            p.bytes = counting.bytes_appended();
@@ -87,6 +90,7 @@ DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
         "re-run the same command to finish");
   }
   const TimeseriesResult timeseries = sampling.Finish();
+  if (op_log) LogInfo(op_log.Close());
   envelope.finished = UtcStamp();
   envelope.complete = true;  // a datagen that fails throws
   DatagenOutcome out;

@@ -3,7 +3,8 @@
 // job (rank r writes files r, r+R, ...), and keeps its results when given a sink:
 // datagen-<workload>-<UTC stamp>/ with summary.json (the envelope, then files, bytes and
 // the write rate) and timeseries.csv (bytes written per interval). Refuses a folder it
-// cannot write before any work (UsageError). Not thread-safe: one per process.
+// cannot write, or an --op-log it cannot create, before any work (UsageError). Not thread-safe: one
+// per process.
 #pragma once
 
 #include <string>
@@ -19,6 +20,9 @@ struct DatagenJobOptions {
   config::WorkloadConfig config;
   dataset::GenerateOptions generate;
   double interval_s = 1;  // per time-series row, with a results sink; 0: none
+  // --op-log FILE: every PUT (and HEAD, LIST, DELETE) in sai3-bench's op-log TSV, as `run`
+  // writes its reads (app/job_op_log.h); "": none.
+  std::string op_log;
 };
 
 // What rank 0 shows (`reports` false elsewhere).

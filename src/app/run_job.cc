@@ -6,6 +6,7 @@
 
 #include "app/job_checks.h"
 #include "app/job_log.h"
+#include "app/job_op_log.h"
 #include "app/run_report.h"
 #include "app/run_rules.h"
 #include "common/clock.h"
@@ -46,18 +47,6 @@ std::string Spread(const sim::RankLayout& layout, dist::Communicator& ranks) {
                      fmt::join(hosts, ", "));
 }
 
-// One op-log per rank under mpirun: the rank before the extension (.tsv.zst, .tsv).
-std::string OpLogPath(const std::string& path, dist::Communicator& ranks) {
-  if (ranks.Size() <= 1) return path;
-  const std::string rank = fmt::format(".rank{:04}", ranks.Rank());
-  for (const char* ext : {".tsv.zst", ".tsv"}) {
-    const std::string e = ext;
-    if (path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0)
-      return path.substr(0, path.size() - e.size()) + rank + e;
-  }
-  return path + rank;
-}
-
 }  // namespace
 
 void CheckRunOptions(const RunJobOptions& options) {
@@ -83,9 +72,10 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
   // Where results and checkpoints go must be writable before the first byte is read.
   if (lead && env.check_local_folders) CheckWritableFolder(config.output.folder, "output.folder");
   if (!options.op_log.empty()) CheckWritableFile(options.op_log, "--op-log");
+  std::unique_ptr<storage::Storage> checkpoints;
   std::string checkpoint_folder;
   if (config.workflow.checkpoint) {
-    const auto checkpoints =
+    checkpoints =
         env.open_storage(config.checkpoint.checkpoint_folder, config.storage.storage_options);
     checkpoint_folder = checkpoints->Describe("");
     if (const auto local = checkpoints->LocalPath(""); local && env.check_local_folders)
@@ -93,11 +83,14 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
   }
   const std::string uri = config::DatasetUri(config);
   auto storage = env.open_storage(uri, config.storage.storage_options);
+  // One log for the run's reads (its engine's), the dataset's writes with
+  // workflow.generate_data and the checkpoints' writes and reads.
+  JobOpLog op_log(options.op_log, ranks, storage->Describe(""));
   if (config.workflow.generate_data) {
     // DLIO's workflow: generate (or finish generating) the dataset, then train on it.
     LogInfo(fmt::format("workflow.generate_data: writing the dataset to {} first", uri));
     const auto generated =
-        dataset::Generate(config, *storage, {0, false, options.progress}, &ranks);
+        dataset::Generate(config, op_log.Wrap(*storage), {0, false, options.progress}, &ranks);
     LogInfo(fmt::format("datagen: {} files written, {} already complete, {:.3f} s",
                         generated.files_written, generated.files_skipped, generated.seconds));
   } else if (lead) {  // one rank: ranks probing the lock at once would see each other
@@ -157,12 +150,8 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
     log.Info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
                          FormatBytes(static_cast<double>(config.model.model_size_bytes)),
                          checkpoint_folder));
-  std::string op_log_path;
-  if (!options.op_log.empty()) {
-    op_log_path = OpLogPath(options.op_log, ranks);
-    emulation.reads.op_log = std::make_shared<metrics::OpLog>(
-        op_log_path, fmt::format("{}:{}", ranks.Host(), ranks.Rank()), storage->Describe(""));
-  }
+  emulation.reads.op_log = op_log.log();
+  if (checkpoints) emulation.checkpoint_storage = &op_log.Wrap(*checkpoints);
   metrics::RunRecord mine;
   try {
     mine = sim::RunEmulatedTraining(config, dataset, *storage, ranks, emulation);
@@ -172,11 +161,7 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
     if (results) results->Discard();
     throw;
   }
-  if (emulation.reads.op_log) {
-    emulation.reads.op_log->Close();
-    log.Info(
-        fmt::format("op-log: {} operations in {}", emulation.reads.op_log->Records(), op_log_path));
-  }
+  if (op_log) log.Info(op_log.Close());
   mine.storage_counters = storage->Counters();
   for (auto& [op, latency] : storage->OperationLatencies())
     mine.storage_latency_ns[op] = std::move(latency);

@@ -36,8 +36,9 @@ struct RunJobOptions {
   bool progress = true;  // the live view on stderr (rank 0's)
   bool drop_caches = false;
   double interval_s = 1;  // seconds per time-series row; 0: none
-  // --op-log FILE: every read in sai3-bench's op-log TSV (.zst: compressed); under mpirun
-  // one file per rank, ".rankNNNN" before the extension. "": none.
+  // --op-log FILE: every read, checkpoint write and read (and workflow.generate_data's
+  // writes) in sai3-bench's op-log TSV (.zst: compressed); under mpirun one file per rank,
+  // ".rankNNNN" before the extension (app/job_op_log.h). "": none.
   std::string op_log;
 };
 

@@ -70,6 +70,10 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
                     "manifest lists) and write this one");
   command->add_flag("--no-progress", flags.no_progress,
                     "No progress lines (the final line is still printed)");
+  command->add_option("--op-log", flags.job.op_log,
+                      "Record every write (and HEAD, LIST, DELETE) in FILE, one line per "
+                      "operation in sai3-bench's op-log columns (FILE.tsv.zst: "
+                      "zstd-compressed); under mpirun one file per rank (FILE.rankNNNN.tsv.zst)");
   command->add_option("--output", flags.output,
                       "Keep the job's results in <DIR>/datagen-<workload>-<UTC stamp>/ "
                       "(summary.json with the write rate, timeseries.csv; default: none)");

@@ -53,8 +53,9 @@ void AddRunCommand(CLI::App& app, Action& action) {
   static RunFlags flags;
   AddRunFlags(*command, flags);
   command->add_option("--op-log", flags.job.op_log,
-                      "Record every read in FILE, one line per operation in sai3-bench's op-log "
-                      "columns (FILE.tsv.zst: zstd-compressed); under mpirun one file per rank "
+                      "Record every read (and checkpoint write and read) in FILE, one line per "
+                      "operation in sai3-bench's op-log columns (FILE.tsv.zst: "
+                      "zstd-compressed); under mpirun one file per rank "
                       "(FILE.rankNNNN.tsv.zst)");
   command->callback([&action] { action = [] { return Execute(flags); }; });
 }

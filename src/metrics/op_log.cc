@@ -155,7 +155,7 @@ void OpLogBuffer::Add(const OpRecord& r) {
   fmt::format_to(out, "{}\t{}\t{}\t", log_->NextIndex(), r.thread, r.op);
   AppendField(lines_, log_->client_id());
   fmt::format_to(out, "\t{}\t{}\t", r.n_objects, r.bytes);
-  AppendField(lines_, log_->endpoint());
+  AppendField(lines_, r.endpoint.empty() ? std::string_view(log_->endpoint()) : r.endpoint);
   lines_ += '\t';
   AppendField(lines_, r.file);
   lines_ += '\t';

@@ -29,6 +29,9 @@ struct OpRecord {
   uint64_t bytes = 0;
   std::string_view file;
   std::string_view error;
+  // Empty: the log's. A log that records two storages (a run's dataset and its checkpoints)
+  // names each one's own.
+  std::string_view endpoint;
   int64_t start_ns = 0;       // wall clock, ns since the epoch
   int64_t first_byte_ns = 0;  // 0: not seen
   int64_t end_ns = 0;
@@ -47,8 +50,13 @@ class OpLog {
   // The next record's index; thread-safe.
   uint64_t NextIndex() { return next_index_.fetch_add(1, std::memory_order_relaxed); }
   uint64_t Records() const { return next_index_.load(std::memory_order_relaxed); }
+  // A number for the `thread` column not given before in this log, so the read engine's
+  // queues and the threads of storages recording into the same log (a run's checkpoints) are
+  // told apart; thread-safe.
+  uint64_t NextThread() { return next_thread_.fetch_add(1, std::memory_order_relaxed); }
   const std::string& client_id() const { return client_id_; }
   const std::string& endpoint() const { return endpoint_; }
+  const std::string& path() const { return path_; }
   // Ends the stream; later writes are dropped. Throws IoError when the file cannot be
   // completed (a full disk), naming it.
   void Close();
@@ -63,6 +71,7 @@ class OpLog {
   void* zstd_ = nullptr;  // ZSTD_CStream*, null for a plain TSV
   std::string out_;       // compressed bytes waiting to be written
   std::atomic<uint64_t> next_index_{0};
+  std::atomic<uint64_t> next_thread_{0};
   bool failed_ = false;
 };
 

@@ -57,7 +57,8 @@ class EmulatedRun {
     scheduler_ = std::make_unique<loader::ReadScheduler>(*reads_.engine, &dataset_.files,
                                                          reads_.reader, local, io_.get());
     if (c_.workflow.checkpoint)
-      checkpointer_ = std::make_unique<Checkpointer>(c_, comm_.Rank(), comm_.Size());
+      checkpointer_ = std::make_unique<Checkpointer>(c_, comm_.Rank(), comm_.Size(),
+                                                     options_.checkpoint_storage);
     std::unique_ptr<metrics::IntervalSampler> timeseries;
     if (options_.interval_s > 0)
       timeseries =

@@ -34,6 +34,8 @@ struct EmulationOptions {
   std::optional<uint64_t> random_shuffle_seed;
   bool barrier = true;
   ReadFlags reads;
+  // Where checkpoints go (not owned); null: checkpoint.checkpoint_folder, opened here.
+  storage::Storage* checkpoint_storage = nullptr;
   std::function<void(const Progress&)> progress;
   std::function<void(const std::string&)> log;  // one line per event (epoch end, checkpoint)
   // The time series: a row every interval_s (0: none), each also handed to on_row (on the

@@ -1,6 +1,5 @@
 #include "storage/op_log_engine.h"
 
-#include <atomic>
 #include <unordered_map>
 
 namespace trainbench::storage {
@@ -65,7 +64,7 @@ class OpLogEngine : public ReadEngine {
 
   std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override {
     return std::make_unique<OpLogQueue>(engine_->NewQueue(depth), *engine_, log_,
-                                        next_thread_.fetch_add(1));
+                                        log_->NextThread());
   }
   const ReadEngineCapabilities& Capabilities() const override { return engine_->Capabilities(); }
   std::string Describe() const override { return engine_->Describe(); }
@@ -77,7 +76,6 @@ class OpLogEngine : public ReadEngine {
  private:
   std::unique_ptr<ReadEngine> engine_;
   std::shared_ptr<metrics::OpLog> log_;
-  std::atomic<uint64_t> next_thread_{0};
 };
 
 }  // namespace

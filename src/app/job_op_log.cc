@@ -1,0 +1,38 @@
+#include "app/job_op_log.h"
+
+#include <fmt/format.h>
+
+namespace trainbench::app {
+
+std::string OpLogPath(const std::string& path, dist::Communicator& ranks) {
+  if (ranks.Size() <= 1) return path;
+  const std::string rank = fmt::format(".rank{:04}", ranks.Rank());
+  for (const char* ext : {".tsv.zst", ".tsv"}) {
+    const std::string e = ext;
+    if (path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0)
+      return path.substr(0, path.size() - e.size()) + rank + e;
+  }
+  return path + rank;
+}
+
+JobOpLog::JobOpLog(const std::string& path, dist::Communicator& ranks,
+                   const std::string& endpoint) {
+  if (path.empty()) return;
+  log_ = std::make_shared<metrics::OpLog>(
+      OpLogPath(path, ranks), fmt::format("{}:{}", ranks.Host(), ranks.Rank()), endpoint);
+}
+
+storage::Storage& JobOpLog::Wrap(storage::Storage& storage) {
+  if (!log_) return storage;
+  wrapped_.push_back(std::make_unique<storage::OpLogStorage>(storage, log_));
+  return *wrapped_.back();
+}
+
+std::string JobOpLog::Close() {
+  if (!log_) return "";
+  for (const auto& s : wrapped_) s->Flush();
+  log_->Close();
+  return fmt::format("op-log: {} operations in {}", log_->Records(), log_->path());
+}
+
+}  // namespace trainbench::app
