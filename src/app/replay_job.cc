@@ -13,6 +13,7 @@
 
 #include "app/job_checks.h"
 #include "app/job_log.h"
+#include "app/job_op_log.h"
 #include "app/replay_plan.h"
 #include "app/replay_workers.h"
 #include "common/clock.h"
@@ -35,16 +36,6 @@ using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 
 constexpr unsigned kDefaultMaxConcurrency = 64;
-
-// TODO(merge): the op-log naming that run uses, once it is shared.
-std::string RankOpLogPath(const std::string& path, int rank, int size) {
-  if (size <= 1) return path;
-  const std::string tag = fmt::format(".rank{:04}", rank);
-  for (const std::string ext : {".tsv.zst", ".tsv"})
-    if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
-      return path.substr(0, path.size() - ext.size()) + tag + ext;
-  return path + tag;
-}
 
 void CheckReplayOptions(const ReplayOptions& o) {
   if (o.mode != "sequential" && o.mode != "parallel" && o.mode != "timed")
@@ -143,7 +134,7 @@ double Rate(double amount, double seconds) { return seconds > 0 ? amount / secon
 ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   CheckReplayOptions(options);
   dist::Communicator& ranks = env.ranks;
-  const std::string path = RankOpLogPath(options.op_log, ranks.Rank(), ranks.Size());
+  const std::string path = OpLogPath(options.op_log, ranks);
   if (access(path.c_str(), R_OK) != 0)
     throw UsageError(fmt::format(
         "op-log {}: cannot read it ({}){}", path, std::strerror(errno),
@@ -176,13 +167,8 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
       : options.concurrency
           ? options.concurrency
           : static_cast<unsigned>(std::clamp<uint64_t>(plan.threads, 1, kDefaultMaxConcurrency));
-  std::string own_log_path;
-  if (!options.own_op_log.empty()) {
-    own_log_path = RankOpLogPath(options.own_op_log, ranks.Rank(), ranks.Size());
-    settings.op_log = std::make_shared<metrics::OpLog>(
-        own_log_path, fmt::format("{}:{}", ranks.Host(), ranks.Rank()),
-        storages.front()->Describe(""));
-  }
+  JobOpLog own_log(options.own_op_log, ranks, storages.front()->Describe(""));
+  settings.op_log = own_log.log();
   envelope.config = {{"op_log", options.op_log},
                      {"target", options.target},
                      {"mode", options.mode},
@@ -231,11 +217,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   worker.join();
   display.Clear();
   const TimeseriesResult timeseries = sampling.Finish();
-  if (settings.op_log) {
-    settings.op_log->Close();
-    job_log.Info(
-        fmt::format("op-log: {} operations in {}", settings.op_log->Records(), own_log_path));
-  }
+  if (own_log) job_log.Info(own_log.Close());
 
   // Rank 0 sums the ranks.
   const auto gathered = ranks.Gather(RankJson(plan, figures).dump());

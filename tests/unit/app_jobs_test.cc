@@ -221,8 +221,10 @@ TEST_F(AppJobsTest, SweepFindsTheCountsTheDatasetAllowsAndKeepsEveryProbe) {
   // 32 files of 1 sample at batch 1: above 32 / MinStepsForAuVerdict accelerators an
   // epoch has too few steps for an AU verdict, so the growth ends there.
   SweepOptions options;
+  // 20 ms of compute a step: a loaded box (ctest -j2) wakes a timer late by a few ms, which
+  // at 1 ms failed the AU before the dataset's limit.
   options.run = SmallRun({"dataset.num_files_train=32", "dataset.num_samples_per_file=1",
-                          "reader.batch_size=1", "train.computation_time=0.001", "train.epochs=1"});
+                          "reader.batch_size=1", "train.computation_time=0.02", "train.epochs=1"});
   options.run.interval_s = 0;
   options.highest = 64;
   // Each probe's results, as its sink held them when the probe ended.
