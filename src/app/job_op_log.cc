@@ -5,14 +5,7 @@
 namespace trainbench::app {
 
 std::string OpLogPath(const std::string& path, dist::Communicator& ranks) {
-  if (ranks.Size() <= 1) return path;
-  const std::string rank = fmt::format(".rank{:04}", ranks.Rank());
-  for (const char* ext : {".tsv.zst", ".tsv"}) {
-    const std::string e = ext;
-    if (path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0)
-      return path.substr(0, path.size() - e.size()) + rank + e;
-  }
-  return path + rank;
+  return metrics::RankOpLogPath(path, ranks.Rank(), ranks.Size());
 }
 
 JobOpLog::JobOpLog(const std::string& path, dist::Communicator& ranks,

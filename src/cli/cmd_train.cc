@@ -31,6 +31,7 @@ struct TrainArgs {
 void CheckFlags(const TrainArgs& args, const CLI::App& command) {
   const auto& job = args.job;
   if (!job.train.save_path.empty()) CheckWritableFile(job.train.save_path, "--save");
+  if (!job.train.op_log.empty()) CheckWritableFile(job.train.op_log, "--op-log");
   if (job.staged.stage_to.empty()) {
     if (app::IsRemoteData(job.train.data))
       throw UsageError(fmt::format(
@@ -162,6 +163,9 @@ void AddTrainCommand(CLI::App& app, Action& action) {
       ->add_option("--on-bad-image", o.on_bad_image,
                    "An image that does not decode: skip (warn, count in the JSON) or fail")
       ->capture_default_str();
+  command->add_option("--op-log", o.op_log,
+                      "Record every image read in FILE (sai3-bench's op-log columns; .tsv.zst: "
+                      "zstd; one file per process when launched), for `trainbench replay`");
   command->add_option("--save", o.save_path,
                       "Write the trained state dict here (PyTorch format: torch.load reads it)");
   command->add_option("--stage-to", args.job.staged.stage_to,

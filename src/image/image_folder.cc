@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/strings.h"
 #include "image/tar_index.h"
+#include "storage/op_log_storage.h"
 
 namespace trainbench::image {
 
@@ -135,8 +136,14 @@ std::string DescribeSample(const ImageIndex& index, const ImageSample& sample) {
   return sample.member.empty() ? path : path + ":" + sample.member;
 }
 
-SampleReader::SampleReader(const ImageIndex& index)
-    : storage_(storage::OpenStorage(ResolveImageLocation(index.root).storage_uri)) {}
+SampleReader::SampleReader(const ImageIndex& index, std::shared_ptr<metrics::OpLog> op_log)
+    : base_(storage::OpenStorage(ResolveImageLocation(index.root).storage_uri)),
+      storage_(base_.get()) {
+  if (op_log) {
+    logged_ = std::make_unique<storage::OpLogStorage>(*base_, std::move(op_log));
+    storage_ = logged_.get();
+  }
+}
 
 SampleReader::~SampleReader() = default;
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/op_log.h"
 #include "storage/storage.h"
 
 namespace trainbench::image {
@@ -47,14 +48,17 @@ ImageLocation ResolveImageLocation(const std::string& location);
 std::string DescribeSample(const ImageIndex& index, const ImageSample& sample);
 
 // Reads samples' bytes. Thread-safe: each Read opens its object (file or tar) for itself.
+// With an op-log, each read is a GET line in it (storage::OpLogStorage).
 class SampleReader {
  public:
-  explicit SampleReader(const ImageIndex& index);
+  explicit SampleReader(const ImageIndex& index, std::shared_ptr<metrics::OpLog> op_log = {});
   ~SampleReader();
   void Read(const ImageSample& sample, std::vector<uint8_t>& bytes) const;
 
  private:
-  std::unique_ptr<storage::Storage> storage_;
+  std::unique_ptr<storage::Storage> base_;
+  std::unique_ptr<storage::Storage> logged_;  // over base_, with an op-log
+  storage::Storage* storage_;                 // what reads go through
 };
 
 // Is `name` a training image by extension (.jpg, .jpeg, .png, any case)? Content decides

@@ -34,6 +34,15 @@ void AppendField(std::string& out, std::string_view text) {
 
 }  // namespace
 
+std::string RankOpLogPath(const std::string& path, int rank, int ranks) {
+  if (ranks <= 1) return path;
+  const std::string tag = fmt::format(".rank{:04}", rank);
+  for (const char* ext : {".tsv.zst", ".tsv"})
+    if (EndsWith(path, ext) && path.size() > std::strlen(ext))
+      return path.substr(0, path.size() - std::strlen(ext)) + tag + ext;
+  return path + tag;
+}
+
 int64_t WallNanos() {
   timespec t{};
   clock_gettime(CLOCK_REALTIME, &t);

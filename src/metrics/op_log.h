@@ -94,6 +94,10 @@ class OpLogBuffer {
   char prefix_[32] = {};
 };
 
+// Rank `rank`'s file for --op-log `path` in a job of `ranks` processes: ".rankNNNN" before
+// .tsv.zst or .tsv (`path` itself for one process), so every command names them alike.
+std::string RankOpLogPath(const std::string& path, int rank, int ranks);
+
 // Wall clock now, ns since the epoch.
 int64_t WallNanos();
 

@@ -20,7 +20,7 @@ class WorkerState {
 };
 
 ImageLoader::ImageLoader(image::ImageIndex index, const ImageLoaderOptions& options)
-    : index_(std::move(index)), options_(options), reader_(index_) {
+    : index_(std::move(index)), options_(options), reader_(index_, options.op_log) {
   if (options_.prefetch_batches <= 0) options_.prefetch_batches = 2 * options_.workers;
   for (int w = 0; w < options_.workers; ++w) workers_.emplace_back([this, w] { Work(w); });
 }

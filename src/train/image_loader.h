@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "image/image_folder.h"
+#include "metrics/op_log.h"
 #include "train/batch_source.h"
 
 namespace trainbench::train {
@@ -36,6 +37,7 @@ struct ImageLoaderOptions {
   bool skip_bad_images = true;  // --on-bad-image skip; false: fail
   int rank = 0;                 // this process's share of each global batch
   int world_size = 1;
+  std::shared_ptr<metrics::OpLog> op_log;  // every image read recorded there; may be null
 };
 
 class ImageLoader : public BatchSource {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "common/clock.h"
+#include "common/host_name.h"
 #include "common/interrupt.h"
 #include "common/units.h"
 #include "image/image_folder.h"
@@ -48,6 +49,10 @@ void Validate(const TrainOptions& o) {
   if (o.image_size < 32) throw UsageError("--image-size must be at least 32");
   if (o.lr <= 0) throw UsageError("--lr must be positive");
   if (o.log_interval < 1) throw UsageError("--log-interval must be at least 1");
+  if (!o.op_log.empty() && o.data == "synthetic")
+    throw UsageError(
+        "--op-log records the images training reads; --data synthetic reads none: "
+        "give --data DIR|URL");
   if (o.on_bad_image != "skip" && o.on_bad_image != "fail")
     throw UsageError(fmt::format("--on-bad-image {}: choose skip or fail", o.on_bad_image));
   const auto names = ResNetNames();
@@ -71,7 +76,9 @@ c10::Device ChooseDevice(const TrainOptions& o, const LaunchInfo& launch) {
 }
 
 std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device& device,
-                                        const LaunchInfo& launch, std::string& description) {
+                                        const LaunchInfo& launch,
+                                        std::shared_ptr<metrics::OpLog> op_log,
+                                        std::string& description) {
   if (o.data == "synthetic") {
     description = "synthetic";
     return MakeSyntheticSource({o.batch_size, o.image_size, o.num_classes, o.channels_last, o.seed,
@@ -92,6 +99,7 @@ std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device
   lo.seed = o.seed;
   lo.rank = launch.rank;
   lo.world_size = launch.world_size;
+  lo.op_log = std::move(op_log);
   description = o.data;
   Print(o, fmt::format("Data: {} ({} images, {} classes), {} decode workers", o.data,
                        index.samples.size(), index.classes.size(), lo.workers));
@@ -205,7 +213,12 @@ TrainResult Train(const TrainOptions& options) {
                        o.batch_size, o.image_size, o.image_size, o.lr,
                        result.cuda_graphs ? "on" : "off", optimizer.fused() ? ", fused SGD" : "",
                        result.fused_batch_norm ? ", fused BatchNorm+ReLU" : ""));
-  auto source = MakeSource(o, device, launch, result.data);
+  std::shared_ptr<metrics::OpLog> op_log;
+  if (!o.op_log.empty())
+    op_log = std::make_shared<metrics::OpLog>(
+        metrics::RankOpLogPath(o.op_log, launch.rank, launch.world_size),
+        fmt::format("{}:{}", LocalHostName(), launch.rank), o.data);
+  auto source = MakeSource(o, device, launch, op_log, result.data);
   auto* image_loader = dynamic_cast<ImageLoader*>(source.get());
   DeviceFeeder feeder(device);
   std::unique_ptr<GraphedStep> graphed;
@@ -294,6 +307,13 @@ TrainResult Train(const TrainOptions& options) {
     result.scaling_efficiency = result.images_per_second_per_process / o.scaling_baseline;
   if (precision == Precision::kFp16) result.skipped_steps = scaler.skipped_steps();
   if (image_loader) result.bad_images = image_loader->bad_images();
+  if (op_log) {
+    source.reset();  // its reader's last lines reach the log
+    op_log->Close();
+    result.op_log_line =
+        fmt::format("op-log: {} operations in {}", op_log->Records(), op_log->path());
+    Print(o, result.op_log_line);
+  }
   if (!o.save_path.empty() && launch.rank == 0) {
     SaveStateDict(*model, o.save_path);
     Print(o, fmt::format("Saved state dict ({} tensors) to {}",

@@ -46,12 +46,16 @@ struct TrainOptions {
   double scaling_baseline = 0;        // images/s of one process alone, for scaling efficiency
   std::string on_bad_image = "skip";  // an image that does not decode: skip or fail
   bool quiet = false;                 // no start-up or progress lines
+  // --op-log FILE: every image read, a GET in sai3-bench's op-log columns (one file per
+  // process when launched: FILE.rankNNNN.tsv.zst); "" for none.
+  std::string op_log;
   // When set, the timed steps' images, data waits and epoch as they happen, for the time
   // series the CLI samples (metrics/live_counters.h: lock-free, read on another thread).
   metrics::LiveCounters* live = nullptr;
 };
 
 struct TrainResult {
+  std::string op_log_line;         // "op-log: N operations in FILE" ("" without --op-log)
   std::string device;              // "cuda" or "cpu"
   std::string device_description;  // GPU name and memory, or CPU model and threads
   std::string data;                // "synthetic" or the dataset location

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# train --op-log FILE: every JPEG the real data loader reads is a GET line (sai3-bench's
+# columns, zstd) naming the image, its bytes the image's size, at least as many as the images
+# trained on (workers read ahead); replayed against a copy of the folder, the same GETs and
+# bytes, so a training job's data loading can be tried on another storage. --op-log with
+# --data synthetic, or where it cannot be written, is refused (exit 2).
+source "$(dirname "$0")/../lib/common.sh"
+skip_unless train_has_libtorch "trainbench built without LibTorch"
+skip_unless "python_has PIL numpy" "$PY with Pillow and numpy (scripts/setup.sh installs them)"
+skip_unless "command -v zstd" "no zstd (Debian's zstd)"
+cd "$WORK"
+$PY - <<'PYEOF'
+import os
+import numpy as np
+from PIL import Image
+rng = np.random.default_rng(1)
+for c in range(2):
+    os.makedirs(f"jpg/n0{c}", exist_ok=True)
+    for i in range(6):
+        Image.fromarray(rng.integers(0, 255, size=(48, 56, 3), dtype=np.uint8)).save(
+            f"jpg/n0{c}/{i}.JPEG", quality=90)
+PYEOF
+expect_exit 0 train.out "$TB" train "${TRAIN_TINY[@]}" --allow-cpu --steps-per-epoch 3 --workers 2 \
+  --data "$WORK/jpg" --op-log "$WORK/train.tsv.zst"
+contains train.out "op-log: "
+zstd -dcq train.tsv.zst >train.txt
+check "one GET per image read, naming it, its size" "$PY" - train.txt "$WORK/jpg" \
+  "$(json_last_line train.out 'd["radix_metrics"]["total_images"]')" <<'PY'
+import csv, os, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+images = {os.path.join(dp, f): os.path.getsize(os.path.join(dp, f))
+          for dp, _, fs in os.walk(sys.argv[2]) for f in fs}
+assert len(rows) >= int(sys.argv[3]), (len(rows), sys.argv[3])
+for r in rows:
+    assert r["op"] == "GET" and r["error"] == "", r
+    assert r["file"] in images and int(r["bytes"]) == images[r["file"]], r
+PY
+cp -r jpg copy
+expect_exit 0 replay.out "$TB" replay train.tsv.zst --target "$WORK/copy" --no-progress --output res
+check "replayed against the copy: the same GETs and bytes" "$PY" - \
+  "$(json_last_line replay.out 'd["trainbench"]["results"]')/summary.json" train.txt <<'PY'
+import csv, json, sys
+s = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
+(get,) = s["ops"]
+assert s["errors"] == 0 and get["replayed"]["count"] == len(rows), (get, len(rows))
+assert get["replayed"]["bytes"] == sum(int(r["bytes"]) for r in rows), get
+PY
+expect_exit 2 synth.out "$TB" train "${TRAIN_TINY[@]}" --allow-cpu --steps-per-epoch 1 --op-log "$WORK/s.tsv"
+contains synth.out "synthetic"
+expect_exit 2 bad.out "$TB" train "${TRAIN_TINY[@]}" --allow-cpu --data "$WORK/jpg" --op-log /nonexistent/x.tsv
+contains bad.out "--op-log"
+done_ok
