@@ -29,5 +29,6 @@ void AddReportCommand(CLI::App& app, Action& action);
 void AddStageCommand(CLI::App& app, Action& action);
 void AddSweepCommand(CLI::App& app, Action& action);
 void AddReplayCommand(CLI::App& app, Action& action);
+void AddOplogCommand(CLI::App& app, Action& action);
 
 }  // namespace trainbench::cli

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   cli::AddStageCommand(app, action);
   cli::AddSweepCommand(app, action);
   cli::AddReplayCommand(app, action);
+  cli::AddOplogCommand(app, action);
 
   try {
     app.parse(argc, argv);
