@@ -110,12 +110,7 @@ DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
   if (results) {
     try {
       out.results.folder = results->Open("datagen-" + config.workload_name, envelope.started);
-      auto summary = report::WithEnvelope(envelope, figures);
-      summary["timeseries_interval_s"] = timeseries.interval_s;
-      summary["timeseries_cpu_seconds"] = timeseries.sampler_cpu_s;
-      if (!timeseries.rows.empty())
-        results->WriteFile("timeseries.csv", report::TimeseriesCsv({timeseries.rows}, nullptr));
-      results->WriteFile("summary.json", summary.dump(2) + "\n");
+      WriteJobFiles(*results, envelope, figures, timeseries, out.results);
     } catch (const std::exception& e) {
       out.results.error = e.what();
     }

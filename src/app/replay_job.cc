@@ -326,18 +326,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   f["late_operations"] = late;
   f["max_late_ms"] = static_cast<double>(max_late_ns) / 1e6;
   f["ops"] = ops;
-  if (results) {
-    try {
-      auto summary = report::WithEnvelope(envelope, f);
-      summary["timeseries_interval_s"] = timeseries.interval_s;
-      summary["timeseries_cpu_seconds"] = timeseries.sampler_cpu_s;
-      if (!timeseries.rows.empty())
-        results->WriteFile("timeseries.csv", report::TimeseriesCsv({timeseries.rows}, nullptr));
-      results->WriteFile("summary.json", summary.dump(2) + "\n");
-    } catch (const std::exception& e) {
-      out.results.error = e.what();
-    }
-  }
+  if (results) WriteJobFiles(*results, envelope, f, timeseries, out.results);
   ordered_json line;
   ordered_json short_figures;
   for (const char* key :
