@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <set>
 #include <thread>
 
@@ -187,9 +189,16 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
                   ranks.Size() > 1 ? fmt::format(" per rank, {} ranks", ranks.Size()) : "", where));
 
   InstallInterruptHandler();
-  // Every rank starts together; a timed replay's offset 0 is a moment every rank agrees on.
+  // A timed replay keeps the ranks' operations where they were relative to each other: offsets
+  // from the first operation of any rank's log, from a start that rank 0 sets for all (the
+  // hosts' clocks agree as NTP makes them).
+  int64_t job_first_ns = plan.first_start_ns;
+  for (const auto& first : ranks.AllGather(std::to_string(plan.first_start_ns)))
+    job_first_ns = std::min<int64_t>(job_first_ns, std::stoll(first));
+  settings.rank_offset_ns = plan.first_start_ns - job_first_ns;
+  const int64_t start_ns =
+      std::stoll(ranks.AllGather(std::to_string(metrics::WallNanos() + 100000000)).front());
   if (!ranks.Barrier()) throw Interrupted("replay interrupted before it started");
-  const int64_t start_ns = metrics::WallNanos() + 50000000;
   ReplayProgress progress;
   LiveDisplay display(STDERR_FILENO,
                       LiveDisplay::ModeFor(STDERR_FILENO, options.progress && ranks.Rank() == 0),
@@ -201,7 +210,17 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
                            p.phase = metrics::LivePhase::kReplay;
                          });
   ReplayFigures figures;
-  std::thread worker([&] { figures = RunReplay(plan, storages, settings, start_ns, progress); });
+  // The workers' failure (a read engine that cannot open, say) is this job's, on this thread.
+  std::exception_ptr failure;
+  std::atomic<bool> ended{false};
+  std::thread worker([&] {
+    try {
+      figures = RunReplay(plan, storages, settings, start_ns, progress);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    ended = true;
+  });
   const auto t0 = std::chrono::steady_clock::now();
   while (true) {
     const uint64_t done = progress.ops.load();
@@ -211,11 +230,12 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
         fmt::format("replay: {}/{} ops, {}, {:.1f} s", done, plan.ops.size(),
                     FormatBytes(static_cast<double>(progress.bytes.load())), elapsed);
     display.Show(status + "\n", status + "\n");
-    if (done >= plan.ops.size() || InterruptRequested()) break;
+    if (ended || InterruptRequested()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   worker.join();
   display.Clear();
+  if (failure) std::rethrow_exception(failure);
   const TimeseriesResult timeseries = sampling.Finish();
   if (own_log) job_log.Info(own_log.Close());
 
@@ -237,13 +257,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
       t.original.bytes += o.at("bytes").get<uint64_t>();
       t.original.errors += o.at("errors").get<uint64_t>();
       t.original.latency_ns.Merge(o.at("latency").get<metrics::Histogram>());
-      const ReplayedOps replayed = ReplayedOf(j.at("replayed"));
-      t.replayed.count += replayed.count;
-      t.replayed.bytes += replayed.bytes;
-      t.replayed.errors += replayed.errors;
-      t.replayed.skipped += replayed.skipped;
-      t.replayed.latency_ns.Merge(replayed.latency_ns);
-      if (t.replayed.first_error.empty()) t.replayed.first_error = replayed.first_error;
+      t.replayed.Add(ReplayedOf(j.at("replayed")));
     }
     original_start = std::min(original_start, r.at("original_start_ns").get<int64_t>());
     original_end = std::max(original_end, r.at("original_end_ns").get<int64_t>());

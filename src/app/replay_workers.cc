@@ -68,13 +68,7 @@ class Replay {
     all.start_ns = INT64_MAX;
     for (const ReplayFigures& f : figures) {
       for (const auto& [op, r] : f.ops) {
-        ReplayedOps& into = all.ops[op];
-        into.count += r.count;
-        into.bytes += r.bytes;
-        into.errors += r.errors;
-        into.skipped += r.skipped;
-        into.latency_ns.Merge(r.latency_ns);
-        if (into.first_error.empty()) into.first_error = r.first_error;
+        all.ops[op].Add(r);
       }
       if (f.end_ns > 0) {
         all.start_ns = std::min(all.start_ns, f.start_ns);
@@ -114,7 +108,9 @@ class Replay {
       const PlannedOp& op = plan_.ops[i];
       if (settings_.timed) {
         const int64_t due =
-            start_ns_ + static_cast<int64_t>(static_cast<double>(op.offset_ns) / settings_.speed);
+            start_ns_ +
+            static_cast<int64_t>(static_cast<double>(settings_.rank_offset_ns + op.offset_ns) /
+                                 settings_.speed);
         if (!WaitUntil(due)) {
           mine.interrupted = true;
           done_[i].store(true);  // never done, but nothing may wait for it

@@ -23,6 +23,16 @@ struct ReplayedOps {
   uint64_t count = 0, bytes = 0, errors = 0, skipped = 0;
   metrics::Histogram latency_ns;
   std::string first_error;
+
+  // Sums another worker's or rank's figures into these.
+  void Add(const ReplayedOps& other) {
+    count += other.count;
+    bytes += other.bytes;
+    errors += other.errors;
+    skipped += other.skipped;
+    latency_ns.Merge(other.latency_ns);
+    if (first_error.empty()) first_error = other.first_error;
+  }
 };
 
 struct ReplayFigures {
@@ -35,6 +45,9 @@ struct ReplayFigures {
 
 struct ReplaySettings {
   bool timed = false;
+  // Timed: this rank's first op after the job's first (over every rank's log), so the ranks'
+  // operations keep their places relative to each other.
+  int64_t rank_offset_ns = 0;
   double speed = 1;
   unsigned concurrency = 1;
   std::shared_ptr<metrics::OpLog> op_log;  // this replay's own log; may be null
