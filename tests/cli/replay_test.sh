@@ -52,17 +52,8 @@ rows = list(csv.DictReader(open("target.tsv"), delimiter="\t"))
 assert rows and all(r["file"].startswith("'"$WORK"'/d2/train/") for r in rows), rows[:2]'
 
 # A sai3-bench-style log: relative keys under a file:// endpoint, every kind of operation.
-"$PY" - sai3.tsv <<'PY'
-import sys
-head = "idx thread op client_id n_objects bytes endpoint file error start first_byte end duration_ns".split()
-rows = [("PUT", 3000, "a/x.bin"), ("PUT", 70000, "a/y.bin"), ("HEAD", 3000, "a/x.bin"),
-        ("GET", 70000, "a/y.bin"), ("LIST", 0, "a/"), ("DELETE", 0, "a/x.bin"), ("DELETE", 0, "keep.txt")]
-with open(sys.argv[1], "w") as f:
-    f.write("\t".join(head) + "\n")
-    for i, (op, n, key) in enumerate(rows):
-        t = f"2026-01-01T00:00:0{i}.5Z"
-        f.write("\t".join(map(str, [i, 0, op, "agent-1", 1, n, "file:///elsewhere/", key, "", t, "", t, 1000])) + "\n")
-PY
+"$PY" "$SRC/tests/lib/sai3_op_log.py" sai3.tsv file:///elsewhere/ PUT:3000:a/x.bin PUT:70000:a/y.bin \
+  HEAD:3000:a/x.bin GET:70000:a/y.bin LIST:0:a/ DELETE:0:a/x.bin DELETE:0:keep.txt
 expect_exit 2 puts_no_target.out "$TB" replay sai3.tsv --no-progress
 contains puts_no_target.out "--target"
 mkdir -p full && echo mine >full/keep.txt

@@ -26,17 +26,8 @@ assert get["replayed"]["count"] == get["original"]["count"] > 0, get
 assert get["replayed"]["bytes"] == get["original"]["bytes"] > 0, get
 PY
 
-"$PY" - sai3.tsv <<'PY'
-import sys
-head = "idx thread op client_id n_objects bytes endpoint file error start first_byte end duration_ns".split()
-rows = [("PUT", 5000, "k/a.bin"), ("PUT", 300000, "k/b.bin"), ("PUT", 7, "k/c.bin"),
-        ("HEAD", 5000, "k/a.bin"), ("GET", 300000, "k/b.bin"), ("LIST", 0, "k/"), ("DELETE", 0, "k/c.bin")]
-with open(sys.argv[1], "w") as f:
-    f.write("\t".join(head) + "\n")
-    for i, (op, n, key) in enumerate(rows):
-        t = f"2026-01-01T00:00:0{i}.25Z"
-        f.write("\t".join(map(str, [i, i % 2, op, "agent-1", 1, n, "s3://other-bucket/", key, "", t, "", t, 1000])) + "\n")
-PY
+"$PY" "$SRC/tests/lib/sai3_op_log.py" sai3.tsv s3://other-bucket/ PUT:5000:k/a.bin PUT:300000:k/b.bin \
+  PUT:7:k/c.bin HEAD:5000:k/a.bin GET:300000:k/b.bin LIST:0:k/ DELETE:0:k/c.bin
 expect_exit 2 full.out "$TB" replay sai3.tsv --target "s3://$bucket/r50" "${opt[@]}" --no-progress
 contains full.out "holds"
 expect_exit 0 puts.out "$TB" replay sai3.tsv --target "s3://$bucket/copy" "${opt[@]}" --no-progress
