@@ -16,6 +16,9 @@ std::string NearestMatch(std::string_view word, const std::vector<std::string>& 
 std::vector<std::string> Split(std::string_view text, char separator);
 std::string ToLower(std::string_view text);
 bool StartsWith(std::string_view text, std::string_view prefix);
+// RFC 3986 percent-encoding as URLs and SigV4 want it: unreserved characters kept, '/' kept
+// when `keep_slash`.
+std::string PercentEncode(std::string_view text, bool keep_slash);
 
 // `text` (bytes from the network or a file: a tar name field, an error body) made safe for
 // a terminal and for JSON: valid UTF-8 that prints is kept, any other byte becomes \xHH, and

@@ -6,12 +6,11 @@
 #include <random>
 
 #include "common/log.h"
-#include "storage/curl_multi.h"
 
 namespace trainbench::stage {
 
 FetchSources::FetchSources(const std::vector<std::string>& mirrors, const std::string& origin_url,
-                           const storage::S3Endpoint* s3, SourceLedger& ledger)
+                           const storage::S3Source* s3, SourceLedger& ledger)
     : s3_(s3), ledger_(ledger) {
   for (const auto& m : mirrors) {
     FetchSource s;
@@ -55,30 +54,26 @@ bool FetchSources::Failed(size_t i, const AttemptFailure& failure) {
   return true;
 }
 
-AttemptFailure ClassifyFailure(CURLcode code, long status, const std::string& curl_error) {
+AttemptFailure ClassifyFailure(const storage::TransferEnd& end) {
+  using storage::TransferFault;
   AttemptFailure f;
-  if (code != CURLE_OK) {
-    f.reason =
-        fmt::format("{} (curl {})", curl_error.empty() ? curl_easy_strerror(code) : curl_error,
-                    static_cast<int>(code));
-    switch (code) {
-      case CURLE_COULDNT_CONNECT:
-      case CURLE_COULDNT_RESOLVE_HOST:
-      case CURLE_COULDNT_RESOLVE_PROXY:
+  if (end.fault != TransferFault::kNone) {
+    f.reason = end.error;
+    switch (end.fault) {
+      case TransferFault::kUnreachable:
         f.hard = true;  // a mirror that is down; the origin is retried (it may come back)
         return f;
-      case CURLE_SSL_CONNECT_ERROR:  // a handshake cut short
+      case TransferFault::kHandshake:  // a handshake cut short
+      case TransferFault::kBroken:     // a timeout is also a stall: no byte for --stall-timeout
         return f;
       default:
-        // A timeout is also a stall: no byte for --stall-timeout.
-        if (storage::CurlTransferBroke(code)) return f;
         f.retryable = false;
         f.hard = true;
         return f;
     }
   }
-  f.reason = fmt::format("HTTP {}", status);
-  if (status >= 500 || status == 429 || status == 408) return f;
+  f.reason = fmt::format("HTTP {}", end.status);
+  if (end.status >= 500 || end.status == 429 || end.status == 408) return f;
   f.retryable = false;
   f.hard = true;
   return f;

@@ -5,16 +5,15 @@
 // Not thread-safe: the stage's loop thread owns it.
 #pragma once
 
-#include <curl/curl.h>
-
 #include <string>
 #include <vector>
 
 #include "stage/source.h"
 #include "stage/stage_account.h"
+#include "storage/transfer_end.h"
 
 namespace trainbench::storage {
-class S3Endpoint;
+class S3Source;
 }
 
 namespace trainbench::stage {
@@ -40,11 +39,11 @@ class FetchSources {
  public:
   // `mirrors`: base URLs; `s3`: the signer when the origin is on S3 (else null).
   FetchSources(const std::vector<std::string>& mirrors, const std::string& origin_url,
-               const storage::S3Endpoint* s3, SourceLedger& ledger);
+               const storage::S3Source* s3, SourceLedger& ledger);
 
   size_t size() const { return sources_.size(); }
   const FetchSource& at(size_t i) const { return sources_[i]; }
-  const storage::S3Endpoint* s3() const { return s3_; }
+  const storage::S3Source* s3() const { return s3_; }
   // The first source not demoted (mirrors first; the origin is always usable).
   size_t Best() const;
   size_t Origin() const { return sources_.size() - 1; }
@@ -58,12 +57,12 @@ class FetchSources {
 
  private:
   std::vector<FetchSource> sources_;
-  const storage::S3Endpoint* s3_;
+  const storage::S3Source* s3_;
   SourceLedger& ledger_;
 };
 
-// Classifies a finished attempt that did not deliver: libcurl's code and the HTTP status.
-AttemptFailure ClassifyFailure(CURLcode code, long status, const std::string& curl_error);
+// Classifies a finished attempt that did not deliver: how its transfer ended.
+AttemptFailure ClassifyFailure(const storage::TransferEnd& end);
 
 // Exponential backoff with full jitter before retry `attempt` (1 = the first retry).
 double BackoffSeconds(unsigned attempt);

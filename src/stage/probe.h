@@ -27,7 +27,7 @@ struct ProbeResult {
 };
 
 // The objects of an S3 SOURCE (sources.s3() set): HEADs of them all, `concurrency` in
-// flight at once (storage::S3RequestQueue), each attempt a request of the origin's row
+// flight at once (storage::S3Source::HeadAll), each attempt a request of the origin's row
 // in `ledger` (failed ones its retries too). Throws RuntimeError naming an object that is
 // not there, IoError when a HEAD still fails after its retries, Interrupted on Ctrl-C.
 std::vector<ProbeResult> ProbeS3Objects(FetchSources& sources,

@@ -16,33 +16,26 @@
 #include "common/interrupt.h"
 #include "common/strings.h"
 #include "stage/checksum.h"
-#include "storage/curl_multi.h"
-#include "storage/s3_http.h"
+#include "storage/range_streams.h"
 
 namespace trainbench::stage {
 namespace {
 
 constexpr size_t kErrorBodyMax = 2048;
-// libcurl's receive buffer: larger than its 16 KiB default, so a chunk costs fewer
-// recv() calls and callbacks (512 KiB is libcurl's own ceiling).
-constexpr long kReceiveBuffer = 512 * 1024;
 // Chunks handed over in order per loop turn, so transfers keep being serviced meanwhile.
 constexpr unsigned kDeliverPerTurn = 4;
 
 struct Slot {
-  CURL* easy = nullptr;  // the CurlMulti's handle `index`
-  unsigned index = 0;
-  storage::S3Transfer s3;  // an S3 request's signed headers live here
-  char error[CURL_ERROR_SIZE] = {};
-  bool busy = false;  // holds a chunk (in flight, or waiting to be tried again)
+  unsigned index = 0;  // its stream in RangeStreams
+  bool busy = false;   // holds a chunk (in flight, or waiting to be tried again)
   size_t item = 0;
   uint64_t chunk = 0, offset = 0, length = 0, object_size = 0;
   int fd = -1;  // pwrite target, or -1: into `buffer`
   unsigned attempt = 1;
   size_t source = 0;
   double retry_at = 0, attempt_start = 0, wait_start = 0;
-  double last_byte = 0;  // when this attempt's last byte arrived
-  bool file_url = false;
+  double last_byte = 0;   // when this attempt's last byte arrived
+  bool file_url = false;  // a local file: no HTTP status to check
   // Bytes of the chunk kept from earlier attempts that were cut: the next attempt asks for
   // the rest only (as `curl -C -` does), and the chunk's hash carries on over them.
   uint64_t kept = 0;
@@ -52,67 +45,35 @@ struct Slot {
   // This attempt's response; `received` counts the chunk's bytes, kept ones included.
   uint64_t received = 0;
   bool checked = false, error_mode = false, fail_hard = false;
-  long status = 0;
   std::string fail, body_text;
-  std::optional<uint64_t> range_start, range_total;
   int write_errno = 0;
   std::unique_ptr<Hasher> sha = std::make_unique<Hasher>(HashKind::kSha256);
   std::vector<unsigned char> buffer;
   uint64_t* live_bytes = nullptr;
 };
 
-size_t OnHeader(char* data, size_t size, size_t count, void* user) {
-  auto& s = *static_cast<Slot*>(user);
-  const size_t n = size * count;
-  std::string line(data, n);
-  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
-  if (line.rfind("HTTP/", 0) == 0) {  // a new response (after a redirect): forget the last
-    s.range_start.reset();
-    s.range_total.reset();
-    return n;
-  }
-  const size_t colon = line.find(':');
-  if (colon == std::string::npos) return n;
-  std::string name = line.substr(0, colon);
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (name != "content-range") return n;
-  // "bytes START-END/TOTAL"
-  const std::string value = line.substr(colon + 1);
-  const size_t bytes = value.find("bytes");
-  const size_t dash = value.find('-', bytes);
-  const size_t slash = value.find('/', bytes);
-  if (bytes == std::string::npos || dash == std::string::npos || slash == std::string::npos)
-    return n;
-  s.range_start = std::strtoull(value.c_str() + bytes + 5, nullptr, 10);
-  if (value[slash + 1] != '*')
-    s.range_total = std::strtoull(value.c_str() + slash + 1, nullptr, 10);
-  return n;
-}
-
-size_t OnBody(char* data, size_t size, size_t count, void* user) {
-  auto& s = *static_cast<Slot*>(user);
-  const size_t n = size * count;
+// Slot `s`'s next body bytes (`reply`: the answer's head); false stops the transfer.
+bool Receive(Slot& s, const storage::RangeReply& reply, const char* data, size_t n) {
   if (!s.checked) {
     s.checked = true;
-    if (!s.file_url) {
-      curl_easy_getinfo(s.easy, CURLINFO_RESPONSE_CODE, &s.status);
-      if (s.status == 206) {
-        if (!s.range_total || *s.range_total != s.object_size) {
-          s.fail = s.range_total ? fmt::format(
-                                       "wrong size: its Content-Range says the object has "
-                                       "{} bytes, the origin said {}",
-                                       *s.range_total, s.object_size)
-                                 : "wrong size: a 206 answer without the object's size";
+    if (!reply.file) {
+      if (reply.status == 206) {
+        if (!reply.range_total || *reply.range_total != s.object_size) {
+          s.fail = reply.range_total ? fmt::format(
+                                           "wrong size: its Content-Range says the object has "
+                                           "{} bytes, the origin said {}",
+                                           *reply.range_total, s.object_size)
+                                     : "wrong size: a 206 answer without the object's size";
           s.fail_hard = true;
-          return 0;
+          return false;
         }
-        if (s.range_start != s.offset + s.kept) {
+        if (reply.range_start != s.offset + s.kept) {
           s.fail = fmt::format("answered bytes from {} when asked for {}",
-                               s.range_start.value_or(0), s.offset + s.kept);
+                               reply.range_start.value_or(0), s.offset + s.kept);
           s.fail_hard = true;
-          return 0;
+          return false;
         }
-      } else if (s.status == 200) {
+      } else if (reply.status == 200) {
         if (s.offset == 0 && s.length == s.object_size && s.kept > 0) {
           // The rest of a cut answer was asked for and the whole object came: a server that
           // ignores Range. The chunk starts over from these bytes; the kept ones are wasted.
@@ -122,7 +83,7 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
         } else if (s.offset + s.kept != 0 || s.length != s.object_size) {
           s.fail = "ignores Range requests (HTTP 200 with the whole object)";
           s.fail_hard = true;
-          return 0;
+          return false;
         }
       } else {
         s.error_mode = true;
@@ -132,12 +93,12 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
   if (s.error_mode) {
     if (s.body_text.size() < kErrorBodyMax)
       s.body_text.append(data, std::min(n, kErrorBodyMax - s.body_text.size()));
-    return n;
+    return true;
   }
   if (s.received + n > s.length) {
     s.fail = fmt::format("sent more than the {} bytes asked for", s.length);
     s.fail_hard = true;
-    return 0;
+    return false;
   }
   if (s.fd < 0) {
     std::memcpy(s.buffer.data() + s.received, data, n);
@@ -149,7 +110,7 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
       if (w < 0 && errno == EINTR) continue;
       if (w <= 0) {
         s.write_errno = w < 0 ? errno : EIO;
-        return 0;
+        return false;
       }
       done += static_cast<size_t>(w);
     }
@@ -158,7 +119,7 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
   s.received += n;
   s.last_byte = NowSeconds();
   *s.live_bytes += n;
-  return n;
+  return true;
 }
 
 std::string Excerpt(const std::string& body) {
@@ -180,9 +141,13 @@ class RangeFetcher::Impl {
         stream_time_(stream_time),
         clock_(clock),
         slots_(std::max(1u, options.streams)),
-        multi_(static_cast<unsigned>(slots_.size())) {
+        streams_(
+            static_cast<unsigned>(slots_.size()),
+            [this](unsigned i, const storage::RangeReply& reply, const char* data, size_t n) {
+              return Receive(slots_[i], reply, data, n);
+            },
+            "trainbench-stage/" TRAINBENCH_VERSION) {
     for (unsigned i = 0; i < slots_.size(); ++i) {
-      slots_[i].easy = multi_.easy(i);
       slots_[i].index = i;
       slots_[i].live_bytes = &live_bytes_;
     }
@@ -215,7 +180,8 @@ class RangeFetcher::Impl {
               "stage interrupted; the chunks fetched are journaled: run the same "
               "command again to resume");
         Dispatch();
-        multi_.PerformAndReap([this](unsigned i, CURLcode code) { Done(slots_[i], code); });
+        streams_.PerformAndReap(
+            [this](unsigned i, const storage::TransferEnd& end) { Done(slots_[i], end); });
         RestartDue();
         const bool more_to_deliver = Deliver();
         const double now = NowSeconds();
@@ -235,15 +201,15 @@ class RangeFetcher::Impl {
         if (finished) break;
         double wait = more_to_deliver ? 0 : 0.1;
         for (const auto& s : slots_)
-          if (s.busy && !multi_.Active(s.index))
+          if (s.busy && !streams_.Active(s.index))
             wait = std::min(wait, std::max(0.0, s.retry_at - now));
-        multi_.Poll(wait);
+        streams_.Poll(wait);
       }
     } catch (...) {
       RecordHighWaterMarks();
       for (auto& s : slots_) {
-        if (multi_.Active(s.index)) {
-          multi_.Remove(s.index);
+        if (streams_.Active(s.index)) {
+          streams_.Stop(s.index);
           if (!Journaled(s)) stream_time_.wasted_bytes += s.received;
         }
         s.busy = false;
@@ -325,73 +291,48 @@ class RangeFetcher::Impl {
 
   void Start(Slot& s) {
     const FetchItem& item = (*items_)[s.item];
-    const bool s3 = sources_.at(s.source).origin && sources_.s3() != nullptr;
-    const std::string url = sources_.Url(s.source, item.object);
-    if (s3) {
-      storage::S3Request r;
-      r.key = item.object.s3_key;
-      r.range = {{s.offset + s.kept, s.length - s.kept}};
-      sources_.s3()->Prepare(s.easy, r, s.s3);  // signs; resets the handle first
+    storage::RangeGet get;
+    if (sources_.at(s.source).origin && sources_.s3() != nullptr) {
+      get.s3 = sources_.s3();
+      get.s3_key = item.object.s3_key;
     } else {
-      curl_easy_reset(s.easy);
-      curl_easy_setopt(s.easy, CURLOPT_URL, url.c_str());
-      const std::string range = fmt::format("{}-{}", s.offset + s.kept, s.offset + s.length - 1);
-      curl_easy_setopt(s.easy, CURLOPT_RANGE, range.c_str());
-      curl_easy_setopt(s.easy, CURLOPT_FOLLOWLOCATION, 1L);
-      curl_easy_setopt(s.easy, CURLOPT_MAXREDIRS, 5L);
-      curl_easy_setopt(s.easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-      curl_easy_setopt(s.easy, CURLOPT_NOSIGNAL, 1L);
-      curl_easy_setopt(s.easy, CURLOPT_TCP_KEEPALIVE, 1L);
-      curl_easy_setopt(s.easy, CURLOPT_USERAGENT, "trainbench-stage/" TRAINBENCH_VERSION);
+      get.url = sources_.Url(s.source, item.object);
     }
-    s.file_url = url.rfind("file://", 0) == 0;
-    curl_easy_setopt(s.easy, CURLOPT_WRITEFUNCTION, OnBody);
-    curl_easy_setopt(s.easy, CURLOPT_WRITEDATA, &s);
-    curl_easy_setopt(s.easy, CURLOPT_HEADERFUNCTION, OnHeader);
-    curl_easy_setopt(s.easy, CURLOPT_HEADERDATA, &s);
-    curl_easy_setopt(s.easy, CURLOPT_ERRORBUFFER, s.error);
-    curl_easy_setopt(s.easy, CURLOPT_BUFFERSIZE, kReceiveBuffer);
+    get.offset = s.offset + s.kept;
+    get.length = s.length - s.kept;
     // A stalled connection (no byte for stall_timeout_s) is cut and its chunk tried again.
-    curl_easy_setopt(s.easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(s.easy, CURLOPT_LOW_SPEED_TIME,
-                     std::max(1L, static_cast<long>(options_.stall_timeout_s + 0.5)));
-    s.error[0] = 0;
+    get.stall_timeout_s = options_.stall_timeout_s;
+    s.file_url = get.url.rfind("file://", 0) == 0;
     s.attempt_kept = s.kept;
     s.received = s.kept;
     s.checked = s.error_mode = s.fail_hard = false;
-    s.status = 0;
     s.fail.clear();
     s.body_text.clear();
-    s.range_start.reset();
-    s.range_total.reset();
     s.write_errno = 0;
     if (s.kept == 0) s.sha->Reset();
     s.retry_at = 0;
     s.attempt_start = s.last_byte = NowSeconds();
-    multi_.Add(s.index);
+    streams_.Start(s.index, get);
   }
 
   void RestartDue() {
     const double now = NowSeconds();
     for (auto& s : slots_)
-      if (s.busy && !multi_.Active(s.index) && s.retry_at <= now) {
+      if (s.busy && !streams_.Active(s.index) && s.retry_at <= now) {
         stream_time_.wasted_s += now - s.wait_start;  // the backoff wait
         Start(s);
       }
   }
 
   // A finished attempt of slot `s` (its handle already out of the multi handle).
-  void Done(Slot& s, CURLcode code) {
-    CURL* easy = s.easy;
+  void Done(Slot& s, const storage::TransferEnd& end) {
     const double now = NowSeconds();
     const double duration = now - s.attempt_start;
-    long status = 0;
-    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
-    char* effective = nullptr;
-    curl_easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &effective);
+    const long status = end.status;
     const FetchSource& source = sources_.at(s.source);
     FetchItem& item = (*items_)[s.item];
-    const std::string served_by = effective ? UrlOrigin(effective) : source.row;
+    const std::string& effective = end.effective_url;
+    const std::string served_by = !effective.empty() ? UrlOrigin(effective) : source.row;
     ++ledger_.Row(source.row, source.origin ? "origin" : "mirror").requests;
     SourceRow& row = ledger_.Row(served_by, "redirect");
     if (served_by != source.row) ++row.requests;
@@ -405,7 +346,8 @@ class RangeFetcher::Impl {
       s.restarted = 0;
     }
     const uint64_t fresh = s.received - s.attempt_kept;  // this attempt's bytes
-    if (code == CURLE_OK && s.fail.empty() && status_ok && s.received == s.length) {
+    const bool ended = end.fault == storage::TransferFault::kNone;
+    if (ended && s.fail.empty() && status_ok && s.received == s.length) {
       row.bytes += fresh;
       row.latency_ns.Record(static_cast<uint64_t>(duration * 1e9));
       stream_time_.useful_s += duration;
@@ -429,17 +371,14 @@ class RangeFetcher::Impl {
       f.reason = s.fail;
       f.hard = s.fail_hard;
       f.retryable = !s.fail_hard;
-    } else if (status_ok && s.received < s.length &&
-               (code == CURLE_OK || code == CURLE_PARTIAL_FILE || code == CURLE_RECV_ERROR ||
-                code == CURLE_GOT_NOTHING)) {
+    } else if (status_ok && s.received < s.length && (ended || end.cut_short)) {
       // The answer began well and ended early (a close before Content-Length's end).
-      const std::string curl =
-          code == CURLE_OK ? "" : "; " + ClassifyFailure(code, status, s.error).reason;
+      const std::string curl = ended ? "" : "; " + ClassifyFailure(end).reason;
       f.reason = fmt::format("body cut short at byte {} (bytes {}-{} were asked for{})",
                              s.offset + s.received, s.offset + s.attempt_kept,
                              s.offset + s.length - 1, curl);
     } else {
-      f = ClassifyFailure(code, status, s.error);
+      f = ClassifyFailure(end);
       if (!s.body_text.empty()) f.reason += ": " + Excerpt(s.body_text);
     }
     ++row.retries;
@@ -463,7 +402,7 @@ class RangeFetcher::Impl {
       }
     }
     const bool demoted = sources_.Failed(s.source, f);
-    const std::string where = effective ? effective : sources_.Url(s.source, item.object);
+    const std::string where = !effective.empty() ? effective : sources_.Url(s.source, item.object);
     if ((source.origin && !f.retryable) || s.attempt >= options_.max_attempts)
       throw RuntimeError(fmt::format(
           "cannot fetch {} bytes {}-{} (chunk {}): {} attempt(s), the last at {}: {}; {}",
@@ -568,7 +507,7 @@ class RangeFetcher::Impl {
     for (const auto& s : slots_)
       if (s.busy && Journaled(s))
         (*items_)[s.item].journal->SetPartial(s.chunk,
-                                              multi_.Active(s.index) ? s.received : s.kept);
+                                              streams_.Active(s.index) ? s.received : s.kept);
   }
 
   void SyncJournals() {
@@ -584,7 +523,7 @@ class RangeFetcher::Impl {
   StreamTime& stream_time_;
   PhaseClock& clock_;
   std::vector<Slot> slots_;
-  storage::CurlMulti multi_;  // after slots_: its handles go before the headers they use
+  storage::RangeStreams streams_;  // after slots_: its receiver writes into them
   std::vector<FetchItem>* items_ = nullptr;
   const FetchHooks* hooks_ = nullptr;
   FetchResult result_;

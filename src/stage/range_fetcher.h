@@ -1,11 +1,11 @@
-// Fetches objects as parallel ranged GETs over libcurl's multi interface: each object is cut
+// Fetches objects as parallel ranged GETs (storage::RangeStreams): each object is cut
 // into chunks, at most `streams` are in flight (on kept-alive connections), each lands at
 // its offset in the object's part file (pwrite) or, when the object streams into a
 // consumer, in a buffer of its own. A chunk is tried at the best source not demoted
 // (FetchSources); timeouts, cut connections, stalls (no byte for stall_timeout_s), 5xx and
 // short bodies are retried with exponential backoff and full jitter, max_attempts tries in
 // all. Redirects are followed, and the host that served each byte gets the bytes in its
-// per-source row (CURLINFO_EFFECTIVE_URL).
+// per-source row (the answering URL).
 //
 // Each object's bytes are also handed IN ORDER to FetchHooks::ordered as its prefix becomes
 // contiguous: read back from the part file, or from the buffers of chunks that arrived early

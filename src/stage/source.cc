@@ -7,8 +7,7 @@
 
 #include "common/error.h"
 #include "common/strings.h"
-#include "storage/s3_http.h"
-#include "storage/s3_storage.h"
+#include "storage/s3_source.h"
 
 namespace trainbench::stage {
 namespace fs = std::filesystem;
@@ -17,7 +16,7 @@ namespace {
 
 // A file URL for a local path (percent-encoding what a URL cannot hold as is).
 std::string FileUrl(const fs::path& path) {
-  return "file://" + storage::UriEncode(fs::absolute(path).lexically_normal().string(), true);
+  return "file://" + PercentEncode(fs::absolute(path).lexically_normal().string(), true);
 }
 
 }  // namespace
@@ -61,7 +60,7 @@ Source::Source(const std::string& source, const std::map<std::string, std::strin
           source));
   } else if (StartsWith(lower, "s3://")) {
     kind_ = SourceKind::kS3;
-    s3_ = std::make_unique<storage::S3Storage>(source, s3_options);
+    s3_ = std::make_unique<storage::S3Source>(source, s3_options);
   } else if (StartsWith(lower, "file://") || lower.find("://") == std::string::npos) {
     kind_ = SourceKind::kLocal;
     text_ = StartsWith(lower, "file://") ? source.substr(7) : source;
@@ -74,8 +73,6 @@ Source::Source(const std::string& source, const std::map<std::string, std::strin
 }
 
 Source::~Source() = default;
-
-const storage::S3Endpoint* Source::s3() const { return s3_ ? &s3_->endpoint() : nullptr; }
 
 std::vector<SourceObject> Source::List() {
   std::vector<SourceObject> objects;
@@ -113,29 +110,26 @@ std::vector<SourceObject> Source::List() {
       throw RuntimeError(
           fmt::format("SOURCE '{}': cannot list the folder: {}", text_, ec.message()));
   } else {
-    const auto& e = s3_->endpoint();
-    const std::string key = e.Key("");
+    const std::string key = s3_->Key("");
     auto object_for = [&](const std::string& full_key, const std::string& name) {
       SourceObject o;
       o.name = name;
       o.s3_key = full_key;
-      storage::S3Request r;
-      r.key = full_key;
-      o.origin_url = e.Url(r);
-      o.mirror_path = "/" + e.location().bucket + "/" + storage::UriEncode(full_key, true);
+      o.origin_url = s3_->ObjectUrl(full_key);
+      o.mirror_path = s3_->MirrorPath(full_key);
       return o;
     };
     // A key that is an object is that object; otherwise a prefix of objects.
     if (!key.empty()) {
-      if (const auto size = s3_->FileSize("")) {
+      if (const auto size = s3_->Size("")) {
         auto o = object_for(key, key.substr(key.rfind('/') + 1));
         o.size = *size;
         objects.push_back(o);
         return objects;
       }
     }
-    for (const auto& entry : s3_->List("")) {
-      auto o = object_for(e.Key(entry.path), entry.path);
+    for (const auto& entry : s3_->List()) {
+      auto o = object_for(s3_->Key(entry.path), entry.path);
       o.size = entry.size_bytes;
       objects.push_back(o);
     }

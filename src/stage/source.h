@@ -15,8 +15,7 @@
 #include <vector>
 
 namespace trainbench::storage {
-class S3Storage;
-class S3Endpoint;
+class S3Source;
 }  // namespace trainbench::storage
 
 namespace trainbench::stage {
@@ -44,13 +43,13 @@ class Source {
   // The objects: one for a URL or a file; for an s3:// prefix or a folder, every object or
   // file under it (in name order). Throws RuntimeError naming SOURCE when there are none.
   std::vector<SourceObject> List();
-  // The signer for an S3 source (null otherwise).
-  const storage::S3Endpoint* s3() const;
+  // The S3 bucket or prefix of an S3 source (null otherwise).
+  const storage::S3Source* s3() const { return s3_.get(); }
 
  private:
   SourceKind kind_;
   std::string text_;
-  std::unique_ptr<storage::S3Storage> s3_;
+  std::unique_ptr<storage::S3Source> s3_;
 };
 
 // "scheme://host[:port]" of a URL ("file://" for a file URL): a per-source row's key.

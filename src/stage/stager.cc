@@ -23,8 +23,8 @@
 #include "stage/range_journal.h"
 #include "stage/source.h"
 #include "stage/stage_progress.h"
-#include "storage/file_lock.h"
-#include "storage/s3_http.h"
+#include "storage/s3_source.h"
+#include "storage/storage.h"
 
 namespace trainbench::stage {
 namespace fs = std::filesystem;
@@ -113,8 +113,7 @@ class Stager {
       FetchSources sources(o_.mirrors, objects[0].origin_url, source.s3(), ledger_);
       // The listing's requests (a HEAD of the key, ListObjectsV2 pages) are the origin's too.
       if (source.s3())
-        ledger_.Row(sources.at(sources.Origin()).row, "origin").requests +=
-            source.s3()->stats().requests.load();
+        ledger_.Row(sources.at(sources.Origin()).row, "origin").requests += source.s3()->Requests();
       std::error_code ec;
       fs::create_directories(o_.dest, ec);
       if (ec)
@@ -157,10 +156,9 @@ class Stager {
  private:
   // Two stages into one DEST would write one part file and rename it from under each other:
   // the second is refused at once, naming the first. The lock is datagen's (flock on
-  // DEST/.trainbench.lock, storage/file_lock.h), so a datagen into DEST excludes a stage too.
+  // DEST/.trainbench.lock, Storage::TryLock), so a datagen into DEST excludes a stage too.
   void LockDest() {
-    const std::string path = (fs::path(o_.dest) / kDestLockName).string();
-    auto attempt = storage::TryLockFile(path);
+    auto attempt = storage::OpenStorage(o_.dest, {})->TryLock(kDestLockName);
     if (!attempt.lock)
       throw RuntimeError(fmt::format(
           "DEST '{}' is being written by another trainbench ({}): wait for it to finish, or "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "common/error.h"
 
@@ -76,6 +77,36 @@ bool CurlTransferBroke(CURLcode code) {
     default:
       return false;
   }
+}
+
+TransferEnd EndOfTransfer(CURL* easy, CURLcode code, const char* error) {
+  TransferEnd end;
+  curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &end.status);
+  char* effective = nullptr;
+  curl_easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &effective);
+  if (effective) end.effective_url = effective;
+  if (code == CURLE_OK) return end;
+  end.error = std::string(error && *error ? error : curl_easy_strerror(code)) + " (curl " +
+              std::to_string(static_cast<int>(code)) + ")";
+  end.cut_short =
+      code == CURLE_PARTIAL_FILE || code == CURLE_RECV_ERROR || code == CURLE_GOT_NOTHING;
+  switch (code) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+      end.fault = TransferFault::kUnreachable;
+      break;
+    case CURLE_SSL_CONNECT_ERROR:
+      end.fault = TransferFault::kHandshake;
+      break;
+    case CURLE_WRITE_ERROR:
+    case CURLE_ABORTED_BY_CALLBACK:
+      end.fault = TransferFault::kAborted;
+      break;
+    default:
+      end.fault = CurlTransferBroke(code) ? TransferFault::kBroken : TransferFault::kOther;
+  }
+  return end;
 }
 
 }  // namespace trainbench::storage

@@ -2,13 +2,16 @@
 // connections stay open from one request to the next), and the one step every multi loop
 // in trainbench shares: let libcurl move the transfers on, then hand back each one that
 // finished. Its users: the S3 request queue (s3_request_queue.h: the s3 read engine and
-// stage's S3 probes) and stage's range fetcher. Not thread-safe: one thread drives it.
+// S3Source's HEADs) and RangeStreams (range_streams.h, stage's ranged GETs). Not thread-safe: one
+// thread drives it.
 #pragma once
 
 #include <curl/curl.h>
 
 #include <functional>
 #include <vector>
+
+#include "storage/transfer_end.h"
 
 namespace trainbench::storage {
 
@@ -46,5 +49,9 @@ class CurlMulti {
 // a reset, a body cut short, nothing answered, an HTTP/2 stream error. What else is
 // transient depends on the caller (a refused connection is for S3, not for a mirror).
 bool CurlTransferBroke(CURLcode code);
+
+// A finished transfer on `easy` as transfer_end.h says it: `code` and libcurl's error text
+// (`error`, may be empty) sorted into a fault, the final status and the answering URL.
+TransferEnd EndOfTransfer(CURL* easy, CURLcode code, const char* error);
 
 }  // namespace trainbench::storage

@@ -15,6 +15,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/strings.h"
 #include "storage/curl_multi.h"
 
 namespace trainbench::storage {
@@ -130,22 +131,6 @@ S3Transfer::~S3Transfer() {
   if (headers) curl_slist_free_all(headers);
 }
 
-std::string UriEncode(const std::string& text, bool keep_slash) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' ||
-        (keep_slash && c == '/')) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 S3Endpoint::S3Endpoint(S3Options options, S3Location location)
     : options_(std::move(options)), location_(std::move(location)) {
   InitCurlOnce();
@@ -174,12 +159,12 @@ std::string S3Endpoint::Describe(const std::string& key) const {
 }
 
 std::string S3Endpoint::Url(const S3Request& r) const {
-  std::string url = base_url_ + "/" + UriEncode(r.key, true);
+  std::string url = base_url_ + "/" + PercentEncode(r.key, true);
   auto query = r.query;
   std::sort(query.begin(), query.end());  // SigV4 signs the query as written: sorted
   for (size_t i = 0; i < query.size(); ++i)
-    url += (i == 0 ? "?" : "&") + UriEncode(query[i].first, false) + "=" +
-           UriEncode(query[i].second, false);
+    url += (i == 0 ? "?" : "&") + PercentEncode(query[i].first, false) + "=" +
+           PercentEncode(query[i].second, false);
   return url;
 }
 

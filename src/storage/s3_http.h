@@ -144,8 +144,4 @@ bool IsIpAddressHost(const std::string& host);
 // address endpoint and for a bucket that cannot be a host name (or, over https, has a dot).
 bool UseVirtualHost(const S3Options& options, const std::string& bucket);
 
-// RFC 3986 percent-encoding as SigV4 wants it (unreserved characters kept; '/' kept
-// when `keep_slash`).
-std::string UriEncode(const std::string& text, bool keep_slash);
-
 }  // namespace trainbench::storage

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The layers of docs/architecture.md, read from the sources: every #include "FOLDER/..." in
-# src/ points to a lower layer (or the folder itself), and cli/ includes only app/, config/,
-# common/ and report/ (to print). A violation names the file, the line and the rule.
+# src/ points to a lower layer (or the folder itself), cli/ includes only app/, config/,
+# common/ and report/ (to print), and the folders above storage/ include only its public
+# headers (never its S3, libcurl or io_uring internals). A violation names the file, the line
+# and the rule.
 source "$(dirname "$0")/../lib/common.sh"
 
 # Layer of each folder under src/: a folder may include only folders of lower layers.
@@ -17,10 +19,18 @@ declare -A layer=(
   [cli]=8
 )
 declare -A cli_may=([app]=1 [config]=1 [common]=1 [report]=1 [cli]=1)
+# storage/'s public headers (docs/architecture.md): the Storage interface and its decorators,
+# the read engines' interface, errors, and the remote-object fetching that stage uses.
+declare -A storage_public=(
+  [storage.h]=1 [io_error.h]=1 [read_engines.h]=1 [read_queue.h]=1 [sync_read_queue.h]=1
+  [posix_storage.h]=1 [memory_storage.h]=1 [forwarding_storage.h]=1 [counting_storage.h]=1
+  [fault_injecting_storage.h]=1 [op_log_storage.h]=1 [op_log_engine.h]=1
+  [transfer_end.h]=1 [http_head.h]=1 [range_streams.h]=1 [s3_source.h]=1
+)
 
 # scan ROOT OUT: writes ROOT/src's includes against the layers to OUT, one a line.
 scan() {
-  local root=$1 out=$2 dir folder hit target where
+  local root=$1 out=$2 dir folder hit target where header
   : >"$out"
   for dir in "$root"/src/*/; do
     folder=$(basename "$dir")
@@ -31,6 +41,7 @@ scan() {
     # FILE:LINE:#include "target/..."
     while IFS= read -r hit; do
       target=$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<<"$hit")
+      header=$(sed -E 's/.*#include "[a-z_]+\/([^"]+)".*/\1/' <<<"$hit")
       where=${hit%%:#include*}
       where=${where#"$root"/}
       [ "$target" = "$folder" ] && continue
@@ -40,6 +51,8 @@ scan() {
         echo "$where: cli/ includes $target/: cli/ parses flags and prints; the job belongs in app/" >>"$out"
       elif [ "${layer[$target]}" -ge "${layer[$folder]}" ]; then
         echo "$where: $folder/ (layer ${layer[$folder]}) includes $target/ (layer ${layer[$target]}): includes point down only" >>"$out"
+      elif [ "$target" = storage ] && [ -z "${storage_public[$header]:-}" ]; then
+        echo "$where: includes storage/$header, one of storage's internals: use its public headers (docs/architecture.md)" >>"$out"
       fi
     done < <(grep -rnE '^#include "[a-z_]+/' "$dir" --include='*.h' --include='*.cc' --include='*.cu' || true)
   done
@@ -49,10 +62,15 @@ scan() {
 mkdir -p "$WORK/bad/src/common" "$WORK/bad/src/cli" "$WORK/bad/src/extra"
 printf '#include "app/run_job.h"\n' >"$WORK/bad/src/common/up.h"
 printf '#include "storage/storage.h"\n#include "app/run_job.h"\n' >"$WORK/bad/src/cli/cmd.cc"
+mkdir -p "$WORK/bad/src/stage"
+printf '#include "storage/s3_source.h"\n#include "storage/curl_multi.h"\n' >"$WORK/bad/src/stage/fetch.cc"
 scan "$WORK/bad" "$WORK/bad.txt"
 check "an upward include is caught" grep -q '^src/common/up.h:1: common/ (layer 0) includes app/' "$WORK/bad.txt"
 check "cli/ including storage/ is caught" grep -q '^src/cli/cmd.cc:1: cli/ includes storage/' "$WORK/bad.txt"
 check "cli/ including app/ is allowed" bash -c "! grep -q 'cmd.cc:2' '$WORK/bad.txt'"
+check "stage/ including storage's curl internals is caught" \
+  grep -q '^src/stage/fetch.cc:2: includes storage/curl_multi.h, one of storage' "$WORK/bad.txt"
+check "stage/ including storage's public s3_source.h is allowed" bash -c "! grep -q 'fetch.cc:1' '$WORK/bad.txt'"
 check "a folder with no layer is caught" grep -q '^src/extra has no layer' "$WORK/bad.txt"
 
 scan "$SRC" "$WORK/violations"
