@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
+#include "app/job_op_log.h"
 #include "common/clock.h"
 #include "common/host_name.h"
 #include "common/interrupt.h"
+#include "common/log.h"
 #include "common/output_path.h"
 #include "common/secrets.h"
+#include "dist/communicator.h"
 #include "stage/campaign.h"
 #include "stage/campaign_folders.h"
 #include "stage/stage_account.h"
@@ -54,8 +59,18 @@ stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
 StageJobOutcome StageJob(StageJobOptions options) {
   stage::StageLive live;
   options.stage.live = &live;
+  // The op-log is made once the options are checked: a refused stage leaves no file.
+  std::optional<JobOpLog> op_log;
+  auto open_op_log = [&] {
+    if (options.op_log.empty()) return;
+    CheckWritableFile(options.op_log, "--op-log");
+    op_log.emplace(options.op_log, dist::World(), options.stage.source);
+    options.stage.op_log = op_log->log();
+  };
   JobTimeseries sampling(options.interval_s, &live, nullptr);
-  const stage::StageOutcome stage = CheckAndRunStage(options.stage, "DEST", options.output);
+  const stage::StageOutcome stage =
+      CheckAndRunStage(options.stage, "DEST", options.output, open_op_log);
+  if (op_log) LogInfo(op_log->Close());
   const TimeseriesResult timeseries = sampling.Finish();
   const auto& account = stage.account;
   StageJobOutcome out;

@@ -19,6 +19,9 @@ struct StageJobOptions {
   stage::StageOptions stage;  // its `live` is set by the job
   std::string output = "./results";
   double interval_s = 1;  // per time-series row; 0: none
+  // --op-log FILE: every request (HEADs, each ranged GET's attempt) in sai3-bench's op-log
+  // TSV (app/job_op_log.h); "": none.
+  std::string op_log;
 };
 
 // What a stage (or a staged train) shows when it ends, in this order: the time account's

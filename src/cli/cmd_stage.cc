@@ -113,6 +113,10 @@ void AddStageCommand(CLI::App& app, Action& action) {
                       "Folder for the results: <DIR>/stage-<UTC stamp>/summary.json (default "
                       "./results)");
   command->add_flag("--no-progress", flags.no_progress, "No progress line on stderr");
+  command->add_option("--op-log", flags.job.op_log,
+                      "Record every request in FILE, one line per operation in sai3-bench's "
+                      "op-log columns (FILE.tsv.zst: zstd-compressed): each HEAD, and each "
+                      "ranged GET's attempt with the bytes it brought, its source and its error");
   command
       ->add_option("--interval", flags.job.interval_s,
                    "Seconds per row of timeseries.csv in the results (MB/s, streams busy, CPU, "

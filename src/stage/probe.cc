@@ -22,7 +22,7 @@ namespace trainbench::stage {
 std::vector<ProbeResult> ProbeS3Objects(FetchSources& sources,
                                         const std::vector<SourceObject>& objects,
                                         unsigned concurrency, SourceLedger& ledger,
-                                        StreamTime& stream_time) {
+                                        StreamTime& stream_time, const ProbeLog& log) {
   const storage::S3Source& s3 = *sources.s3();
   SourceRow& row = ledger.Row(sources.at(sources.Origin()).row, "origin");
   std::vector<ProbeResult> probes(objects.size());
@@ -38,6 +38,15 @@ std::vector<ProbeResult> ProbeS3Objects(FetchSources& sources,
     stream_time.useful_s += static_cast<double>(h.last_attempt_ns) / 1e9;
     stream_time.wasted_s += static_cast<double>(h.latency_ns - h.last_attempt_ns) / 1e9;
     const SourceObject& object = objects[i];
+    if (log) {
+      metrics::OpRecord r;
+      r.op = "HEAD";
+      r.file = object.name;  // the endpoint: the log's own (the s3:// SOURCE)
+      r.error = h.found ? "" : "HTTP 404";
+      r.end_ns = metrics::WallNanos();
+      r.start_ns = r.end_ns - static_cast<int64_t>(h.latency_ns);
+      log(r);
+    }
     if (!h.found)
       throw RuntimeError(
           fmt::format("{} does not exist (HTTP 404): check SOURCE", s3.Describe(object.s3_key)));
@@ -55,7 +64,7 @@ std::vector<ProbeResult> ProbeS3Objects(FetchSources& sources,
 }
 
 ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsigned max_attempts,
-                        SourceLedger& ledger, StreamTime& stream_time) {
+                        SourceLedger& ledger, StreamTime& stream_time, const ProbeLog& log) {
   if (object.origin_url.rfind("file://", 0) == 0) {
     ProbeResult p;
     p.size = object.size.value_or(0);
@@ -75,8 +84,9 @@ ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsig
     if (sources.at(i).demoted) continue;
     const FetchSource& source = sources.at(i);
     if (source.origin && sources.s3())
-      return ProbeS3Objects(sources, {object}, 1, ledger, stream_time)[0];
+      return ProbeS3Objects(sources, {object}, 1, ledger, stream_time, log)[0];
     const std::string url = sources.Url(i, object);
+    const int64_t start_ns = metrics::WallNanos();
     const storage::HeadReply response = head.Head(url);
     const double duration = response.seconds;
     const std::string& effective = response.end.effective_url;
@@ -85,11 +95,23 @@ ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsig
     ++ledger.Row(source.row, source.origin ? "origin" : "mirror").requests;
     SourceRow& row = ledger.Row(served_by, "redirect");
     if (served_by != source.row) ++row.requests;
+    auto log_head = [&](const std::string& error) {
+      if (!log) return;
+      metrics::OpRecord r;
+      r.op = "HEAD";
+      r.file = object.name;
+      r.endpoint = served_by;
+      r.error = error;
+      r.start_ns = start_ns;
+      r.end_ns = start_ns + static_cast<int64_t>(response.seconds * 1e9);
+      log(r);
+    };
     const auto length = response.headers.find("content-length");
     if (response.end.fault == storage::TransferFault::kNone && status == 200 &&
         length != response.headers.end()) {
       stream_time.useful_s += duration;
       sources.Succeeded(i);
+      log_head("");
       ProbeResult p;
       p.size = std::strtoull(length->second.c_str(), nullptr, 10);
       auto header = [&](const char* name) {
@@ -109,6 +131,7 @@ ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsig
       f = {false, true, "no Content-Length in its answer to HEAD"};
     }
     last_error = fmt::format("{}: {}", !effective.empty() ? effective : url, f.reason);
+    log_head(f.reason);
     ++row.retries;
     ++stream_time.retries;
     stream_time.wasted_s += duration;

@@ -8,15 +8,21 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "metrics/op_log.h"
 #include "stage/fetch_sources.h"
 #include "stage/source.h"
 #include "stage/stage_account.h"
 
 namespace trainbench::stage {
+
+// Takes each HEAD as an op-log record (op, file, endpoint, error and times filled in); may
+// be empty.
+using ProbeLog = std::function<void(metrics::OpRecord&)>;
 
 struct ProbeResult {
   uint64_t size = 0;
@@ -33,11 +39,11 @@ struct ProbeResult {
 std::vector<ProbeResult> ProbeS3Objects(FetchSources& sources,
                                         const std::vector<SourceObject>& objects,
                                         unsigned concurrency, SourceLedger& ledger,
-                                        StreamTime& stream_time);
+                                        StreamTime& stream_time, const ProbeLog& log = {});
 
 // Throws RuntimeError naming the object, the URLs tried and the last error when no source
 // answers within max_attempts tries, or the origin says the object is not there.
 ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsigned max_attempts,
-                        SourceLedger& ledger, StreamTime& stream_time);
+                        SourceLedger& ledger, StreamTime& stream_time, const ProbeLog& log = {});
 
 }  // namespace trainbench::stage

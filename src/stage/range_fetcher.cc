@@ -34,8 +34,9 @@ struct Slot {
   unsigned attempt = 1;
   size_t source = 0;
   double retry_at = 0, attempt_start = 0, wait_start = 0;
-  double last_byte = 0;   // when this attempt's last byte arrived
-  bool file_url = false;  // a local file: no HTTP status to check
+  double last_byte = 0;                     // when this attempt's last byte arrived
+  int64_t start_ns = 0, first_byte_ns = 0;  // this attempt's, wall clock (the op-log's)
+  bool file_url = false;                    // a local file: no HTTP status to check
   // Bytes of the chunk kept from earlier attempts that were cut: the next attempt asks for
   // the rest only (as `curl -C -` does), and the chunk's hash carries on over them.
   uint64_t kept = 0;
@@ -56,6 +57,7 @@ struct Slot {
 bool Receive(Slot& s, const storage::RangeReply& reply, const char* data, size_t n) {
   if (!s.checked) {
     s.checked = true;
+    s.first_byte_ns = metrics::WallNanos();
     if (!reply.file) {
       if (reply.status == 206) {
         if (!reply.range_total || *reply.range_total != s.object_size) {
@@ -147,6 +149,11 @@ class RangeFetcher::Impl {
               return Receive(slots_[i], reply, data, n);
             },
             "trainbench-stage/" TRAINBENCH_VERSION) {
+    if (options_.op_log) {
+      op_log_ = std::make_unique<metrics::OpLogBuffer>(options_.op_log);
+      first_thread_ = options_.op_log->NextThread();  // the streams' are consecutive
+      for (size_t i = 1; i < slots_.size(); ++i) options_.op_log->NextThread();
+    }
     for (unsigned i = 0; i < slots_.size(); ++i) {
       slots_[i].index = i;
       slots_[i].live_bytes = &live_bytes_;
@@ -312,6 +319,8 @@ class RangeFetcher::Impl {
     if (s.kept == 0) s.sha->Reset();
     s.retry_at = 0;
     s.attempt_start = s.last_byte = NowSeconds();
+    s.start_ns = metrics::WallNanos();
+    s.first_byte_ns = 0;
     streams_.Start(s.index, get);
   }
 
@@ -346,8 +355,11 @@ class RangeFetcher::Impl {
       s.restarted = 0;
     }
     const uint64_t fresh = s.received - s.attempt_kept;  // this attempt's bytes
+    // S3's origin is the log's own endpoint (the s3:// SOURCE), so a replay finds its objects.
+    const std::string log_endpoint = source.origin && sources_.s3() ? "" : served_by;
     const bool ended = end.fault == storage::TransferFault::kNone;
     if (ended && s.fail.empty() && status_ok && s.received == s.length) {
+      LogAttempt(s, item, log_endpoint, fresh, "");
       row.bytes += fresh;
       row.latency_ns.Record(static_cast<uint64_t>(duration * 1e9));
       stream_time_.useful_s += duration;
@@ -381,6 +393,7 @@ class RangeFetcher::Impl {
       f = ClassifyFailure(end);
       if (!s.body_text.empty()) f.reason += ": " + Excerpt(s.body_text);
     }
+    LogAttempt(s, item, log_endpoint, fresh, f.reason);
     ++row.retries;
     ++stream_time_.retries;
     if (s.fail.empty() && fresh > 0) {
@@ -417,6 +430,23 @@ class RangeFetcher::Impl {
     s.wait_start = now;
     // Another source is tried at once; the same one after a backoff.
     s.retry_at = demoted || s.source != previous ? now : now + BackoffSeconds(s.attempt - 1);
+  }
+
+  // One GET line for slot `s`'s attempt: `bytes` of it received from `endpoint`.
+  void LogAttempt(const Slot& s, const FetchItem& item, const std::string& endpoint, uint64_t bytes,
+                  const std::string& error) {
+    if (!op_log_) return;
+    metrics::OpRecord r;
+    r.thread = first_thread_ + s.index;
+    r.op = "GET";
+    r.bytes = bytes;
+    r.file = item.object.name;
+    r.error = error;
+    r.endpoint = endpoint;
+    r.start_ns = s.start_ns;
+    r.first_byte_ns = s.first_byte_ns;
+    r.end_ns = metrics::WallNanos();
+    op_log_->Add(r);
   }
 
   void Completed(Slot& s, FetchItem& item) {
@@ -512,6 +542,7 @@ class RangeFetcher::Impl {
 
   void SyncJournals() {
     RecordHighWaterMarks();
+    if (op_log_) op_log_->Flush();  // a killed stage keeps the lines of what it journaled
     for (auto& item : *items_)
       if (item.journal && item.fd >= 0 && item.journal->HasPending()) item.journal->Sync(item.fd);
     if (hooks_ && hooks_->on_sync) hooks_->on_sync();
@@ -523,7 +554,9 @@ class RangeFetcher::Impl {
   StreamTime& stream_time_;
   PhaseClock& clock_;
   std::vector<Slot> slots_;
-  storage::RangeStreams streams_;  // after slots_: its receiver writes into them
+  storage::RangeStreams streams_;                 // after slots_: its receiver writes into them
+  std::unique_ptr<metrics::OpLogBuffer> op_log_;  // null: no op-log
+  uint64_t first_thread_ = 0;                     // the op-log's thread of stream 0
   std::vector<FetchItem>* items_ = nullptr;
   const FetchHooks* hooks_ = nullptr;
   FetchResult result_;

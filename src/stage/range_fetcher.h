@@ -23,9 +23,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "metrics/op_log.h"
 #include "stage/fetch_sources.h"
 #include "stage/range_journal.h"
 #include "stage/source.h"
@@ -57,6 +59,9 @@ struct FetchOptions {
   // SIGKILL costs at most that (and what was in flight) at any transfer rate.
   uint64_t journal_sync_bytes = 0;
   bool compare = false;  // repair mode (see the file comment)
+  // When set, each attempt a GET line: the object's name, the bytes this attempt received,
+  // the source that served it, and why it failed.
+  std::shared_ptr<metrics::OpLog> op_log;
 };
 
 struct FetchHooks {

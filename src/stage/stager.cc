@@ -85,7 +85,16 @@ std::string HashFile(int fd, uint64_t size, HashKind kind, const std::string& pa
 
 class Stager {
  public:
-  explicit Stager(const StageOptions& options) : o_(options) {}
+  explicit Stager(const StageOptions& options) : o_(options) {
+    if (o_.op_log) {
+      probe_log_buffer_ = std::make_unique<metrics::OpLogBuffer>(o_.op_log);
+      const uint64_t thread = o_.op_log->NextThread();
+      probe_log_ = [this, thread](metrics::OpRecord& r) {
+        r.thread = thread;
+        probe_log_buffer_->Add(r);
+      };
+    }
+  }
 
   StageOutcome Run() {
     StageOutcome out;
@@ -173,6 +182,7 @@ class Stager {
     fo.streams = o_.streams;
     fo.max_attempts = o_.max_attempts;
     fo.stall_timeout_s = o_.stall_timeout_s;
+    fo.op_log = o_.op_log;
     return fo;
   }
 
@@ -223,15 +233,15 @@ class Stager {
     // S3 is asked about every object of a prefix at once, --streams HEADs in flight.
     std::vector<ProbeResult> s3_probes;
     if (sources.s3())
-      s3_probes = ProbeS3Objects(sources, objects, o_.streams, ledger_, stream_time_);
+      s3_probes = ProbeS3Objects(sources, objects, o_.streams, ledger_, stream_time_, probe_log_);
     for (size_t k = 0; k < objects.size(); ++k) {
       SourceObject& obj = objects[k];
       ObjectResult& r = a.objects.emplace_back();
       r.name = obj.name;
       const std::string final_path = (fs::path(o_.dest) / obj.name).string();
-      const ProbeResult probe =
-          sources.s3() ? s3_probes[k]
-                       : ProbeObject(sources, obj, o_.max_attempts, ledger_, stream_time_);
+      const ProbeResult probe = sources.s3() ? s3_probes[k]
+                                             : ProbeObject(sources, obj, o_.max_attempts, ledger_,
+                                                           stream_time_, probe_log_);
       r.size = probe.size;
       std::error_code ec;
       Expected e = ExpectedFor(obj.name, probe);
@@ -425,7 +435,8 @@ class Stager {
   void Extract(FetchSources& sources, SourceObject& obj, StageAccount& a) {
     ObjectResult& r = a.objects.emplace_back();
     r.name = obj.name;
-    const ProbeResult probe = ProbeObject(sources, obj, o_.max_attempts, ledger_, stream_time_);
+    const ProbeResult probe =
+        ProbeObject(sources, obj, o_.max_attempts, ledger_, stream_time_, probe_log_);
     r.size = probe.size;
     RangeJournal journal((fs::path(o_.dest) / (obj.name + ".extract.journal")).string(),
                          JournalIdentity{probe.size, o_.chunk_size, true, probe.identity});
@@ -492,7 +503,9 @@ class Stager {
   StreamTime stream_time_;
   SourceLedger ledger_;
   std::map<std::string, std::string> checksums_;
-  std::unique_ptr<storage::StorageLock> dest_lock_;  // held for the whole stage
+  std::unique_ptr<storage::StorageLock> dest_lock_;         // held for the whole stage
+  std::unique_ptr<metrics::OpLogBuffer> probe_log_buffer_;  // the HEADs' lines
+  ProbeLog probe_log_;
 };
 
 }  // namespace

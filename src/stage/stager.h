@@ -9,9 +9,11 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "metrics/op_log.h"
 #include "stage/stage_account.h"
 #include "stage/stage_live.h"
 
@@ -31,6 +33,8 @@ struct StageOptions {
   bool progress = true;
   std::map<std::string, std::string> s3_options;  // DLIO's storage_options keys
   StageLive* live = nullptr;  // when set, the fetch's figures as they grow (the time series)
+  // When set, every request (each HEAD, each ranged GET's attempt) as an op-log line.
+  std::shared_ptr<metrics::OpLog> op_log;
 };
 
 // Usage checks that need no network: throws UsageError naming the flag.

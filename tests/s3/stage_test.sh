@@ -23,9 +23,30 @@ check "checked against the ETag" grep -q '"checksum": "md5 (S3 ETag)"' "$(sed -n
 # A prefix: every object under it.
 expect_exit 0 "$WORK/out2" "$TRAINBENCH" stage "s3://$bucket/data" "$WORK/all" \
   --chunk-size 1MiB --streams 3 --no-progress --output "$WORK/results" \
-  --s3-option s3_force_path_style=true
+  --s3-option s3_force_path_style=true --op-log "$WORK/prefix.tsv.zst"
 check "a.bin under the prefix" cmp "$WORK/a.bin" "$WORK/all/a.bin"
 check "sub/b.bin under the prefix" cmp "$WORK/b.bin" "$WORK/all/sub/b.bin"
+# Its op-log: a HEAD and the ranged GETs of each object, named under the s3:// SOURCE (the
+# log's endpoint), so a replay with no --target reads the same objects from the bucket.
+check "the prefix's op-log" "$PY" - "$WORK/prefix.tsv.zst" "s3://$bucket/data" <<'PY'
+import csv, io, subprocess, sys
+text = subprocess.run(["zstd", "-q", "-d", "-c", sys.argv[1]], check=True, capture_output=True, text=True).stdout
+rows = list(csv.DictReader(io.StringIO(text), delimiter="\t"))
+assert {r["endpoint"] for r in rows} == {sys.argv[2]}, {r["endpoint"] for r in rows}
+heads = sorted(r["file"] for r in rows if r["op"] == "HEAD")
+assert heads == ["a.bin", "sub/b.bin"], heads
+gets = {}
+for r in rows:
+    if r["op"] == "GET":
+        assert not r["error"], r
+        gets[r["file"]] = gets.get(r["file"], 0) + int(r["bytes"])
+assert gets == {"a.bin": 20000000, "sub/b.bin": 1234567}, gets
+PY
+expect_exit 0 "$WORK/replay" "$TRAINBENCH" replay "$WORK/prefix.tsv.zst" --mode parallel \
+  --no-progress --s3-option s3_force_path_style=true --output "$WORK/replayed"
+check "the replay read the same bytes from the bucket" [ "$(json \
+  "$(json_last_line "$WORK/replay" 'd["trainbench"]["results"]')/summary.json" \
+  '[(o["replayed"]["bytes"], o["replayed"]["errors"]) for o in d["ops"] if o["op"] == "GET"][0]')" = "(21234567, 0)" ]
 
 expect_exit 1 "$WORK/out3" "$TRAINBENCH" stage "s3://$bucket/nothing-here" "$WORK/none" \
   --no-progress --output "$WORK/results" --s3-option s3_force_path_style=true
