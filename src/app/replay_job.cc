@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -18,6 +19,7 @@
 #include "app/job_op_log.h"
 #include "app/replay_plan.h"
 #include "app/replay_workers.h"
+#include "app/step_io_estimate.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -60,6 +62,11 @@ void CheckReplayOptions(const ReplayOptions& o) {
       throw UsageError("--s3-option " + wrong);
   if (!o.own_op_log.empty()) CheckWritableFile(o.own_op_log, "--op-log");
   CheckInterval(o.interval_s);
+  if (!o.train_results.empty() && o.mode != "parallel")
+    throw UsageError(fmt::format(
+        "--train-results estimates a training's steps from how fast the loader's reads go: "
+        "give --mode parallel (with the loader's concurrency), not {}",
+        o.mode));
 }
 
 // Replayed writes land only where nothing is: a log's PUTs would otherwise overwrite what is
@@ -131,10 +138,44 @@ double Span(int64_t start, int64_t end) {
 
 double Rate(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
 
+ordered_json StepIoJson(const TrainingShape& t, const StepIoEstimate& e) {
+  ordered_json j;
+  j["train_results"] = t.path;
+  j["batch_size"] = t.batch_size;
+  j["workers"] = t.workers;
+  j["step_s"] = e.step_s;
+  j["data_wait_s_per_step"] = e.data_wait_s;
+  j["compute_s_per_step"] = e.compute_s;
+  j["images_per_second_per_process"] = e.images_per_s;
+  j["load_s_per_batch"] = e.load_s;
+  j["predicted_step_s"] = e.predicted_step_s;
+  j["io_lost_s_per_step"] = e.lost_s;
+  j["predicted_images_per_second_per_process"] = e.predicted_images_per_s;
+  return j;
+}
+
+std::string StepIoText(const TrainingShape& t, const StepIoEstimate& e, unsigned concurrency) {
+  std::string text = fmt::format(
+      "the training ({}): {:.3f} s a step of {} images, {:.3f} s of it waiting for data\n"
+      "here its loader ({} reads in flight) brings {:.1f} images/s: {:.3f} s a batch against "
+      "{:.3f} s of compute\n"
+      "predicted: {:.3f} s a step, {:.3f} s of it lost to I/O, {:.1f} images/s per process\n",
+      t.path, e.step_s, t.batch_size, e.data_wait_s, concurrency, e.images_per_s, e.load_s,
+      e.compute_s, e.predicted_step_s, e.lost_s, e.predicted_images_per_s);
+  if (t.workers != 0 && t.workers != concurrency)
+    text += fmt::format(
+        "note: the training's loader had {} workers and this replay {}: give --concurrency {} "
+        "for its figure\n",
+        t.workers, concurrency, t.workers);
+  return text;
+}
+
 }  // namespace
 
 ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   CheckReplayOptions(options);
+  std::optional<TrainingShape> training;
+  if (!options.train_results.empty()) training = ReadTrainingShape(options.train_results);
   dist::Communicator& ranks = env.ranks;
   const std::string path = OpLogPath(options.op_log, ranks);
   if (access(path.c_str(), R_OK) != 0)
@@ -272,6 +313,12 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   }
   const double original_span = Span(original_start, original_end);
   const double span = Span(start, end);
+  std::optional<StepIoEstimate> step_io;
+  if (training) {
+    const auto get = totals.find("GET");
+    step_io = EstimateStepIo(*training, get == totals.end() ? 0 : get->second.replayed.count, span,
+                             ranks.Size());
+  }
   uint64_t original_ops = 0, replayed_ops = 0, errors = 0;
   ordered_json ops = ordered_json::array();
   out.text = fmt::format("{:<7} {:>9} {:>9} {:>11} {:>11} {:>10} {:>21} {:>21}  {}\n", "op",
@@ -318,6 +365,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
                                    "--concurrency if many did",
                                    late, static_cast<double>(max_late_ns) / 1e6)
                      : "");
+  if (step_io) out.text += StepIoText(*training, *step_io, settings.concurrency);
   envelope.complete = !interrupted && replayed_ops == original_ops;
   if (interrupted) envelope.stop_reason = "interrupted";
   out.failed = interrupted || errors > 0;
@@ -340,6 +388,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   f["late_operations"] = late;
   f["max_late_ms"] = static_cast<double>(max_late_ns) / 1e6;
   f["ops"] = ops;
+  if (step_io) f["training"] = StepIoJson(*training, *step_io);
   if (results) WriteJobFiles(*results, envelope, f, timeseries, out.results);
   ordered_json line;
   ordered_json short_figures;
@@ -347,6 +396,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
        {"mode", "speed", "concurrency", "ranks", "operations", "original_operations", "errors",
         "seconds", "original_seconds", "speedup"})
     short_figures[key] = f[key];
+  if (step_io) short_figures["io_lost_s_per_step"] = step_io->lost_s;
   line["trainbench_replay"] = short_figures;
   out.line = FinalLine(line, envelope, out.results.folder);
   return out;

@@ -87,6 +87,11 @@ void AddReplayCommand(CLI::App& app, Action& action) {
                    "Workers (default: as many threads as the original had, at most 64)")
       ->check(Between(1, app::kMaxReplayConcurrency));
   command->add_option("--op-log", j.own_op_log, "Record the replay's own operations in FILE");
+  command->add_option("--train-results", j.train_results,
+                      "The results folder (or summary.json) of the `train --op-log` that wrote "
+                      "OPLOG: say what its steps would lose to I/O against this storage (the "
+                      "batch's loading at the replayed rate against the step's compute; "
+                      "--mode parallel)");
   command->add_option("--s3-option", flags.s3_options,
                       "KEY=VALUE of storage_options for an s3:// target or endpoint "
                       "(endpoint_url, region, ...; repeatable)");

@@ -1,0 +1,72 @@
+#include "app/step_io_estimate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+
+namespace trainbench::app {
+
+TrainingShape ReadTrainingShape(const std::string& path) {
+  namespace fs = std::filesystem;
+  TrainingShape t;
+  t.path = fs::is_directory(path) ? (fs::path(path) / "summary.json").string() : path;
+  std::ifstream in(t.path);
+  if (!in)
+    throw UsageError(
+        fmt::format("--train-results {}: cannot read {}; give a train job's results folder (train "
+                    "--output DIR) or its summary.json",
+                    path, t.path));
+  nlohmann::json d;
+  try {
+    d = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    throw UsageError(fmt::format("--train-results {}: not JSON: {}", t.path, e.what()));
+  }
+  if (!d.is_object())
+    throw UsageError(
+        fmt::format("--train-results {}: not a results summary (no JSON object)", t.path));
+  // A staged train keeps the training's line under "train".
+  nlohmann::json j = d.contains("radix_metrics") ? d : d.value("train", nlohmann::json::object());
+  if (!j.is_object()) j = nlohmann::json::object();
+  auto need = [&](const nlohmann::json& o, const char* object, const char* key) {
+    if (!o.is_object() || !o.contains(key) || !o.at(key).is_number())
+      throw UsageError(fmt::format(
+          "--train-results {}: no {}.{}: not the results of `trainbench train` (kind {})", t.path,
+          object, key, d.is_object() ? d.value("kind", std::string("unknown")) : "unknown"));
+    return o.at(key).get<double>();
+  };
+  const nlohmann::json radix = j.value("radix_metrics", nlohmann::json::object());
+  const nlohmann::json ours = j.value("trainbench", nlohmann::json::object());
+  t.batch_size = static_cast<uint64_t>(need(radix, "radix_metrics", "batch_size"));
+  t.steps = static_cast<uint64_t>(need(radix, "radix_metrics", "epochs") *
+                                  need(radix, "radix_metrics", "steps_per_epoch"));
+  t.elapsed_s = need(radix, "radix_metrics", "elapsed_seconds");
+  t.data_wait_share = need(ours, "trainbench", "data_wait_share");
+  t.world_size = static_cast<int>(need(ours, "trainbench", "world_size"));
+  if (d.contains("config") && d.at("config").contains("workers"))
+    t.workers = d.at("config").at("workers").get<unsigned>();
+  if (t.batch_size == 0 || t.steps == 0 || !(t.elapsed_s > 0))
+    throw UsageError(fmt::format("--train-results {}: a training of no timed steps", t.path));
+  return t;
+}
+
+StepIoEstimate EstimateStepIo(const TrainingShape& t, uint64_t gets, double seconds, int ranks) {
+  StepIoEstimate e;
+  e.step_s = t.elapsed_s / static_cast<double>(t.steps);
+  e.data_wait_s = e.step_s * std::clamp(t.data_wait_share, 0.0, 1.0);
+  e.compute_s = e.step_s - e.data_wait_s;
+  if (gets == 0 || !(seconds > 0)) return e;
+  e.images_per_s = static_cast<double>(gets) / seconds / std::max(1, ranks);
+  e.load_s = static_cast<double>(t.batch_size) / e.images_per_s;
+  e.predicted_step_s = std::max(e.compute_s, e.load_s);
+  e.lost_s = e.predicted_step_s - e.compute_s;
+  e.predicted_images_per_s = static_cast<double>(t.batch_size) / e.predicted_step_s;
+  return e;
+}
+
+}  // namespace trainbench::app
