@@ -9,17 +9,7 @@ skip_unless train_has_libtorch "trainbench built without LibTorch"
 skip_unless "python_has PIL numpy" "$PY with Pillow and numpy (scripts/setup.sh installs them)"
 skip_unless "command -v zstd" "no zstd (Debian's zstd)"
 cd "$WORK"
-$PY - <<'PYEOF'
-import os
-import numpy as np
-from PIL import Image
-rng = np.random.default_rng(1)
-for c in range(2):
-    os.makedirs(f"jpg/n0{c}", exist_ok=True)
-    for i in range(6):
-        Image.fromarray(rng.integers(0, 255, size=(48, 56, 3), dtype=np.uint8)).save(
-            f"jpg/n0{c}/{i}.JPEG", quality=90)
-PYEOF
+train_make_jpegs jpg
 expect_exit 0 train.out "$TB" train "${TRAIN_TINY[@]}" --allow-cpu --steps-per-epoch 3 --workers 2 \
   --data "$WORK/jpg" --op-log "$WORK/train.tsv.zst"
 contains train.out "op-log: "

@@ -14,17 +14,7 @@ s3_use_gateway
 s3_new_bucket trainreplay
 at_exit "s3_remove_bucket $bucket"
 cd "$WORK"
-$PY - <<'PYEOF'
-import os
-import numpy as np
-from PIL import Image
-rng = np.random.default_rng(1)
-for c in range(2):
-    os.makedirs(f"jpg/n0{c}", exist_ok=True)
-    for i in range(6):
-        Image.fromarray(rng.integers(0, 255, size=(48, 56, 3), dtype=np.uint8)).save(
-            f"jpg/n0{c}/{i}.JPEG", quality=90)
-PYEOF
+train_make_jpegs jpg
 expect_exit 0 train.out "$TB" train "${TRAIN_TINY[@]}" --allow-cpu --steps-per-epoch 3 --workers 2 \
   --data "$WORK/jpg" --op-log "$WORK/train.tsv.zst" --output "$WORK/res"
 train_results=$(json_last_line train.out 'd["trainbench"]["results"]')
