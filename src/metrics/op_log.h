@@ -85,13 +85,14 @@ class OpLogBuffer {
   void Flush();
 
  private:
-  void AppendTime(int64_t ns);
+  char* PutTime(char* at, int64_t ns);
 
   std::shared_ptr<OpLog> log_;
   size_t batch_bytes_;
   std::string lines_;
   int64_t second_ = -1;  // the second whose "YYYY-MM-DDTHH:MM:SS." is in prefix_
   char prefix_[32] = {};
+  size_t prefix_size_ = 0;
 };
 
 // Rank `rank`'s file for --op-log `path` in a job of `ranks` processes: ".rankNNNN" before
