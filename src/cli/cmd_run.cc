@@ -69,9 +69,11 @@ int ExecuteSai3(RunFlags& flags, const RunOnlyFlags& own) {
 
 int Execute(RunFlags& flags, const RunOnlyFlags& own) {
   if (config::IsSai3Config(flags.workload.workload)) return ExecuteSai3(flags, own);
+  if (!own.s3_options.empty())
+    throw UsageError(
+        "--s3-option is for sai3-bench configs; a DLIO workload sets its storage options as "
+        "keys: storage.storage_options.endpoint_url=http://...");
   app::RunJobOptions job = ResolveRunFlags(flags);
-  for (const auto& [key, value] : ParseS3Options(own.s3_options))
-    job.config.storage.storage_options[key] = value;
   app::FolderResults results(job.config.output.folder, job.config.output.log_file);
   auto env = app::BinaryJobEnv(&results);
   env.show = Show;
@@ -99,8 +101,9 @@ void AddRunCommand(CLI::App& app, Action& action) {
   own.command = command;
   AddRunFlags(*command, flags);
   command->add_option("--s3-option", own.s3_options,
-                      "KEY=VALUE of storage_options for s3:// data (endpoint_url, region, ...; "
-                      "repeatable; over the workload's storage.storage_options)");
+                      "With a sai3-bench config: KEY=VALUE of storage_options for an s3:// "
+                      "target (endpoint_url, region, ...; repeatable). DLIO workloads set "
+                      "storage.storage_options.KEY=VALUE");
   command->add_option("--op-log", flags.job.op_log,
                       "Record every read (and checkpoint write and read) in FILE, one line per "
                       "operation in sai3-bench's op-log columns (FILE.tsv.zst: "

@@ -204,11 +204,10 @@ void ApplyOverride(YAML::Node root, const std::string& text) {
   }
 }
 
-std::string Scalar(const YAML::Node& node, const std::string& path) {
+std::string Scalar(const YAML::Node& node) {
   if (!node.IsScalar())
     throw std::invalid_argument("expected a single value, not a " +
                                 std::string(node.IsMap() ? "map" : "list"));
-  static_cast<void>(path);
   return node.Scalar();
 }
 
@@ -246,7 +245,7 @@ template <typename F>
 auto Read(const YAML::Node& node, const std::string& path, const std::string& source,
           const char* expected, F parse) {
   try {
-    return parse(Scalar(node, path));
+    return parse(Scalar(node));
   } catch (const std::invalid_argument& e) {
     throw UsageError(
         fmt::format("{}: {}: expected {}; {}", Where(source, node), path, expected, e.what()));
@@ -259,6 +258,10 @@ auto Read(const YAML::Node& node, const std::string& path, const std::string& so
 [[noreturn]] void Bad(const std::string& source, const YAML::Node& node, const std::string& path,
                       const std::string& why) {
   throw UsageError(fmt::format("{}: {}: {}", Where(source, node), path, why));
+}
+
+std::string Text(const YAML::Node& node, const std::string& path, const std::string& source) {
+  return Read(node, path, source, "a single value", [](const std::string& v) { return v; });
 }
 
 uint64_t Size(const YAML::Node& node, const std::string& path, const std::string& source) {
@@ -288,7 +291,7 @@ Sai3Sizes Sizes(const YAML::Node& node, const std::string& path, const std::stri
     s.type = "lognormal";
     spec = node["lognormal"];
   } else if (node["type"]) {
-    s.type = Scalar(node["type"], path);
+    s.type = Text(node["type"], path + ".type", source);
   }
   if (s.type != "fixed" && s.type != "uniform" && s.type != "lognormal")
     Bad(source, node, path + ".type",
@@ -373,7 +376,7 @@ void ReadObjectSets(const YAML::Node& list, Sai3Config& c, const std::string& or
       if (set.sizes.min != set.sizes.max) set.sizes.type = "uniform";
     }
     if (e["fill"]) {
-      const std::string fill = Scalar(e["fill"], at + ".fill");
+      const std::string fill = Text(e["fill"], at + ".fill", source);
       if (fill != "random" && fill != "zero")
         Bad(source, e["fill"], at + ".fill", fmt::format("'{}': give random or zero", fill));
       set.zero_fill = fill == "zero";
@@ -412,13 +415,13 @@ void ReadTree(const YAML::Node& t, Sai3Config& c, const std::string& source) {
   c.tree.depth = whole("depth", 1, 16);
   c.tree.files_per_dir = whole("files_per_dir", 1, kMaxObjects);
   if (t["distribution"]) {
-    const std::string d = Scalar(t["distribution"], at + ".distribution");
+    const std::string d = Text(t["distribution"], at + ".distribution", source);
     if (d != "bottom" && d != "all")
       Bad(source, t["distribution"], at + ".distribution",
           fmt::format("'{}': give bottom (files in the leaves) or all (in every folder)", d));
     c.tree.bottom = d == "bottom";
   }
-  if (t["dir_mask"]) c.tree.dir_mask = Scalar(t["dir_mask"], at + ".dir_mask");
+  if (t["dir_mask"]) c.tree.dir_mask = Text(t["dir_mask"], at + ".dir_mask", source);
   double folders = 0;
   for (uint64_t level = 1; level <= c.tree.depth; ++level)
     folders += std::pow(static_cast<double>(c.tree.width), static_cast<double>(level));
@@ -436,7 +439,7 @@ void ReadWorkload(const YAML::Node& list, Sai3Config& c, const std::string& sour
     if (!e.IsMap()) Bad(source, e, at, "expected a map (op, path, weight)");
     Sai3Op op;
     if (!e["op"]) Bad(source, e, at, "op is missing: get, put, stat, list or delete");
-    op.op = ToLower(Scalar(e["op"], at + ".op"));
+    op.op = ToLower(Text(e["op"], at + ".op", source));
     if (op.op == "head") op.op = "stat";
     if (op.op != "get" && op.op != "put" && op.op != "stat" && op.op != "list" &&
         op.op != "delete") {
@@ -446,7 +449,7 @@ void ReadWorkload(const YAML::Node& list, Sai3Config& c, const std::string& sour
       Bad(source, e["op"], at + ".op", message);
     }
     if (!e["path"]) Bad(source, e, at, "path is missing: a glob or prefix under the target");
-    op.path = Scalar(e["path"], at + ".path");
+    op.path = Text(e["path"], at + ".path", source);
     if (op.path.find('{') != std::string::npos)
       Bad(source, e["path"], at + ".path", "brace expansions are not globs: use *");
     op.weight = e["weight"] ? Read(e["weight"], at + ".weight", source, "a number", Number) : 1;
@@ -590,9 +593,9 @@ LoadedSai3 LoadSai3Config(const std::string& path, const std::vector<std::string
           fmt::format("{}: give 1 to {}", n, kMaxSai3Concurrency));
     c.concurrency = static_cast<unsigned>(n);
   }
-  if (root["op_log_path"]) c.op_log_path = Scalar(root["op_log_path"], "op_log_path");
+  if (root["op_log_path"]) c.op_log_path = Text(root["op_log_path"], "op_log_path", s);
   if (root["page_cache_mode"]) {
-    const std::string mode = Scalar(root["page_cache_mode"], "page_cache_mode");
+    const std::string mode = Text(root["page_cache_mode"], "page_cache_mode", s);
     if (mode != "auto" && mode != "sequential" && mode != "random" && mode != "dontneed" &&
         mode != "normal")
       Bad(s, root["page_cache_mode"], "page_cache_mode",
@@ -652,7 +655,7 @@ LoadedSai3 LoadSai3Config(const std::string& path, const std::vector<std::string
     c.agents = d["agents"].size();
   }
   if (const YAML::Node o = root["output"]; o && o.IsMap() && o["folder"])
-    c.output_folder = Scalar(o["folder"], "output.folder");
+    c.output_folder = Text(o["folder"], "output.folder", s);
   c.resolved = YamlTextToJson(YAML::Dump(root));
   return loaded;
 }

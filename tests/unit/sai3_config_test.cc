@@ -123,6 +123,9 @@ TEST(Sai3ConfigTest, RefusalsNameTheKeyAndWhatToGive) {
       std::string::npos);
   EXPECT_NE(Refusal(file, {"target=/tmp/x", "workload.0.op=gett"}).find("did you mean 'get'"),
             std::string::npos);
+  EXPECT_NE(Refusal(file, {"target=/tmp/x", "prepare.ensure_objects.0.fill=[a, b]"})
+                .find("prepare.ensure_objects[0].fill: expected a single value"),
+            std::string::npos);
   // More objects than the folders hold.
   EXPECT_NE(
       Refusal(file, {"target=/tmp/x", "prepare.directory_structure.width=2"}).find("files_per_dir"),
