@@ -330,12 +330,13 @@ std::string WithSlash(std::string uri) {
 
 void CheckScheme(const std::string& uri, const std::string& path, const std::string& source,
                  const YAML::Node& node) {
-  if (StartsWith(uri, "file://") || StartsWith(uri, "s3://") || StartsWith(uri, "/")) return;
   const size_t colon = uri.find("://");
+  if (colon == std::string::npos || StartsWith(uri, "file://") || StartsWith(uri, "s3://"))
+    return;  // a path, or a URI trainbench opens
   Bad(source, node, path,
       fmt::format("'{}': trainbench reaches a file system (file:///path) or S3 "
-                  "(s3://bucket/prefix/){}; override it: target=file:///mnt/fs/resnet50/",
-                  uri, colon == std::string::npos ? "" : ", not " + uri.substr(0, colon + 3)));
+                  "(s3://bucket/prefix/), not {}; override it: target=file:///mnt/fs/resnet50/",
+                  uri, uri.substr(0, colon + 3)));
 }
 
 void ReadObjectSets(const YAML::Node& list, Sai3Config& c, const std::string& original_target,

@@ -49,7 +49,7 @@ struct Sai3Op {
 struct Sai3Config {
   std::string source;  // the file
   std::string name;    // its stem, for results
-  std::string target;  // file:///path, /path or s3://bucket/prefix/
+  std::string target;  // file:///path, a path or s3://bucket/prefix/
   double duration_s = 60;
   unsigned concurrency = 32;
   std::vector<Sai3ObjectSet> ensure_objects;
