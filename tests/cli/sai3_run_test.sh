@@ -5,7 +5,8 @@
 # overrides) keeps its weights, its per-op counts add up in summary.json, DELETE removes only
 # what the job PUT; the time series, the final line and --op-log are there; a re-run resumes
 # prepare; cleanup removes only what prepare wrote; an unknown key names the nearest one and
-# values out of range exit 2 before anything is written; --s3-option is refused for DLIO's.
+# values out of range exit 2 before anything is written; --s3-option is refused for DLIO's, and
+# datagen names run for a sai3-bench config.
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 config=$SRC/tests/data/sai3-bench/resnet50_1-host.yaml
@@ -99,6 +100,9 @@ contains gcs.out "target=file:///"
 expect_exit 2 flag.out "$TB" run "$config" "${small[@]}" --io-engine pread
 contains flag.out "--io-engine"
 check "nothing written by a refused run" test ! -e "$WORK/never"
+# Only run takes a sai3-bench config.
+expect_exit 2 datagen.out "$TB" datagen "$config" target="file://$WORK/never/"
+contains datagen.out "trainbench run $config"
 # A DLIO workload takes its storage options as keys, not --s3-option.
 expect_exit 2 dlio.out "$TB" run resnet50_h100 --s3-option endpoint_url=http://127.0.0.1:1
 contains dlio.out "storage.storage_options.endpoint_url"
