@@ -19,30 +19,102 @@ constexpr uint64_t kPutChunk = 1 << 20;
 constexpr uint64_t kMaxBuffer = 64 << 20;  // per worker
 constexpr int64_t kLateNs = 1000000;       // a timed op that began over 1 ms after its time is late
 
-// A read engine per storage over the objects the plan reads, and where each object is in it.
+// A read engine per storage over the objects GETs read, and where each object is in it.
 struct StorageReads {
   std::unique_ptr<storage::ReadEngine> engine;
-  std::vector<uint32_t> engine_object;  // plan object -> engine object (UINT32_MAX: no GET)
+  std::vector<uint32_t> engine_object;  // table object -> engine object (UINT32_MAX: no GET)
 };
 
-class Replay {
+// A replay plan's operations in order: each at its original offset over `speed` when timed,
+// and after the PUT or DELETE of its object that came before it.
+class PlanSource : public OpSource {
  public:
-  Replay(const ReplayPlan& plan, std::vector<std::unique_ptr<storage::Storage>>& storages,
-         const ReplaySettings& settings, int64_t start_ns, ReplayProgress& progress)
-      : plan_(plan),
+  PlanSource(const ReplayPlan& plan, const ReplaySettings& settings, int64_t start_ns)
+      : plan_(plan), settings_(settings), start_ns_(start_ns) {
+    for (const PlannedOp& op : plan.ops)
+      if (op.op == ReplayOp::kGet) max_get_ = std::max(max_get_, op.bytes);
+    done_ = std::make_unique<std::atomic<bool>[]>(plan.ops.size());
+  }
+
+  bool Next(WorkerOp& out, ReplayFigures& mine) override {
+    if (InterruptRequested()) {
+      mine.interrupted = true;
+      return false;
+    }
+    const size_t i = next_.fetch_add(1, std::memory_order_relaxed);
+    if (i >= plan_.ops.size()) return false;
+    const PlannedOp& op = plan_.ops[i];
+    if (settings_.timed) {
+      const int64_t due =
+          start_ns_ +
+          static_cast<int64_t>(static_cast<double>(settings_.rank_offset_ns + op.offset_ns) /
+                               settings_.speed);
+      if (!WaitUntil(due)) {
+        mine.interrupted = true;
+        done_[i].store(true);  // never done, but nothing may wait for it
+        done_[i].notify_all();
+        return false;
+      }
+      const int64_t late = metrics::WallNanos() - due;
+      if (late > kLateNs) {
+        ++mine.late;
+        mine.max_late_ns = std::max(mine.max_late_ns, static_cast<uint64_t>(late));
+      }
+    }
+    // The write this op depends on was handed out earlier, so it ends: wait for it.
+    if (op.after >= 0) done_[op.after].wait(false);
+    out = WorkerOp();
+    out.op = op.op;
+    out.storage = op.storage;
+    out.object = op.object;
+    out.bytes = op.bytes;
+    out.index = i;
+    return true;
+  }
+
+  void Ended(const WorkerOp& op) override {
+    if (op.op != ReplayOp::kPut && op.op != ReplayOp::kDelete) return;
+    done_[op.index].store(true);
+    done_[op.index].notify_all();
+  }
+
+  uint64_t MaxGetBytes() const override { return max_get_; }
+
+ private:
+  // Waits until `due` (wall clock), a slice at a time so Ctrl-C is seen; false on Ctrl-C.
+  static bool WaitUntil(int64_t due) {
+    while (true) {
+      const int64_t left = due - metrics::WallNanos();
+      if (left <= 0) return true;
+      if (InterruptRequested()) return false;
+      std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<int64_t>(left, 100000000)));
+    }
+  }
+
+  const ReplayPlan& plan_;
+  const ReplaySettings& settings_;
+  const int64_t start_ns_;
+  uint64_t max_get_ = 0;
+  std::atomic<size_t> next_{0};
+  std::unique_ptr<std::atomic<bool>[]> done_;  // per op: ended (set for PUTs and DELETEs)
+};
+
+class Workers {
+ public:
+  Workers(const std::vector<PlannedStorage>& table,
+          std::vector<std::unique_ptr<storage::Storage>>& storages, OpSource& source,
+          const ReplaySettings& settings, ReplayProgress& progress)
+      : table_(table),
         storages_(storages),
+        source_(source),
         settings_(settings),
-        start_ns_(start_ns),
         progress_(progress),
         random_(kPutChunk) {
-    Random random(Mix(0x7265706c6179, static_cast<uint64_t>(start_ns)));
-    for (size_t i = 0; i + 8 <= random_.size(); i += 8) {
-      const uint64_t v = random.Next();
-      std::memcpy(random_.data() + i, &v, 8);
-    }
+    FillRandom(Mix(0x7265706c6179, static_cast<uint64_t>(metrics::WallNanos())), 0, random_.data(),
+               random_.size());
     reads_.resize(storages.size());
     for (size_t s = 0; s < storages.size(); ++s) {
-      const PlannedStorage& planned = plan.storages[s];
+      const PlannedStorage& planned = table[s];
       if (planned.gets.empty()) continue;
       std::vector<std::string> objects;
       reads_[s].engine_object.assign(planned.objects.size(), UINT32_MAX);
@@ -52,9 +124,6 @@ class Replay {
       }
       reads_[s].engine = storage::OpenReadEngine(*storages[s], std::move(objects), {});
     }
-    for (const PlannedOp& op : plan.ops)
-      if (op.op == ReplayOp::kGet) max_get_ = std::max(max_get_, op.bytes);
-    done_ = std::make_unique<std::atomic<bool>[]>(plan.ops.size());
   }
 
   ReplayFigures Run() {
@@ -83,60 +152,27 @@ class Replay {
   }
 
  private:
-  // Waits until `due` (wall clock), a slice at a time so Ctrl-C is seen; false on Ctrl-C.
-  static bool WaitUntil(int64_t due) {
-    while (true) {
-      const int64_t left = due - metrics::WallNanos();
-      if (left <= 0) return true;
-      if (InterruptRequested()) return false;
-      std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<int64_t>(left, 100000000)));
-    }
-  }
-
   void Work(unsigned worker, ReplayFigures& mine) {
     std::vector<std::unique_ptr<storage::ReadQueue>> queues(storages_.size());
     std::unique_ptr<metrics::OpLogBuffer> log;
     if (settings_.op_log) log = std::make_unique<metrics::OpLogBuffer>(settings_.op_log);
-    std::vector<unsigned char> buffer(std::clamp<uint64_t>(max_get_, 1, kMaxBuffer));
-    while (true) {
-      if (InterruptRequested()) {
-        mine.interrupted = true;
-        break;
-      }
-      const size_t i = next_.fetch_add(1, std::memory_order_relaxed);
-      if (i >= plan_.ops.size()) break;
-      const PlannedOp& op = plan_.ops[i];
-      if (settings_.timed) {
-        const int64_t due =
-            start_ns_ +
-            static_cast<int64_t>(static_cast<double>(settings_.rank_offset_ns + op.offset_ns) /
-                                 settings_.speed);
-        if (!WaitUntil(due)) {
-          mine.interrupted = true;
-          done_[i].store(true);  // never done, but nothing may wait for it
-          done_[i].notify_all();
-          break;
-        }
-        const int64_t late = metrics::WallNanos() - due;
-        if (late > kLateNs) {
-          ++mine.late;
-          mine.max_late_ns = std::max(mine.max_late_ns, static_cast<uint64_t>(late));
-        }
-      }
-      // The write this op depends on was handed out earlier, so it ends: wait for it.
-      if (op.after >= 0) done_[op.after].wait(false);
+    std::vector<unsigned char> buffer(std::clamp<uint64_t>(source_.MaxGetBytes(), 1, kMaxBuffer));
+    WorkerOp op;
+    while (source_.Next(op, mine)) {
       storage::Storage& storage = *storages_[op.storage];
-      const std::string& name = plan_.storages[op.storage].objects[op.object];
+      const std::string& name =
+          op.object == kNoObject ? op.name : table_[op.storage].objects[op.object];
       metrics::OpRecord record;
       record.thread = worker;
       record.op = ReplayOpName(op.op);
       std::string error;
+      std::string done_name = name;  // a DELETE of any object PUT: the one it took
       bool skipped = false;
       record.start_ns = metrics::WallNanos();
       try {
         switch (op.op) {
           case ReplayOp::kGet:
-            record.bytes = Get(op, queues, buffer, error);
+            record.bytes = Get(op, name, queues, buffer, error);
             break;
           case ReplayOp::kPut:
             record.bytes = Put(op, storage, name);
@@ -151,18 +187,19 @@ class Replay {
             record.n_objects = storage.List(name).size();
             break;
           case ReplayOp::kDelete:
-            skipped = !TakeWritten(op);
-            if (!skipped) storage.Remove(name);
+            if (op.object == kNoObject && name.empty())
+              done_name = TakeAnyWritten(op);
+            else if (!TakeWritten(op.storage, name))
+              done_name.clear();
+            skipped = done_name.empty();
+            if (!skipped) storage.Remove(done_name);
             break;
         }
       } catch (const std::exception& e) {
         error = e.what();
       }
       record.end_ns = metrics::WallNanos();
-      if (op.op == ReplayOp::kPut || op.op == ReplayOp::kDelete) {
-        done_[i].store(true);
-        done_[i].notify_all();
-      }
+      source_.Ended(op);
       ReplayedOps& figures = mine.ops[op.op];
       if (skipped) {
         ++figures.skipped;
@@ -175,7 +212,7 @@ class Replay {
           if (figures.first_error.empty()) figures.first_error = error;
         }
         if (log) {
-          const std::string file = storage.Describe(name);
+          const std::string file = storage.Describe(done_name);
           record.file = file;
           record.error = error;
           log->Add(record);
@@ -189,12 +226,13 @@ class Replay {
     }
   }
 
-  // A GET of `bytes` from the object's start (sai3-bench's columns carry no offset); through
-  // the storage's read engine, as `run` reads. A GET of nothing asks for the object's size.
-  uint64_t Get(const PlannedOp& op, std::vector<std::unique_ptr<storage::ReadQueue>>& queues,
+  // A GET of `bytes` from the object's start (sai3-bench's op-log columns carry no offset);
+  // through the storage's read engine, as `run` reads. A GET of nothing asks for the size.
+  uint64_t Get(const WorkerOp& op, const std::string& name,
+               std::vector<std::unique_ptr<storage::ReadQueue>>& queues,
                std::vector<unsigned char>& buffer, std::string& error) {
     if (op.bytes == 0) {
-      storages_[op.storage]->FileSize(plan_.storages[op.storage].objects[op.object]);
+      storages_[op.storage]->FileSize(name);
       return 0;
     }
     StorageReads& reads = reads_[op.storage];
@@ -218,12 +256,12 @@ class Replay {
         error = done.error;
         break;
       }
-      if (done.bytes < request.length) break;  // the object ends sooner than the log's GET
+      if (done.bytes < request.length) break;  // the object ends sooner than the GET asked
     }
     return got;
   }
 
-  uint64_t Put(const PlannedOp& op, storage::Storage& storage, const std::string& name) {
+  uint64_t Put(const WorkerOp& op, storage::Storage& storage, const std::string& name) {
     auto writer = storage.Create(name);
     for (uint64_t left = op.bytes; left > 0;) {
       const uint64_t n = std::min<uint64_t>(left, kPutChunk);
@@ -232,38 +270,55 @@ class Replay {
     }
     writer->Commit();
     std::lock_guard<std::mutex> lock(written_mutex_);
-    written_.insert({op.storage, op.object});
+    written_.insert({op.storage, name});
     return op.bytes;
   }
 
-  // Whether this replay wrote the object (and forgets it: a second DELETE has nothing).
-  bool TakeWritten(const PlannedOp& op) {
+  // Whether this job wrote the object (and forgets it: a second DELETE has nothing).
+  bool TakeWritten(uint32_t storage, const std::string& name) {
     std::lock_guard<std::mutex> lock(written_mutex_);
-    return written_.erase({op.storage, op.object}) > 0;
+    return written_.erase({storage, name}) > 0;
   }
 
-  const ReplayPlan& plan_;
+  // An object this job PUT that the op's DELETE may take ("" when none).
+  std::string TakeAnyWritten(const WorkerOp& op) {
+    std::lock_guard<std::mutex> lock(written_mutex_);
+    for (auto it = written_.lower_bound({op.storage, std::string()});
+         it != written_.end() && it->first == op.storage; ++it) {
+      if (op.delete_matches && !op.delete_matches(it->second)) continue;
+      std::string name = it->second;
+      written_.erase(it);
+      return name;
+    }
+    return "";
+  }
+
+  const std::vector<PlannedStorage>& table_;
   std::vector<std::unique_ptr<storage::Storage>>& storages_;
+  OpSource& source_;
   const ReplaySettings& settings_;
-  const int64_t start_ns_;
   ReplayProgress& progress_;
   std::vector<unsigned char> random_;  // what PUTs write
   std::vector<StorageReads> reads_;
-  uint64_t max_get_ = 0;
-  std::atomic<size_t> next_{0};
-  std::unique_ptr<std::atomic<bool>[]> done_;  // per op: ended (set for PUTs and DELETEs)
   std::mutex written_mutex_;
-  std::set<std::pair<uint32_t, uint32_t>> written_;  // (storage, object) this replay PUT
+  std::set<std::pair<uint32_t, std::string>> written_;  // (storage, name) this job PUT
 };
 
 }  // namespace
+
+ReplayFigures RunOps(const std::vector<PlannedStorage>& table,
+                     std::vector<std::unique_ptr<storage::Storage>>& storages, OpSource& source,
+                     const ReplaySettings& settings, ReplayProgress& progress) {
+  Workers workers(table, storages, source, settings, progress);
+  return workers.Run();
+}
 
 ReplayFigures RunReplay(const ReplayPlan& plan,
                         std::vector<std::unique_ptr<storage::Storage>>& storages,
                         const ReplaySettings& settings, int64_t start_ns,
                         ReplayProgress& progress) {
-  Replay replay(plan, storages, settings, start_ns, progress);
-  return replay.Run();
+  PlanSource source(plan, settings, start_ns);
+  return RunOps(plan.storages, storages, source, settings, progress);
 }
 
 }  // namespace trainbench::app

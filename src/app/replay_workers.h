@@ -1,12 +1,15 @@
-// The workers of `trainbench replay`: `concurrency` threads take a plan's operations in the
-// order they started and do them through storage/ (GETs through the storage's read engine,
-// as `run` reads; PUTs of random bytes through AtomicWriter; HEAD, LIST, DELETE through
-// Storage), as fast as they can (sequential, parallel) or each at its original offset over
-// `speed` (timed). A DELETE removes only an object this replay PUT: nothing it did not write.
-// Thread safety: one ReplayWorkers per replay; `done_ops`/`done_bytes` are read by others.
+// The workers of `trainbench replay` and of a sai3-bench workload (`run CONFIG.yaml`):
+// `concurrency` threads take operations from a source and do them through storage/ (GETs
+// through the storage's read engine, as `run` reads; PUTs of random bytes through
+// AtomicWriter; HEAD, LIST, DELETE through Storage). The sources: a replay plan's operations
+// in the order they started, as fast as the workers go or each at its original offset over
+// `speed` (timed); or a weighted random mix for a duration (app/op_mix.h). A DELETE removes
+// only an object this job PUT: nothing it did not write.
+// Thread safety: one run at a time per source; `progress` is read by others.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -56,6 +59,40 @@ struct ReplaySettings {
 struct ReplayProgress {
   std::atomic<uint64_t> ops{0}, bytes{0};
 };
+
+inline constexpr uint32_t kNoObject = UINT32_MAX;
+
+// One operation as a worker does it.
+struct WorkerOp {
+  ReplayOp op = ReplayOp::kGet;
+  uint32_t storage = 0;
+  uint32_t object = kNoObject;  // into the table's objects; kNoObject: `name` instead
+  // PUT: the new object's name; LIST: the prefix listed; DELETE: "" takes any object this
+  // job PUT whose name `delete_matches` accepts (skipped when there is none).
+  std::string name;
+  std::function<bool(const std::string&)> delete_matches;
+  uint64_t bytes = 0;  // GET: bytes from the object's start (0: its size asked); PUT: written
+  size_t index = 0;    // the source's own handle on it
+};
+
+// Where the workers' operations come from. Next and Ended are called from every worker.
+class OpSource {
+ public:
+  virtual ~OpSource() = default;
+  // The next operation, once it may start; false when none is left, or on Ctrl-C (then it
+  // sets mine.interrupted); it may count late starts in `mine`.
+  virtual bool Next(WorkerOp& op, ReplayFigures& mine) = 0;
+  // The operation ended (a later one may wait for it).
+  virtual void Ended(const WorkerOp& op) { static_cast<void>(op); }
+  // The largest GET it hands out (sizes the workers' buffers).
+  virtual uint64_t MaxGetBytes() const = 0;
+};
+
+// Does `source`'s operations on `storages` (matching `table`: its objects, and the objects
+// GETs read, over which each storage's read engine opens) with settings.concurrency workers.
+ReplayFigures RunOps(const std::vector<PlannedStorage>& table,
+                     std::vector<std::unique_ptr<storage::Storage>>& storages, OpSource& source,
+                     const ReplaySettings& settings, ReplayProgress& progress);
 
 // `storages` matches plan.storages. `start_ns`: when a timed replay's offset 0 falls (wall
 // clock; the ranks of a job agree on it).

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "common/error.h"
 #include "common/log.h"
+#include "config/sai3_config.h"
 #include "config/workload_yaml.h"
 #include "formats/format.h"
 
@@ -10,6 +12,11 @@ namespace trainbench::app {
 
 config::WorkloadConfig LoadCheckedWorkload(const std::string& workload,
                                            const std::vector<std::string>& overrides, bool quiet) {
+  if (config::IsSai3Config(workload))
+    throw UsageError(
+        fmt::format("{} is a sai3-bench config: `trainbench run {}` runs it (its prepare included; "
+                    "docs/sai3-bench.md); this command takes DLIO workloads",
+                    workload, workload));
   auto loaded = config::LoadWorkload(workload, overrides);
   formats::CheckFormat(loaded.config);
   if (!quiet)

@@ -1,7 +1,8 @@
 // Loading a workload for a job: the built-in name or DLIO YAML file with overrides, checked
 // against the formats' registry (config/ cannot see formats/: an unknown dataset.format, or
 // a key its format refuses, is a UsageError here, before any job works). The loader's
-// warnings (DLIO keys trainbench ignores) go to stderr unless `quiet`.
+// warnings (DLIO keys trainbench ignores) go to stderr unless `quiet`. A sai3-bench config
+// is refused naming `run`, which alone takes one.
 #pragma once
 
 #include <string>

@@ -7,9 +7,14 @@
 
 #include "app/job_env.h"
 #include "app/run_job.h"
+#include "app/sai3_job.h"
 #include "cli/command.h"
+#include "cli/job_output.h"
 #include "cli/run_flags.h"
+#include "cli/validators.h"
+#include "common/error.h"
 #include "common/log.h"
+#include "config/sai3_config.h"
 #include "report/result_envelope.h"
 #include "report/summary.h"
 #include "report/tables.h"
@@ -28,8 +33,47 @@ void Show(const app::RunOutcome& run) {
   std::fflush(stdout);
 }
 
-int Execute(RunFlags& flags) {
-  const app::RunJobOptions job = ResolveRunFlags(flags);
+struct RunOnlyFlags {
+  std::vector<std::string> s3_options;
+  CLI::App* command = nullptr;
+};
+
+// A sai3-bench config (docs/sai3-bench.md): prepare, the op mix for its duration, cleanup.
+int ExecuteSai3(RunFlags& flags, const RunOnlyFlags& own) {
+  for (const char* flag : {"--accelerators", "--no-barrier", "--io-engine", "--io-threads",
+                           "--io-depth", "--drop-caches"})
+    if (own.command->count(flag) > 0)
+      throw UsageError(fmt::format(
+          "{} is a flag of DLIO workloads; {} is a sai3-bench config (its concurrency and "
+          "workload say how it reads: override them, e.g. concurrency=8)",
+          flag, flags.workload.workload));
+  auto loaded = config::LoadSai3Config(flags.workload.workload, flags.workload.overrides);
+  if (!flags.workload.quiet_warnings)
+    for (const auto& w : loaded.warnings) LogWarning(w);
+  app::Sai3Options job;
+  job.config = std::move(loaded.config);
+  job.storage_options = ParseS3Options(own.s3_options);
+  job.op_log = flags.job.op_log;
+  if (own.command->count("--interval") > 0) job.interval_s = flags.job.interval_s;
+  job.progress = !flags.no_progress;
+  const std::string output = job.config.output_folder.empty()
+                                 ? config::WorkloadConfig().output.folder
+                                 : job.config.output_folder;
+  app::FolderResults results(output, config::WorkloadConfig().output.log_file);
+  auto env = app::BinaryJobEnv(&results);
+  const app::Sai3Outcome outcome = app::Sai3Job(job, env);
+  if (!outcome.reports) return 0;
+  ShowJobEnd(outcome.text, outcome.results, outcome.line, "the workload ran");
+  return outcome.failed ? 1 : 0;
+}
+
+int Execute(RunFlags& flags, const RunOnlyFlags& own) {
+  if (config::IsSai3Config(flags.workload.workload)) return ExecuteSai3(flags, own);
+  if (!own.s3_options.empty())
+    throw UsageError(
+        "--s3-option is for sai3-bench configs; a DLIO workload sets its storage options as "
+        "keys: storage.storage_options.endpoint_url=http://...");
+  app::RunJobOptions job = ResolveRunFlags(flags);
   app::FolderResults results(job.config.output.folder, job.config.output.log_file);
   auto env = app::BinaryJobEnv(&results);
   env.show = Show;
@@ -47,17 +91,25 @@ void AddRunCommand(CLI::App& app, Action& action) {
       "  trainbench run resnet50_h100 --accelerators 8 dataset.data_folder=/mnt/fs/resnet50\n"
       "  trainbench run my_workload.yaml train.computation_time=0 reader.read_threads=4\n"
       "  mpirun -np 8 --hostfile hosts trainbench run resnet50_h100 -a 4   # 32 accelerators\n"
+      "  trainbench run resnet50_1-host.yaml target=file:///mnt/fs/r50/ duration=30s   # "
+      "sai3-bench's\n"
       "Results: <output.folder>/<workload>-<UTC time>/ (config.yaml, summary.json, epochs.csv, "
       "log);\nthe last stdout line is {\"trainbench_metrics\": {...}}. Ctrl-C stops and keeps "
       "partial results.");
   static RunFlags flags;
+  static RunOnlyFlags own;
+  own.command = command;
   AddRunFlags(*command, flags);
+  command->add_option("--s3-option", own.s3_options,
+                      "With a sai3-bench config: KEY=VALUE of storage_options for an s3:// "
+                      "target (endpoint_url, region, ...; repeatable). DLIO workloads set "
+                      "storage.storage_options.KEY=VALUE");
   command->add_option("--op-log", flags.job.op_log,
                       "Record every read (and checkpoint write and read) in FILE, one line per "
                       "operation in sai3-bench's op-log columns (FILE.tsv.zst: "
                       "zstd-compressed); under mpirun one file per rank "
                       "(FILE.rankNNNN.tsv.zst)");
-  command->callback([&action] { action = [] { return Execute(flags); }; });
+  command->callback([&action] { action = [] { return Execute(flags, own); }; });
 }
 
 }  // namespace trainbench::cli

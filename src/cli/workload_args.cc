@@ -7,7 +7,8 @@ namespace trainbench::cli {
 void AddWorkloadArgs(CLI::App& command, WorkloadArgs& args) {
   command
       .add_option("workload", args.workload,
-                  "Built-in workload name (see `trainbench workloads`) or a DLIO YAML file")
+                  "Built-in workload name (see `trainbench workloads`), a DLIO YAML file, or a "
+                  "sai3-bench config (docs/sai3-bench.md)")
       ->required();
   command.add_option("overrides", args.overrides,
                      "Config overrides: dataset.num_files_train=16 or DLIO's "

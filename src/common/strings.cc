@@ -58,6 +58,44 @@ bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+bool GlobMatch(std::string_view pattern, std::string_view name) {
+  while (!pattern.empty()) {
+    if (pattern.substr(0, 3) == "**/") {  // zero or more whole folders
+      const std::string_view rest = pattern.substr(3);
+      for (size_t at = 0;; ++at) {
+        if (GlobMatch(rest, name.substr(at))) return true;
+        at = name.find('/', at);
+        if (at == std::string_view::npos) return false;
+      }
+    }
+    if (pattern.substr(0, 2) == "**") {
+      for (size_t at = 0; at <= name.size(); ++at)
+        if (GlobMatch(pattern.substr(2), name.substr(at))) return true;
+      return false;
+    }
+    if (pattern.front() == '*') {
+      for (size_t at = 0; at <= name.size(); ++at) {
+        if (GlobMatch(pattern.substr(1), name.substr(at))) return true;
+        if (at < name.size() && name[at] == '/') return false;
+      }
+      return false;
+    }
+    if (name.empty()) return false;
+    if (pattern.front() == '?' ? name.front() == '/' : pattern.front() != name.front())
+      return false;
+    pattern.remove_prefix(1);
+    name.remove_prefix(1);
+  }
+  return name.empty();
+}
+
+std::string GlobFolder(std::string_view pattern) {
+  const size_t wild = pattern.find_first_of("*?[");
+  const std::string_view fixed = pattern.substr(0, wild);
+  const size_t slash = fixed.rfind('/');
+  return slash == std::string_view::npos ? std::string() : std::string(fixed.substr(0, slash + 1));
+}
+
 namespace {
 
 // The length of the printable UTF-8 sequence at the start of `text`, or 0.

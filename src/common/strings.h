@@ -20,6 +20,12 @@ bool StartsWith(std::string_view text, std::string_view prefix);
 // when `keep_slash`.
 std::string PercentEncode(std::string_view text, bool keep_slash);
 
+// Whether a '/'-separated name matches a shell glob: `*` and `?` within one path part, `**`
+// across parts ("a/**/b" matches "a/b" and "a/x/y/b"), anything else itself.
+bool GlobMatch(std::string_view pattern, std::string_view name);
+// The pattern's folder before its first wildcard ("data/x*/y" -> "data/"; "*" -> "").
+std::string GlobFolder(std::string_view pattern);
+
 // `text` (bytes from the network or a file: a tar name field, an error body) made safe for
 // a terminal and for JSON: valid UTF-8 that prints is kept, any other byte becomes \xHH, and
 // more than `max_bytes` of input is cut with "...".

@@ -297,7 +297,11 @@ nlohmann::json NodeJson(const YAML::Node& node) {
 nlohmann::json ToJson(const WorkloadConfig& config) {
   // From the YAML that config.yaml holds: one rendering of the resolved config (secrets
   // masked there) in both files.
-  return NodeJson(YAML::Load(ToYaml(config)));
+  return YamlTextToJson(ToYaml(config));
+}
+
+nlohmann::json YamlTextToJson(const std::string& yaml_text) {
+  return NodeJson(YAML::Load(yaml_text));
 }
 
 }  // namespace trainbench::config

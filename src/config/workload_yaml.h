@@ -34,5 +34,7 @@ void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
 std::string ToYaml(const WorkloadConfig& config);
 // The resolved config as JSON, as ToYaml renders it (summary.json's "config").
 nlohmann::json ToJson(const WorkloadConfig& config);
+// YAML text as JSON, scalars typed by their spelling (YAML 1.2's core schema).
+nlohmann::json YamlTextToJson(const std::string& yaml_text);
 
 }  // namespace trainbench::config

@@ -20,6 +20,10 @@ const char* LivePhaseName(LivePhase phase) {
       return "datagen";
     case LivePhase::kReplay:
       return "replay";
+    case LivePhase::kPrepare:
+      return "prepare";
+    case LivePhase::kWorkload:
+      return "workload";
     case LivePhase::kDone:
       return "done";
   }

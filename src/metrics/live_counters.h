@@ -26,7 +26,9 @@ enum class LivePhase : int {
   kDone,
   kStage,
   kDatagen,
-  kReplay
+  kReplay,
+  kPrepare,  // a sai3-bench config's prepare (`run CONFIG.yaml`)
+  kWorkload  // its op mix
 };
 const char* LivePhaseName(LivePhase phase);
 

@@ -1,7 +1,8 @@
-// The report page of a datagen, stage, train or staged-train result (html_page.h): its
-// outcome, its figures side by side, its time series (bytes written or staged, images/s,
-// data wait; a staged train's stage and training on one time axis), a stage's time account
-// as a bar that adds up to the wall time, and its objects.
+// The report page of a datagen, stage, train, staged-train, sweep, replay or sai3 result
+// (html_page.h): its outcome, its figures side by side, its time series (bytes written or
+// staged, images/s, data wait; a staged train's stage and training on one time axis), a
+// stage's time account as a bar that adds up to the wall time, its objects, and a replay's or
+// sai3-bench workload's latency per operation.
 #include "report/html_page.h"
 
 namespace trainbench::report {
@@ -13,7 +14,7 @@ const char* const kJobPageScript = R"JS(
     const at = (o, path) => path.split('.').reduce((x, k) => (x == null ? undefined : x[k]), o);
     const kindName = {datagen: 'datagen', stage: 'stage', train: 'training',
                       staged_train: 'staged training', sweep: 'sweep',
-                      replay: 'replay'}[kind] || kind;
+                      replay: 'replay', sai3: 'sai3-bench workload'}[kind] || kind;
     const staged = kind === 'stage' || kind === 'staged_train';
     document.body.setAttribute('data-kind', kind);
     document.getElementById('subtitle').textContent = runs.length === 1
@@ -31,6 +32,10 @@ const char* const kJobPageScript = R"JS(
         return `${s.operations} of ${s.original_operations} operations replayed (${s.mode}` +
                `${s.mode === 'timed' ? ' at ' + s.speed + 'x' : ''}) in ${num(s.seconds, 3)} s; ` +
                `the original took ${num(s.original_seconds, 3)} s; ${s.errors} failed`;
+      if (kind === 'sai3')
+        return `${s.operations} operations in ${num(s.seconds, 3)} s: ` +
+               `${num(s.ops_per_second, 1)} ops/s, ${num(s.MiB_per_second, 2)} MiB/s over ` +
+               `${s.ranks} rank(s) x ${s.concurrency} workers; ${s.errors} failed`;
       if (kind === 'datagen')
         return `${s.files_written} files, ${bytes(s.bytes_written)} written in ` +
                `${num(s.seconds, 2)} s: ${num(s.write_MB_per_second, 1)} MB/s`;
@@ -92,6 +97,13 @@ const char* const kJobPageScript = R"JS(
                       ['original seconds', 'original_seconds', 3], ['speed-up', 'speedup', 2],
                       ['mode', 'mode'], ['workers', 'concurrency'], ['ranks', 'ranks'],
                       ['late (timed)', 'late_operations'], ['storage', 'storages']];
+    figures.sai3 = [['operations', 'operations'], ['failed', 'errors'], ['seconds', 'seconds', 3],
+                    ['ops/s', 'ops_per_second', 1], ['MiB/s', 'MiB_per_second', 2],
+                    ['bytes', 'bytes', 'B'], ['workers per rank', 'concurrency'],
+                    ['ranks', 'ranks'], ['prepared objects', 'prepare.objects'],
+                    ['objects written', 'prepare.written'],
+                    ['objects already there', 'prepare.skipped'],
+                    ['prepare seconds', 'prepare.seconds', 3], ['target', 'target']];
     figures.staged_train = figures.stage.concat(
         [['compute s', 'compute_s', 3], ['images/s', 'train.radix_metrics.images_per_second', 1],
          ['data wait share', 'train.trainbench.data_wait_share', 4]]);
@@ -160,6 +172,10 @@ const char* const kJobPageScript = R"JS(
     if (kind === 'replay')
       line('replay-rate', 'Replay rate: MB/s', 'io_MB_per_second', 1, 'MB/s (10^6 B/s)',
            'Bytes the replayed operations moved in each interval, every worker together.');
+    if (kind === 'sai3')
+      line('sai3-rate', 'Throughput: MB/s', 'io_MB_per_second', 1, 'MB/s (10^6 B/s)',
+           'Bytes prepare wrote, then the op mix moved, in each interval, every worker of ' +
+           'every rank together; the dashed line marks where the workload begins.');
     if (staged)
       line('streams', 'Streams busy', 'reads_in_flight', 1, 'ranged GETs in flight',
            'Connections with a ranged GET in flight at the end of each interval.');
@@ -313,6 +329,35 @@ const char* const kJobPageScript = R"JS(
                                      o.replayed.errors ? `${o.replayed.errors}: ` +
                                                          o.replayed.first_error : '0']),
                                    i === 0 ? 'replay-ops-table' : undefined));
+    }
+
+    if (kind === 'sai3') {
+      // Each operation's latency percentiles, and time to first byte where measured.
+      const ops = S(runs[0]).ops || [];
+      const sets = ['p50', 'p90', 'p99'].map((q, k) => ({
+        label: q, backgroundColor: color(k), data: ops.map((o) => o.latency_ms[q])}));
+      if (ops.some((o) => o.first_byte_latency_ms))
+        sets.push({label: 'first byte p50', backgroundColor: '#5f6b7a',
+                   data: ops.map((o) => o.first_byte_latency_ms
+                                        ? o.first_byte_latency_ms.p50 : null)});
+      chart(charts, 'sai3-latency', 'Latency of each operation (ms)',
+            {type: 'bar', data: {labels: ops.map((o) => o.op), datasets: sets},
+             options: {scales: {y: {beginAtZero: true, title: {display: true, text: 'ms'}}}}},
+            'p50, p90 and p99 of each kind of operation over every rank; a GET\'s time to ' +
+            'first byte where the storage measures it (S3).');
+      const sec = section('Operations');
+      runs.forEach((r, i) => table(sec, ['op', 'ops', 'share', 'skipped', 'bytes', 'ops/s',
+                                         'MiB/s', 'p50 ms', 'p99 ms', 'first byte p50 ms',
+                                         'failed'],
+                                   (S(r).ops || []).map((o) => [
+                                     o.op, o.count, num(100 * o.share, 1) + '%', o.skipped,
+                                     bytes(o.bytes), num(o.ops_per_second, 1),
+                                     num(o.MiB_per_second, 2), num(o.latency_ms.p50, 3),
+                                     num(o.latency_ms.p99, 3),
+                                     o.first_byte_latency_ms
+                                         ? num(o.first_byte_latency_ms.p50, 3) : '-',
+                                     o.errors ? `${o.errors}: ${o.first_error}` : '0']),
+                                   i === 0 ? 'sai3-ops-table' : undefined));
     }
 
     // ---- details

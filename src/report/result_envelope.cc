@@ -24,8 +24,8 @@ std::vector<std::string> DistinctHosts(const std::vector<std::string>& hosts) {
 }
 
 const std::vector<std::string>& ResultKinds() {
-  static const std::vector<std::string> kKinds = {"run",   "checkpoint",   "datagen", "stage",
-                                                  "train", "staged_train", "sweep",   "replay"};
+  static const std::vector<std::string> kKinds = {
+      "run", "checkpoint", "datagen", "stage", "train", "staged_train", "sweep", "replay", "sai3"};
   return kKinds;
 }
 

@@ -1,4 +1,4 @@
-"""Checks the report page of a datagen, stage, train, staged-train, sweep or replay result (Chromium's
+"""Checks the report page of a datagen, stage, train, staged-train, sweep, replay or sai3 result (Chromium's
 --dump-dom, after the page's scripts ran) against the results folders it was made from: the
 page knows the kind, the outcome is summary.json's, every figure in the table is
 summary.json's value, every chart was drawn, and the points it drew are timeseries.csv's
@@ -22,6 +22,7 @@ CHARTS = {
                      "stage-train": ("io_MB_per_second", 1), "wait": ("data_wait_share", 100)},
     "sweep": {"au-by-count": "au_percentage", "throughput-by-count": "MB_per_second"},
     "replay": {"replay-latency": "latency_ms", "replay-rate": ("io_MB_per_second", 1)},
+    "sai3": {"sai3-latency": "latency_ms", "sai3-rate": ("io_MB_per_second", 1)},
 }
 SHARES = ["transfer_s", "retry_wasted_s", "verify_s", "extract_s"]
 
@@ -98,6 +99,14 @@ for chart, source in CHARTS[kind].items():
                 want = [round(o[side]["latency_ms"][q], 6) for o in ops]
                 assert [round(y, 6) for y in sets[k]["data"]] == want, (chart, side, q)
                 k += 1
+        continue
+    if chart == "sai3-latency":  # p50, p90, p99 of each op (and GETs' first byte, where measured)
+        ops = summaries[0]["ops"]
+        assert points[chart]["labels"] == [o["op"] for o in ops], points[chart]["labels"]
+        for k, q in enumerate(("p50", "p90", "p99")):
+            want = [round(o["latency_ms"][q], 6) for o in ops]
+            assert [round(y, 6) for y in sets[k]["data"]] == want, (chart, q)
+        assert len(sets) == 3 + any("first_byte_latency_ms" in o for o in ops), len(sets)
         continue
     if source is None:  # the time account: one bar per result, each share summary.json's
         parts = SHARES + (["compute_s"] if kind == "staged_train" else [])

@@ -2,7 +2,7 @@
 # `trainbench report` draws every kind of result, each page checked in headless Chromium
 # against its summary.json and timeseries.csv (check_job_dom.py): datagen (write rate), stage
 # (time account, MB/s, streams), a sweep (AU and MB/s by accelerator count), a replay (latency
-# against the original's), train (images/s,
+# against the original's), a sai3-bench workload (latency per op, MB/s), train (images/s,
 # data wait) and a staged train (stage then train on one time axis). Two stages compare on one page; kinds that cannot share a page, and
 # --png / --check-replication of results that are not a run's, are refused (exit 2).
 source "$(dirname "$0")/../lib/common.sh"
@@ -54,6 +54,14 @@ expect_exit 0 oprun.out "$TB" run "${sw[@]}" train.computation_time=0.001 --no-p
 expect_exit 0 replay.out "$TB" replay "$WORK/ops.tsv" --no-progress --output "$res" --mode timed \
   --interval 0.05
 page_ok "$(json_last_line replay.out 'd["trainbench"]["results"]')"
+
+# A sai3-bench config's workload: each operation's latency, the MB/s of prepare then the op mix.
+expect_exit 0 sai3.out "$TB" run "$SRC/tests/data/sai3-bench/resnet50_1-host.yaml" \
+  target="file://$WORK/s3t/" duration=1s concurrency=2 perf_log.interval=0.1s output.folder="$res" \
+  prepare.ensure_objects.0.count=16 prepare.directory_structure.width=2 \
+  prepare.directory_structure.files_per_dir=4 workload.1.op=stat workload.1.path='scan.d*/**/*' \
+  workload.1.weight=30 --no-progress
+page_ok "$(json_last_line sai3.out 'd["trainbench"]["results"]')"
 
 # Refusals: mixed kinds, and what only a run's results have.
 expect_exit 2 mixed.out "$TB" report "$stage1" "$datagen" -o "$WORK/mixed.html"

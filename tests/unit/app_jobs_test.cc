@@ -8,9 +8,11 @@
 #include "app/clean_job.h"
 #include "app/datasize_job.h"
 #include "app/run_job.h"
+#include "app/sai3_job.h"
 #include "app/sweep_job.h"
 #include "common/error.h"
 #include "config/datasize.h"
+#include "config/sai3_config.h"
 #include "config/workload_yaml.h"
 #include "dist/implementations.h"
 #include "storage/forwarding_storage.h"
@@ -264,6 +266,55 @@ TEST_F(AppJobsTest, SweepRefusesWhatHasNoAnswerBeforeAnyRun) {
   backwards.highest = 4;
   EXPECT_THROW(SweepJob(backwards, env_, none), UsageError);
   EXPECT_TRUE(opened_.empty());  // no storage was touched
+}
+
+TEST_F(AppJobsTest, Sai3JobPreparesRunsItsMixAndRemovesOnlyWhatPrepareWrote) {
+  Sai3Options options;
+  options.config =
+      config::LoadSai3Config(
+          std::string(TRAINBENCH_SOURCE_DIR) + "/tests/data/sai3-bench/resnet50_1-host.yaml",
+          {"target=mem/", "duration=0.3s", "concurrency=2", "perf_log.interval=0.05s",
+           "prepare.ensure_objects.0.count=12", "prepare.directory_structure.width=2",
+           "prepare.directory_structure.files_per_dir=3",
+           "prepare.ensure_objects.0.size_spec.max=65536", "prepare.cleanup=true",
+           "workload.1.op=put", "workload.1.path=out/", "workload.1.object_size=100",
+           "workload.1.weight=50", "workload.2.op=delete", "workload.2.path=out/*",
+           "workload.2.weight=10"})
+          .config;
+  options.progress = false;
+  memory_.Create("out/theirs.bin")->Commit();  // not the job's: its DELETEs leave it
+  const Sai3Outcome out = Sai3Job(options, env_);
+  ASSERT_TRUE(out.reports);
+  EXPECT_FALSE(out.failed);
+  EXPECT_EQ(results_.name.rfind("sai3-resnet50_1-host", 0), 0u) << results_.name;
+  const auto summary = nlohmann::json::parse(results_.files.at("summary.json"));
+  EXPECT_EQ(summary["kind"], "sai3");
+  EXPECT_TRUE(summary["complete"].get<bool>());
+  EXPECT_EQ(summary["prepare"]["written"].get<uint64_t>(), 12u);
+  std::map<std::string, uint64_t> count;
+  uint64_t total = 0;
+  for (const auto& op : summary["ops"]) {
+    count[op["op"].get<std::string>()] = op["count"].get<uint64_t>();
+    total += op["count"].get<uint64_t>();
+  }
+  EXPECT_EQ(total, summary["operations"].get<uint64_t>());
+  EXPECT_GT(count["GET"], 0u);
+  EXPECT_GT(count["PUT"], 0u);
+  EXPECT_EQ(results_.files.count("timeseries.csv"), 1u);
+  // Cleanup took prepare's objects and manifest; the PUTs not deleted and the foreign object
+  // stay.
+  uint64_t prepared = 0, put = 0;
+  bool theirs = false, manifest = false;
+  for (const auto& e : memory_.List("")) {
+    prepared += e.path.find("prepared-") != std::string::npos;
+    put += e.path.rfind("out/trainbench-r0-", 0) == 0;
+    theirs = theirs || e.path == "out/theirs.bin";
+    manifest = manifest || e.path == "trainbench_manifest.json";
+  }
+  EXPECT_EQ(prepared, 0u);
+  EXPECT_FALSE(manifest);
+  EXPECT_TRUE(theirs);
+  EXPECT_EQ(put, count["PUT"] - count["DELETE"]);
 }
 
 }  // namespace

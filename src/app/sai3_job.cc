@@ -1,0 +1,327 @@
+#include "app/sai3_job.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <optional>
+#include <thread>
+
+#include "app/job_checks.h"
+#include "app/job_log.h"
+#include "app/job_op_log.h"
+#include "app/op_mix.h"
+#include "app/replay_workers.h"
+#include "app/sai3_prepare.h"
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/interrupt.h"
+#include "common/live_display.h"
+#include "common/output_path.h"
+#include "common/random.h"
+#include "common/storage_option_names.h"
+#include "common/strings.h"
+#include "common/units.h"
+#include "metrics/run_record_json.h"
+#include "report/latency_histogram_json.h"
+#include "report/result_envelope.h"
+
+namespace trainbench::app {
+namespace {
+
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
+
+constexpr uint64_t kMixSeed = 0x736169332d6d6978;  // "sai3-mix"
+constexpr unsigned kMaxPrepareThreads = 64;
+
+double Span(int64_t start, int64_t end) {
+  return end > start ? static_cast<double>(end - start) / 1e9 : 0.0;
+}
+
+double Rate(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
+
+// The folder every GET and STAT glob is under, listed once to find their objects.
+std::string ListFolder(const config::Sai3Config& c) {
+  std::optional<std::string> common;
+  for (const auto& op : c.workload) {
+    if (op.op != "get" && op.op != "stat") continue;
+    const std::string folder = GlobFolder(op.path);
+    if (!common) {
+      common = folder;
+      continue;
+    }
+    size_t n = 0;
+    while (n < common->size() && n < folder.size() && (*common)[n] == folder[n]) ++n;
+    const size_t slash = common->substr(0, n).rfind('/');
+    *common = slash == std::string::npos ? "" : common->substr(0, slash + 1);
+  }
+  return common.value_or("");
+}
+
+json RankJson(const ReplayFigures& f, const storage::Storage& target) {
+  json ops = json::object();
+  for (const auto& [op, r] : f.ops)
+    ops[ReplayOpName(op)] = {{"count", r.count},        {"bytes", r.bytes},
+                             {"errors", r.errors},      {"skipped", r.skipped},
+                             {"latency", r.latency_ns}, {"first_error", r.first_error}};
+  json first_byte = nullptr;
+  const auto latencies = target.OperationLatencies();
+  if (const auto it = latencies.find("GET_first_byte"); it != latencies.end())
+    first_byte = it->second;
+  return {{"ops", ops},
+          {"first_byte", first_byte},
+          {"start_ns", f.start_ns},
+          {"end_ns", f.end_ns},
+          {"interrupted", f.interrupted}};
+}
+
+}  // namespace
+
+Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
+  const config::Sai3Config& c = options.config;
+  dist::Communicator& ranks = env.ranks;
+  for (const auto& [key, value] : options.storage_options)
+    if (const std::string wrong = UnknownStorageOption(key); !wrong.empty())
+      throw UsageError("--s3-option " + wrong);
+  const std::string own_op_log = options.op_log.empty() ? c.op_log_path : options.op_log;
+  if (!own_op_log.empty())
+    CheckWritableFile(own_op_log, options.op_log.empty() ? "op_log_path" : "--op-log");
+  const double interval_s = options.interval_s >= 0 ? options.interval_s
+                            : c.perf_log            ? c.interval_s
+                                                    : 0;
+  CheckInterval(interval_s);
+
+  // The workload's storage, and one per object set (the same where a set is the target).
+  auto target = env.open_storage(c.target, options.storage_options);
+  std::vector<std::unique_ptr<storage::Storage>> opened;
+  std::vector<storage::Storage*> sets;
+  for (const auto& set : c.ensure_objects) {
+    opened.push_back(env.open_storage(set.base_uri, options.storage_options));
+    if (env.check_local_folders)
+      if (const auto local = opened.back()->LocalPath(""))
+        CheckWritableFolder(*local, "prepare.ensure_objects.base_uri");
+  }
+  if (env.check_local_folders && c.ensure_objects.empty())
+    if (const auto local = target->LocalPath("")) CheckWritableFolder(*local, "target");
+
+  ResultsSink* results = ranks.Rank() == 0 ? env.results : nullptr;
+  JobLog job_log(results);
+  report::ResultEnvelope envelope;
+  envelope.kind = "sai3";
+  envelope.workload = c.name;
+  envelope.started = UtcStamp();
+  Sai3Outcome out;
+  if (results) out.results.folder = results->Open("sai3-" + c.name, envelope.started);
+  envelope.host_names = report::DistinctHosts(ranks.AllGather(ranks.Host()));
+  envelope.config = c.resolved;
+  if (c.agents > 1 && static_cast<uint64_t>(ranks.Size()) != c.agents)
+    job_log.Warn(fmt::format(
+        "{}: distributed.agents lists {} agents but this job has {} rank(s): each rank "
+        "prepares 1/{} of the objects and runs the op mix (mpirun -np {} for the config's)",
+        c.source, c.agents, ranks.Size(), ranks.Size(), c.agents));
+  JobOpLog own_log(own_op_log, ranks, target->Describe(""));
+  for (auto& s : opened) sets.push_back(&own_log.Wrap(*s));
+
+  InstallInterruptHandler();
+  std::atomic<uint64_t> prepare_bytes{0};
+  std::atomic<bool> preparing{true};
+  ReplayProgress progress;
+  JobTimeseries sampling(
+      results ? interval_s : 0, nullptr, nullptr, [&](metrics::IntervalProbe& p) {
+        p.bytes = prepare_bytes.load(std::memory_order_relaxed) +
+                  progress.bytes.load(std::memory_order_relaxed);
+        p.reads = progress.ops.load(std::memory_order_relaxed);
+        p.phase = preparing ? metrics::LivePhase::kPrepare : metrics::LivePhase::kWorkload;
+      });
+
+  PrepareFigures prepared;
+  if (!sets.empty()) {
+    job_log.Info(
+        fmt::format("prepare: {} object set(s) under {}{}", sets.size(), c.target,
+                    ranks.Size() > 1 ? fmt::format(", each rank 1/{} of them", ranks.Size()) : ""));
+    try {
+      prepared = PrepareObjects(c, sets, ranks, std::min(c.concurrency, kMaxPrepareThreads),
+                                prepare_bytes);
+    } catch (const Interrupted&) {
+      throw Interrupted(
+          "prepare interrupted; finished objects are kept and no partial object is left: "
+          "re-run the same command to finish");
+    }
+    if (ranks.Rank() == 0)
+      job_log.Info(fmt::format("prepare: {} objects ({} written, {} already there), {} in {:.3f} s",
+                               prepared.objects, prepared.written, prepared.skipped,
+                               FormatBytes(static_cast<double>(prepared.bytes)), prepared.seconds));
+  }
+  preparing = false;
+
+  // The op mix: the objects its globs match, listed once the ranks all prepared.
+  const std::string folder = ListFolder(c);
+  std::vector<PlannedStorage> table(1);
+  table[0].uri = c.target;
+  std::vector<uint64_t> sizes;
+  for (const auto& entry : target->List(folder)) {
+    table[0].objects.push_back(entry.path);
+    sizes.push_back(entry.size_bytes);
+  }
+  std::vector<MixOp> ops = MixOps(c, table[0].objects);
+  for (const MixOp& op : ops)
+    if (op.op == ReplayOp::kGet) table[0].gets.insert(op.objects.begin(), op.objects.end());
+  const int64_t start_ns =
+      std::stoll(ranks.AllGather(std::to_string(metrics::WallNanos())).front());
+  const int64_t end_ns = start_ns + static_cast<int64_t>(c.duration_s * 1e9);
+  OpMix mix(std::move(ops), std::move(sizes), end_ns,
+            Mix(kMixSeed, static_cast<uint64_t>(ranks.Rank())),
+            fmt::format("trainbench-r{}-", ranks.Rank()));
+  ReplaySettings settings;
+  settings.concurrency = c.concurrency;
+  settings.op_log = own_log.log();
+  std::vector<std::unique_ptr<storage::Storage>> storages;
+  storages.push_back(std::move(target));
+  if (!ranks.Barrier()) throw Interrupted("the workload was interrupted before it started");
+  job_log.Info(fmt::format("workload: {} op(s) for {:.1f} s, {} worker(s){}, against {}",
+                           c.workload.size(), c.duration_s, c.concurrency,
+                           ranks.Size() > 1 ? fmt::format(" per rank, {} ranks", ranks.Size()) : "",
+                           c.target));
+  LiveDisplay display(STDERR_FILENO,
+                      LiveDisplay::ModeFor(STDERR_FILENO, options.progress && ranks.Rank() == 0),
+                      10.0, 0.25);
+  ReplayFigures figures;
+  std::exception_ptr failure;
+  std::atomic<bool> ended{false};
+  std::thread worker([&] {
+    try {
+      if (!c.workload.empty() && c.duration_s > 0)
+        figures = RunOps(table, storages, mix, settings, progress);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    ended = true;
+  });
+  while (true) {
+    const double left = std::max(0.0, static_cast<double>(end_ns - metrics::WallNanos()) / 1e9);
+    const std::string status =
+        fmt::format("workload: {} ops, {}, {:.1f} s left", progress.ops.load(),
+                    FormatBytes(static_cast<double>(progress.bytes.load())), left);
+    display.Show(status + "\n", status + "\n");
+    if (ended || InterruptRequested()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  worker.join();
+  display.Clear();
+  if (failure) std::rethrow_exception(failure);
+  const TimeseriesResult timeseries = sampling.Finish();
+  uint64_t cleaned = 0;
+  if (c.cleanup && !figures.interrupted) {
+    cleaned = CleanupObjects(c, sets, ranks);
+    job_log.Info(fmt::format("cleanup: removed the {} prepared object(s){}", cleaned,
+                             ranks.Size() > 1 ? " of this rank" : ""));
+  }
+  if (own_log) job_log.Info(own_log.Close());
+
+  const auto gathered = ranks.Gather(RankJson(figures, *storages.front()).dump());
+  envelope.finished = UtcStamp();
+  if (ranks.Rank() != 0) return out;
+  out.reports = true;
+  std::map<std::string, ReplayedOps> totals;
+  metrics::Histogram first_byte;
+  int64_t start = INT64_MAX, end = 0;
+  bool interrupted = false, has_first_byte = false;
+  for (const auto& text : gathered) {
+    const json r = json::parse(text);
+    for (const auto& [op, j] : r.at("ops").items()) {
+      ReplayedOps o;
+      o.count = j.at("count");
+      o.bytes = j.at("bytes");
+      o.errors = j.at("errors");
+      o.skipped = j.at("skipped");
+      j.at("latency").get_to(o.latency_ns);
+      o.first_error = j.at("first_error");
+      totals[op].Add(o);
+    }
+    if (!r.at("first_byte").is_null()) {
+      first_byte.Merge(r.at("first_byte").get<metrics::Histogram>());
+      has_first_byte = true;
+    }
+    if (r.at("end_ns").get<int64_t>() > 0) {
+      start = std::min(start, r.at("start_ns").get<int64_t>());
+      end = std::max(end, r.at("end_ns").get<int64_t>());
+    }
+    interrupted = interrupted || r.at("interrupted").get<bool>();
+  }
+  const double span = Span(start, end);
+  uint64_t operations = 0, bytes = 0, errors = 0;
+  for (const auto& [op, t] : totals) {
+    operations += t.count;
+    bytes += t.bytes;
+    errors += t.errors;
+  }
+  ordered_json op_rows = ordered_json::array();
+  out.text =
+      fmt::format("{:<7} {:>9} {:>7} {:>12} {:>10} {:>10} {:>9} {:>9} {:>11}  {}\n", "op", "ops",
+                  "share", "MiB", "ops/s", "MiB/s", "p50 ms", "p99 ms", "1st byte ms", "errors");
+  for (const auto& [op, t] : totals) {
+    const double share = operations ? static_cast<double>(t.count) / operations : 0.0;
+    ordered_json row = {{"op", op},
+                        {"count", t.count},
+                        {"share", share},
+                        {"bytes", t.bytes},
+                        {"errors", t.errors},
+                        {"skipped", t.skipped},
+                        {"first_error", t.first_error},
+                        {"ops_per_second", Rate(static_cast<double>(t.count), span)},
+                        {"MiB_per_second", Rate(static_cast<double>(t.bytes) / kMiB, span)},
+                        {"latency_ms", report::LatencyJson(t.latency_ns, 1e-6)}};
+    const bool first = op == "GET" && has_first_byte;
+    if (first) row["first_byte_latency_ms"] = report::LatencyJson(first_byte, 1e-6);
+    op_rows.push_back(row);
+    out.text += fmt::format(
+        "{:<7} {:>9} {:>6.1f}% {:>12.3f} {:>10.1f} {:>10.2f} {:>9.3f} {:>9.3f} {:>11}  {}\n", op,
+        t.count, share * 100, static_cast<double>(t.bytes) / kMiB,
+        Rate(static_cast<double>(t.count), span), Rate(static_cast<double>(t.bytes) / kMiB, span),
+        t.latency_ns.Percentile(0.5) / 1e6, t.latency_ns.Percentile(0.99) / 1e6,
+        first ? fmt::format("{:.3f}", first_byte.Percentile(0.5) / 1e6) : "-",
+        t.errors ? fmt::format("{} ({})", t.errors, t.first_error) : "0");
+  }
+  out.text += fmt::format(
+      "{} operations in {:.3f} s over {} rank(s) x {} worker(s): {:.1f} ops/s, {:.2f} MiB/s; "
+      "prepared {} objects ({} written)\n",
+      operations, span, ranks.Size(), c.concurrency, Rate(static_cast<double>(operations), span),
+      Rate(static_cast<double>(bytes) / kMiB, span), prepared.objects, prepared.written);
+  envelope.complete = !interrupted;
+  if (interrupted) envelope.stop_reason = "interrupted";
+  out.failed = interrupted || errors > 0;
+
+  ordered_json f;
+  f["target"] = c.target;
+  f["duration_s"] = c.duration_s;
+  f["concurrency"] = c.concurrency;
+  f["ranks"] = ranks.Size();
+  f["operations"] = operations;
+  f["bytes"] = bytes;
+  f["errors"] = errors;
+  f["seconds"] = span;
+  f["ops_per_second"] = Rate(static_cast<double>(operations), span);
+  f["MiB_per_second"] = Rate(static_cast<double>(bytes) / kMiB, span);
+  f["ops"] = op_rows;
+  f["prepare"] = {{"objects", prepared.objects}, {"written", prepared.written},
+                  {"skipped", prepared.skipped}, {"removed", prepared.removed},
+                  {"bytes", prepared.bytes},     {"bytes_written", prepared.bytes_written},
+                  {"seconds", prepared.seconds}};
+  f["cleanup"] = c.cleanup;
+  if (results) WriteJobFiles(*results, envelope, f, timeseries, out.results);
+  ordered_json line;
+  ordered_json short_figures;
+  for (const char* key : {"concurrency", "ranks", "operations", "errors", "seconds",
+                          "ops_per_second", "MiB_per_second"})
+    short_figures[key] = f[key];
+  short_figures["prepared_objects"] = prepared.objects;
+  line["trainbench_sai3"] = short_figures;
+  out.line = FinalLine(line, envelope, out.results.folder);
+  return out;
+}
+
+}  // namespace trainbench::app

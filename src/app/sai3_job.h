@@ -1,0 +1,37 @@
+// `trainbench run CONFIG.yaml` for a sai3-bench config (config/sai3_config.h): prepare (each
+// rank its 1/N of every ensure_objects set, app/sai3_prepare.h), then the weighted op mix for
+// `duration` with `concurrency` workers per rank through storage/ (app/op_mix.h on the
+// replay's workers), then cleanup when asked. Rank 0 sums the ranks: per op count, bytes,
+// ops/s, MiB/s, latency percentiles (and time to first byte where the storage measures it);
+// results kind "sai3": summary.json, timeseries.csv every perf_log.interval, the log.
+// Refuses (UsageError) before any work what it cannot do. Not thread-safe: one per process.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "app/job_results.h"
+#include "app/run_job.h"
+#include "config/sai3_config.h"
+
+namespace trainbench::app {
+
+struct Sai3Options {
+  config::Sai3Config config;
+  std::map<std::string, std::string> storage_options;  // --s3-option
+  std::string op_log;      // --op-log ("": the config's op_log_path, if any)
+  double interval_s = -1;  // --interval (-1: perf_log.interval; 0: none)
+  bool progress = true;
+};
+
+struct Sai3Outcome {
+  bool reports = false;  // rank 0
+  std::string text;      // the table
+  std::string line;      // {"trainbench_sai3": {...}, "trainbench": {...}}
+  WrittenResults results;
+  bool failed = false;  // an operation failed, or the job was interrupted
+};
+
+Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env);
+
+}  // namespace trainbench::app

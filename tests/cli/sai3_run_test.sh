@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# trainbench run CONFIG.yaml with sai3-bench's resnet50 1-host config, scaled down by
+# overrides, against a file:// target: prepare makes exactly `count` objects of the asked sizes
+# in the directory_structure's folders; the op mix (get, put, stat, list, delete added by
+# overrides) keeps its weights, its per-op counts add up in summary.json, DELETE removes only
+# what the job PUT; the time series, the final line and --op-log are there; a re-run resumes
+# prepare; cleanup removes only what prepare wrote; an unknown key names the nearest one and
+# values out of range exit 2 before anything is written; --s3-option is refused for DLIO's, and
+# datagen names run for a sai3-bench config.
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+config=$SRC/tests/data/sai3-bench/resnet50_1-host.yaml
+t=$WORK/t
+small=(target="file://$t/" duration=2s concurrency=4 perf_log.interval=0.2s output.folder="$WORK/out"
+  prepare.ensure_objects.0.count=48 prepare.ensure_objects.0.size_spec.mean=16384
+  prepare.ensure_objects.0.size_spec.std_dev=8192 prepare.ensure_objects.0.size_spec.min=4096
+  prepare.ensure_objects.0.size_spec.max=65536 prepare.directory_structure.width=4
+  prepare.directory_structure.files_per_dir=3)
+mix=(workload.0.weight=50
+  workload.1.op=put workload.1.path=out/ workload.1.object_size=4096 workload.1.weight=20
+  workload.2.op=stat workload.2.path='scan.d*_w*.dir/**/*' workload.2.weight=15
+  workload.3.op=list workload.3.path=scan.d1_w1.dir/ workload.3.weight=10
+  workload.4.op=delete workload.4.path='out/*' workload.4.weight=5)
+mkdir -p "$t/out" && echo not-trainbenchs >"$t/out/foreign.dat"
+
+expect_exit 0 run.out "$TB" run "$config" "${small[@]}" "${mix[@]}" --no-progress --op-log "$WORK/ops.tsv"
+contains run.out '"trainbench_sai3"'
+contains run.out 'distributed.stages'  # a key it does not act on is named, with why
+folder=$(json_last_line run.out 'd["trainbench"]["results"]')
+check "prepare: exactly 48 objects, sizes in [4096, 65536], 3 in each of the 16 leaves" \
+  "$PY" - "$t" <<'PY'
+import collections, os, sys
+root = sys.argv[1]
+objs = [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs if f.startswith("prepared-")]
+assert len(objs) == 48, len(objs)
+names = sorted(os.path.relpath(o, root) for o in objs)
+assert names[0] == "scan.d1_w1.dir/scan.d2_w1.dir/prepared-00000000.dat", names[:3]
+sizes = [os.path.getsize(o) for o in objs]
+assert all(4096 <= s <= 65536 for s in sizes), sizes
+assert len(set(sizes)) > 10, sizes  # lognormal, not one size
+leaves = collections.Counter(os.path.dirname(n) for n in names)
+assert len(leaves) == 16 and set(leaves.values()) == {3}, leaves
+PY
+check "summary.json: per-op counts add up, weights kept, DELETE took only the job's PUTs" \
+  "$PY" - "$folder" "$t" <<'PY'
+import csv, json, os, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+assert s["kind"] == "sai3" and s["complete"] and s["errors"] == 0, s
+ops = {o["op"]: o for o in s["ops"]}
+assert set(ops) == {"GET", "PUT", "HEAD", "LIST", "DELETE"}, ops.keys()
+assert sum(o["count"] for o in ops.values()) == s["operations"] > 200, s["operations"]
+drawn = sum(o["count"] + o["skipped"] for o in ops.values())
+for op, weight in (("GET", 50), ("PUT", 20), ("HEAD", 15), ("LIST", 10), ("DELETE", 5)):
+    share = (ops[op]["count"] + ops[op]["skipped"]) / drawn
+    assert abs(share - weight / 100) < 0.05, (op, share)
+    assert ops[op]["latency_ms"]["p50"] > 0 and ops[op]["ops_per_second"] > 0, ops[op]
+assert ops["GET"]["bytes"] > 0 and ops["PUT"]["bytes"] == 4096 * ops["PUT"]["count"], ops
+assert s["prepare"]["objects"] == 48 and s["prepare"]["written"] == 48, s["prepare"]
+left = sorted(os.listdir(sys.argv[2] + "/out"))
+assert "foreign.dat" in left, left
+assert len(left) == 1 + ops["PUT"]["count"] - ops["DELETE"]["count"], (len(left), ops)
+assert all(n == "foreign.dat" or n.startswith("trainbench-r0-") for n in left), left
+rows = list(csv.DictReader(open(sys.argv[1] + "/timeseries.csv")))
+assert len(rows) >= 8, len(rows)
+assert {r["phase"] for r in rows} >= {"workload"}, {r["phase"] for r in rows}
+PY
+check "--op-log: a line for each GET the summary counts" "$PY" - "$folder" <<'PY'
+import csv, json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+gets = [r for r in csv.DictReader(open("ops.tsv"), delimiter="\t") if r["op"] == "GET"]
+assert len(gets) == {o["op"]: o for o in s["ops"]}["GET"]["count"], len(gets)
+PY
+
+# A re-run without force_overwrite finds every object whole.
+expect_exit 0 again.out "$TB" run "$config" "${small[@]}" duration=0.5s prepare.force_overwrite=false \
+  --no-progress
+check "resume: nothing written again" test "$(json "$(json_last_line again.out 'd["trainbench"]["results"]')/summary.json" \
+  'd["prepare"]["skipped"]')" = 48
+
+# cleanup: what prepare wrote goes; what the workload PUT (and others') stays.
+expect_exit 0 clean.out "$TB" run "$config" "${small[@]}" "${mix[@]}" duration=0.5s prepare.cleanup=true \
+  --no-progress
+check "cleanup: no prepared object left, the manifest gone, out/ kept" "$PY" - "$t" <<'PY'
+import os, sys
+root = sys.argv[1]
+left = [f for _, _, fs in os.walk(root) for f in fs]
+assert not [f for f in left if f.startswith("prepared-")], left
+assert "trainbench_manifest.json" not in left and "foreign.dat" in left, left
+PY
+
+# Refusals, before anything is written.
+expect_exit 2 typo.out "$TB" run "$config" "${small[@]}" target="file://$WORK/never/" concurency=8
+contains typo.out "did you mean 'concurrency'"
+expect_exit 2 zero.out "$TB" run "$config" "${small[@]}" target="file://$WORK/never/" concurrency=0
+contains zero.out "concurrency"
+expect_exit 2 dur.out "$TB" run "$config" "${small[@]}" target="file://$WORK/never/" duration=-3s
+contains dur.out "duration"
+expect_exit 2 gcs.out "$TB" run "$config"
+contains gcs.out "target=file:///"
+expect_exit 2 flag.out "$TB" run "$config" "${small[@]}" --io-engine pread
+contains flag.out "--io-engine"
+check "nothing written by a refused run" test ! -e "$WORK/never"
+# Only run takes a sai3-bench config.
+expect_exit 2 datagen.out "$TB" datagen "$config" target="file://$WORK/never/"
+contains datagen.out "trainbench run $config"
+# A DLIO workload takes its storage options as keys, not --s3-option.
+expect_exit 2 dlio.out "$TB" run resnet50_h100 --s3-option endpoint_url=http://127.0.0.1:1
+contains dlio.out "storage.storage_options.endpoint_url"
+done_ok
