@@ -43,6 +43,9 @@
 #   - MpiDefault=pmix: Debian's Slurm 22.05 has mpi/pmix_v4 (libpmix2 4.2) and Debian's
 #     Open MPI 4.1 uses the same external PMIx (its pmix/ext3x component; it has no PMI-2
 #     client, s1/s2), so srun starts MPI ranks through PMIx.
+#   - stop also kills this cluster's clients (srun, sbatch, ... whose SLURM_CONF is DIR's: an
+#     srun whose controller is gone retries for minutes); start first removes the leftovers
+#     of clusters whose DIR is gone (gc: namespaces, slurmctld, munged).
 #   - The namespaces are named tbs<pid>a/b, not tbn<pid>: netns_hosts.sh's gc removes
 #     tbn<pid> namespaces whose <pid> is gone, and this script's pid is gone while the
 #     cluster runs.
@@ -118,10 +121,25 @@ stop_pid() {
 # The daemons' pids from their pid files (slurmctld and munged daemonize).
 pid_of() { [ -s "$1" ] && cat "$1" || true; }
 
+# Slurm clients of this cluster still running (their SLURM_CONF is DIR's): an srun whose
+# controller is gone retries for minutes.
+clients_left() {
+  local p
+  for p in /proc/[0-9]*; do
+    case $(cat "$p/comm" 2>/dev/null) in
+      srun | sbatch | salloc | squeue | scontrol | scancel | sinfo) ;;
+      *) continue ;;
+    esac
+    tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qxF -- "SLURM_CONF=$DIR/slurm.conf" &&
+      echo "${p#/proc/}"
+  done
+  return 0
+}
+
 # Stops everything: the slurmds and every process of a job (all in the namespaces: killed
-# with them), slurmctld, munged; then the namespaces and their hosts files.
+# with them), the clients, slurmctld, munged; then the namespaces and their hosts files.
 kill_all() {
-  local rc=0 ns
+  local rc=0 ns pid
   if [ -f "$HOSTS/netns.env" ]; then
     # shellcheck disable=SC1091
     . "$HOSTS/netns.env"
@@ -129,6 +147,7 @@ kill_all() {
       [ -e "/run/netns/$ns" ] && netns_kill_ns "$ns"
     done
   fi
+  for pid in $(clients_left); do kill -KILL "$pid" 2>/dev/null || true; done
   stop_pid "$(pid_of "$DIR/run/slurmctld.pid")" || rc=1
   stop_pid "$(pid_of "$DIR/munge/munged.pid")" || rc=1
   if [ -f "$HOSTS/netns.env" ]; then
@@ -140,6 +159,30 @@ kill_all() {
     netns_down "$HOSTS" || rc=1
   fi
   return "$rc"
+}
+
+# Leftovers of clusters whose DIR is gone (a start or a suite killed with -9, then its build
+# folder removed): namespaces tbs<pid>a/b whose hosts file names a DIR without the marker.
+# The slurmds and jobs die with the namespaces; slurmctld and munged are found by DIR in
+# their command lines.
+gc() {
+  local f ns dir prefix p
+  for f in /etc/netns/tbs*a/hosts; do
+    [ -f "$f" ] || continue
+    dir=$(sed -n "1s/^# $MARKER: \(.*\) (tests\/slurm\/cluster.sh.*/\1/p" "$f")
+    [ -n "$dir" ] && [ ! -e "$dir/$MARKER" ] || continue
+    ns=$(basename "$(dirname "$f")")
+    prefix=${ns%a}
+    log "removing leftovers of a cluster whose $dir is gone ($prefix)"
+    netns_down_prefix "$prefix"
+    for p in /proc/[0-9]*; do
+      case $(cat "$p/comm" 2>/dev/null) in slurmctld | munged) ;; *) continue ;; esac
+      tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -qF -- "$dir/" && kill -KILL "${p#/proc/}" 2>/dev/null
+    done
+    rm -f "/etc/netns/${prefix}a/hosts" "/etc/netns/${prefix}b/hosts"
+    rmdir "/etc/netns/${prefix}a" "/etc/netns/${prefix}b" 2>/dev/null || true
+  done
+  rmdir /etc/netns 2>/dev/null || true
 }
 
 # Removes DIR's state; only a DIR this script made (it holds the marker) or an empty one.
@@ -238,6 +281,7 @@ do_start() {
   skip_unless netns_can "slurm cluster: cannot make network namespaces here"
 
   deadline=$((SECONDS + ${START_TIMEOUT:-60}))
+  gc
   if [ -d "$DIR" ]; then
     kill_all || true
     wipe 0
