@@ -40,6 +40,11 @@
 #     /proc's parent links), TaskPlugin=task/none, JobAcctGatherType=jobacct_gather/none,
 #     no accounting daemon (squeue/scontrol, not sacct). Each node claims 4 CPUs whatever
 #     the box has (SlurmdParameters=config_overrides), so 2 tasks per node fit on 2 cores.
+#     slurmd 22.05 still loads its cgroup plugin at start and stops when that fails: first
+#     "No filesystem mounted on /sys/fs/cgroup" (`ip netns exec` mounts a fresh /sys), then,
+#     with a tmpfs there, "can't stat /sys/fs/cgroup/systemd/". So slurmd's mount namespace
+#     gets a tmpfs on /sys/fs/cgroup with the v1 freezer and name=systemd hierarchies, as the
+#     root namespace of the test box has them; nothing is put in them.
 #   - MpiDefault=pmix: Debian's Slurm 22.05 has mpi/pmix_v4 (libpmix2 4.2) and Debian's
 #     Open MPI 4.1 uses the same external PMIx (its pmix/ext3x component; it has no PMI-2
 #     client, s1/s2), so srun starts MPI ranks through PMIx.
