@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A job that Slurm ends (scancel) keeps what it measured: Slurm sends every task SIGTERM
-# (KillWait before SIGKILL), each rank stops as on Ctrl-C and hands over its records, and
-# rank 0 writes summary.json marked incomplete (complete false, stop_reason "interrupted"),
-# with every rank's row and the epochs finished before the signal.
+# (KillWait before SIGKILL), each rank stops as on Ctrl-C, and rank 0 writes summary.json
+# marked incomplete (complete false, stop_reason "interrupted") with the epochs finished
+# before the signal, and every rank's row or its own with ranks_missing (which one depends
+# on whether the others' records reach rank 0 before its own signal does).
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 slurm_use_cluster
@@ -26,8 +27,11 @@ json "$s" 'd["complete"], d["stop_reason"], d.get("ranks_missing")'
 check "summary.json is marked incomplete" test "$(json "$s" 'd["complete"]')" = False
 check "the stop reason says interrupted: $(json "$s" 'd["stop_reason"]')" \
   grep -q interrupted <<<"$(json "$s" 'd["stop_reason"]')"
-check "both ranks' rows, on both hosts" \
-  test "$(json "$s" '[(r["rank"], r["host"]) for r in d["ranks"]]')" = "[(0, 'hosta'), (1, 'hostb')]"
+# Every rank's row when the others' records reached rank 0 before its own signal; else rank 0
+# keeps its own, saying how many are missing (the others may be gone: as under mpirun).
+check "rank 0's row, and rank 1's or it counted missing: $(json "$s" 'd["ranks"], d.get("ranks_missing")' | cut -c1-300)" \
+  test "$(json "$s" '[(r["rank"], r["host"]) for r in d["ranks"]] in ([(0, "hosta"), (1, "hostb")], [(0, "hosta")]) and (len(d["ranks"]) == 2 or d["ranks_missing"] == 1)')" = True
+contains job.out "partial results (marked incomplete)"
 check "the epochs finished before the signal are kept" \
   test "$(json "$s" 'len([p for p in d["phases"] if p["complete"]]) >= 2')" = True
 done_ok
