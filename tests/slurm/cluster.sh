@@ -42,9 +42,10 @@
 #     the box has (SlurmdParameters=config_overrides), so 2 tasks per node fit on 2 cores.
 #     slurmd 22.05 still loads its cgroup plugin at start and stops when that fails: first
 #     "No filesystem mounted on /sys/fs/cgroup" (`ip netns exec` mounts a fresh /sys), then,
-#     with a tmpfs there, "can't stat /sys/fs/cgroup/systemd/". So slurmd's mount namespace
-#     gets a tmpfs on /sys/fs/cgroup with the v1 freezer and name=systemd hierarchies, as the
-#     root namespace of the test box has them; nothing is put in them.
+#     with a tmpfs there, "can't stat /sys/fs/cgroup/systemd/", and with a plain folder
+#     "Unexpected fs type on /sys/fs/cgroup/systemd". So slurmd's mount namespace gets a
+#     tmpfs on /sys/fs/cgroup with a cgroup v1 hierarchy named systemd (no controller, so it
+#     mounts beside a cgroup v2 host's too) on /sys/fs/cgroup/systemd; nothing is put in it.
 #   - MpiDefault=pmix: Debian's Slurm 22.05 has mpi/pmix_v4 (libpmix2 4.2) and Debian's
 #     Open MPI 4.1 uses the same external PMIx (its pmix/ext3x component; it has no PMI-2
 #     client, s1/s2), so srun starts MPI ranks through PMIx.
@@ -334,9 +335,7 @@ do_start() {
     mkdir -p "$DIR/spool/host$name" "$DIR/tmp.host$name"
     ip netns exec "${!ns}" unshare --uts /bin/bash -c \
       'hostname "$1" && mount --bind "$3" "$4" && mount -t tmpfs -o mode=755 tb-cgroup /sys/fs/cgroup &&
-       mkdir /sys/fs/cgroup/freezer /sys/fs/cgroup/systemd &&
-       mount -t cgroup -o freezer cgroup /sys/fs/cgroup/freezer &&
-       mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd &&
+       mkdir /sys/fs/cgroup/systemd && mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd &&
        exec slurmd -f "$2" -N "$1"' _ "host$name" "$DIR/slurm.conf" "$DIR/tmp.host$name" "$DIR/tmp" \
       >>"$DIR/log/slurmd.host$name.out" 2>&1 || die "slurmd on host$name did not start"
   done
