@@ -53,7 +53,7 @@ slurm_wait_job() {
         ;;
     esac
   done
-  scancel "$job" 2>/dev/null || true
+  timeout 10 scancel "$job" 2>/dev/null || true
   fail "job $job still $state after $seconds s"
 }
 

@@ -27,7 +27,7 @@ with tarfile.open(os.path.join(root, "imagenet.tar"), "w") as tar:
 PYEOF
 
 # Node-local scratch: each slurmd has its own folder mounted on the cluster's TmpFS.
-scratch=$(scontrol show config | sed -n 's/^TmpFS *= *//p')/staged-$$
+scratch=$(timeout 10 scontrol show config | sed -n 's/^TmpFS *= *//p')/staged-$$
 at_exit "timeout 30 srun -N2 --ntasks-per-node=1 --mpi=none rm -rf $scratch >/dev/null 2>&1"
 job=$(TRAINBENCH=$TB SOURCE=$WORK/imagenet.tar SCRATCH=$scratch RESULTS=$WORK/out \
   STAGE_ARGS="--extract" \

@@ -16,7 +16,7 @@ long=(resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=4 train.epochs=400 train
   printf 'srun %q run %s\n' "$TB" "$(printf '%q ' "${long[@]}")"
 } >job.sh
 job=$(slurm_sbatch -o "$WORK/job.out" job.sh)
-at_exit "scancel $job 2>/dev/null"
+at_exit "timeout 10 scancel $job 2>/dev/null"
 wait_for_line job.out "epoch 3/400" "the job did not get going"
 check "the job runs before the cancel" test "$(slurm_job_state "$job")" = RUNNING
 timeout 10 scancel "$job"

@@ -18,7 +18,7 @@ long=(resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=4 train.epochs=5000 trai
   printf 'srun %q run %s\n' "$TB" "$(printf '%q ' "${long[@]}")"
 } >job.sh
 job=$(slurm_sbatch -o "$WORK/job.out" job.sh)
-at_exit "scancel $job 2>/dev/null"
+at_exit "timeout 10 scancel $job 2>/dev/null"
 wait_for_line job.out "epoch 3/5000" "the job did not get going"
 state=$(slurm_wait_job "$job" 150)
 check "the job ends as TIMEOUT (not $state)" test "$state" = TIMEOUT
