@@ -6,6 +6,7 @@
 # gnuplot for --png) and its tests (headless Chromium renders the page, tmux the live view).
 # nginx, squid: the origin and the mirror the stage tests fetch from (tests/stage/servers.sh).
 # aria2: the third client of bench/stage_vs_curl.sh (aria2c -x 8).
+# slurmctld, slurmd, slurm-client, munge: the Slurm cluster the slurm tests start (tests/slurm/cluster.sh).
 set -euo pipefail
 
 packages=(
@@ -19,6 +20,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   ceph-mon ceph-osd radosgw ceph-common
   nginx squid
+  slurmctld slurmd slurm-client munge
   fio aria2 time zstd python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
   chromium gnuplot-nox libjs-chart.js tmux
 )

@@ -9,8 +9,12 @@ namespace trainbench {
 namespace {
 std::atomic<int> signal_count{0};
 
-extern "C" void OnSignal(int) {
-  if (signal_count.fetch_add(1) >= 1) {
+// Only a second SIGINT (Ctrl-C pressed again) exits at once. SIGTERM comes from batch
+// systems, which may send it more than once: Slurm signals each task of a job at its time
+// limit twice within milliseconds, and exiting on the second left no results; SIGKILL
+// follows after their grace period (KillWait) anyway.
+extern "C" void OnSignal(int signal) {
+  if (signal_count.fetch_add(1) >= 1 && signal == SIGINT) {
     static const char kMessage[] = "trainbench: second interrupt, exiting now\n";
     [[maybe_unused]] auto n = ::write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
     ::_exit(130);

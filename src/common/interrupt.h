@@ -1,6 +1,6 @@
 // Ctrl-C handling for long commands: the first SIGINT/SIGTERM sets a flag that work
 // loops poll (they stop cleanly, leave nothing half-written, and report); a second
-// one exits at once.
+// SIGINT exits at once (more SIGTERMs do not: schedulers repeat it, then SIGKILL).
 #pragma once
 
 namespace trainbench {

@@ -34,6 +34,16 @@ Communicator& World() {
           "runs alone (install libopenmpi-dev and rebuild)");
 #endif
     if (!made) made = MakeSingleProcessCommunicator();
+    // srun --mpi=none (a cluster whose MpiDefault is none) starts every task without PMI:
+    // each would run the whole job alone, writing or reading the same files.
+    if (!LaunchedByMpi()) {
+      const char* tasks = std::getenv("SLURM_STEP_NUM_TASKS");
+      if (tasks && std::atoi(tasks) > 1)
+        LogWarning(fmt::format(
+            "srun started {} tasks without PMI, so each runs alone: launch with srun --mpi=pmix "
+            "(this Open MPI's PMI; `srun --mpi=list` shows the cluster's)",
+            tasks));
+    }
     if (made->Size() > 1) {
       SetLogPrefix(fmt::format("trainbench[{}/{} {}]", made->Rank(), made->Size(), made->Host()));
       if (made->Rank() != 0) SetQuiet(true);

@@ -13,6 +13,8 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/error.h"
 
@@ -73,7 +75,8 @@ void CheckAveraged(DataParallel& dp, const LaunchInfo& launch, int64_t bucket_by
 }
 
 TEST(DataParallelTest, AveragedGradientsEqualOneProcessOnTheGlobalBatch) {
-  if (!Launched()) GTEST_SKIP() << "run by tests/cli/train_distributed_test.sh with RANK/WORLD_SIZE";
+  if (!Launched())
+    GTEST_SKIP() << "run by tests/cli/train_distributed_test.sh with RANK/WORLD_SIZE";
   const LaunchInfo launch = ReadLaunchEnvironment();
   DataParallel dp(launch, TestDevice(), 60, TestBackend());
   ASSERT_TRUE(dp.world_size() == 2 || dp.world_size() == 1);
@@ -103,6 +106,44 @@ TEST(DataParallelTest, LaunchEnvironmentIsValidated) {
   EXPECT_EQ(info.master_port, 29999);
   EXPECT_EQ(info.launcher, "torchrun");
   for (const char* name : {"WORLD_SIZE", "RANK", "MASTER_PORT"}) unsetenv(name);
+}
+
+TEST(DataParallelTest, SlurmTasksAreRanks) {
+  if (Launched()) GTEST_SKIP() << "checked in a single process";
+  // A batch script's own process: SLURM_PROCID without srun's step variables.
+  setenv("SLURM_PROCID", "0", 1);
+  setenv("SLURM_NTASKS", "4", 1);
+  setenv("SLURM_JOB_NODELIST", "node[07-08]", 1);
+  EXPECT_EQ(ReadLaunchEnvironment().launcher, "none");
+  setenv("SLURM_STEP_NUM_TASKS", "4", 1);
+  setenv("SLURM_PROCID", "3", 1);
+  setenv("SLURM_LOCALID", "1", 1);
+  LaunchInfo info = ReadLaunchEnvironment();
+  EXPECT_EQ(info.launcher, "slurm");
+  EXPECT_EQ(info.world_size, 4);
+  EXPECT_EQ(info.rank, 3);
+  EXPECT_EQ(info.local_rank, 1);
+  EXPECT_EQ(info.master_addr, "node07");  // the job's first node, without a step's list
+  for (const auto& [list, first] :
+       std::vector<std::pair<std::string, std::string>>{{"hosta,hostb", "hosta"},
+                                                        {"gpu3", "gpu3"},
+                                                        {"gpu3,node[1-4]", "gpu3"},
+                                                        {"node[001-004,010]", "node001"},
+                                                        {"r[1-2]-gpu,x", "r1-gpu"}}) {
+    setenv("SLURM_STEP_NODELIST", list.c_str(), 1);
+    EXPECT_EQ(ReadLaunchEnvironment().master_addr, first) << list;
+  }
+  setenv("MASTER_ADDR", "10.0.0.9", 1);  // the user's choice wins
+  EXPECT_EQ(ReadLaunchEnvironment().master_addr, "10.0.0.9");
+  setenv("SLURM_PROCID", "4", 1);
+  EXPECT_THROW(ReadLaunchEnvironment(), UsageError);  // rank not below the step's tasks
+  setenv("SLURM_PROCID", "1", 1);
+  setenv("OMPI_COMM_WORLD_SIZE", "2", 1);  // mpirun inside an allocation: mpirun's ranks
+  EXPECT_EQ(ReadLaunchEnvironment().launcher, "mpirun");
+  for (const char* name :
+       {"SLURM_PROCID", "SLURM_NTASKS", "SLURM_JOB_NODELIST", "SLURM_STEP_NUM_TASKS",
+        "SLURM_LOCALID", "SLURM_STEP_NODELIST", "MASTER_ADDR", "OMPI_COMM_WORLD_SIZE"})
+    unsetenv(name);
 }
 
 }  // namespace

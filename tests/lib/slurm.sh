@@ -1,0 +1,63 @@
+# shellcheck shell=bash disable=SC2034  # its variables are for the tests that source it
+# Part of the test library (sourced by common.sh): jobs on the suite's Slurm cluster
+# (slurm/): slurmctld and a slurmd in each of the network-namespace hosts hosta and hostb,
+# started once for the suite by tests/slurm/cluster.sh (the slurm.cluster_start/_stop
+# fixtures). A test starts with
+#   slurm_use_cluster       # loads $SLURM_CLUSTER_DIR/env (SLURM_CONF, NETNS_*); skip rule
+# and bounds every command: slurm_srun SECONDS ARGS..., slurm_wait_job JOBID SECONDS.
+
+# slurm_use_cluster: the cluster's env (SLURM_CLUSTER_DIR/env) unless SLURM_CONF is already
+# set; without one, the skip rule (skip.sh).
+slurm_use_cluster() {
+  if [ -z "${SLURM_CONF:-}" ] && [ -n "${SLURM_CLUSTER_DIR:-}" ] && [ -f "$SLURM_CLUSTER_DIR/env" ]; then
+    # shellcheck disable=SC1091
+    source "$SLURM_CLUSTER_DIR/env"
+  fi
+  skip_unless '[ -n "${SLURM_CONF:-}" ] && [ -f "$SLURM_CONF" ]' \
+    "no Slurm cluster (SLURM_CLUSTER_DIR='${SLURM_CLUSTER_DIR:-}' has no env file: slurm.cluster_start failed or skipped)"
+}
+
+# slurm_srun SECONDS SRUN-ARGS...: srun, killed (with its step) after SECONDS.
+slurm_srun() {
+  local seconds=$1
+  shift
+  timeout -k 5 "$seconds" srun "$@"
+}
+
+# slurm_mpirun SECONDS MPIRUN-ARGS...: Open MPI's mpirun over the cluster's two hosts
+# (netns_hosts.sh's flags: hostfile with 2 slots each, the rsh agent), outside Slurm.
+slurm_mpirun() {
+  local seconds=$1 args
+  shift
+  mapfile -t args <"$SLURM_CLUSTER_HOSTS/mpirun.args"
+  timeout -k 5 "$seconds" mpirun "${args[@]}" "$@"
+}
+
+# slurm_job_state JOBID: the job's state (PENDING, RUNNING, COMPLETED, CANCELLED, FAILED...).
+# slurmctld keeps ended jobs for MinJobAge (600 s in cluster.sh), so no accounting is needed.
+slurm_job_state() {
+  timeout -k 2 10 scontrol show job -o "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2
+}
+
+# slurm_wait_job JOBID SECONDS: until the job has ended (at most SECONDS); prints its final
+# state. A job still running at the deadline is cancelled and the test fails.
+slurm_wait_job() {
+  local job=$1 seconds=$2 state="" i
+  for ((i = 0; i < seconds * 5; i++)); do
+    state=$(slurm_job_state "$job")
+    case $state in
+      PENDING | RUNNING | CONFIGURING | COMPLETING | SUSPENDED | "") sleep 0.2 ;;
+      *)
+        echo "$state"
+        return 0
+        ;;
+    esac
+  done
+  timeout 10 scancel "$job" 2>/dev/null || true
+  fail "job $job still $state after $seconds s"
+}
+
+# slurm_sbatch SBATCH-ARGS...: submits; prints the job id.
+slurm_sbatch() {
+  timeout -k 2 20 sbatch --parsable "$@" | cut -d';' -f1
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A job that Slurm ends (scancel) keeps what it measured: Slurm sends every task SIGTERM
+# (KillWait before SIGKILL), each rank stops as on Ctrl-C, and rank 0 writes summary.json
+# marked incomplete (complete false, stop_reason "interrupted") with the epochs finished
+# before the signal, and every rank's row or its own with ranks_missing (which one depends
+# on whether the others' records reach rank 0 before its own signal does).
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+slurm_use_cluster
+
+"$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" --no-progress >/dev/null 2>&1 || fail "datagen"
+long=(resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=4 train.epochs=400 train.computation_time=0.01 -a 1)
+{
+  echo '#!/bin/bash'
+  echo '#SBATCH --nodes=2 --ntasks-per-node=1'
+  printf 'srun %q run %s\n' "$TB" "$(printf '%q ' "${long[@]}")"
+} >job.sh
+job=$(slurm_sbatch -o "$WORK/job.out" job.sh)
+at_exit "timeout 10 scancel $job 2>/dev/null"
+wait_for_line job.out "epoch 3/400" "the job did not get going"
+check "the job runs before the cancel" test "$(slurm_job_state "$job")" = RUNNING
+timeout 10 scancel "$job"
+state=$(slurm_wait_job "$job" 60)
+check "scancel ends the job as CANCELLED (not $state)" test "$state" = CANCELLED
+s=$(newest_summary)
+json "$s" 'd["complete"], d["stop_reason"], d.get("ranks_missing")'
+check "summary.json is marked incomplete" test "$(json "$s" 'd["complete"]')" = False
+check "the stop reason says interrupted: $(json "$s" 'd["stop_reason"]')" \
+  grep -q interrupted <<<"$(json "$s" 'd["stop_reason"]')"
+# Every rank's row when the others' records reached rank 0 before its own signal; else rank 0
+# keeps its own, saying how many are missing (the others may be gone: as under mpirun).
+check "rank 0's row, and rank 1's or it counted missing: $(json "$s" 'd["ranks"], d.get("ranks_missing")' | cut -c1-300)" \
+  test "$(json "$s" '[(r["rank"], r["host"]) for r in d["ranks"]] in ([(0, "hosta"), (1, "hostb")], [(0, "hosta")]) and (len(d["ranks"]) == 2 or d["ranks_missing"] == 1)')" = True
+contains job.out "partial results (marked incomplete)"
+check "the epochs finished before the signal are kept" \
+  test "$(json "$s" 'len([p for p in d["phases"] if p["complete"]]) >= 2')" = True
+done_ok

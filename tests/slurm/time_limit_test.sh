@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# A job that reaches its time limit is ended by Slurm as scancel ends one (SIGTERM, then
+# SIGKILL after KillWait): its state is TIMEOUT and rank 0 writes summary.json marked
+# incomplete ("interrupted") with the epochs finished in time. At the limit Slurm signals each
+# task twice within milliseconds: a second SIGTERM once made trainbench exit at once, with no
+# results (src/common/interrupt.cc: only a second SIGINT does now). Slurm's
+# limits are whole minutes (--time=0:15 is taken as 1:00) and slurmctld looks at them every
+# 30 s or so, so this test takes 60-95 s: the slowest of the suite.
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+slurm_use_cluster
+
+"$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" --no-progress >/dev/null 2>&1 || fail "datagen"
+long=(resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=4 train.epochs=5000 train.computation_time=0.01 -a 1)
+{
+  echo '#!/bin/bash'
+  echo '#SBATCH --nodes=2 --ntasks-per-node=1 --time=1'
+  printf 'srun %q run %s\n' "$TB" "$(printf '%q ' "${long[@]}")"
+} >job.sh
+job=$(slurm_sbatch -o "$WORK/job.out" job.sh)
+at_exit "timeout 10 scancel $job 2>/dev/null"
+wait_for_line job.out "epoch 3/5000" "the job did not get going"
+state=$(slurm_wait_job "$job" 150)
+check "the job ends as TIMEOUT (not $state)" test "$state" = TIMEOUT
+contains job.out "DUE TO TIME LIMIT"
+s=$(newest_summary)
+json "$s" 'd["complete"], d["stop_reason"], len(d["phases"])'
+check "summary.json is marked incomplete" test "$(json "$s" 'd["complete"]')" = False
+check "the stop reason says interrupted: $(json "$s" 'd["stop_reason"]')" \
+  grep -q interrupted <<<"$(json "$s" 'd["stop_reason"]')"
+# Every rank's row when the others' records reached rank 0 before its own signal; else rank 0
+# keeps its own, saying how many are missing (the others may be gone: as under mpirun).
+check "rank 0's row, and rank 1's or it counted missing: $(json "$s" 'd["ranks"], d.get("ranks_missing")' | cut -c1-300)" \
+  test "$(json "$s" '[(r["rank"], r["host"]) for r in d["ranks"]] in ([(0, "hosta"), (1, "hostb")], [(0, "hosta")]) and (len(d["ranks"]) == 2 or d["ranks_missing"] == 1)')" = True
+contains job.out "partial results (marked incomplete)"
+check "the epochs of the minute are kept" \
+  test "$(json "$s" 'len([p for p in d["phases"] if p["complete"]]) >= 10')" = True
+done_ok
