@@ -28,6 +28,8 @@ variant) and imports it into podman (no registry): podman run --rm IMAGE train -
   --work DIR        where the root file system tarball is made (default: BUILD/container)
   --keep-tar        keep DIR/rootfs.tar after the import (default: removed)
   --no-host-debs    do not reuse the .deb files in /var/cache/apt/archives
+  --deb-cache DIR   the .debs apt downloads are kept there for the next build, and reused
+                    (default: BUILD/container/debs)
   -h, --help        this text
 
 Needs root (or mmdebstrap's unshare mode with uidmap), mmdebstrap and podman
@@ -45,6 +47,7 @@ security=http://deb.debian.org/debian-security
 work=""
 keep_tar=0
 host_debs=1
+deb_cache=""
 while (($#)); do
   case $1 in
     --build) build=$(cd "${2:?--build needs a folder}" && pwd); shift ;;
@@ -55,6 +58,7 @@ while (($#)); do
     --work) work=${2:?--work needs a folder}; shift ;;
     --keep-tar) keep_tar=1 ;;
     --no-host-debs) host_debs=0 ;;
+    --deb-cache) deb_cache=${2:?--deb-cache needs a folder}; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "container/build.sh: unknown argument '$1' (--help lists the options)" >&2; exit 2 ;;
   esac
@@ -80,8 +84,10 @@ if [ "$torch" = yes ] && [ ! -f "$plugin" ]; then
   die "--libtorch: no plugin at $plugin (a build without LibTorch; install libtorch-dev and rebuild, or use --no-libtorch)"
 fi
 work=${work:-$build/container}
-mkdir -p "$work"
+deb_cache=${deb_cache:-$build/container/debs}
+mkdir -p "$work" "$deb_cache"
 work=$(cd "$work" && pwd)
+deb_cache=$(cd "$deb_cache" && pwd)
 started=$(date +%s)
 
 # The Debian packages that hold the binary's shared libraries (ldd, then dpkg -S; bookworm
@@ -109,18 +115,18 @@ export TB_IMAGE_BINARY=$binary
 export TB_IMAGE_PLUGIN=""
 [ "$torch" = yes ] && TB_IMAGE_PLUGIN=$plugin
 export TB_IMAGE_HOST_DEBS=""
-if ((host_debs)) && compgen -G '/var/cache/apt/archives/*.deb' >/dev/null; then
-  TB_IMAGE_HOST_DEBS=/var/cache/apt/archives
-fi
+if ((host_debs)); then TB_IMAGE_HOST_DEBS=/var/cache/apt/archives; fi
+export TB_IMAGE_DEB_CACHE=$deb_cache
 
 tar=$work/rootfs.tar
 rm -f "$tar"
 # Docs, man pages, info and translations are left out by dpkg itself (path-exclude); the
-# copyright files stay. The host's .deb cache is hard-linked into the new system's apt cache
-# (a copy when another file system holds it), so apt downloads only what the host lacks;
-# mmdebstrap empties that cache before it packs the tarball.
+# copyright files stay. The merged-usr hook installs usr-is-merged (else apt picks usrmerge,
+# which pulls in perl: 49 MB). The host's apt cache and the build's own .deb cache are
+# hard-linked into the new system's apt cache (deb_cache.sh), so apt downloads only what
+# neither has, and what it downloads is kept for the next build.
 step "mmdebstrap bookworm (--variant=essential + ${#packages[@]} packages) into $tar"
-mmdebstrap --variant=essential \
+if ! mmdebstrap --variant=essential --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
   --include="$(IFS=,; echo "${packages[*]}")" \
   --dpkgopt='path-exclude=/usr/share/man/*' \
   --dpkgopt='path-exclude=/usr/share/info/*' \
@@ -128,11 +134,15 @@ mmdebstrap --variant=essential \
   --dpkgopt='path-include=/usr/share/doc/*/copyright' \
   --dpkgopt='path-exclude=/usr/share/locale/*' \
   --dpkgopt='path-exclude=/usr/share/lintian/*' \
-  --setup-hook='if [ -n "$TB_IMAGE_HOST_DEBS" ]; then mkdir -p "$1/var/cache/apt/archives" && { cp -al "$TB_IMAGE_HOST_DEBS"/*.deb "$1/var/cache/apt/archives/" 2>/dev/null || { echo "container/build.sh: cannot hard-link $TB_IMAGE_HOST_DEBS (another file system): downloading instead"; rm -f "$1"/var/cache/apt/archives/*.deb; }; }; fi' \
+  --skip=essential/unlink \
+  --setup-hook="bash '$here/deb_cache.sh' in \"\$1\"" \
+  --customize-hook="bash '$here/deb_cache.sh' out \"\$1\"" \
   --customize-hook="bash '$here/rootfs_install.sh' \"\$1\"" \
   bookworm "$tar" \
   "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
-  "deb $security bookworm-security main" 2>&1 | sed -u 's/^/  mmdebstrap: /'
+  "deb $security bookworm-security main" 2>&1 | sed -u 's/^/  mmdebstrap: /'; then
+  die "mmdebstrap failed (its output is above; a mirror that cannot be reached: --mirror URL)"
+fi
 [ -s "$tar" ] || die "mmdebstrap made no tarball at $tar (its output is above)"
 built=$(date +%s)
 step "root file system: $(du -m "$tar" | cut -f1) MiB tarball in $((built - started)) s"
