@@ -7,6 +7,8 @@
 # nginx, squid: the origin and the mirror the stage tests fetch from (tests/stage/servers.sh).
 # aria2: the third client of bench/stage_vs_curl.sh (aria2c -x 8).
 # slurmctld, slurmd, slurm-client, munge: the Slurm cluster the slurm tests start (tests/slurm/cluster.sh).
+# podman, mmdebstrap, runc: the container image (container/build.sh) and its tests (runc: crun
+# refuses hybrid cgroups; tests/container/image.sh); python3-yaml: the Kubernetes Job's check.
 set -euo pipefail
 
 packages=(
@@ -23,6 +25,7 @@ packages=(
   slurmctld slurmd slurm-client munge
   fio aria2 time zstd python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
   chromium gnuplot-nox libjs-chart.js tmux
+  podman mmdebstrap runc python3-yaml
 )
 
 # Ubuntu (22.04, 24.04; NGC containers) names libjpeg-turbo's libjpeg API differently, and a

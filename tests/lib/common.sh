@@ -15,12 +15,13 @@
 #   s3.sh        s3_use_gateway, s3_curl, s3_new_bucket, ... against the suite's gateway (s3/)
 #   stage.sh     stage_use_servers, stage_check_account, ... against nginx/squid (stage/)
 #   slurm.sh     slurm_use_cluster, slurm_srun, slurm_wait_job, ... on the suite's cluster (slurm/)
+#   container.sh container_use_image, container_run: the suite's podman image (container/)
 # They define functions and variables only: a test states what it needs (skip_unless,
 # s3_use_gateway, stage_use_servers, cd "$WORK") itself.
 #
 # Naming: functions are lower_snake_case verbs; a helper tied to one kind of test (its
 # servers or tools) carries that kind's prefix: s3_, stage_, mpi_, netns_, chromium_,
-# interop_, train_, slurm_, fault_proxy_. Constants of a kind are upper case with the same prefix.
+# interop_, train_, slurm_, container_, fault_proxy_. Constants of a kind are upper case with the same prefix.
 #
 # The skip rule (skip.sh; the suite's fixtures, s3/gateway.sh and stage/servers.sh, use it
 # too): a test that cannot run here says why and
@@ -169,7 +170,7 @@ fault_proxy_stop() {
 }
 
 # The helpers of each kind of test (header).
-for _part in skip run report chromium interop train mpi s3 stage slurm; do
+for _part in skip run report chromium interop train mpi s3 stage slurm container; do
   # shellcheck disable=SC1090
   source "$TESTS_LIB/$_part.sh"
 done
