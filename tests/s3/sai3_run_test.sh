@@ -51,5 +51,35 @@ assert not [k for k in keys if "prepared-" in k or k.endswith("trainbench_manife
 PY
 check "the resumed prepare wrote nothing" test \
   "$(json "$(json_last_line clean.out 'd["trainbench"]["results"]')/summary.json" 'd["prepare"]["written"]')" = 0
+# The 4-hosts config over 4 ranks (its 4 agents) against the gateway: curl lists the 40
+# prepared objects, and they are exactly the union of the ranks' PUTs, rank r's the objects
+# r, r+4, ... (each client prepares 1/N); rank 0's summary merges the 4 ranks.
+skip_unless "command -v mpirun" "$MPI_NEEDS"
+mpi_launch 120 -np 4 -x AWS_ACCESS_KEY_ID -x AWS_SECRET_ACCESS_KEY "$TB" run \
+  "$SRC/tests/data/sai3-bench/resnet50_4-hosts.yaml" target="s3://$bucket/r50x4/" duration=1s \
+  concurrency=2 output.folder="$WORK/out4" prepare.ensure_objects.0.count=40 \
+  prepare.ensure_objects.0.size_spec.min=1000 prepare.ensure_objects.0.size_spec.max=20000 \
+  prepare.ensure_objects.0.size_spec.mean=5000 prepare.ensure_objects.0.size_spec.std_dev=2000 \
+  prepare.directory_structure.width=2 prepare.directory_structure.files_per_dir=10 \
+  --s3-option "endpoint_url=$S3_TEST_ENDPOINT" --no-progress --op-log "$WORK/ops4.tsv" \
+  >run4.out 2>run4.err || { cat run4.out run4.err; fail "the 4-hosts config over 4 ranks"; }
+s3_curl GET "/$bucket?list-type=2&prefix=r50x4%2F" >listing4.xml
+check "4 ranks on the gateway: each prepared its 1/4, curl lists them all" "$PY" - listing4.xml \
+  "$(json_last_line run4.out 'd["trainbench"]["results"]')/summary.json" <<'PY'
+import csv, json, re, sys
+keys = [k for k in re.findall(r"<Key>([^<]*)</Key>", open(sys.argv[1]).read()) if "/prepared-" in k]
+assert len(keys) == 40, keys
+every = []
+for rank in range(4):
+    rows = list(csv.DictReader(open(f"ops4.rank{rank:04d}.tsv"), delimiter="\t"))
+    puts = [r["file"] for r in rows if r["op"] == "PUT" and "prepared-" in r["file"]]
+    numbers = sorted(int(re.search(r"prepared-(\d+)", p).group(1)) for p in puts)
+    assert numbers == list(range(rank, 40, 4)), (rank, numbers)
+    every += puts
+assert sorted("r50x4/" + p.split("r50x4/")[-1].lstrip("/") for p in every) == sorted(keys), (every[:3], keys[:3])
+s = json.load(open(sys.argv[2]))
+assert s["kind"] == "sai3" and s["ranks"] == 4 and s["errors"] == 0, s
+assert s["prepare"]["objects"] == 40 and s["prepare"]["written"] == 40, s["prepare"]
+PY
 s3_no_secret "$WORK"
 done_ok
