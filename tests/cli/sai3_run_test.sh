@@ -106,4 +106,34 @@ contains datagen.out "trainbench run $config"
 # A DLIO workload takes its storage options as keys, not --s3-option.
 expect_exit 2 dlio.out "$TB" run resnet50_h100 --s3-option endpoint_url=http://127.0.0.1:1
 contains dlio.out "storage.storage_options.endpoint_url"
+
+# sai3-bench's unet3d 1-host config (lognormal sizes of 1-32 MB over a 28x28 tree, GETs only),
+# scaled down: its objects in the tree's leaves at sizes within the override's bounds, and
+# every operation a GET of one of them, read whole.
+expect_exit 0 unet.out "$TB" run "$SRC/tests/data/sai3-bench/unet3d_1-host.yaml" \
+  target="file://$WORK/unet/" duration=1s concurrency=4 output.folder="$WORK/out" \
+  prepare.ensure_objects.0.count=32 prepare.ensure_objects.0.size_spec.mean=150000 \
+  prepare.ensure_objects.0.size_spec.std_dev=60000 prepare.ensure_objects.0.size_spec.min=65536 \
+  prepare.ensure_objects.0.size_spec.max=262144 prepare.directory_structure.width=2 \
+  prepare.directory_structure.files_per_dir=8 --no-progress --op-log "$WORK/unet.tsv"
+check "unet3d: 32 objects in 4 leaves, every op a whole-object GET" "$PY" - "$WORK/unet" \
+  "$(json_last_line unet.out 'd["trainbench"]["results"]')/summary.json" "$WORK/unet.tsv" <<'PY'
+import collections, csv, json, os, sys
+root = sys.argv[1]
+sizes = {os.path.relpath(os.path.join(d, f), root): os.path.getsize(os.path.join(d, f))
+         for d, _, fs in os.walk(root) for f in fs if f.startswith("prepared-")}
+assert len(sizes) == 32 and all(65536 <= v <= 262144 for v in sizes.values()), sizes
+assert len(set(sizes.values())) > 8, sizes  # drawn, not one size
+leaves = collections.Counter(os.path.dirname(k) for k in sizes)
+assert len(leaves) == 4 and set(leaves.values()) == {8}, leaves
+s = json.load(open(sys.argv[2]))
+assert s["kind"] == "sai3" and s["errors"] == 0, s
+(get,) = s["ops"]
+assert get["op"] == "GET" and get["count"] > 0, get
+gets = [r for r in csv.DictReader(open(sys.argv[3]), delimiter="\t") if r["op"] == "GET"]
+assert len(gets) == get["count"], (len(gets), get)
+for r in gets:
+    rel = os.path.relpath(r["file"].replace("file://", ""), root) if r["file"].startswith(("/", "file://")) else r["file"]
+    assert int(r["bytes"]) == sizes[rel], (r, rel)
+PY
 done_ok
