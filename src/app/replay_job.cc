@@ -17,6 +17,7 @@
 #include "app/job_checks.h"
 #include "app/job_log.h"
 #include "app/job_op_log.h"
+#include "app/job_worker.h"
 #include "app/replay_plan.h"
 #include "app/replay_workers.h"
 #include "app/step_io_estimate.h"
@@ -251,32 +252,16 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
                            p.phase = metrics::LivePhase::kReplay;
                          });
   ReplayFigures figures;
-  // The workers' failure (a read engine that cannot open, say) is this job's, on this thread.
-  std::exception_ptr failure;
-  std::atomic<bool> ended{false};
-  std::thread worker([&] {
-    try {
-      figures = RunReplay(plan, storages, settings, start_ns, progress);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    ended = true;
-  });
   const auto t0 = std::chrono::steady_clock::now();
-  while (true) {
-    const uint64_t done = progress.ops.load();
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const std::string status =
-        fmt::format("replay: {}/{} ops, {}, {:.1f} s", done, plan.ops.size(),
-                    FormatBytes(static_cast<double>(progress.bytes.load())), elapsed);
-    display.Show(status + "\n", status + "\n");
-    if (ended || InterruptRequested()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  worker.join();
-  display.Clear();
-  if (failure) std::rethrow_exception(failure);
+  RunShowingStatus(
+      [&] { figures = RunReplay(plan, storages, settings, start_ns, progress); },
+      [&] {
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return fmt::format("replay: {}/{} ops, {}, {:.1f} s", progress.ops.load(), plan.ops.size(),
+                           FormatBytes(static_cast<double>(progress.bytes.load())), elapsed);
+      },
+      display);
   const TimeseriesResult timeseries = sampling.Finish();
   if (own_log) job_log.Info(own_log.Close());
 

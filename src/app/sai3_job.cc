@@ -13,6 +13,7 @@
 #include "app/job_checks.h"
 #include "app/job_log.h"
 #include "app/job_op_log.h"
+#include "app/job_worker.h"
 #include "app/op_mix.h"
 #include "app/replay_workers.h"
 #include "app/sai3_prepare.h"
@@ -190,29 +191,17 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
                       LiveDisplay::ModeFor(STDERR_FILENO, options.progress && ranks.Rank() == 0),
                       10.0, 0.25);
   ReplayFigures figures;
-  std::exception_ptr failure;
-  std::atomic<bool> ended{false};
-  std::thread worker([&] {
-    try {
-      if (!c.workload.empty() && c.duration_s > 0)
-        figures = RunOps(table, storages, mix, settings, progress);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    ended = true;
-  });
-  while (true) {
-    const double left = std::max(0.0, static_cast<double>(end_ns - metrics::WallNanos()) / 1e9);
-    const std::string status =
-        fmt::format("workload: {} ops, {}, {:.1f} s left", progress.ops.load(),
-                    FormatBytes(static_cast<double>(progress.bytes.load())), left);
-    display.Show(status + "\n", status + "\n");
-    if (ended || InterruptRequested()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  worker.join();
-  display.Clear();
-  if (failure) std::rethrow_exception(failure);
+  RunShowingStatus(
+      [&] {
+        if (!c.workload.empty() && c.duration_s > 0)
+          figures = RunOps(table, storages, mix, settings, progress);
+      },
+      [&] {
+        const double left = std::max(0.0, static_cast<double>(end_ns - metrics::WallNanos()) / 1e9);
+        return fmt::format("workload: {} ops, {}, {:.1f} s left", progress.ops.load(),
+                           FormatBytes(static_cast<double>(progress.bytes.load())), left);
+      },
+      display);
   const TimeseriesResult timeseries = sampling.Finish();
   uint64_t cleaned = 0;
   if (c.cleanup && !figures.interrupted) {
