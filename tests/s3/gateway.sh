@@ -43,6 +43,8 @@ readonly MARKER=.trainbench-s3-gateway
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../lib/skip.sh
 source "$HERE/../lib/skip.sh"  # skip_unless: the skip rule
+# shellcheck source=../lib/daemons.sh
+source "$HERE/../lib/daemons.sh"  # daemon_is_ours, daemon_stop
 PY=/usr/bin/python3
 
 usage() {
@@ -77,33 +79,6 @@ dump_logs() {
   done
 }
 
-# is_ours PID: the process runs and its command line names DIR (so a recycled pid is left
-# alone).
-is_ours() {
-  local pid=$1
-  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
-  tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -qF -- "$DIR/"
-}
-
-# stop_pid PID: SIGTERM, at most 10 s wait, then SIGKILL (and at most 5 s more).
-stop_pid() {
-  local pid=$1
-  is_ours "$pid" || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 100); do
-    is_ours "$pid" || return 0
-    sleep 0.1
-  done
-  log "pid $pid still runs 10 s after SIGTERM: SIGKILL"
-  kill -KILL "$pid" 2>/dev/null || true
-  for _ in $(seq 50); do
-    is_ours "$pid" || return 0
-    sleep 0.1
-  done
-  log "could not kill pid $pid"
-  return 1
-}
-
 # Processes still running with DIR's ceph.conf that no pid file names (a radosgw-admin or ceph
 # left behind by a start that was killed).
 leftovers() {
@@ -121,7 +96,7 @@ kill_daemons() {
   pids=()
   [ -f "$DIR/pids" ] && mapfile -t pids < <(tac "$DIR/pids")
   for pid in "${pids[@]}" $(leftovers); do
-    stop_pid "$pid" || rc=1
+    daemon_stop "$pid" 10 || rc=1
   done
   return "$rc"
 }
@@ -462,7 +437,7 @@ do_status() {
   local bad=0 n
   for n in MON OSD RGW; do
     local v=S3_GATEWAY_${n}_PID
-    if is_ours "${!v}"; then echo "${n,,}: running (pid ${!v})"; else
+    if daemon_is_ours "${!v}"; then echo "${n,,}: running (pid ${!v})"; else
       echo "${n,,}: not running (pid ${!v})"
       bad=1
     fi

@@ -66,6 +66,8 @@ readonly PARTITION=tb
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../lib/skip.sh
 source "$HERE/../lib/skip.sh"
+# shellcheck source=../lib/daemons.sh
+source "$HERE/../lib/daemons.sh"  # daemon_is_ours, daemon_stop
 # shellcheck source=../mpi/netns_hosts.sh
 source "$HERE/../mpi/netns_hosts.sh"
 PY=/usr/bin/python3
@@ -98,32 +100,6 @@ dump_logs() {
   done
 }
 
-# is_ours PID: the process runs and its command line names DIR.
-is_ours() {
-  local pid=$1
-  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
-  tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -qF -- "$DIR/"
-}
-
-# stop_pid PID: SIGTERM, at most 5 s, then SIGKILL.
-stop_pid() {
-  local pid=$1
-  is_ours "$pid" || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 50); do
-    is_ours "$pid" || return 0
-    sleep 0.1
-  done
-  log "pid $pid still runs 5 s after SIGTERM: SIGKILL"
-  kill -KILL "$pid" 2>/dev/null || true
-  for _ in $(seq 50); do
-    is_ours "$pid" || return 0
-    sleep 0.1
-  done
-  log "could not kill pid $pid"
-  return 1
-}
-
 # The daemons' pids from their pid files (slurmctld and munged daemonize).
 pid_of() { [ -s "$1" ] && cat "$1" || true; }
 
@@ -154,8 +130,8 @@ kill_all() {
     done
   fi
   for pid in $(clients_left); do kill -KILL "$pid" 2>/dev/null || true; done
-  stop_pid "$(pid_of "$DIR/run/slurmctld.pid")" || rc=1
-  stop_pid "$(pid_of "$DIR/munge/munged.pid")" || rc=1
+  daemon_stop "$(pid_of "$DIR/run/slurmctld.pid")" || rc=1
+  daemon_stop "$(pid_of "$DIR/munge/munged.pid")" || rc=1
   if [ -f "$HOSTS/netns.env" ]; then
     for ns in "$NETNS_A" "$NETNS_B"; do
       [ -f "/etc/netns/$ns/hosts" ] && grep -qF "$MARKER" "/etc/netns/$ns/hosts" &&
