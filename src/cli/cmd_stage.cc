@@ -15,6 +15,7 @@
 #include "cli/job_output.h"
 #include "cli/validators.h"
 #include "common/error.h"
+#include "common/units.h"
 
 namespace trainbench::cli {
 namespace {
@@ -30,28 +31,11 @@ struct StageFlags {
 
 // "8MiB", "8M" (MiB too: a chunk size is binary), "512KiB", "1048576".
 uint64_t ParseChunkSize(const std::string& text) {
-  size_t end = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &end);
-  } catch (const std::exception&) {
-    end = 0;
-  }
-  std::string unit = text.substr(end);
-  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  double scale = 0;
-  if (unit.empty() || unit == "b") scale = 1;
-  if (unit == "k" || unit == "kib") scale = 1024;
-  if (unit == "m" || unit == "mib") scale = 1024.0 * 1024;
-  if (unit == "g" || unit == "gib") scale = 1024.0 * 1024 * 1024;
-  if (unit == "kb") scale = 1e3;
-  if (unit == "mb") scale = 1e6;
-  if (end == 0 || scale == 0 || !(value > 0))
+  const auto bytes = ParseByteSize(text, BareUnit::kBinary);
+  if (!bytes || *bytes == 0)
     throw UsageError(
-        fmt::format("--chunk-size '{}': give a size such as 8MiB, 512KiB or a byte "
-                    "count",
-                    text));
-  return static_cast<uint64_t>(value * scale);
+        fmt::format("--chunk-size '{}': give a size such as 8MiB, 512KiB or a byte count", text));
+  return *bytes;
 }
 
 int Stage(StageFlags& flags) {

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace trainbench {
 
@@ -18,5 +20,14 @@ std::string FormatBytes(double bytes);
 std::string FormatBytesBinary(double bytes);
 // "12.3 s", "4m05s", "1h02m".
 std::string FormatDuration(double seconds);
+
+// What a bare k, m, g, t means in a size: 10^3 (sai3-bench's sizes) or 2^10 (a chunk size,
+// where "8M" is 8 MiB). kB/MB/GB/TB are always decimal, KiB/MiB/GiB always binary.
+enum class BareUnit { kDecimal, kBinary };
+
+// A byte count written as "1048576", "32KB", "1MiB", "1.5 GB", "8M", "1_000_000": digits (with
+// '.', and ',' '_' ' ' between them ignored) and an optional unit (b, k, kb, kib, ki, m, mb,
+// mib, mi, g, ... t; any case). nullopt for anything else, a negative, or past 10^18.
+std::optional<uint64_t> ParseByteSize(std::string_view text, BareUnit bare);
 
 }  // namespace trainbench

@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "common/strings.h"
+#include "common/units.h"
 #include "config/workload_yaml.h"
 
 namespace trainbench::config {
@@ -509,27 +510,11 @@ double Sai3Seconds(const std::string& text) {
 }
 
 uint64_t Sai3Bytes(const std::string& text) {
-  size_t end = 0;
-  while (end < text.size() &&
-         (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
-          text[end] == ',' || text[end] == '_' || text[end] == ' '))
-    ++end;
-  std::string number;
-  for (size_t i = 0; i < end; ++i)
-    if (text[i] != ',' && text[i] != '_' && text[i] != ' ') number += text[i];
-  const std::string suffix = ToLower(text.substr(end));
-  static const std::map<std::string, double> kUnits = {
-      {"", 1},           {"b", 1},           {"k", 1e3},           {"kb", 1e3},
-      {"m", 1e6},        {"mb", 1e6},        {"g", 1e9},           {"gb", 1e9},
-      {"t", 1e12},       {"tb", 1e12},       {"ki", 1024.0},       {"kib", 1024.0},
-      {"mi", 1048576.0}, {"mib", 1048576.0}, {"gi", 1073741824.0}, {"gib", 1073741824.0}};
-  const auto unit = kUnits.find(suffix);
-  if (number.empty() || unit == kUnits.end())
-    throw std::invalid_argument(
-        fmt::format("'{}' is not a size (bytes, or with k/KB/KiB, m/MB/MiB, g/GB/GiB)", text));
-  const double v = Number(number) * unit->second;
-  if (v > 1e18) throw std::invalid_argument(fmt::format("'{}' is too large", text));
-  return static_cast<uint64_t>(std::llround(v));
+  const auto bytes = ParseByteSize(text, BareUnit::kDecimal);
+  if (!bytes)
+    throw std::invalid_argument(fmt::format(
+        "'{}' is not a size (bytes, or with k/KB/KiB, m/MB/MiB, g/GB/GiB, t/TB)", text));
+  return *bytes;
 }
 
 bool IsSai3Config(const std::string& path) {
