@@ -133,12 +133,6 @@ struct OpTotals {
   ReplayedOps replayed;
 };
 
-double Span(int64_t start, int64_t end) {
-  return end > start ? static_cast<double>(end - start) / 1e9 : 0.0;
-}
-
-double Rate(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
-
 ordered_json StepIoJson(const TrainingShape& t, const StepIoEstimate& e) {
   ordered_json j;
   j["train_results"] = t.path;
@@ -224,11 +218,11 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
     job_log.Warn(fmt::format("op-log {}: read up to its last whole line ({})", path, log.dropped));
   std::string where;
   for (const auto& s : plan.storages) where += (where.empty() ? "" : ", ") + s.uri;
-  job_log.Info(
-      fmt::format("replay {}: {} operations over {:.3f} s, {} mode{}, {} worker(s){}, against {}",
-                  path, plan.ops.size(), Span(plan.first_start_ns, plan.last_end_ns), options.mode,
-                  settings.timed ? fmt::format(" at {}x", options.speed) : "", settings.concurrency,
-                  ranks.Size() > 1 ? fmt::format(" per rank, {} ranks", ranks.Size()) : "", where));
+  job_log.Info(fmt::format(
+      "replay {}: {} operations over {:.3f} s, {} mode{}, {} worker(s){}, against {}", path,
+      plan.ops.size(), SecondsBetween(plan.first_start_ns, plan.last_end_ns), options.mode,
+      settings.timed ? fmt::format(" at {}x", options.speed) : "", settings.concurrency,
+      ranks.Size() > 1 ? fmt::format(" per rank, {} ranks", ranks.Size()) : "", where));
 
   InstallInterruptHandler();
   // A timed replay keeps the ranks' operations where they were relative to each other: offsets
@@ -296,8 +290,8 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
     interrupted = interrupted || r.at("interrupted").get<bool>();
     dropped += r.at("dropped_by_ops").get<uint64_t>();
   }
-  const double original_span = Span(original_start, original_end);
-  const double span = Span(start, end);
+  const double original_span = SecondsBetween(original_start, original_end);
+  const double span = SecondsBetween(start, end);
   std::optional<StepIoEstimate> step_io;
   if (training) {
     const auto get = totals.find("GET");
@@ -321,8 +315,9 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
           {{"count", t.original.count},
            {"bytes", t.original.bytes},
            {"errors", t.original.errors},
-           {"ops_per_second", Rate(static_cast<double>(t.original.count), original_span)},
-           {"MiB_per_second", Rate(static_cast<double>(t.original.bytes) / kMiB, original_span)},
+           {"ops_per_second", PerSecond(static_cast<double>(t.original.count), original_span)},
+           {"MiB_per_second",
+            PerSecond(static_cast<double>(t.original.bytes) / kMiB, original_span)},
            {"latency_ms", report::LatencyJson(ol, 1e-6)}}},
          {"replayed",
           {{"count", t.replayed.count},
@@ -330,15 +325,15 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
            {"errors", t.replayed.errors},
            {"skipped", t.replayed.skipped},
            {"first_error", t.replayed.first_error},
-           {"ops_per_second", Rate(static_cast<double>(t.replayed.count), span)},
-           {"MiB_per_second", Rate(static_cast<double>(t.replayed.bytes) / kMiB, span)},
+           {"ops_per_second", PerSecond(static_cast<double>(t.replayed.count), span)},
+           {"MiB_per_second", PerSecond(static_cast<double>(t.replayed.bytes) / kMiB, span)},
            {"latency_ms", report::LatencyJson(rl, 1e-6)}}}});
     out.text += fmt::format(
         "{:<7} {:>9} {:>9} {:>11.3f} {:>11.3f} {:>10.1f} {:>10.3f}/{:<10.3f} {:>10.3f}/{:<10.3f}  "
         "{}\n",
         op, t.original.count, t.replayed.count, static_cast<double>(t.original.bytes) / 1e6,
         static_cast<double>(t.replayed.bytes) / 1e6,
-        Rate(static_cast<double>(t.replayed.count), span), ol.Percentile(0.5) / 1e6,
+        PerSecond(static_cast<double>(t.replayed.count), span), ol.Percentile(0.5) / 1e6,
         rl.Percentile(0.5) / 1e6, ol.Percentile(0.99) / 1e6, rl.Percentile(0.99) / 1e6,
         t.replayed.errors ? fmt::format("{} ({})", t.replayed.errors, t.replayed.first_error)
                           : "0");

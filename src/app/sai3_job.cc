@@ -39,12 +39,6 @@ using ordered_json = nlohmann::ordered_json;
 constexpr uint64_t kMixSeed = 0x736169332d6d6978;  // "sai3-mix"
 constexpr unsigned kMaxPrepareThreads = 64;
 
-double Span(int64_t start, int64_t end) {
-  return end > start ? static_cast<double>(end - start) / 1e9 : 0.0;
-}
-
-double Rate(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
-
 // The folder every GET and STAT glob is under, listed once to find their objects.
 std::string ListFolder(const config::Sai3Config& c) {
   std::optional<std::string> common;
@@ -241,7 +235,7 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
     }
     interrupted = interrupted || r.at("interrupted").get<bool>();
   }
-  const double span = Span(start, end);
+  const double span = SecondsBetween(start, end);
   uint64_t operations = 0, bytes = 0, errors = 0;
   for (const auto& [op, t] : totals) {
     operations += t.count;
@@ -261,8 +255,8 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
                         {"errors", t.errors},
                         {"skipped", t.skipped},
                         {"first_error", t.first_error},
-                        {"ops_per_second", Rate(static_cast<double>(t.count), span)},
-                        {"MiB_per_second", Rate(static_cast<double>(t.bytes) / kMiB, span)},
+                        {"ops_per_second", PerSecond(static_cast<double>(t.count), span)},
+                        {"MiB_per_second", PerSecond(static_cast<double>(t.bytes) / kMiB, span)},
                         {"latency_ms", report::LatencyJson(t.latency_ns, 1e-6)}};
     const bool first = op == "GET" && has_first_byte;
     if (first) row["first_byte_latency_ms"] = report::LatencyJson(first_byte, 1e-6);
@@ -270,16 +264,18 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
     out.text += fmt::format(
         "{:<7} {:>9} {:>6.1f}% {:>12.3f} {:>10.1f} {:>10.2f} {:>9.3f} {:>9.3f} {:>11}  {}\n", op,
         t.count, share * 100, static_cast<double>(t.bytes) / kMiB,
-        Rate(static_cast<double>(t.count), span), Rate(static_cast<double>(t.bytes) / kMiB, span),
-        t.latency_ns.Percentile(0.5) / 1e6, t.latency_ns.Percentile(0.99) / 1e6,
+        PerSecond(static_cast<double>(t.count), span),
+        PerSecond(static_cast<double>(t.bytes) / kMiB, span), t.latency_ns.Percentile(0.5) / 1e6,
+        t.latency_ns.Percentile(0.99) / 1e6,
         first ? fmt::format("{:.3f}", first_byte.Percentile(0.5) / 1e6) : "-",
         t.errors ? fmt::format("{} ({})", t.errors, t.first_error) : "0");
   }
   out.text += fmt::format(
       "{} operations in {:.3f} s over {} rank(s) x {} worker(s): {:.1f} ops/s, {:.2f} MiB/s; "
       "prepared {} objects ({} written)\n",
-      operations, span, ranks.Size(), c.concurrency, Rate(static_cast<double>(operations), span),
-      Rate(static_cast<double>(bytes) / kMiB, span), prepared.objects, prepared.written);
+      operations, span, ranks.Size(), c.concurrency,
+      PerSecond(static_cast<double>(operations), span),
+      PerSecond(static_cast<double>(bytes) / kMiB, span), prepared.objects, prepared.written);
   envelope.complete = !interrupted;
   if (interrupted) envelope.stop_reason = "interrupted";
   out.failed = interrupted || errors > 0;
@@ -293,8 +289,8 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   f["bytes"] = bytes;
   f["errors"] = errors;
   f["seconds"] = span;
-  f["ops_per_second"] = Rate(static_cast<double>(operations), span);
-  f["MiB_per_second"] = Rate(static_cast<double>(bytes) / kMiB, span);
+  f["ops_per_second"] = PerSecond(static_cast<double>(operations), span);
+  f["MiB_per_second"] = PerSecond(static_cast<double>(bytes) / kMiB, span);
   f["ops"] = op_rows;
   f["prepare"] = {{"objects", prepared.objects}, {"written", prepared.written},
                   {"skipped", prepared.skipped}, {"removed", prepared.removed},

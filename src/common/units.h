@@ -14,6 +14,15 @@ inline constexpr double kGB = 1e9;
 inline constexpr double kMiB = 1024.0 * 1024.0;
 inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
+// `amount` per second over `seconds`; 0 over no time.
+inline double PerSecond(double amount, double seconds) {
+  return seconds > 0 ? amount / seconds : 0.0;
+}
+// Seconds from one wall-clock nanosecond stamp to a later one; 0 when it is not later.
+inline double SecondsBetween(int64_t start_ns, int64_t end_ns) {
+  return end_ns > start_ns ? static_cast<double>(end_ns - start_ns) / 1e9 : 0.0;
+}
+
 // "1.23 GB" style, decimal units.
 std::string FormatBytes(double bytes);
 // "1.23 GiB" style, binary units.

@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/strings.h"
 #include "common/units.h"
+#include "config/schema.h"
 #include "config/workload_yaml.h"
 
 namespace trainbench::config {
@@ -205,13 +206,6 @@ void ApplyOverride(YAML::Node root, const std::string& text) {
   }
 }
 
-std::string Scalar(const YAML::Node& node) {
-  if (!node.IsScalar())
-    throw std::invalid_argument("expected a single value, not a " +
-                                std::string(node.IsMap() ? "map" : "list"));
-  return node.Scalar();
-}
-
 // A whole number with sai3-bench's separators: "614400", "1,000,000", "500_000", "250 000".
 uint64_t Count(const std::string& text) {
   std::string digits;
@@ -246,7 +240,7 @@ template <typename F>
 auto Read(const YAML::Node& node, const std::string& path, const std::string& source,
           const char* expected, F parse) {
   try {
-    return parse(Scalar(node));
+    return parse(ScalarText(node));
   } catch (const std::invalid_argument& e) {
     throw UsageError(
         fmt::format("{}: {}: expected {}; {}", Where(source, node), path, expected, e.what()));

@@ -18,14 +18,8 @@ namespace {
 using Parse = std::function<void(WorkloadConfig&, const YAML::Node&)>;
 using Emit = std::function<YAML::Node(const WorkloadConfig&)>;
 
-std::string Scalar(const YAML::Node& node) {
-  if (!node.IsScalar())
-    throw std::invalid_argument("got a " + std::string(node.IsMap() ? "map" : "list"));
-  return node.Scalar();
-}
-
 int64_t ParseInteger(const YAML::Node& node, int64_t min) {
-  const std::string text = Scalar(node);
+  const std::string text = ScalarText(node);
   size_t used = 0;
   long double value = 0;
   try {
@@ -41,7 +35,7 @@ int64_t ParseInteger(const YAML::Node& node, int64_t min) {
 }
 
 double ParseNumber(const YAML::Node& node, double min) {
-  const std::string text = Scalar(node);
+  const std::string text = ScalarText(node);
   size_t used = 0;
   double value = 0;
   try {
@@ -56,7 +50,7 @@ double ParseNumber(const YAML::Node& node, double min) {
 }
 
 bool ParseBool(const YAML::Node& node) {
-  const std::string text = ToLower(Scalar(node));
+  const std::string text = ToLower(ScalarText(node));
   if (text == "true" || text == "yes" || text == "on" || text == "1") return true;
   if (text == "false" || text == "no" || text == "off" || text == "0") return false;
   throw std::invalid_argument("got '" + node.Scalar() + "'");
@@ -64,7 +58,7 @@ bool ParseBool(const YAML::Node& node) {
 
 template <typename E>
 E ParseEnum(const YAML::Node& node, const std::vector<std::pair<std::string, E>>& names) {
-  const std::string text = ToLower(Scalar(node));
+  const std::string text = ToLower(ScalarText(node));
   for (const auto& [name, value] : names)
     if (text == name) return value;
   throw std::invalid_argument("got '" + node.Scalar() + "'");
@@ -152,7 +146,7 @@ KeySpec StringKey(std::string path, Access access) {
           "a string",
           true,
           false,
-          [access](WorkloadConfig& c, const YAML::Node& n) { access(c) = Scalar(n); },
+          [access](WorkloadConfig& c, const YAML::Node& n) { access(c) = ScalarText(n); },
           [access](const WorkloadConfig& c) { return Node(access(c)); }};
 }
 
@@ -162,7 +156,7 @@ KeySpec LowerStringKey(std::string path, Access access, std::string expected) {
           std::move(expected),
           true,
           false,
-          [access](WorkloadConfig& c, const YAML::Node& n) { access(c) = ToLower(Scalar(n)); },
+          [access](WorkloadConfig& c, const YAML::Node& n) { access(c) = ToLower(ScalarText(n)); },
           [access](const WorkloadConfig& c) { return Node(access(c)); }};
 }
 
@@ -186,7 +180,7 @@ TimeDistribution ParseTime(const YAML::Node& node) {
     return t;
   }
   if (!node.IsMap()) throw std::invalid_argument("got a list");
-  std::string type = node["type"] ? ToLower(Scalar(node["type"])) : "";
+  std::string type = node["type"] ? ToLower(ScalarText(node["type"])) : "";
   if (type.empty()) type = node["stdev"] ? "normal" : "constant";
   auto get = [&](const char* name, bool required) {
     if (!node[name]) {
@@ -299,9 +293,9 @@ std::vector<ParquetColumn> ParseParquetColumns(const YAML::Node& node) {
         const std::string key = field.first.Scalar();
         try {
           if (key == "name") {
-            column.name = Scalar(field.second);
+            column.name = ScalarText(field.second);
           } else if (key == "dtype") {
-            column.dtype = ToLower(Scalar(field.second));
+            column.dtype = ToLower(ScalarText(field.second));
           } else if (key == "size") {
             column.size = static_cast<uint64_t>(ParseInteger(field.second, 1));
           } else if (key == "read") {
@@ -581,7 +575,7 @@ std::vector<KeySpec> BuildSchema() {
         for (const auto& e : n) {
           if (const auto wrong = UnknownStorageOption(e.first.Scalar()); !wrong.empty())
             throw std::invalid_argument(wrong);
-          c.storage.storage_options[e.first.Scalar()] = Scalar(e.second);
+          c.storage.storage_options[e.first.Scalar()] = ScalarText(e.second);
         }
       },
       [](const WorkloadConfig& c) {
@@ -628,6 +622,13 @@ std::string CanonicalKey(const std::string& path) {
   };
   const auto it = kAliases.find(path);
   return it == kAliases.end() ? path : it->second;
+}
+
+std::string ScalarText(const YAML::Node& node) {
+  if (!node.IsScalar())
+    throw std::invalid_argument("expected a single value, not a " +
+                                std::string(node.IsMap() ? "map" : "list"));
+  return node.Scalar();
 }
 
 }  // namespace trainbench::config

@@ -30,4 +30,8 @@ const KeySpec* FindKey(const std::string& path);
 // Old DLIO spellings mapped to the current key (record_length -> record_length_bytes).
 std::string CanonicalKey(const std::string& path);
 
+// A YAML scalar's text; throws std::invalid_argument ("expected a single value, not a map")
+// for a map or a list, which the loaders turn into an error naming the key.
+std::string ScalarText(const YAML::Node& node);
+
 }  // namespace trainbench::config

@@ -12,12 +12,15 @@
 #include "loader/sample_reads.h"
 
 namespace trainbench::loader {
-namespace {
 
+// Named, not in the anonymous namespace: ReadScheduler::Loop (declared in the header) holds
+// these buffers.
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
 };
 using AlignedBuffer = std::unique_ptr<unsigned char, FreeDeleter>;
+
+namespace {
 
 // Reads recorded for the Darshan-style counters are handed over in batches of this
 // many, so the shared counters take one lock per batch, not per read.

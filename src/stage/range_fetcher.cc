@@ -19,13 +19,10 @@
 #include "storage/range_streams.h"
 
 namespace trainbench::stage {
-namespace {
 
-constexpr size_t kErrorBodyMax = 2048;
-// Chunks handed over in order per loop turn, so transfers keep being serviced meanwhile.
-constexpr unsigned kDeliverPerTurn = 4;
-
-struct Slot {
+// One stream's chunk and its attempt. Named, not in the anonymous namespace: RangeFetcher::Impl
+// (declared in the header) holds them.
+struct FetchSlot {
   unsigned index = 0;  // its stream in RangeStreams
   bool busy = false;   // holds a chunk (in flight, or waiting to be tried again)
   size_t item = 0;
@@ -53,8 +50,14 @@ struct Slot {
   uint64_t* live_bytes = nullptr;
 };
 
+namespace {
+
+constexpr size_t kErrorBodyMax = 2048;
+// Chunks handed over in order per loop turn, so transfers keep being serviced meanwhile.
+constexpr unsigned kDeliverPerTurn = 4;
+
 // Slot `s`'s next body bytes (`reply`: the answer's head); false stops the transfer.
-bool Receive(Slot& s, const storage::RangeReply& reply, const char* data, size_t n) {
+bool Receive(FetchSlot& s, const storage::RangeReply& reply, const char* data, size_t n) {
   if (!s.checked) {
     s.checked = true;
     s.first_byte_ns = metrics::WallNanos();
@@ -278,7 +281,7 @@ class RangeFetcher::Impl {
 
   // Chunk bytes an earlier run left in the part file: hashed (the chunk's hash covers all
   // of it) and kept, so the first attempt asks for the rest.
-  void ResumeChunk(Slot& s, const FetchItem& item, uint64_t bytes) {
+  void ResumeChunk(FetchSlot& s, const FetchItem& item, uint64_t bytes) {
     PhaseScope verify(clock_, Phase::kVerify);
     read_buffer_.resize(std::min<uint64_t>(bytes, 8 << 20));
     for (uint64_t done = 0; done < bytes;) {
@@ -296,7 +299,7 @@ class RangeFetcher::Impl {
     s.kept = s.resumed = bytes;
   }
 
-  void Start(Slot& s) {
+  void Start(FetchSlot& s) {
     const FetchItem& item = (*items_)[s.item];
     storage::RangeGet get;
     if (sources_.at(s.source).origin && sources_.s3() != nullptr) {
@@ -334,7 +337,7 @@ class RangeFetcher::Impl {
   }
 
   // A finished attempt of slot `s` (its handle already out of the multi handle).
-  void Done(Slot& s, const storage::TransferEnd& end) {
+  void Done(FetchSlot& s, const storage::TransferEnd& end) {
     const double now = NowSeconds();
     const double duration = now - s.attempt_start;
     const long status = end.status;
@@ -433,8 +436,8 @@ class RangeFetcher::Impl {
   }
 
   // One GET line for slot `s`'s attempt: `bytes` of it received from `endpoint`.
-  void LogAttempt(const Slot& s, const FetchItem& item, const std::string& endpoint, uint64_t bytes,
-                  const std::string& error) {
+  void LogAttempt(const FetchSlot& s, const FetchItem& item, const std::string& endpoint,
+                  uint64_t bytes, const std::string& error) {
     if (!op_log_) return;
     metrics::OpRecord r;
     r.thread = first_thread_ + s.index;
@@ -449,7 +452,7 @@ class RangeFetcher::Impl {
     op_log_->Add(r);
   }
 
-  void Completed(Slot& s, FetchItem& item) {
+  void Completed(FetchSlot& s, FetchItem& item) {
     const std::string hex = s.sha->FinalHex();
     if (options_.compare) {
       const auto& chunks = item.journal->Chunks();
@@ -527,7 +530,7 @@ class RangeFetcher::Impl {
   }
 
   // Whether slot `s`'s bytes land in a journaled part file (not a repair's buffer).
-  bool Journaled(const Slot& s) const {
+  bool Journaled(const FetchSlot& s) const {
     return !options_.compare && s.fd >= 0 && (*items_)[s.item].journal != nullptr;
   }
 
@@ -553,7 +556,7 @@ class RangeFetcher::Impl {
   SourceLedger& ledger_;
   StreamTime& stream_time_;
   PhaseClock& clock_;
-  std::vector<Slot> slots_;
+  std::vector<FetchSlot> slots_;
   storage::RangeStreams streams_;                 // after slots_: its receiver writes into them
   std::unique_ptr<metrics::OpLogBuffer> op_log_;  // null: no op-log
   uint64_t first_thread_ = 0;                     // the op-log's thread of stream 0
