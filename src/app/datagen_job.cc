@@ -66,12 +66,7 @@ DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
                                         ranks.Size(), ranks.Size())
                           : ""));
   ResultsSink* results = ranks.Rank() == 0 ? env.results : nullptr;
-  report::ResultEnvelope envelope;
-  envelope.kind = "datagen";
-  envelope.workload = config.workload_name;
-  envelope.started = UtcStamp();
-  // Gathered before the work, while every rank is there to answer.
-  envelope.host_names = report::DistinctHosts(ranks.Gather(ranks.Host()));
+  report::ResultEnvelope envelope = StartEnvelope("datagen", config.workload_name, ranks);
   envelope.config = config::ToJson(config);
   JobOpLog op_log(options.op_log, ranks, storage->Describe(""));
   // Bytes count as they are appended, so the series shows a large file's progress.

@@ -1,5 +1,6 @@
 #include "app/job_results.h"
 
+#include "common/clock.h"
 #include "report/results_folder.h"
 #include "report/timeseries_csv.h"
 
@@ -53,6 +54,16 @@ std::string FinalLine(nlohmann::ordered_json line, const report::ResultEnvelope&
   const nlohmann::json short_form = report::LineEnvelope(envelope, folder);
   for (const auto& [key, value] : short_form.items()) ours[key] = value;
   return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+report::ResultEnvelope StartEnvelope(const std::string& kind, const std::string& workload,
+                                     dist::Communicator& ranks) {
+  report::ResultEnvelope envelope;
+  envelope.kind = kind;
+  envelope.workload = workload;
+  envelope.started = UtcStamp();
+  envelope.host_names = report::DistinctHosts(ranks.AllGather(ranks.Host()));
+  return envelope;
 }
 
 }  // namespace trainbench::app

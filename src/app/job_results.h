@@ -10,6 +10,7 @@
 
 #include "app/job_timeseries.h"
 #include "app/results_sink.h"
+#include "dist/communicator.h"
 #include "report/result_envelope.h"
 
 namespace trainbench::app {
@@ -18,6 +19,11 @@ struct WrittenResults {
   std::string folder;  // where they went ("" when they could not be written)
   std::string error;   // why not ("" when written)
 };
+
+// The envelope a job opens with: its kind and workload, started now, and its ranks' hosts. A
+// collective: every rank calls it before the work, while all are there to answer.
+report::ResultEnvelope StartEnvelope(const std::string& kind, const std::string& workload,
+                                     dist::Communicator& ranks);
 
 // Writes the folder; never throws: the caller decides whether an unwritten folder fails the
 // job, after it has shown what was measured.

@@ -190,13 +190,9 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
 
   ResultsSink* results = ranks.Rank() == 0 ? env.results : nullptr;
   JobLog job_log(results);
-  report::ResultEnvelope envelope;
-  envelope.kind = "replay";
-  envelope.workload = options.op_log;
-  envelope.started = UtcStamp();
+  report::ResultEnvelope envelope = StartEnvelope("replay", options.op_log, ranks);
   ReplayOutcome out;
   if (results) out.results.folder = results->Open("replay", envelope.started);
-  envelope.host_names = report::DistinctHosts(ranks.AllGather(ranks.Host()));
   ReplaySettings settings;
   settings.timed = options.mode == "timed";
   settings.speed = options.speed;

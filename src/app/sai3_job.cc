@@ -105,13 +105,9 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
 
   ResultsSink* results = ranks.Rank() == 0 ? env.results : nullptr;
   JobLog job_log(results);
-  report::ResultEnvelope envelope;
-  envelope.kind = "sai3";
-  envelope.workload = c.name;
-  envelope.started = UtcStamp();
+  report::ResultEnvelope envelope = StartEnvelope("sai3", c.name, ranks);
   Sai3Outcome out;
   if (results) out.results.folder = results->Open("sai3-" + c.name, envelope.started);
-  envelope.host_names = report::DistinctHosts(ranks.AllGather(ranks.Host()));
   envelope.config = c.resolved;
   if (c.agents > 1 && static_cast<uint64_t>(ranks.Size()) != c.agents)
     job_log.Warn(fmt::format(

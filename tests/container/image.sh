@@ -30,6 +30,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../lib/skip.sh
 source "$HERE/../lib/skip.sh"
+# shellcheck source=../lib/daemons.sh
+source "$HERE/../lib/daemons.sh"  # daemon_state_dir
 
 usage() {
   echo "usage: $0 start|stop DIR" >&2
@@ -37,11 +39,7 @@ usage() {
 }
 [ $# -eq 2 ] || usage
 cmd=$1
-case $2 in
-  /*) DIR=${2%/} ;;
-  *) DIR=$PWD/${2%/} ;;
-esac
-[ -n "$DIR" ] && [ "$DIR" != / ] || { echo "image.sh: refusing DIR '$2'" >&2; exit 2; }
+daemon_state_dir image.sh "$2"
 readonly MARKER=.trainbench-container-suite
 
 write_conf() {

@@ -1,8 +1,22 @@
 # shellcheck shell=bash
 # Part of the test library, for the fixture scripts that start daemons for a suite
-# (s3/gateway.sh, slurm/cluster.sh): telling their own processes from a recycled pid, and
+# (s3/gateway.sh, slurm/cluster.sh, container/image.sh): their state folder, telling their own processes from a recycled pid, and
 # stopping them. The caller sets DIR (its state folder, which every daemon's command line
 # names) and defines log MESSAGE.
+
+# daemon_state_dir NAME ARG: sets DIR to ARG made absolute, without a trailing slash; refuses
+# (exit 2, naming NAME) an empty DIR or /, which a stop would clear.
+daemon_state_dir() {
+  case $2 in
+    /*) DIR=$2 ;;
+    *) DIR=$PWD/$2 ;;
+  esac
+  DIR=${DIR%/}
+  if [ -z "$DIR" ] || [ "$DIR" = / ]; then
+    echo "$1: refusing DIR '$2'" >&2
+    exit 2
+  fi
+}
 
 # daemon_is_ours PID: the process runs and its command line names DIR.
 daemon_is_ours() {

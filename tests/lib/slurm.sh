@@ -61,3 +61,17 @@ slurm_wait_job() {
 slurm_sbatch() {
   timeout -k 2 20 sbatch --parsable "$@" | cut -d';' -f1
 }
+
+# slurm_long_job FILE EPOCHS [SBATCH_OPTIONS]: writes the job script FILE: `srun trainbench run`
+# of resnet50_h100 on MPI_SMALL's dataset (made beforehand) over 2 nodes, one task each, for
+# EPOCHS epochs of 10 ms steps: a job that runs until Slurm ends it (scancel, a time limit).
+slurm_long_job() {
+  local file=$1 epochs=$2 options=${3:-}
+  local run=(resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=4 "train.epochs=$epochs"
+    train.computation_time=0.01 -a 1)
+  {
+    echo '#!/bin/bash'
+    echo "#SBATCH --nodes=2 --ntasks-per-node=1${options:+ $options}"
+    printf 'srun %q run %s\n' "$TB" "$(printf '%q ' "${run[@]}")"
+  } >"$file"
+}

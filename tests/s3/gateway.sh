@@ -44,7 +44,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../lib/skip.sh
 source "$HERE/../lib/skip.sh"  # skip_unless: the skip rule
 # shellcheck source=../lib/daemons.sh
-source "$HERE/../lib/daemons.sh"  # daemon_is_ours, daemon_stop
+source "$HERE/../lib/daemons.sh"  # daemon_state_dir, daemon_is_ours, daemon_stop
 PY=/usr/bin/python3
 
 usage() {
@@ -53,15 +53,7 @@ usage() {
 }
 [ $# -eq 2 ] || usage
 cmd=$1
-case $2 in
-  /*) DIR=$2 ;;
-  *) DIR=$PWD/$2 ;;
-esac
-DIR=${DIR%/}
-if [ -z "$DIR" ] || [ "$DIR" = / ]; then
-  echo "gateway: refusing DIR '$2'" >&2
-  exit 2
-fi
+daemon_state_dir "gateway" "$2"
 
 log() { echo "gateway: $*" >&2; }
 

@@ -67,7 +67,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../lib/skip.sh
 source "$HERE/../lib/skip.sh"
 # shellcheck source=../lib/daemons.sh
-source "$HERE/../lib/daemons.sh"  # daemon_is_ours, daemon_stop
+source "$HERE/../lib/daemons.sh"  # daemon_state_dir, daemon_is_ours, daemon_stop
 # shellcheck source=../mpi/netns_hosts.sh
 source "$HERE/../mpi/netns_hosts.sh"
 PY=/usr/bin/python3
@@ -78,15 +78,7 @@ usage() {
 }
 [ $# -eq 2 ] || usage
 cmd=$1
-case $2 in
-  /*) DIR=$2 ;;
-  *) DIR=$PWD/$2 ;;
-esac
-DIR=${DIR%/}
-if [ -z "$DIR" ] || [ "$DIR" = / ]; then
-  echo "slurm cluster: refusing DIR '$2'" >&2
-  exit 2
-fi
+daemon_state_dir "slurm cluster" "$2"
 HOSTS=$DIR/hosts
 
 log() { echo "slurm cluster: $*" >&2; }

@@ -9,12 +9,7 @@ cd "$WORK"
 slurm_use_cluster
 
 "$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" --no-progress >/dev/null 2>&1 || fail "datagen"
-long=(resnet50_h100 "${MPI_SMALL[@]}" reader.batch_size=4 train.epochs=400 train.computation_time=0.01 -a 1)
-{
-  echo '#!/bin/bash'
-  echo '#SBATCH --nodes=2 --ntasks-per-node=1'
-  printf 'srun %q run %s\n' "$TB" "$(printf '%q ' "${long[@]}")"
-} >job.sh
+slurm_long_job job.sh 400
 job=$(slurm_sbatch -o "$WORK/job.out" job.sh)
 at_exit "timeout 10 scancel $job 2>/dev/null"
 wait_for_line job.out "epoch 3/400" "the job did not get going"
