@@ -122,7 +122,7 @@ class Workers {
         reads_[s].engine_object[o] = static_cast<uint32_t>(objects.size());
         objects.push_back(planned.objects[o]);
       }
-      reads_[s].engine = storage::OpenReadEngine(*storages[s], std::move(objects), {});
+      reads_[s].engine = storage::OpenReadEngine(*storages[s], storage::ShareNames(objects), {});
     }
   }
 

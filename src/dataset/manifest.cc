@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "storage/io_error.h"
+#include "storage/object_streambuf.h"
 
 namespace trainbench::dataset {
 nlohmann::json GenerationKey(const config::WorkloadConfig& c) {
@@ -141,41 +142,64 @@ void WriteManifest(const Manifest& manifest, storage::Storage& storage) {
   out->Commit();
 }
 
-std::optional<Manifest> ReadManifest(storage::Storage& storage) {
+std::optional<ManifestHead> ReadManifestFiles(
+    storage::Storage& storage, const std::function<void(const ManifestHead&)>& on_head,
+    const std::function<void(formats::WrittenFile&&)>& on_file) {
   if (!storage.FileSize(kManifestName)) return std::nullopt;
-  const auto bytes = storage::ReadAll(storage, kManifestName);
   try {
     // Each file's entry becomes a WrittenFile as soon as the parser closes it, and its JSON
     // is dropped: a DOM of a million entries would take a kilobyte each (128 MB for 100k
     // retinanet files) where the run keeps a fraction of that.
-    Manifest m;
-    bool in_files = false, at_count = false;
+    ManifestHead head;
+    bool head_told = false;
+    std::string member;  // the top-level key being parsed
+    auto tell_head = [&] {
+      if (head_told) return;
+      head_told = true;
+      on_head(head);
+    };
     using Event = nlohmann::json::parse_event_t;
     nlohmann::json::parser_callback_t keep = [&](int depth, Event event, nlohmann::json& parsed) {
-      if (event == Event::key && depth == 1) {
-        in_files = parsed == "files";
-        at_count = parsed == "num_files";
-      }
-      // The count comes before the list (WriteManifest puts it there): one allocation.
-      if (at_count && event == Event::value && parsed.is_number_unsigned()) {
-        m.files.reserve(parsed.get<uint64_t>());
-        at_count = false;
-      }
-      if (in_files && depth == 2 && event == Event::object_end) {
-        m.files.push_back(FileFromJson(parsed));
+      if (event == Event::key && depth == 1) member = parsed.get<std::string>();
+      const bool member_value =
+          depth == 1 && (event == Event::value || event == Event::object_end) && !member.empty();
+      if (member_value && member == "workload" && parsed.is_string())
+        head.workload = parsed.get<std::string>();
+      if (member_value && member == "generation") head.key = parsed;
+      if (member_value && member == "num_files" && parsed.is_number_unsigned())
+        head.num_files = parsed.get<uint64_t>();
+      if (member == "files" && depth == 2 && event == Event::object_end) {
+        tell_head();
+        on_file(FileFromJson(parsed));
         return false;
       }
       return true;
     };
-    const auto j = nlohmann::json::parse(bytes.begin(), bytes.end(), keep);
-    m.workload = j.at("workload").get<std::string>();
-    m.key = j.at("generation");
+    storage::ObjectStreambuf buffer(storage, kManifestName);
+    std::istream in(&buffer);
+    const auto j = nlohmann::json::parse(in, keep);
+    if (!j.contains("workload") || !j.contains("generation"))
+      throw std::runtime_error("no \"workload\" or \"generation\"");
     if (!j.contains("files")) throw std::runtime_error("no \"files\" list");
-    return m;
+    tell_head();  // a dataset of no files
+    return head;
+  } catch (const RuntimeError&) {
+    throw;  // the caller's own refusal, or the storage's (it names the object)
   } catch (const std::exception& e) {
     throw RuntimeError(fmt::format("manifest '{}' is damaged ({}); delete it and re-run datagen",
                                    storage.Describe(kManifestName), e.what()));
   }
+}
+
+std::optional<Manifest> ReadManifest(storage::Storage& storage) {
+  Manifest m;
+  auto head = ReadManifestFiles(
+      storage, [&](const ManifestHead& h) { m.files.reserve(h.num_files); },
+      [&](formats::WrittenFile&& f) { m.files.push_back(std::move(f)); });
+  if (!head) return std::nullopt;
+  m.workload = std::move(head->workload);
+  m.key = std::move(head->key);
+  return m;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // interrupted datagen resumes where it stopped.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -36,6 +37,21 @@ formats::WrittenFile FileFromJson(const nlohmann::json& j);
 void WriteManifest(const Manifest& manifest, storage::Storage& storage);
 // nullopt when there is none; RuntimeError when it exists but cannot be parsed.
 std::optional<Manifest> ReadManifest(storage::Storage& storage);
+
+// A manifest's head, read without keeping its files.
+struct ManifestHead {
+  std::string workload;
+  nlohmann::json key;
+  uint64_t num_files = 0;  // as the head says, before the files
+};
+// Reads the manifest a chunk at a time, handing its head to `on_head` (once, before the
+// first file: WriteManifest puts the head first) and each file to `on_file` as it is
+// parsed, in the manifest's order: a run checks the head before anything else and keeps
+// its files compactly, never holding the manifest's text or a list of WrittenFiles.
+// nullopt and no calls when there is none; RuntimeError when it is damaged.
+std::optional<ManifestHead> ReadManifestFiles(
+    storage::Storage& storage, const std::function<void(const ManifestHead&)>& on_head,
+    const std::function<void(formats::WrittenFile&&)>& on_file);
 
 // Append-only record of finished files. Thread-safe.
 class Journal {

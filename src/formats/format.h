@@ -124,7 +124,7 @@ struct FormatDescription {
   // over `objects` (dataset files, in the run's order) that does it; null where samples are
   // byte extents that the storage's own engine reads.
   std::unique_ptr<storage::ReadEngine> (*open_reader)(
-      storage::Storage& storage, const std::vector<std::string>& objects) = nullptr;
+      storage::Storage& storage, const storage::ObjectNames& objects) = nullptr;
 };
 
 // Every registered format, in the order of registry.cc's table.

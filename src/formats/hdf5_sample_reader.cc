@@ -188,10 +188,11 @@ class Hdf5SampleReader : public storage::ReadEngine {
 }  // namespace
 
 std::unique_ptr<storage::ReadEngine> OpenHdf5SampleReader(storage::Storage& storage,
-                                                          const std::vector<std::string>& objects) {
+                                                          const storage::ObjectNames& objects) {
   std::vector<std::string> paths;
   paths.reserve(objects.size());
-  for (const auto& o : objects) {
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const std::string o(objects[i]);
     const auto local = storage.LocalPath(o);
     if (!local)
       throw UsageError(

@@ -30,6 +30,6 @@ struct Hdf5Shape {
 // open until the engine is destroyed. Thread-safe as storage::ReadEngine says.
 // `objects` must have local paths (libhdf5 opens paths): a UsageError says so otherwise.
 std::unique_ptr<storage::ReadEngine> OpenHdf5SampleReader(storage::Storage& storage,
-                                                          const std::vector<std::string>& objects);
+                                                          const storage::ObjectNames& objects);
 
 }  // namespace trainbench::formats

@@ -102,19 +102,19 @@ std::vector<formats::WrittenFile> ListSplit(const config::WorkloadConfig& config
   return files;
 }
 
-// The manifest's files by path, as views of its paths: one index for both splits, no copy.
-using PathIndex = std::unordered_map<std::string_view, size_t>;
-
-// Which of the manifest's files a split reads, as indices into manifest.files in the plan's
-// order. Throws naming the command that writes a matching dataset.
-std::vector<size_t> SelectFromManifest(const dataset::Manifest& manifest, const PathIndex& by_path,
-                                       const config::WorkloadConfig& config, Split split,
-                                       storage::Storage& storage, const std::string& datagen) {
+// Which of the manifest's files a split reads, as positions in `all` in the plan's order:
+// the planned names when the manifest has them all (found in order without an index when
+// the manifest lists them so, as datagen writes it), else the split's first files as DLIO
+// takes them. Throws naming the command that writes a matching dataset.
+std::vector<uint32_t> SelectFromManifest(const FileTable& all,
+                                         std::unique_ptr<FileNameIndex>& by_name,
+                                         const config::WorkloadConfig& config, Split split,
+                                         storage::Storage& storage, const std::string& datagen) {
   const std::string folder = split == Split::kTrain ? "train/" : "valid/";
   const std::string key = split == Split::kTrain ? "num_files_train" : "num_files_eval";
-  std::vector<size_t> in_split;
-  for (size_t i = 0; i < manifest.files.size(); ++i)
-    if (manifest.files[i].path.starts_with(folder)) in_split.push_back(i);
+  std::vector<uint32_t> in_split;  // positions: 4 bytes a file, where a run counts each
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all.Path(i).starts_with(folder)) in_split.push_back(static_cast<uint32_t>(i));
   const uint64_t wanted = dataset::PlannedCount(config, split);
   if (in_split.size() < wanted)
     throw RuntimeError(fmt::format(
@@ -122,11 +122,16 @@ std::vector<size_t> SelectFromManifest(const dataset::Manifest& manifest, const 
         "a matching dataset with\n  {}",
         storage.Describe(""), in_split.size(), folder.substr(0, folder.size() - 1), wanted, key,
         wanted, datagen));
-  std::vector<size_t> chosen;
+  std::vector<uint32_t> chosen;
   chosen.reserve(wanted);
   for (uint64_t i = 0; i < wanted; ++i) {
-    const auto it = by_path.find(dataset::PlannedPath(config, split, i));
-    if (it == by_path.end()) {
+    const std::string planned = dataset::PlannedPath(config, split, i);
+    size_t at = all.Path(in_split[i]) == planned ? in_split[i] : FileNameIndex::kNone;
+    if (at == FileNameIndex::kNone) {
+      if (!by_name) by_name = std::make_unique<FileNameIndex>(all);
+      at = by_name->Find(planned);
+    }
+    if (at == FileNameIndex::kNone) {
       // More files than asked for (DLIO names carry the count), or names of an older
       // trainbench (".h5", ".jpg"): take the first ones, as DLIO does with a folder holding
       // more files than num_files_*.
@@ -137,114 +142,132 @@ std::vector<size_t> SelectFromManifest(const dataset::Manifest& manifest, const 
       in_split.resize(wanted);
       return in_split;
     }
-    chosen.push_back(it->second);
+    chosen.push_back(static_cast<uint32_t>(at));
   }
   return chosen;
 }
 
-// The chosen files, moved out of the manifest's list (each index is chosen once).
-std::vector<formats::WrittenFile> TakeFiles(std::vector<formats::WrittenFile>& all,
-                                            const std::vector<size_t>& chosen) {
-  std::vector<formats::WrittenFile> files;
-  files.reserve(chosen.size());
-  for (const size_t i : chosen) files.push_back(std::move(all[i]));
-  return files;
-}
-
-// One listing of the split's folder gives every size (one request a page on S3, not a
-// HEAD per file); a file it lacks is asked for on its own before it is called missing.
-void CheckSizes(const std::vector<formats::WrittenFile>& files, Split split,
-                storage::Storage& storage, const std::string& datagen) {
+// One listing of each split's folder gives every size (one request a page on S3, not a
+// HEAD per file), streamed where the storage can; a file it lacks is asked for on its own
+// before it is called missing.
+void CheckSizes(const FileTable& files, storage::Storage& storage, const std::string& datagen) {
   if (files.empty()) return;
-  const auto entries = storage.List(split == Split::kTrain ? "train" : "valid");
-  std::unordered_map<std::string_view, uint64_t> listed;
-  listed.reserve(entries.size());
-  for (const auto& e : entries) listed.emplace(e.path, e.size_bytes);
-  for (const auto& f : files) {
-    const auto it = listed.find(f.path);
-    const auto size =
-        it != listed.end() ? std::optional<uint64_t>(it->second) : storage.FileSize(f.path);
-    if (!size)
-      throw RuntimeError(fmt::format("dataset file {} is in the manifest but missing; re-run\n  {}",
-                                     storage.Describe(f.path), datagen));
-    if (*size != f.size_bytes)
+  const FileNameIndex by_name(files);
+  std::vector<bool> listed(files.size());
+  auto check = [&](size_t i, uint64_t size) {
+    if (size != files.SizeBytes(i))
       throw RuntimeError(fmt::format(
           "dataset file {} is {} bytes but the manifest says {}: it changed after datagen; "
           "re-run\n  {}",
-          storage.Describe(f.path), *size, f.size_bytes, datagen));
+          storage.Describe(std::string(files.Path(i))), size, files.SizeBytes(i), datagen));
+    listed[i] = true;
+  };
+  for (const char* folder : {"train", "valid"})
+    storage.ListEach(folder, [&](const storage::ListEntry& e) {
+      if (const size_t i = by_name.Find(e.path); i != FileNameIndex::kNone) check(i, e.size_bytes);
+    });
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (listed[i]) continue;
+    const std::string path(files.Path(i));
+    const auto size = storage.FileSize(path);
+    if (!size)
+      throw RuntimeError(fmt::format("dataset file {} is in the manifest but missing; re-run\n  {}",
+                                     storage.Describe(path), datagen));
+    check(i, *size);
   }
 }
 
-uint64_t Sum(std::span<const formats::WrittenFile> files) {
-  uint64_t total = 0;
-  for (const auto& f : files) total += f.size_bytes;
-  return total;
+// The files a manifest lists, in its order, each ready for the run (a rescan where the
+// manifest lacks what the run needs, the fields it reads selected) unless it must be
+// rescanned: those are named in `rescan`, as they are, and mended once chosen.
+FileTable ReadManifestTable(const config::WorkloadConfig& config, storage::Storage& storage,
+                            const formats::FileFormat& format, const std::string& datagen,
+                            std::vector<size_t>& rescan) {
+  FileTable all;
+  uint64_t expected = 0;
+  const auto& traits = format.description().traits;
+  dataset::ReadManifestFiles(
+      storage,
+      [&](const dataset::ManifestHead& head) {
+        // A dataset of other settings is refused before any file is looked at.
+        CheckGenerationKey(head.key, dataset::GenerationKey(config), storage.Describe(""), datagen);
+        expected = head.num_files;
+        all.Reserve(expected, 0);
+      },
+      [&](formats::WrittenFile&& f) {
+        // The names of one dataset are about as long as each other: one allocation for all.
+        if (all.empty()) all.Reserve(0, expected * (f.path.size() + 2));
+        // Where samples lie comes from the file itself when the manifest has none (a format
+        // whose library reads the samples: chunked or compressed HDF5), or not the read
+        // units a run reads (Parquet row groups, which older manifests lack).
+        if ((traits.scan_finds_extents && f.samples.empty()) ||
+            (traits.reads_units && f.units.empty()))
+          rescan.push_back(all.size());
+        else
+          format.SelectReads(f);
+        all.Add(std::move(f));
+      });
+  return all;
 }
 
 }  // namespace
 
-uint64_t DatasetFiles::TrainBytes() const { return Sum(train()); }
-uint64_t DatasetFiles::TotalBytes() const { return Sum(files); }
-
 DatasetFiles ResolveDataset(const config::WorkloadConfig& config, storage::Storage& storage,
                             const std::string& datagen) {
-  std::vector<formats::WrittenFile> train_files, eval_files;
-  bool from_manifest = false;
+  DatasetFiles dataset;
   const bool want_eval = config.workflow.evaluation && config.dataset.num_files_eval > 0;
-  if (auto manifest = dataset::ReadManifest(storage)) {
-    CheckGenerationKey(manifest->key, dataset::GenerationKey(config), storage.Describe(""),
-                       datagen);
-    std::vector<size_t> train, eval;
+  const auto format = formats::MakeFormat(config);
+  if (storage.FileSize(dataset::kManifestName)) {
+    std::vector<size_t> rescan;
+    FileTable all = ReadManifestTable(config, storage, *format, datagen, rescan);
+    std::vector<uint32_t> train, eval;
     {
-      PathIndex by_path;
-      by_path.reserve(manifest->files.size());
-      for (size_t i = 0; i < manifest->files.size(); ++i)
-        by_path.emplace(manifest->files[i].path, i);
-      train = SelectFromManifest(*manifest, by_path, config, Split::kTrain, storage, datagen);
+      std::unique_ptr<FileNameIndex> by_name;  // made only if a planned name is out of place
+      train = SelectFromManifest(all, by_name, config, Split::kTrain, storage, datagen);
       if (want_eval)
-        eval = SelectFromManifest(*manifest, by_path, config, Split::kEval, storage, datagen);
-    }  // the index goes before the files are moved (the index views their paths)
-    train_files = TakeFiles(manifest->files, train);
-    eval_files = TakeFiles(manifest->files, eval);
-    manifest.reset();
-    CheckSizes(train_files, Split::kTrain, storage, datagen);
-    CheckSizes(eval_files, Split::kEval, storage, datagen);
-    from_manifest = true;
-    const auto format = formats::MakeFormat(config);
-    const auto& traits = format->description().traits;
-    // Where samples lie comes from the file itself when the manifest has none (a format
-    // whose library reads the samples: chunked or compressed HDF5), or not the read units
-    // a run reads (Parquet row groups, which older manifests lack).
-    for (auto* split : {&train_files, &eval_files})
-      for (auto& f : *split)
-        if ((traits.scan_finds_extents && f.samples.empty()) ||
-            (traits.reads_units && f.units.empty()))
-          f = ScanFile(config, storage, *format, f.path, f.size_bytes);
+        eval = SelectFromManifest(all, by_name, config, Split::kEval, storage, datagen);
+    }
+    dataset.num_train = train.size();
+    // As datagen writes it, the chosen files are the manifest's first ones in order: the
+    // table is the run's as it is. Otherwise the chosen ones are copied into a new one.
+    bool in_place = rescan.empty();
+    for (size_t i = 0; in_place && i < train.size(); ++i) in_place = train[i] == i;
+    for (size_t i = 0; in_place && i < eval.size(); ++i) in_place = eval[i] == train.size() + i;
+    if (in_place) {
+      all.Truncate(train.size() + eval.size());
+      dataset.files = std::move(all);
+    } else {
+      std::vector<bool> to_rescan(all.size());
+      for (const size_t i : rescan) to_rescan[i] = true;
+      for (const auto* split : {&train, &eval})
+        for (const size_t i : *split) {
+          formats::WrittenFile f = all.File(i);
+          if (to_rescan[i]) {
+            f = ScanFile(config, storage, *format, f.path, f.size_bytes);
+            format->SelectReads(f);
+          }
+          dataset.files.Add(std::move(f));
+        }
+    }
+    CheckSizes(dataset.files, storage, datagen);
+    dataset.from_manifest = true;
   } else {
-    train_files =
-        ListSplit(config, storage, Split::kTrain, config.dataset.num_files_train, datagen);
-    if (want_eval)
-      eval_files = ListSplit(config, storage, Split::kEval, config.dataset.num_files_eval, datagen);
+    for (const Split split : {Split::kTrain, Split::kEval}) {
+      if (split == Split::kEval && !want_eval) break;
+      auto scanned =
+          ListSplit(config, storage, split, dataset::PlannedCount(config, split), datagen);
+      if (split == Split::kTrain) dataset.num_train = scanned.size();
+      for (auto& f : scanned) {
+        format->SelectReads(f);  // Parquet: the columns marked read
+        dataset.files.Add(std::move(f));
+      }
+    }
   }
-  DatasetFiles files;
-  files.from_manifest = from_manifest;
-  files.num_train = train_files.size();
-  files.files = std::move(train_files);
-  files.files.reserve(files.files.size() + eval_files.size());
-  for (auto& f : eval_files) files.files.push_back(std::move(f));
-  const auto reader = formats::MakeFormat(config);
-  for (auto& f : files.files) reader->SelectReads(f);  // Parquet: the columns marked read
-  for (const auto& f : files.files)
-    if (f.num_samples == 0)
-      throw RuntimeError(fmt::format("dataset file {} holds no samples", storage.Describe(f.path)));
-  return files;
-}
-
-formats::SampleExtent ExtentOf(const formats::WrittenFile& file, uint64_t index) {
-  if (index < file.samples.size()) return file.samples[index];
-  const uint64_t n = std::max<uint64_t>(1, file.num_samples);
-  const uint64_t begin = file.size_bytes * index / n, end = file.size_bytes * (index + 1) / n;
-  return {begin, end - begin};
+  for (size_t i = 0; i < dataset.files.size(); ++i)
+    if (dataset.files.NumSamples(i) == 0)
+      throw RuntimeError(fmt::format("dataset file {} holds no samples",
+                                     storage.Describe(std::string(dataset.files.Path(i)))));
+  return dataset;
 }
 
 }  // namespace trainbench::loader

@@ -11,30 +11,29 @@
 
 #include "config/workload.h"
 #include "formats/format.h"
+#include "loader/file_table.h"
 #include "storage/storage.h"
 
 namespace trainbench::loader {
 
 struct DatasetFiles {
-  // The train files, then the eval files: one list (a million files are held once), which
-  // is also the read engine's list of objects.
-  std::vector<formats::WrittenFile> files;
+  // The train files, then the eval files: one table (a million files are held once, compactly),
+  // whose names are also the read engine's objects.
+  FileTable files;
   size_t num_train = 0;
   bool from_manifest = false;
-  std::span<const formats::WrittenFile> train() const { return {files.data(), num_train}; }
-  std::span<const formats::WrittenFile> eval() const {
-    return {files.data() + num_train, files.size() - num_train};
+  size_t NumEval() const { return files.size() - num_train; }
+  uint64_t TrainBytes() const { return files.Bytes(0, num_train); }
+  uint64_t TotalBytes() const { return files.Bytes(0, files.size()); }
+  // Samples per file, train files then eval files apart: the sampler's input.
+  std::span<const uint32_t> TrainSampleCounts() const { return files.SampleCounts(0, num_train); }
+  std::span<const uint32_t> EvalSampleCounts() const {
+    return files.SampleCounts(num_train, files.size());
   }
-  uint64_t TrainBytes() const;
-  uint64_t TotalBytes() const;
 };
 
 // `datagen_command`: the command that would write this dataset, quoted in errors.
 DatasetFiles ResolveDataset(const config::WorkloadConfig& config, storage::Storage& storage,
                             const std::string& datagen_command);
-
-// Where sample `index` of `file` lies: its recorded extent, or, for formats that record
-// none (compressed files), an equal share of the file so that an epoch reads every byte.
-formats::SampleExtent ExtentOf(const formats::WrittenFile& file, uint64_t index);
 
 }  // namespace trainbench::loader

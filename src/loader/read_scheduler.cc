@@ -71,9 +71,9 @@ struct ReadScheduler::Loop {
   std::atomic<uint32_t> in_flight{0};  // a copy of `out` for the time series (a plain store)
 };
 
-ReadScheduler::ReadScheduler(storage::ReadEngine& engine,
-                             const std::vector<formats::WrittenFile>* files, ReaderOptions options,
-                             size_t accelerators, metrics::IoCharacterizer* io)
+ReadScheduler::ReadScheduler(storage::ReadEngine& engine, const FileTable* files,
+                             ReaderOptions options, size_t accelerators,
+                             metrics::IoCharacterizer* io)
     : engine_(engine),
       files_(files),
       options_(options),

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "formats/format.h"
+#include "loader/file_table.h"
 #include "loader/sampler.h"
 #include "metrics/histogram.h"
 #include "metrics/io_characterization.h"
@@ -48,8 +49,8 @@ class ReadScheduler {
   // `engine` reads the objects `files` names, in that order (object i is (*files)[i]);
   // `io`, when given, is fed every read that happened. Both are kept by pointer and must
   // outlive the scheduler. Throws when the engine cannot make its queues.
-  ReadScheduler(storage::ReadEngine& engine, const std::vector<formats::WrittenFile>* files,
-                ReaderOptions options, size_t accelerators, metrics::IoCharacterizer* io);
+  ReadScheduler(storage::ReadEngine& engine, const FileTable* files, ReaderOptions options,
+                size_t accelerators, metrics::IoCharacterizer* io);
   ~ReadScheduler();
   ReadScheduler(const ReadScheduler&) = delete;
   ReadScheduler& operator=(const ReadScheduler&) = delete;
@@ -107,7 +108,7 @@ class ReadScheduler {
   void Fail(const std::string& message);
 
   storage::ReadEngine& engine_;
-  const std::vector<formats::WrittenFile>* files_;
+  const FileTable* files_;
   ReaderOptions options_;
   metrics::IoCharacterizer* io_;
   uint64_t alignment_;

@@ -2,43 +2,40 @@
 
 #include <algorithm>
 
-#include "loader/dataset_files.h"
-
 namespace trainbench::loader {
 
-size_t UnitOf(const formats::WrittenFile& file, uint64_t sample) {
-  const auto& units = file.units;
+size_t UnitOf(std::span<const formats::ReadUnit> units, uint64_t sample) {
   const auto after =
       std::upper_bound(units.begin(), units.end(), sample,
                        [](uint64_t s, const formats::ReadUnit& u) { return s < u.first_sample; });
   return after == units.begin() ? 0 : static_cast<size_t>(after - units.begin()) - 1;
 }
 
-SampleRead ReadOf(const std::vector<formats::WrittenFile>& files,
-                  const std::vector<SampleRef>& plan, size_t index, uint32_t file_offset) {
+SampleRead ReadOf(const FileTable& files, const std::vector<SampleRef>& plan, size_t index,
+                  uint32_t file_offset) {
   const SampleRef ref = plan[index];
-  const formats::WrittenFile& file = files[ref.file + file_offset];
+  const size_t file = ref.file + file_offset;
+  const auto units = files.Units(file);
   SampleRead read;
-  if (file.units.empty()) {
-    read.own = ExtentOf(file, ref.sample);
+  if (units.empty()) {
+    read.own = files.ExtentOf(file, ref.sample);
     return read;
   }
-  const size_t unit = UnitOf(file, ref.sample);
+  const size_t unit = UnitOf(units, ref.sample);
   if (index > 0) {
     const SampleRef previous = plan[index - 1];
-    if (previous.file == ref.file && UnitOf(file, previous.sample) == unit) return read;
+    if (previous.file == ref.file && UnitOf(units, previous.sample) == unit) return read;
   }
-  read.unit = &file.units[unit];
+  read.unit = &units[unit];
   return read;
 }
 
-uint64_t SameUnitRun(const std::vector<formats::WrittenFile>& files,
-                     const std::vector<SampleRef>& plan, uint64_t index, uint64_t limit,
-                     uint32_t file_offset, bool sequential) {
+uint64_t SameUnitRun(const FileTable& files, const std::vector<SampleRef>& plan, uint64_t index,
+                     uint64_t limit, uint32_t file_offset, bool sequential) {
   const SampleRef ref = plan[index];
-  const formats::WrittenFile& file = files[ref.file + file_offset];
-  if (file.units.empty()) return 1;
-  const formats::ReadUnit& unit = file.units[UnitOf(file, ref.sample)];
+  const auto units = files.Units(ref.file + file_offset);
+  if (units.empty()) return 1;
+  const formats::ReadUnit& unit = units[UnitOf(units, ref.sample)];
   if (sequential) {
     // Entries of one file are consecutive samples there: if the entry where the unit (or
     // the limit) ends is the sample it must be, every entry before it is too.

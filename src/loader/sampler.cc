@@ -56,7 +56,7 @@ bool SequentialWithinFiles(const SamplerOptions& o) {
   return o.sample_shuffle == config::Shuffle::kOff;
 }
 
-std::vector<std::vector<SampleRef>> PlanEpoch(const std::vector<uint64_t>& samples_per_file,
+std::vector<std::vector<SampleRef>> PlanEpoch(std::span<const uint32_t> samples_per_file,
                                               const SamplerOptions& o, uint64_t epoch,
                                               uint64_t first_accelerator, uint64_t count) {
   std::vector<std::vector<SampleRef>> plan;
@@ -81,7 +81,7 @@ void AppendRun(std::vector<SampleRef>& plan, uint64_t& filled, uint32_t file, ui
 
 }  // namespace
 
-void PlanEpochInto(const std::vector<uint64_t>& samples_per_file, const SamplerOptions& o,
+void PlanEpochInto(std::span<const uint32_t> samples_per_file, const SamplerOptions& o,
                    uint64_t epoch, uint64_t first_accelerator, uint64_t count,
                    std::vector<std::vector<SampleRef>>& plan) {
   const uint64_t total =

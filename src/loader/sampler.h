@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "config/workload.h"
@@ -41,12 +42,12 @@ uint64_t StepsPerEpoch(uint64_t total_samples, const SamplerOptions& options);
 
 // Samples of accelerators [first, first + count) for `epoch` (1-based); each list holds
 // exactly StepsPerEpoch x batch_size samples, batch after batch.
-std::vector<std::vector<SampleRef>> PlanEpoch(const std::vector<uint64_t>& samples_per_file,
+std::vector<std::vector<SampleRef>> PlanEpoch(std::span<const uint32_t> samples_per_file,
                                               const SamplerOptions& options, uint64_t epoch,
                                               uint64_t first_accelerator, uint64_t count);
 // The same into `plan`, reusing its lists' memory: a dlrm epoch is millions of entries, and a
 // fresh buffer each epoch cost page faults, zeroing and unmapping.
-void PlanEpochInto(const std::vector<uint64_t>& samples_per_file, const SamplerOptions& options,
+void PlanEpochInto(std::span<const uint32_t> samples_per_file, const SamplerOptions& options,
                    uint64_t epoch, uint64_t first_accelerator, uint64_t count,
                    std::vector<std::vector<SampleRef>>& plan);
 

@@ -26,8 +26,8 @@ const std::array<std::string, kAccessSizeBuckets>& AccessSizeBucketNames() {
   return kNames;
 }
 
-IoCharacterizer::IoCharacterizer(std::vector<uint64_t> file_sizes)
-    : sizes_(std::move(file_sizes)), files_(sizes_.size()) {}
+IoCharacterizer::IoCharacterizer(std::span<const uint64_t> file_sizes)
+    : sizes_(file_sizes), files_(sizes_.size()) {}
 
 void IoCharacterizer::OnOpens(uint64_t count) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -46,13 +46,13 @@ void IoCharacterizer::Record(const ReadRecord& r) {
   counters_.bytes_read += bytes;
   ++counters_.size_buckets[AccessSizeBucket(bytes)];
   counters_.max_read_bytes = std::max(counters_.max_read_bytes, bytes);
-  if (f.read) {
+  if (f.last_end_plus_one != 0) {
     // Darshan: consecutive reads are also sequential.
-    if (offset >= f.last_end) ++counters_.sequential_reads;
-    if (offset == f.last_end) ++counters_.consecutive_reads;
+    const uint64_t last_end = f.last_end_plus_one - 1;
+    if (offset >= last_end) ++counters_.sequential_reads;
+    if (offset == last_end) ++counters_.consecutive_reads;
   }
-  f.read = true;
-  f.last_end = offset + bytes;
+  f.last_end_plus_one = offset + bytes + 1;
   f.bytes += bytes;
 }
 
@@ -60,7 +60,7 @@ IoCounters IoCharacterizer::Counters() const {
   std::lock_guard<std::mutex> lock(mutex_);
   IoCounters c = counters_;
   for (size_t i = 0; i < files_.size(); ++i) {
-    if (!files_[i].read) continue;
+    if (files_[i].last_end_plus_one == 0) continue;
     ++c.files_read;
     if (files_[i].bytes > sizes_[i]) ++c.files_reread;
   }

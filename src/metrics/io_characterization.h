@@ -45,7 +45,8 @@ struct ReadRecord {
 
 class IoCharacterizer {
  public:
-  explicit IoCharacterizer(std::vector<uint64_t> file_sizes);
+  // `file_sizes` (file i's size at [i]) must outlive the characterizer.
+  explicit IoCharacterizer(std::span<const uint64_t> file_sizes);
 
   void OnOpens(uint64_t count);
   void OnReads(std::span<const ReadRecord> reads);
@@ -57,15 +58,15 @@ class IoCharacterizer {
   IoCounters Counters() const;
 
  private:
+  // 16 bytes a file: a run over a million files keeps a million of these.
   struct FileState {
-    uint64_t last_end = 0;
+    uint64_t last_end_plus_one = 0;  // 0: not read yet
     uint64_t bytes = 0;
-    bool read = false;
   };
   void Record(const ReadRecord& r);  // with mutex_ held
 
   mutable std::mutex mutex_;
-  std::vector<uint64_t> sizes_;
+  std::span<const uint64_t> sizes_;
   std::vector<FileState> files_;
   IoCounters counters_;
 };

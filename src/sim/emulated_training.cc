@@ -26,10 +26,7 @@ class EmulatedRun {
   EmulatedRun(const config::WorkloadConfig& config, const loader::DatasetFiles& dataset,
               storage::Storage& storage, dist::Communicator& comm, const EmulationOptions& options)
       : c_(config), dataset_(dataset), storage_(storage), comm_(comm), options_(options) {
-    std::vector<uint64_t> sizes;
-    sizes.reserve(dataset.files.size());
-    for (const auto& f : dataset.files) sizes.push_back(f.size_bytes);
-    io_ = std::make_unique<metrics::IoCharacterizer>(std::move(sizes));
+    io_ = std::make_unique<metrics::IoCharacterizer>(dataset.files.Sizes());
   }
 
   metrics::RunRecord Go() {
@@ -38,8 +35,8 @@ class EmulatedRun {
     first_ = options_.first_accelerator;
     const uint64_t random_seed = options_.random_shuffle_seed.value_or(DrawRandomShuffleSeed());
     sampler_ = TrainSampling(c_, total, random_seed);
-    train_counts_ = SamplesPerFile(dataset_.train());
-    eval_counts_ = SamplesPerFile(dataset_.eval());
+    train_counts_ = dataset_.TrainSampleCounts();
+    eval_counts_ = dataset_.EvalSampleCounts();
     const uint64_t steps = TrainStepsPerEpoch(c_, dataset_, total);
 
     r_ = StartRunRecord(
@@ -222,7 +219,7 @@ class EmulatedRun {
                       rec.BytesPerSecond() / kMB, rec.au_percentage,
                       rec.complete ? "" : " (incomplete)"));
       if (Stop(out)) return;
-      if (EvalDue(c_, epoch, !dataset_.eval().empty()) && !Evaluate(epoch)) return;
+      if (EvalDue(c_, epoch, dataset_.NumEval() > 0) && !Evaluate(epoch)) return;
       if (checkpointer_ && EpochCheckpointDue(c_, epoch) && checkpointer_->MayWrite())
         WriteCheckpoint(epoch, global_step);
     }
@@ -291,7 +288,7 @@ class EmulatedRun {
   uint64_t phase_requested_ = 0;  // bytes of the batches the current phase took
   loader::SamplerOptions sampler_;
   std::vector<std::vector<loader::SampleRef>> train_plans_[2];  // this epoch's and the next's
-  std::vector<uint64_t> train_counts_, eval_counts_;
+  std::span<const uint32_t> train_counts_, eval_counts_;        // the dataset's
   uint64_t first_ = 0;
   ReadSetup reads_;
   std::unique_ptr<loader::ReadScheduler> scheduler_;

@@ -46,13 +46,14 @@ namespace {
 // reader.transfer_size, raised to the engine's least worthwhile read (S3: 8 MiB ranges)
 // but never past the largest sample, so small samples keep small buffers.
 uint64_t TransferSize(const config::WorkloadConfig& config, storage::ReadEngine& engine,
-                      const std::vector<formats::WrittenFile>& files) {
+                      const loader::FileTable& files) {
   const uint64_t floor = engine.Capabilities().min_read_size;
   if (floor <= config.reader.transfer_size) return config.reader.transfer_size;
   uint64_t largest = 0;
-  for (const auto& f : files) {
-    for (const auto& s : f.samples) largest = std::max(largest, s.length);
-    if (f.samples.empty()) largest = std::max(largest, f.size_bytes);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const auto extents = files.Extents(i);
+    for (const auto& s : extents) largest = std::max(largest, s.length);
+    if (extents.empty()) largest = std::max(largest, files.SizeBytes(i));
   }
   return std::max(config.reader.transfer_size, std::min(floor, largest));
 }
@@ -61,10 +62,7 @@ uint64_t TransferSize(const config::WorkloadConfig& config, storage::ReadEngine&
 
 ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators,
                      const ReadFlags& flags, storage::Storage& storage,
-                     const std::vector<formats::WrittenFile>& files) {
-  std::vector<std::string> objects;
-  objects.reserve(files.size());
-  for (const auto& f : files) objects.push_back(f.path);
+                     const loader::FileTable& files) {
   storage::ReadEngineOptions o;
   o.engine = flags.engine;
   o.direct = config.reader.odirect;
@@ -75,21 +73,21 @@ ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators
   const auto& format = formats::FindFormat(config.dataset.format);
   if (flags.engine != "null" && format.open_reader) {
     if (storage.LocalPath("").has_value()) {
-      setup.engine = format.open_reader(storage, objects);
+      setup.engine = format.open_reader(storage, *files.Names());
     } else {
       // Compressed or split-chunk samples have no byte range in the object: reading their
       // places in the uncompressed data would measure nothing real.
-      for (const auto& f : files)
-        if (!f.extents_are_bytes)
+      for (size_t i = 0; i < files.size(); ++i)
+        if (!files.ExtentsAreBytes(i))
           throw UsageError(fmt::format(
               "{}: its samples have no byte range in the object (a compressed or chunked {} "
               "dataset), and {} reads them only through a library that needs a file system; "
               "write it with dataset.compression=none and dataset.enable_chunking=false, or "
               "use a file system",
-              storage.Describe(f.path), format.name, format.name));
+              storage.Describe(std::string(files.Path(i))), format.name, format.name));
     }
   }
-  if (!setup.engine) setup.engine = storage::OpenReadEngine(storage, std::move(objects), o);
+  if (!setup.engine) setup.engine = storage::OpenReadEngine(storage, files.Names(), o);
   if (flags.op_log) setup.engine = storage::WithOpLog(std::move(setup.engine), flags.op_log);
   const unsigned useful = setup.engine->Capabilities().useful_depth;
   setup.reader.threads = ReadThreads(config, accelerators, flags, useful);

@@ -14,7 +14,7 @@ metrics::RunRecord StartRunRecord(const config::WorkloadConfig& config,
   r.steps_per_epoch = shape.steps_per_epoch;
   r.batch_size = config.reader.batch_size;
   r.train_files = dataset.num_train;
-  for (const auto& f : dataset.train()) r.train_samples += f.num_samples;
+  for (size_t i = 0; i < dataset.num_train; ++i) r.train_samples += dataset.files.NumSamples(i);
   r.dataset_bytes = dataset.TotalBytes();
   r.train_bytes = dataset.TrainBytes();
   r.random_shuffle_seed = shape.random_shuffle_seed;

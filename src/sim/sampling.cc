@@ -47,17 +47,10 @@ loader::SamplerOptions PreloadSampling(const loader::SamplerOptions& train) {
   return o;
 }
 
-std::vector<uint64_t> SamplesPerFile(std::span<const formats::WrittenFile> files) {
-  std::vector<uint64_t> counts;
-  counts.reserve(files.size());
-  for (const auto& f : files) counts.push_back(f.num_samples);
-  return counts;
-}
-
 uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
                             const loader::DatasetFiles& dataset, uint64_t accelerators) {
   uint64_t samples = 0;
-  for (const auto& f : dataset.train()) samples += f.num_samples;
+  for (size_t i = 0; i < dataset.num_train; ++i) samples += dataset.files.NumSamples(i);
   const uint64_t steps = loader::StepsPerEpoch(samples, TrainSampling(config, accelerators, 0));
   if (steps == 0)
     throw UsageError(fmt::format(
@@ -68,8 +61,7 @@ uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
 }
 
 uint64_t BatchBytes(const std::vector<loader::SampleRef>& plan, uint64_t step, uint64_t batch,
-                    const std::vector<formats::WrittenFile>& files, uint32_t file_offset,
-                    bool sequential) {
+                    const loader::FileTable& files, uint32_t file_offset, bool sequential) {
   uint64_t bytes = 0;
   const size_t end = std::min<size_t>(plan.size(), (step + 1) * batch);
   // A run of samples that one read serves (a Parquet row group's rows) at a time.

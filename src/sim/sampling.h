@@ -26,8 +26,6 @@ loader::SamplerOptions EvalSampling(const loader::SamplerOptions& train,
 // read_type memory's one pass before training: every sample once, in order.
 loader::SamplerOptions PreloadSampling(const loader::SamplerOptions& train);
 
-std::vector<uint64_t> SamplesPerFile(std::span<const formats::WrittenFile> files);
-
 // Steps per epoch for `accelerators` in all; throws UsageError (naming the keys) when
 // not even one step fits, so a run can refuse before it creates its results folder.
 uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
@@ -36,7 +34,6 @@ uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
 // The bytes batch `step` of `plan` reads (loader/sample_reads.h; files indexed from
 // `file_offset`).
 uint64_t BatchBytes(const std::vector<loader::SampleRef>& plan, uint64_t step, uint64_t batch,
-                    const std::vector<formats::WrittenFile>& files, uint32_t file_offset,
-                    bool sequential = false);
+                    const loader::FileTable& files, uint32_t file_offset, bool sequential = false);
 
 }  // namespace trainbench::sim

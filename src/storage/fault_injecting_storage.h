@@ -29,7 +29,7 @@ class FaultInjectingStorage : public ForwardingStorage {
   std::unique_ptr<RandomAccessFile> Open(const std::string& path,
                                          const OpenOptions& options) override;
   // Reads through this storage's Open (pread), so failed opens reach the reader.
-  std::unique_ptr<ReadEngine> OpenReadEngine(std::vector<std::string> objects,
+  std::unique_ptr<ReadEngine> OpenReadEngine(SharedObjectNames objects,
                                              const ReadEngineOptions& options) override {
     return Storage::OpenReadEngine(std::move(objects), options);
   }

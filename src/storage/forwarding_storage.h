@@ -30,7 +30,7 @@ class ForwardingStorage : public Storage {
   std::optional<std::string> LocalPath(const std::string& path) const override {
     return base_.LocalPath(path);
   }
-  std::unique_ptr<ReadEngine> OpenReadEngine(std::vector<std::string> objects,
+  std::unique_ptr<ReadEngine> OpenReadEngine(SharedObjectNames objects,
                                              const ReadEngineOptions& options) override {
     return base_.OpenReadEngine(std::move(objects), options);
   }

@@ -155,19 +155,20 @@ class MemoryReadEngine : public ReadEngine {
 
 }  // namespace
 
-std::unique_ptr<ReadEngine> MemoryStorage::OpenReadEngine(std::vector<std::string> objects,
+std::unique_ptr<ReadEngine> MemoryStorage::OpenReadEngine(SharedObjectNames objects,
                                                           const ReadEngineOptions& options) {
   if (options.engine != "memory") return Storage::OpenReadEngine(std::move(objects), options);
   std::vector<std::shared_ptr<const Bytes>> data;
   std::vector<std::string> names;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& o : objects) {
-      const auto it = objects_.find(o);
+    for (size_t i = 0; i < objects->size(); ++i) {
+      const auto it = objects_.find(std::string((*objects)[i]));
       data.push_back(it == objects_.end() ? nullptr : it->second);
     }
   }
-  for (const auto& o : objects) names.push_back(Describe(o));
+  for (size_t i = 0; i < objects->size(); ++i)
+    names.push_back(Describe(std::string((*objects)[i])));
   return std::make_unique<MemoryReadEngine>(std::move(data), std::move(names));
 }
 

@@ -25,7 +25,7 @@ class MemoryStorage : public Storage {
   std::optional<std::string> LocalPath(const std::string& path) const override;
   // Adds `memory`: reads complete when reaped, newest first, so the reader above meets
   // completions out of order without threads or timing (the tests' engine).
-  std::unique_ptr<ReadEngine> OpenReadEngine(std::vector<std::string> objects,
+  std::unique_ptr<ReadEngine> OpenReadEngine(SharedObjectNames objects,
                                              const ReadEngineOptions& options) override;
   std::string DefaultReadEngine() const override { return "memory"; }
 

@@ -15,7 +15,8 @@ class NullQueue : public SyncReadQueue {
 
 class NullEngine : public ReadEngine {
  public:
-  explicit NullEngine(std::vector<std::string> names) : names_(std::move(names)) {
+  NullEngine(SharedObjectNames names, const Storage& storage)
+      : names_(std::move(names)), storage_(storage) {
     capabilities_.useful_depth = 64;
   }
   std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override {
@@ -25,18 +26,19 @@ class NullEngine : public ReadEngine {
   std::string Describe() const override { return "null (no storage is read)"; }
   uint64_t Opens() const override { return 0; }
   std::string DescribeObject(uint32_t object) const override {
-    return object < names_.size() ? names_[object] : "";
+    return object < names_->size() ? storage_.Describe(std::string((*names_)[object])) : "";
   }
 
  private:
-  std::vector<std::string> names_;
+  SharedObjectNames names_;
+  const Storage& storage_;
   ReadEngineCapabilities capabilities_;
 };
 
 }  // namespace
 
-std::unique_ptr<ReadEngine> MakeNullEngine(std::vector<std::string> names) {
-  return std::make_unique<NullEngine>(std::move(names));
+std::unique_ptr<ReadEngine> MakeNullEngine(SharedObjectNames names, const Storage& storage) {
+  return std::make_unique<NullEngine>(std::move(names), storage);
 }
 
 }  // namespace trainbench::storage

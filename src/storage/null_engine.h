@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "storage/read_queue.h"
+#include "storage/storage.h"
 
 namespace trainbench::storage {
 
-// `names`: the objects' names, for messages only.
-std::unique_ptr<ReadEngine> MakeNullEngine(std::vector<std::string> names);
+// `names`: the objects of `storage` (which must outlive the engine), for messages only.
+std::unique_ptr<ReadEngine> MakeNullEngine(SharedObjectNames names, const Storage& storage);
 
 }  // namespace trainbench::storage

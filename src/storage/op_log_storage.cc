@@ -190,7 +190,7 @@ std::vector<ListEntry> OpLogStorage::List(const std::string& prefix) {
   return entries;
 }
 
-std::unique_ptr<ReadEngine> OpLogStorage::OpenReadEngine(std::vector<std::string> objects,
+std::unique_ptr<ReadEngine> OpLogStorage::OpenReadEngine(SharedObjectNames objects,
                                                          const ReadEngineOptions& options) {
   // The base's engine reads through the base, not through Open above: each read once.
   return WithOpLog(base_.OpenReadEngine(std::move(objects), options), recorder_->log());

@@ -37,7 +37,7 @@ class OpLogStorage : public ForwardingStorage {
   std::optional<uint64_t> FileSize(const std::string& path) override;
   void Remove(const std::string& path) override;
   std::vector<ListEntry> List(const std::string& prefix) override;
-  std::unique_ptr<ReadEngine> OpenReadEngine(std::vector<std::string> objects,
+  std::unique_ptr<ReadEngine> OpenReadEngine(SharedObjectNames objects,
                                              const ReadEngineOptions& options) override;
 
   // Hands the lines kept so far to the log.

@@ -21,6 +21,11 @@ std::unique_ptr<Storage> OpenStorage(const std::string& uri,
   return std::make_unique<PosixStorage>(uri);
 }
 
+void Storage::ListEach(const std::string& prefix,
+                       const std::function<void(const ListEntry&)>& each) {
+  for (const auto& entry : List(prefix)) each(entry);
+}
+
 std::vector<unsigned char> ReadAll(Storage& storage, const std::string& path) {
   auto file = storage.Open(path);
   std::vector<unsigned char> data(file->Size());

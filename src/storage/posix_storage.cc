@@ -88,9 +88,12 @@ class PosixWriter : public AtomicWriter {
   bool committed_ = false;
 };
 
+// Holds the descriptor alone: a read engine keeps a handle open for each of a million files,
+// where the path kept for messages took a hundred bytes more each. A message asks the
+// kernel for the open file's path instead.
 class PosixFile : public RandomAccessFile {
  public:
-  PosixFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  explicit PosixFile(int fd) : fd_(fd) {}
   ~PosixFile() override { ::close(fd_); }
 
   size_t ReadAt(uint64_t offset, void* buffer, size_t size) override {
@@ -100,7 +103,8 @@ class PosixFile : public RandomAccessFile {
       const ssize_t n = ::pread(fd_, p + done, size - done, static_cast<off_t>(offset + done));
       if (n < 0) {
         if (errno == EINTR) continue;
-        Fail(fmt::format("read failed at offset {} of", offset + done), path_, errno);
+        const int error = errno;
+        Fail(fmt::format("read failed at offset {} of", offset + done), Path(), error);
       }
       if (n == 0) break;
       done += static_cast<size_t>(n);
@@ -110,12 +114,22 @@ class PosixFile : public RandomAccessFile {
 
   uint64_t Size() override {
     struct stat st {};
-    if (::fstat(fd_, &st) != 0) Fail("cannot stat", path_, errno);
+    if (::fstat(fd_, &st) != 0) {
+      const int error = errno;
+      Fail("cannot stat", Path(), error);
+    }
     return static_cast<uint64_t>(st.st_size);
   }
 
  private:
-  std::string path_;
+  std::string Path() const {
+    char target[4096];
+    const std::string link = "/proc/self/fd/" + std::to_string(fd_);
+    const ssize_t n = ::readlink(link.c_str(), target, sizeof(target));
+    return n > 0 ? std::string(target, static_cast<size_t>(n))
+                 : "descriptor " + std::to_string(fd_);
+  }
+
   int fd_;
 };
 
@@ -142,7 +156,7 @@ std::unique_ptr<RandomAccessFile> PosixStorage::Open(const std::string& path,
   if (options.direct) flags |= O_DIRECT;
   const int fd = ::open(full.c_str(), flags);
   if (fd < 0) Fail("cannot open", full, errno);
-  return std::make_unique<PosixFile>(full, fd);
+  return std::make_unique<PosixFile>(fd);
 }
 
 std::optional<uint64_t> PosixStorage::FileSize(const std::string& path) {
@@ -165,7 +179,7 @@ namespace {
 // files count as their targets; links to folders are not followed, as
 // recursive_directory_iterator did.
 void ListFolder(int dir, const std::string& relative, const std::string& described,
-                std::vector<ListEntry>& entries) {
+                const std::function<void(ListEntry&&)>& each) {
   DIR* stream = ::fdopendir(dir);
   if (!stream) {
     const int error = errno;
@@ -194,11 +208,11 @@ void ListFolder(int dir, const std::string& relative, const std::string& describ
       }
     }
     if (file) {
-      entries.push_back({std::move(path), size});
+      each({std::move(path), size});
     } else if (folder) {
       const int child = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
       if (child < 0) Fail("cannot list", described + "/" + name, errno);
-      ListFolder(child, path, described + "/" + name, entries);
+      ListFolder(child, path, described + "/" + name, each);
     }
     errno = 0;
   }
@@ -207,20 +221,33 @@ void ListFolder(int dir, const std::string& relative, const std::string& describ
 
 }  // namespace
 
+// `dir` for the folder `prefix` names; -1 where there is none.
+int PosixStorage::OpenListed(const std::string& prefix, std::string& relative,
+                             std::string& start) const {
+  relative = prefix;
+  while (!relative.empty() && relative.back() == '/') relative.pop_back();
+  start = Full(relative);
+  const int dir = ::open(start.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0 && errno != ENOENT && errno != ENOTDIR) Fail("cannot list", start, errno);
+  return dir;
+}
+
 std::vector<ListEntry> PosixStorage::List(const std::string& prefix) {
   std::vector<ListEntry> entries;
-  std::string relative = prefix;
-  while (!relative.empty() && relative.back() == '/') relative.pop_back();
-  const std::string start = Full(relative);
-  const int dir = ::open(start.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return entries;
-    Fail("cannot list", start, errno);
-  }
-  ListFolder(dir, relative, start, entries);
+  std::string relative, start;
+  const int dir = OpenListed(prefix, relative, start);
+  if (dir < 0) return entries;
+  ListFolder(dir, relative, start, [&](ListEntry&& e) { entries.push_back(std::move(e)); });
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.path < b.path; });
   return entries;
+}
+
+void PosixStorage::ListEach(const std::string& prefix,
+                            const std::function<void(const ListEntry&)>& each) {
+  std::string relative, start;
+  const int dir = OpenListed(prefix, relative, start);
+  if (dir >= 0) ListFolder(dir, relative, start, [&](ListEntry&& e) { each(e); });
 }
 
 size_t PosixStorage::RemoveLeftovers(const std::string& prefix) {
@@ -245,12 +272,11 @@ std::optional<std::string> PosixStorage::LocalPath(const std::string& path) cons
 
 LockAttempt PosixStorage::TryLock(const std::string& path) { return TryLockFile(Full(path)); }
 
-std::unique_ptr<ReadEngine> PosixStorage::OpenReadEngine(std::vector<std::string> objects,
+std::unique_ptr<ReadEngine> PosixStorage::OpenReadEngine(SharedObjectNames objects,
                                                          const ReadEngineOptions& options) {
   if (options.engine != "uring") return Storage::OpenReadEngine(std::move(objects), options);
-  for (auto& o : objects) o = Full(o);  // in place: a million paths are held once
-  const uint64_t budget = OpenObjectBudget(objects.size());
-  return MakeUringEngine(std::move(objects), budget, options);
+  const uint64_t budget = OpenObjectBudget(objects->size());
+  return MakeUringEngine(std::move(objects), root_, budget, options);
 }
 
 // Files stay open for the whole run (no open per read), so a dataset of thousands of

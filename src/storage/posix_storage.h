@@ -17,12 +17,14 @@ class PosixStorage : public Storage {
   std::optional<uint64_t> FileSize(const std::string& path) override;
   void Remove(const std::string& path) override;
   std::vector<ListEntry> List(const std::string& prefix) override;
+  void ListEach(const std::string& prefix,
+                const std::function<void(const ListEntry&)>& each) override;
   size_t RemoveLeftovers(const std::string& prefix) override;
   std::string Describe(const std::string& path) const override;
   std::optional<std::string> LocalPath(const std::string& path) const override;
   LockAttempt TryLock(const std::string& path) override;
   // Adds `uring` to the engines every storage has.
-  std::unique_ptr<ReadEngine> OpenReadEngine(std::vector<std::string> objects,
+  std::unique_ptr<ReadEngine> OpenReadEngine(SharedObjectNames objects,
                                              const ReadEngineOptions& options) override;
   // Raises the soft limit of open files (ulimit -n) as far as the hard limit allows.
   uint64_t OpenObjectBudget(uint64_t wanted) override;
@@ -31,6 +33,8 @@ class PosixStorage : public Storage {
 
  private:
   std::string Full(const std::string& path) const;
+  // The folder `prefix` names, opened, with its relative and full path; -1 where none is.
+  int OpenListed(const std::string& prefix, std::string& relative, std::string& start) const;
   std::string root_;
 };
 

@@ -112,17 +112,18 @@ class ThreadPoolQueue : public ReadQueue {
 
 class PreadEngine : public ReadEngine {
  public:
-  PreadEngine(Storage& storage, std::vector<std::string> objects, const ReadEngineOptions& options)
+  PreadEngine(Storage& storage, SharedObjectNames objects, const ReadEngineOptions& options)
       : storage_(storage),
         objects_(std::move(objects)),
-        files_(objects_.size(), storage.OpenObjectBudget(objects_.size()),
+        files_(objects_->size(), storage.OpenObjectBudget(objects_->size()),
                [this, &storage, direct = options.direct](uint32_t object) {
                  OpenOptions o;
                  o.direct = direct;
-                 return storage.Open(objects_[object], o);
+                 return storage.Open(std::string((*objects_)[object]), o);
                }) {
     capabilities_.alignment = options.direct ? kDirectAlignment : 1;
-    capabilities_.local_paths = !objects_.empty() && storage.LocalPath(objects_[0]).has_value();
+    capabilities_.local_paths =
+        !objects_->empty() && storage.LocalPath(std::string((*objects_)[0])).has_value();
     capabilities_.useful_depth = 1;
     describe_ = options.direct ? "pread, O_DIRECT" : "pread";
   }
@@ -135,12 +136,12 @@ class PreadEngine : public ReadEngine {
   std::string Describe() const override { return describe_; }
   uint64_t Opens() const override { return files_.Opens(); }
   std::string DescribeObject(uint32_t object) const override {
-    return storage_.Describe(objects_[object]);
+    return storage_.Describe(std::string((*objects_)[object]));
   }
 
  private:
   Storage& storage_;
-  std::vector<std::string> objects_;
+  SharedObjectNames objects_;
   ObjectTable<RandomAccessFile> files_;
   ReadEngineCapabilities capabilities_;
   std::string describe_;
@@ -148,7 +149,7 @@ class PreadEngine : public ReadEngine {
 
 }  // namespace
 
-std::unique_ptr<ReadEngine> MakePreadEngine(Storage& storage, std::vector<std::string> objects,
+std::unique_ptr<ReadEngine> MakePreadEngine(Storage& storage, SharedObjectNames objects,
                                             const ReadEngineOptions& options) {
   return std::make_unique<PreadEngine>(storage, std::move(objects), options);
 }

@@ -13,7 +13,7 @@
 
 namespace trainbench::storage {
 
-std::unique_ptr<ReadEngine> MakePreadEngine(Storage& storage, std::vector<std::string> objects,
+std::unique_ptr<ReadEngine> MakePreadEngine(Storage& storage, SharedObjectNames objects,
                                             const ReadEngineOptions& options);
 
 }  // namespace trainbench::storage

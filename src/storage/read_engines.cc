@@ -19,17 +19,14 @@ const std::vector<ReadEngineDescription>& KnownReadEngines() {
   return kEngines;
 }
 
-std::unique_ptr<ReadEngine> Storage::OpenReadEngine(std::vector<std::string> objects,
+std::unique_ptr<ReadEngine> Storage::OpenReadEngine(SharedObjectNames objects,
                                                     const ReadEngineOptions& options) {
   if (options.engine == "pread") return MakePreadEngine(*this, std::move(objects), options);
-  if (options.engine == "null") {
-    for (auto& o : objects) o = Describe(o);  // in place: a million names are held once
-    return MakeNullEngine(std::move(objects));
-  }
+  if (options.engine == "null") return MakeNullEngine(std::move(objects), *this);
   return nullptr;
 }
 
-std::unique_ptr<ReadEngine> OpenReadEngine(Storage& storage, std::vector<std::string> objects,
+std::unique_ptr<ReadEngine> OpenReadEngine(Storage& storage, SharedObjectNames objects,
                                            const ReadEngineOptions& options) {
   ReadEngineOptions o = options;
   if (o.engine.empty()) o.engine = storage.DefaultReadEngine();

@@ -19,7 +19,7 @@ const std::vector<ReadEngineDescription>& KnownReadEngines();
 
 // Opens the engine `options.engine` names (the storage's default when empty); a
 // UsageError names the engine and what the storage offers when it cannot.
-std::unique_ptr<ReadEngine> OpenReadEngine(Storage& storage, std::vector<std::string> objects,
+std::unique_ptr<ReadEngine> OpenReadEngine(Storage& storage, SharedObjectNames objects,
                                            const ReadEngineOptions& options);
 
 }  // namespace trainbench::storage

@@ -12,12 +12,12 @@ namespace {
 // A ReadQueue over an S3RequestQueue: each read one ranged GET into the caller's buffer.
 class S3ReadQueue : public ReadQueue {
  public:
-  S3ReadQueue(const S3Endpoint& endpoint, const std::vector<std::string>& keys, unsigned depth)
-      : e_(endpoint), keys_(keys), requests_(endpoint, depth), reads_(requests_.Depth()) {}
+  S3ReadQueue(const S3Endpoint& endpoint, const ObjectNames& names, unsigned depth)
+      : e_(endpoint), names_(names), requests_(endpoint, depth), reads_(requests_.Depth()) {}
 
   void Submit(const ReadRequest& r) override {
     S3Request request;
-    request.key = keys_[r.object];
+    request.key = e_.Key(std::string(names_[r.object]));
     request.range = {{r.offset, r.length}};
     reads_[requests_.Submit(request, r.tag, r.buffer, r.length)] = {r.offset, r.length};
   }
@@ -55,7 +55,7 @@ class S3ReadQueue : public ReadQueue {
   };
 
   const S3Endpoint& e_;
-  const std::vector<std::string>& keys_;
+  const ObjectNames& names_;
   S3RequestQueue requests_;
   std::vector<Read> reads_;  // by slot
   std::vector<ReadCompletion> ready_;
@@ -63,30 +63,31 @@ class S3ReadQueue : public ReadQueue {
 
 class S3ReadEngine : public ReadEngine {
  public:
-  S3ReadEngine(const S3Endpoint& endpoint, std::vector<std::string> keys)
-      : e_(endpoint), keys_(std::move(keys)) {
+  S3ReadEngine(const S3Endpoint& endpoint, SharedObjectNames names)
+      : e_(endpoint), names_(std::move(names)) {
     capabilities_.useful_depth = 64;
     capabilities_.min_read_size = endpoint.options().range_size;
   }
   std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override {
-    return std::make_unique<S3ReadQueue>(e_, keys_, std::max(1u, depth));
+    return std::make_unique<S3ReadQueue>(e_, *names_, std::max(1u, depth));
   }
   const ReadEngineCapabilities& Capabilities() const override { return capabilities_; }
   std::string Describe() const override { return "s3 (libcurl multi)"; }
   uint64_t Opens() const override { return 0; }
-  std::string DescribeObject(uint32_t object) const override { return e_.Describe(keys_[object]); }
+  std::string DescribeObject(uint32_t object) const override {
+    return e_.Describe(e_.Key(std::string((*names_)[object])));
+  }
 
  private:
   const S3Endpoint& e_;
-  std::vector<std::string> keys_;
+  SharedObjectNames names_;
   ReadEngineCapabilities capabilities_;
 };
 
 }  // namespace
 
-std::unique_ptr<ReadEngine> MakeS3ReadEngine(const S3Endpoint& endpoint,
-                                             std::vector<std::string> keys) {
-  return std::make_unique<S3ReadEngine>(endpoint, std::move(keys));
+std::unique_ptr<ReadEngine> MakeS3ReadEngine(const S3Endpoint& endpoint, SharedObjectNames names) {
+  return std::make_unique<S3ReadEngine>(endpoint, std::move(names));
 }
 
 }  // namespace trainbench::storage

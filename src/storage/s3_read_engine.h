@@ -11,13 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "storage/object_names.h"
 #include "storage/read_queue.h"
 #include "storage/s3_http.h"
 
 namespace trainbench::storage {
 
-// `keys`: the objects' full keys, in the engine's object order. `endpoint` must outlive it.
-std::unique_ptr<ReadEngine> MakeS3ReadEngine(const S3Endpoint& endpoint,
-                                             std::vector<std::string> keys);
+// `names`: the objects under the endpoint's prefix, in the engine's object order.
+// `endpoint` must outlive it.
+std::unique_ptr<ReadEngine> MakeS3ReadEngine(const S3Endpoint& endpoint, SharedObjectNames names);
 
 }  // namespace trainbench::storage

@@ -321,10 +321,9 @@ std::string S3Storage::Describe(const std::string& path) const {
 
 std::optional<std::string> S3Storage::LocalPath(const std::string&) const { return std::nullopt; }
 
-std::unique_ptr<ReadEngine> S3Storage::OpenReadEngine(std::vector<std::string> objects,
+std::unique_ptr<ReadEngine> S3Storage::OpenReadEngine(SharedObjectNames objects,
                                                       const ReadEngineOptions& options) {
   if (options.engine != "s3") return Storage::OpenReadEngine(std::move(objects), options);
-  for (auto& o : objects) o = endpoint_.Key(o);  // in place: a million keys are held once
   return MakeS3ReadEngine(endpoint_, std::move(objects));
 }
 

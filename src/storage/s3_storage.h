@@ -31,7 +31,7 @@ class S3Storage : public Storage {
   std::optional<std::string> LocalPath(const std::string& path) const override;
   LockAttempt TryLock(const std::string& path) override;
   // Adds `s3`: libcurl's multi interface, many ranged GETs in flight per reader loop.
-  std::unique_ptr<ReadEngine> OpenReadEngine(std::vector<std::string> objects,
+  std::unique_ptr<ReadEngine> OpenReadEngine(SharedObjectNames objects,
                                              const ReadEngineOptions& options) override;
   std::string DefaultReadEngine() const override { return "s3"; }
   std::map<std::string, double> Counters() const override;

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "metrics/histogram.h"
+#include "storage/object_names.h"
 #include "storage/read_queue.h"
 
 namespace trainbench::storage {
@@ -76,6 +78,11 @@ class Storage {
   virtual void Remove(const std::string& path) = 0;
   // Every object under `prefix` (a folder), recursively, sorted by path.
   virtual std::vector<ListEntry> List(const std::string& prefix) = 0;
+  // Every object under `prefix`, handed to `each` one at a time in no set order, so that a
+  // million entries are never held at once where the backend can stream them (a file
+  // system); this base hands over List's entries.
+  virtual void ListEach(const std::string& prefix,
+                        const std::function<void(const ListEntry&)>& each);
   // Removes temporary objects that an interrupted Create left behind under `prefix`.
   virtual size_t RemoveLeftovers(const std::string& prefix) = 0;
   // The full name of `path` for messages ("/data/train/x.tfrecord", "s3://b/k").
@@ -86,7 +93,7 @@ class Storage {
   // A read engine over `objects` (read_engines.h lists the names). This base serves the
   // engines every backend has, `pread` (a thread pool over Open) and `null`; a backend
   // overrides it to add its own and calls it for the rest.
-  virtual std::unique_ptr<ReadEngine> OpenReadEngine(std::vector<std::string> objects,
+  virtual std::unique_ptr<ReadEngine> OpenReadEngine(SharedObjectNames objects,
                                                      const ReadEngineOptions& options);
   // The engine used when none is named.
   virtual std::string DefaultReadEngine() const { return "pread"; }

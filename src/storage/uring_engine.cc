@@ -24,8 +24,8 @@ struct Fd {
 
 class UringQueue : public ReadQueue {
  public:
-  UringQueue(ObjectTable<Fd>& files, const std::vector<std::string>& paths, unsigned depth)
-      : files_(files), paths_(paths), depth_(depth), slots_(depth) {
+  UringQueue(ObjectTable<Fd>& files, const ReadEngine& engine, unsigned depth)
+      : files_(files), engine_(engine), depth_(depth), slots_(depth) {
     if (const int rc = io_uring_queue_init(depth, &ring_, 0); rc < 0)
       throw RuntimeError(fmt::format("io_uring_queue_init failed: {} (use --io-engine pread)",
                                      std::strerror(-rc)));
@@ -98,7 +98,7 @@ class UringQueue : public ReadQueue {
       if (cqe->res < 0) {
         c.bytes = 0;
         c.error = fmt::format("read failed at offset {} of '{}': {}", slot.offset,
-                              paths_[slot.object], std::strerror(-cqe->res));
+                              engine_.DescribeObject(slot.object), std::strerror(-cqe->res));
       } else {
         c.bytes = static_cast<uint64_t>(cqe->res);
       }
@@ -119,7 +119,7 @@ class UringQueue : public ReadQueue {
     std::unique_ptr<Fd> temporary;  // a file over the open budget, closed after its read
   };
   ObjectTable<Fd>& files_;
-  const std::vector<std::string>& paths_;
+  const ReadEngine& engine_;  // names objects in messages
   unsigned depth_;
   io_uring ring_{};
   std::vector<Slot> slots_;
@@ -130,13 +130,16 @@ class UringQueue : public ReadQueue {
 
 class UringEngine : public ReadEngine {
  public:
-  UringEngine(std::vector<std::string> paths, uint64_t budget, const ReadEngineOptions& options)
-      : paths_(std::move(paths)),
-        files_(paths_.size(), budget, [this, direct = options.direct](uint32_t object) {
+  UringEngine(SharedObjectNames names, std::string root, uint64_t budget,
+              const ReadEngineOptions& options)
+      : names_(std::move(names)),
+        root_(std::move(root)),
+        files_(names_->size(), budget, [this, direct = options.direct](uint32_t object) {
           int flags = O_RDONLY | O_CLOEXEC;
           if (direct) flags |= O_DIRECT;
-          const int fd = ::open(paths_[object].c_str(), flags);
-          if (fd < 0) ThrowIoError("cannot open", paths_[object], errno);
+          const std::string path = names_->Joined(object, root_);
+          const int fd = ::open(path.c_str(), flags);
+          if (fd < 0) ThrowIoError("cannot open", path, errno);
           return std::make_unique<Fd>(fd);
         }) {
     capabilities_.alignment = options.direct ? kDirectAlignment : 1;
@@ -145,15 +148,18 @@ class UringEngine : public ReadEngine {
     describe_ = options.direct ? "io_uring, O_DIRECT" : "io_uring";
   }
   std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override {
-    return std::make_unique<UringQueue>(files_, paths_, std::max(1u, depth));
+    return std::make_unique<UringQueue>(files_, *this, std::max(1u, depth));
   }
   const ReadEngineCapabilities& Capabilities() const override { return capabilities_; }
   std::string Describe() const override { return describe_; }
   uint64_t Opens() const override { return files_.Opens(); }
-  std::string DescribeObject(uint32_t object) const override { return paths_[object]; }
+  std::string DescribeObject(uint32_t object) const override {
+    return names_->Joined(object, root_);
+  }
 
  private:
-  std::vector<std::string> paths_;
+  SharedObjectNames names_;
+  std::string root_;
   ObjectTable<Fd> files_;
   ReadEngineCapabilities capabilities_;
   std::string describe_;
@@ -161,9 +167,9 @@ class UringEngine : public ReadEngine {
 
 }  // namespace
 
-std::unique_ptr<ReadEngine> MakeUringEngine(std::vector<std::string> paths, uint64_t budget,
-                                            const ReadEngineOptions& options) {
-  return std::make_unique<UringEngine>(std::move(paths), budget, options);
+std::unique_ptr<ReadEngine> MakeUringEngine(SharedObjectNames names, std::string root,
+                                            uint64_t budget, const ReadEngineOptions& options) {
+  return std::make_unique<UringEngine>(std::move(names), std::move(root), budget, options);
 }
 
 }  // namespace trainbench::storage

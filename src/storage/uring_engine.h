@@ -9,13 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "storage/object_names.h"
 #include "storage/read_queue.h"
 
 namespace trainbench::storage {
 
-// `paths`: the objects' local paths, in the engine's object order; `budget`: how many may
-// stay open.
-std::unique_ptr<ReadEngine> MakeUringEngine(std::vector<std::string> paths, uint64_t budget,
-                                            const ReadEngineOptions& options);
+// `names`: the objects, in the engine's object order, under the folder `root`; `budget`: how
+// many may stay open.
+std::unique_ptr<ReadEngine> MakeUringEngine(SharedObjectNames names, std::string root,
+                                            uint64_t budget, const ReadEngineOptions& options);
 
 }  // namespace trainbench::storage

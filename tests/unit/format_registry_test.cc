@@ -95,10 +95,11 @@ TEST_F(OlderSpellingsTest, RunListsEverySpelling) {
                       storage());
       const auto files = loader::ResolveDataset(c, storage(), "trainbench datagen");
       EXPECT_FALSE(files.from_manifest);
-      ASSERT_EQ(files.train().size(), 2u);
-      for (const auto& f : files.train()) {
-        EXPECT_EQ(f.num_samples, 2u);
-        EXPECT_EQ(f.path.substr(f.path.rfind('.') + 1), extension);
+      ASSERT_EQ(files.num_train, 2u);
+      for (size_t i = 0; i < files.num_train; ++i) {
+        EXPECT_EQ(files.files.NumSamples(i), 2u);
+        const std::string_view path = files.files.Path(i);
+        EXPECT_EQ(path.substr(path.rfind('.') + 1), extension);
       }
     }
   }

@@ -120,7 +120,7 @@ TEST(OpLogStorage, EngineReadsAreLoggedOnce) {
     OpLogStorage logged(t.memory, t.log);
     t.memory.Publish("train/b.npz",
                      std::make_shared<const MemoryStorage::Bytes>(MemoryStorage::Bytes(64, 7)));
-    auto engine = logged.OpenReadEngine({"train/b.npz"}, {"memory", false});
+    auto engine = logged.OpenReadEngine(storage::ShareNames({"train/b.npz"}), {"memory", false});
     auto queue = engine->NewQueue(2);
     std::array<unsigned char, 16> buffer{};
     queue->Submit({0, 8, buffer.size(), buffer.data(), 1, 0});

@@ -49,10 +49,10 @@ class ReadSchedulerTest : public ::testing::TestWithParam<EngineCase> {
     f.size_bytes = bytes.size();
     f.num_samples = kSamples;
     for (uint64_t i = 0; i < kSamples; ++i) f.samples.push_back({i * kSampleBytes, kSampleBytes});
-    files_.push_back(f);
+    file_ = f;
     plans_.resize(1);
     for (uint32_t i = 0; i < kSamples; ++i) plans_[0].push_back({0, i});
-    io_ = std::make_unique<metrics::IoCharacterizer>(std::vector<uint64_t>{f.size_bytes});
+    io_ = std::make_unique<metrics::IoCharacterizer>(sizes_);
   }
   void TearDown() override {
     if (!root_.empty()) fs::remove_all(root_);
@@ -61,7 +61,7 @@ class ReadSchedulerTest : public ::testing::TestWithParam<EngineCase> {
   std::unique_ptr<storage::ReadEngine> Engine() {
     storage::ReadEngineOptions o;
     o.engine = GetParam().engine;
-    return storage::OpenReadEngine(*storage_, {"f.bin"}, o);
+    return storage::OpenReadEngine(*storage_, storage::ShareNames({"f.bin"}), o);
   }
 
   // Waits for `expected` bytes to be read (at most 5 s), then a little longer, and
@@ -87,7 +87,16 @@ class ReadSchedulerTest : public ::testing::TestWithParam<EngineCase> {
   static constexpr uint64_t kSamples = 100, kSampleBytes = 100, kBatch = 10;
   fs::path root_;
   std::unique_ptr<storage::Storage> storage_;
-  std::vector<formats::WrittenFile> files_;
+  // The run's table of the one file, made from file_ as a test has changed it.
+  const FileTable& Files() {
+    files_ = FileTable();
+    files_.Add(file_);
+    return files_;
+  }
+
+  formats::WrittenFile file_;
+  FileTable files_;
+  std::vector<uint64_t> sizes_{kSamples * kSampleBytes};
   std::vector<std::vector<SampleRef>> plans_;
   std::unique_ptr<metrics::IoCharacterizer> io_;
 };
@@ -95,7 +104,7 @@ class ReadSchedulerTest : public ::testing::TestWithParam<EngineCase> {
 TEST_P(ReadSchedulerTest, ReadsStayWithinThePrefetchWindow) {
   auto engine = Engine();
   {
-    ReadScheduler r(*engine, &files_, Options(), 1, io_.get());
+    ReadScheduler r(*engine, &Files(), Options(), 1, io_.get());
     r.StartPhase(&plans_, 0, kBatch);
     // Batch 0 plus 2 prefetched batches: 30 samples.
     EXPECT_EQ(ReadUpTo(r, 30 * kSampleBytes), 30 * kSampleBytes);
@@ -125,9 +134,9 @@ TEST_P(ReadSchedulerTest, ReadsStayWithinThePrefetchWindow) {
 
 TEST_P(ReadSchedulerTest, ShortFileFailsNamingFileAndOffset) {
   if (std::string(GetParam().engine) == "null") GTEST_SKIP() << "null reads no file";
-  files_[0].samples[50].length = 100000;  // the index says more than the file holds
+  file_.samples[50].length = 100000;  // the index says more than the file holds
   auto engine = Engine();
-  ReadScheduler r(*engine, &files_, Options(), 1, io_.get());
+  ReadScheduler r(*engine, &Files(), Options(), 1, io_.get());
   r.StartPhase(&plans_, 0, kBatch);
   for (uint64_t step = 0; step < 10; ++step) r.Advance(0, step);
   r.WakeReaders();
@@ -144,7 +153,7 @@ TEST_P(ReadSchedulerTest, ShortFileFailsNamingFileAndOffset) {
 // unit left and re-entered is read again, as DLIO's one-group cache does), so unit 0 is
 // read twice; every other sample moves nothing.
 TEST_P(ReadSchedulerTest, UnitsAreReadOnceForTheirConsecutiveSamples) {
-  formats::WrittenFile& f = files_[0];
+  formats::WrittenFile& f = file_;
   f.samples.clear();
   for (uint64_t u = 0; u < 5; ++u)
     f.units.push_back({u * 20, 20, {{u * 2000, 300}, {u * 2000 + 1000, 130}}});
@@ -152,19 +161,20 @@ TEST_P(ReadSchedulerTest, UnitsAreReadOnceForTheirConsecutiveSamples) {
   for (uint32_t i = 0; i < 20; ++i) plans_[0].push_back({0, i});   // unit 0
   for (uint32_t i = 20; i < 40; ++i) plans_[0].push_back({0, i});  // unit 1
   for (uint32_t i = 0; i < 10; ++i) plans_[0].push_back({0, i});   // unit 0 again
-  EXPECT_EQ(ReadOf(files_, plans_[0], 0, 0).Bytes(), 430u);
-  EXPECT_EQ(ReadOf(files_, plans_[0], 1, 0).Count(), 0u);
-  EXPECT_EQ(ReadOf(files_, plans_[0], 20, 0).unit, &f.units[1]);
-  EXPECT_EQ(ReadOf(files_, plans_[0], 40, 0).unit, &f.units[0]);
-  EXPECT_EQ(UnitOf(f, 99), 4u);
+  const FileTable& files = Files();
+  EXPECT_EQ(ReadOf(files, plans_[0], 0, 0).Bytes(), 430u);
+  EXPECT_EQ(ReadOf(files, plans_[0], 1, 0).Count(), 0u);
+  EXPECT_EQ(ReadOf(files, plans_[0], 20, 0).unit, &files.Units(0)[1]);
+  EXPECT_EQ(ReadOf(files, plans_[0], 40, 0).unit, &files.Units(0)[0]);
+  EXPECT_EQ(UnitOf(files.Units(0), 99), 4u);
   // The samples one read serves, claimed together: up to the unit's end or the limit.
-  EXPECT_EQ(SameUnitRun(files_, plans_[0], 0, 50, 0), 20u);
-  EXPECT_EQ(SameUnitRun(files_, plans_[0], 5, 12, 0), 7u);
-  EXPECT_EQ(SameUnitRun(files_, plans_[0], 20, 50, 0), 20u);
-  EXPECT_EQ(SameUnitRun(files_, plans_[0], 40, 50, 0), 10u);
+  EXPECT_EQ(SameUnitRun(files, plans_[0], 0, 50, 0), 20u);
+  EXPECT_EQ(SameUnitRun(files, plans_[0], 5, 12, 0), 7u);
+  EXPECT_EQ(SameUnitRun(files, plans_[0], 20, 50, 0), 20u);
+  EXPECT_EQ(SameUnitRun(files, plans_[0], 40, 50, 0), 10u);
   auto engine = Engine();
   {
-    ReadScheduler r(*engine, &files_, Options(), 1, io_.get());
+    ReadScheduler r(*engine, &Files(), Options(), 1, io_.get());
     r.StartPhase(&plans_, 0, kBatch);
     for (uint64_t step = 0; step < 5; ++step) r.Advance(0, step);
     r.WakeReaders();
@@ -194,13 +204,16 @@ INSTANTIATE_TEST_SUITE_P(
 // entry and limit, over plans of both file-access modes, with units that files and
 // accelerators' slices cut in the middle (45 samples in units of 20, 20, 5).
 TEST(SameUnitRunTest, SequentialPlansGiveTheWalksRuns) {
-  std::vector<formats::WrittenFile> files(3);
-  for (auto& f : files) {
+  FileTable files;
+  for (int i = 0; i < 3; ++i) {
+    formats::WrittenFile f;
+    f.path = "f" + std::to_string(i);
     f.num_samples = 45;
     for (uint64_t first : {0, 20, 40})
       f.units.push_back({first, std::min<uint64_t>(20, 45 - first), {{first * 10, 100}}});
+    files.Add(std::move(f));
   }
-  const std::vector<uint64_t> counts(files.size(), 45);
+  const std::vector<uint32_t> counts(files.size(), 45);
   for (auto access : {config::FileAccess::kMulti, config::FileAccess::kShared}) {
     for (uint64_t accelerators : {1, 2, 3}) {
       SamplerOptions o;
@@ -232,7 +245,7 @@ TEST(ReadEngines, UnavailableEngineIsAUsageErrorNamingIt) {
   storage::ReadEngineOptions o;
   o.engine = "uring";
   try {
-    storage::OpenReadEngine(memory, {"x"}, o);
+    storage::OpenReadEngine(memory, storage::ShareNames({"x"}), o);
     FAIL() << "uring opened on memory storage";
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("--io-engine uring"), std::string::npos) << e.what();

@@ -109,7 +109,8 @@ TEST(IoCharacterization, DarshanBuckets) {
 }
 
 TEST(IoCharacterization, SequentialConsecutiveAndRereads) {
-  IoCharacterizer io({1000, 1000});
+  const std::vector<uint64_t> sizes{1000, 1000};
+  IoCharacterizer io(sizes);
   io.OnOpens(1);
   io.OnRead(0, 0, 100);    // first read of the file: neither
   io.OnRead(0, 100, 100);  // consecutive (and sequential)

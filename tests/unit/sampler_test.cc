@@ -18,7 +18,8 @@ using config::Shuffle;
 
 std::vector<std::vector<SampleRef>> All(const std::vector<uint64_t>& files, const SamplerOptions& o,
                                         uint64_t epoch) {
-  return PlanEpoch(files, o, epoch, 0, o.accelerators);
+  const std::vector<uint32_t> counts(files.begin(), files.end());
+  return PlanEpoch(counts, o, epoch, 0, o.accelerators);
 }
 
 void ExpectDisjointAndCovering(const std::vector<uint64_t>& files, const SamplerOptions& o,
