@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -177,16 +178,16 @@ void CheckSizes(const FileTable& files, storage::Storage& storage, const std::st
   }
 }
 
-// The files a manifest lists, in its order, each ready for the run (a rescan where the
-// manifest lacks what the run needs, the fields it reads selected) unless it must be
-// rescanned: those are named in `rescan`, as they are, and mended once chosen.
-FileTable ReadManifestTable(const config::WorkloadConfig& config, storage::Storage& storage,
+// The files the manifest lists, in its order, each ready for the run (the fields it reads
+// selected) unless it must be rescanned (the manifest lacks what the run needs): those are
+// named in `rescan`, as they are, and mended once chosen. nullopt where there is no manifest.
+std::optional<FileTable> ReadManifestTable(const config::WorkloadConfig& config, storage::Storage& storage,
                             const formats::FileFormat& format, const std::string& datagen,
                             std::vector<size_t>& rescan) {
   FileTable all;
   uint64_t expected = 0;
   const auto& traits = format.description().traits;
-  dataset::ReadManifestFiles(
+  const auto head = dataset::ReadManifestFiles(
       storage,
       [&](const dataset::ManifestHead& head) {
         // A dataset of other settings is refused before any file is looked at.
@@ -207,6 +208,7 @@ FileTable ReadManifestTable(const config::WorkloadConfig& config, storage::Stora
           format.SelectReads(f);
         all.Add(std::move(f));
       });
+  if (!head) return std::nullopt;
   return all;
 }
 
@@ -217,9 +219,9 @@ DatasetFiles ResolveDataset(const config::WorkloadConfig& config, storage::Stora
   DatasetFiles dataset;
   const bool want_eval = config.workflow.evaluation && config.dataset.num_files_eval > 0;
   const auto format = formats::MakeFormat(config);
-  if (storage.FileSize(dataset::kManifestName)) {
-    std::vector<size_t> rescan;
-    FileTable all = ReadManifestTable(config, storage, *format, datagen, rescan);
+  std::vector<size_t> rescan;
+  if (auto manifest = ReadManifestTable(config, storage, *format, datagen, rescan)) {
+    FileTable& all = *manifest;
     std::vector<uint32_t> train, eval;
     {
       std::unique_ptr<FileNameIndex> by_name;  // made only if a planned name is out of place

@@ -226,6 +226,15 @@ LockAttempt S3Storage::TryLock(const std::string& path) {
 
 std::vector<ListEntry> S3Storage::List(const std::string& prefix) {
   std::vector<ListEntry> entries;
+  ListEach(prefix, [&](const ListEntry& e) { entries.push_back(e); });
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.path < b.path; });
+  return entries;
+}
+
+// A page of keys at a time: a million objects are never held as entries at once.
+void S3Storage::ListEach(const std::string& prefix,
+                         const std::function<void(const ListEntry&)>& each) {
   const std::string root = endpoint_.Key("");
   std::string want = endpoint_.Key(prefix);
   if (!want.empty()) want += "/";
@@ -246,15 +255,12 @@ std::vector<ListEntry> S3Storage::List(const std::string& prefix) {
     for (auto c : result.children("Contents")) {
       std::string key = c.child_value("Key");
       if (!root.empty()) key = key.substr(root.size() + 1);
-      entries.push_back({key, std::stoull(c.child_value("Size"))});
+      each({std::move(key), std::stoull(c.child_value("Size"))});
     }
     if (std::string(result.child_value("IsTruncated")) != "true") break;
     token = result.child_value("NextContinuationToken");
     if (token.empty()) break;
   }
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.path < b.path; });
-  return entries;
 }
 
 // The S3 form of a temporary file: a multipart upload that a killed writer never

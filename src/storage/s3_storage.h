@@ -26,6 +26,8 @@ class S3Storage : public Storage {
   std::optional<uint64_t> FileSize(const std::string& path) override;
   void Remove(const std::string& path) override;
   std::vector<ListEntry> List(const std::string& prefix) override;
+  void ListEach(const std::string& prefix,
+                const std::function<void(const ListEntry&)>& each) override;
   size_t RemoveLeftovers(const std::string& prefix) override;
   std::string Describe(const std::string& path) const override;
   std::optional<std::string> LocalPath(const std::string& path) const override;
