@@ -1,13 +1,20 @@
 #include "app/train_job.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <optional>
 
 #include "app/train_plugin.h"
 #include "common/clock.h"
 #include "common/host_name.h"
+#include "common/live_display.h"
 #include "common/log.h"
 #include "common/output_path.h"
+#include "common/status_ticker.h"
 #include "config/workload_yaml.h"
+#include "train/launch_environment.h"
 #include "train/train_report.h"
 
 namespace trainbench::app {
@@ -15,8 +22,64 @@ namespace {
 
 // The line of a training on rank 0 (null on other ranks: across processes rank 0 alone
 // prints it).
-nlohmann::ordered_json TrainLine(train::TrainFunction train_fn, const train::TrainOptions& o) {
-  const train::TrainResult result = train_fn(o);
+// The live block under the progress lines on a terminal: where the training is, and its rate
+// and data wait since the last redraw (the progress lines keep their scripts' shape for the
+// tools that parse them; a log gets only those).
+class TrainStatus {
+ public:
+  TrainStatus(const metrics::LiveCounters& live, int64_t epochs)
+      : live_(live), epochs_(epochs), last_s_(NowSeconds()) {}
+  std::string operator()() {
+    const double now = NowSeconds();
+    const uint64_t images = live_.Samples();
+    const double waited = live_.WaitAt(now).total_s;
+    const double span = std::max(now - last_s_, 1e-9);
+    std::string block;
+    if (live_.Phase() != metrics::LivePhase::kTrain) {
+      block = "train: starting (model, data, warm-up)\n";
+    } else {
+      block = fmt::format("train: epoch {}/{}, {} images, {:.1f} images/s, data wait {:.1f}%\n",
+                          live_.Epoch(), epochs_, images,
+                          static_cast<double>(images - last_images_) / span,
+                          100.0 * std::clamp((waited - last_waited_) / span, 0.0, 1.0));
+    }
+    last_s_ = now;
+    last_images_ = images;
+    last_waited_ = waited;
+    return block;
+  }
+
+ private:
+  const metrics::LiveCounters& live_;
+  int64_t epochs_;
+  double last_s_;
+  uint64_t last_images_ = 0;
+  double last_waited_ = 0;
+};
+
+nlohmann::ordered_json TrainLine(train::TrainFunction train_fn, train::TrainOptions o,
+                                 bool progress) {
+  metrics::LiveCounters own;
+  if (!o.live) o.live = &own;
+  // Rank 0 speaks for a launched job, as its progress lines do.
+  const bool shown = progress && !o.quiet && train::ReadLaunchEnvironment().rank == 0;
+  const bool terminal = LiveDisplay::ModeFor(STDERR_FILENO, shown) == LiveDisplay::Mode::kBlock;
+  LiveDisplay display(STDERR_FILENO, terminal ? LiveDisplay::Mode::kBlock : LiveDisplay::Mode::kOff,
+                      0, 0.5);
+  if (terminal)
+    o.print = [&display](const std::string& line) {
+      display.Above([&line] {
+        std::fputs((line + "\n").c_str(), stdout);
+        std::fflush(stdout);
+      });
+    };
+  train::TrainResult result;
+  {
+    std::optional<StatusTicker> ticker;
+    if (terminal) ticker.emplace(display, TrainStatus(*o.live, o.epochs), 0.5);
+    result = train_fn(o);
+  }
+  display.Clear();
   if (result.rank != 0) return nullptr;
   return nlohmann::ordered_json::parse(train::MetricsLine(o, result));
 }
@@ -86,7 +149,7 @@ StageJobOutcome Train(train::TrainFunction train_fn, TrainJobOptions& job) {
   metrics::LiveCounters live;
   if (job.keep_results) job.train.live = &live;
   JobTimeseries sampling(job.keep_results ? job.staged.interval_s : 0, nullptr, &live);
-  const auto line = TrainLine(train_fn, job.train);
+  const auto line = TrainLine(train_fn, job.train, job.progress);
   job.train.live = nullptr;
   const TimeseriesResult timeseries = sampling.Finish();
   envelope.finished = UtcStamp();
@@ -109,7 +172,7 @@ TrainJobOutcome TrainJob(TrainJobOptions job) {
       train::TrainFunction train_fn = nullptr;
       auto staged = StagedTrainJob(
           job.staged, job.train, [&] { train_fn = LoadTrainPlugin(); },
-          [&] { return TrainLine(train_fn, job.train); });
+          [&] { return TrainLine(train_fn, job.train, job.progress); });
       out.shown = std::move(staged.shown);
       out.failure = staged.failure;
       if (out.failure) std::rethrow_exception(out.failure);

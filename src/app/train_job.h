@@ -20,6 +20,7 @@ struct TrainJobOptions {
   bool keep_results = false;  // --output given (always with --stage-to)
   std::string calibrate;      // a workload: time its batch instead of training
   bool steps_given = false;   // --steps-per-epoch was given (calibration keeps it)
+  bool progress = true;       // the live status block on a terminal (--no-progress: none)
 };
 
 struct TrainJobOutcome {

@@ -189,6 +189,8 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   command->add_option("--s3-option", args.s3_options,
                       "With --stage-to: KEY=VALUE of storage_options for an s3:// --data "
                       "(endpoint_url, s3_force_path_style, ...; repeatable)");
+  command->add_flag("!--no-progress", args.job.progress,
+                    "No live status block under the progress lines on a terminal");
   command->add_option("--calibrate", args.job.calibrate,
                       "Time WORKLOAD's batch size on this device and print the "
                       "train.computation_time override for `trainbench run`");

@@ -181,18 +181,21 @@ void CheckSizes(const FileTable& files, storage::Storage& storage, const std::st
 // The files the manifest lists, in its order, each ready for the run (the fields it reads
 // selected) unless it must be rescanned (the manifest lacks what the run needs): those are
 // named in `rescan`, as they are, and mended once chosen. nullopt where there is no manifest.
-std::optional<FileTable> ReadManifestTable(const config::WorkloadConfig& config, storage::Storage& storage,
-                            const formats::FileFormat& format, const std::string& datagen,
-                            std::vector<size_t>& rescan) {
+std::optional<FileTable> ReadManifestTable(const config::WorkloadConfig& config,
+                                           storage::Storage& storage,
+                                           const formats::FileFormat& format,
+                                           const std::string& datagen,
+                                           std::vector<size_t>& rescan) {
   FileTable all;
   uint64_t expected = 0;
   const auto& traits = format.description().traits;
   const auto head = dataset::ReadManifestFiles(
       storage,
-      [&](const dataset::ManifestHead& head) {
+      [&](const dataset::ManifestHead& manifest_head) {
         // A dataset of other settings is refused before any file is looked at.
-        CheckGenerationKey(head.key, dataset::GenerationKey(config), storage.Describe(""), datagen);
-        expected = head.num_files;
+        CheckGenerationKey(manifest_head.key, dataset::GenerationKey(config), storage.Describe(""),
+                           datagen);
+        expected = manifest_head.num_files;
         all.Reserve(expected, 0);
       },
       [&](formats::WrittenFile&& f) {

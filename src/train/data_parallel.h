@@ -23,22 +23,9 @@
 #include <string>
 #include <vector>
 
+#include "train/launch_environment.h"
+
 namespace trainbench::train {
-
-struct LaunchInfo {
-  int rank = 0;
-  int world_size = 1;
-  int local_rank = 0;
-  std::string master_addr = "127.0.0.1";
-  int master_port = 29500;
-  // "torchrun" (RANK...), "mpirun" (OMPI_...), "slurm" (srun: SLURM_PROCID...) or "none"
-  std::string launcher = "none";
-};
-
-// Reads the launcher's environment; a single process when none is set. Throws UsageError
-// naming the variable when one is malformed. Under srun, MASTER_ADDR defaults to the first
-// node of SLURM_STEP_NODELIST (rank 0's under the default block distribution).
-LaunchInfo ReadLaunchEnvironment();
 
 // Whether this build can train across processes (c10d with Gloo or NCCL).
 bool DataParallelAvailable();

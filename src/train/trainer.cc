@@ -36,6 +36,7 @@ namespace {
 
 void Print(const TrainOptions& options, const std::string& line) {
   if (options.quiet) return;
+  if (options.print) return options.print(line);
   std::fputs((line + "\n").c_str(), stdout);
   std::fflush(stdout);
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,9 @@ struct TrainOptions {
   // When set, the timed steps' images, data waits and epoch as they happen, for the time
   // series the CLI samples (metrics/live_counters.h: lock-free, read on another thread).
   metrics::LiveCounters* live = nullptr;
+  // Where start-up and progress lines go, one at a time (no '\n'): stdout when unset. The
+  // CLI prints them above its live status block on a terminal.
+  std::function<void(const std::string& line)> print;
 };
 
 struct TrainResult {

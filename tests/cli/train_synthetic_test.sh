@@ -42,6 +42,22 @@ PYEOF
 "$TRAINBENCH" train "${TRAIN_TINY[@]}" --steps-per-epoch 2 --precision bf16 --channels-last >"$WORK/out"
 tail -n 1 "$WORK/out" | grep -q '"precision":"bf16","channels_last":true' || fail "bf16 json"
 
+# The live status block: none in a log (stderr above went to a file), drawn on a terminal
+# (script(1)) under the progress lines, which keep their shape; none with --no-progress.
+if grep -q "train: epoch" "$WORK/err"; then fail "a status block in a log"; fi
+if command -v script >/dev/null; then
+  tiny="${TRAIN_TINY[*]} --epochs 2 --steps-per-epoch 30 --log-interval 15"
+  script -qec "$TRAINBENCH train $tiny" "$WORK/tty.log" >/dev/null || fail "train on a terminal"
+  contains "$WORK/tty.log" "train: epoch 2/2, "
+  contains "$WORK/tty.log" "images/s, data wait "
+  [ "$(grep -ac 'Epoch \[[12]/2\] Step \[[0-9]*/30\] Loss: [0-9.]* Images/sec: [0-9.]*' "$WORK/tty.log")" = 4 ] ||
+    fail "progress lines on a terminal"
+  grep -a '"radix_metrics"' "$WORK/tty.log" | grep -qv "train: epoch" || fail "the JSON line is not alone"
+  script -qec "$TRAINBENCH train $tiny --no-progress" "$WORK/tty2.log" >/dev/null || fail "--no-progress"
+  if grep -aq "train: epoch" "$WORK/tty2.log"; then fail "a status block with --no-progress"; fi
+  contains "$WORK/tty2.log" "Epoch [2/2] Step [30/30]"
+fi
+
 # Usage errors exit 2 and name the flag.
 set +e
 "$TRAINBENCH" train "${TRAIN_TINY[@]}" --precision fp17 2>"$WORK/err"; rc=$?
