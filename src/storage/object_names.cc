@@ -23,7 +23,8 @@ void ObjectNames::Reserve(size_t names, size_t chars) {
 void ObjectNames::Add(std::string_view name) {
   if (chars_.size() + name.size() > std::numeric_limits<uint32_t>::max())
     throw RuntimeError(fmt::format(
-        "more than 4 GiB of object names ({} names so far): split the dataset into runs",
+        "more than 4 GiB of object names ({} names so far): a run holds names with 32-bit "
+        "offsets; read fewer files at a time (dataset.num_files_train)",
         ends_.size()));
   chars_.append(name);
   ends_.push_back(static_cast<uint32_t>(chars_.size()));
