@@ -11,10 +11,12 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/strings.h"
 #include "config/workload_yaml.h"
 #include "formats/crc32c.h"
 #include "report/results_folder.h"
@@ -105,6 +107,26 @@ double DemandPerAccelerator(const config::WorkloadConfig& c) {
 }
 
 }  // namespace
+
+std::vector<GridAxis> TakeGridAxes(std::vector<std::string>& overrides) {
+  std::vector<GridAxis> axes;
+  std::vector<std::string> fixed;
+  for (const auto& o : overrides) {
+    const size_t eq = o.find('=');
+    const std::string value = eq == std::string::npos ? "" : o.substr(eq + 1);
+    if (eq == std::string::npos || value.find(',') == std::string::npos ||
+        value.find_first_of("{[") != std::string::npos) {
+      fixed.push_back(o);
+      continue;
+    }
+    std::string key = o.substr(0, eq);
+    for (const std::string_view prefix : {"++workload.", "workload."})
+      if (key.starts_with(prefix)) key = key.substr(prefix.size());
+    axes.push_back({key, Split(value, ',')});
+  }
+  overrides = std::move(fixed);
+  return axes;
+}
 
 GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
   dist::Communicator& ranks = env.ranks;

@@ -47,6 +47,12 @@ struct GridSweepOutcome {
   std::string line;  // {"trainbench_sweep": {...}, "trainbench": {...}}
 };
 
+// Takes the swept keys out of `overrides`: KEY=V1,V2,... is an axis (a "workload." or
+// "++workload." prefix dropped, as the config's keys have none), and what is left stays a
+// fixed override; a value in braces or brackets (a YAML map or list, with commas of its
+// own) is one value.
+std::vector<GridAxis> TakeGridAxes(std::vector<std::string>& overrides);
+
 // Throws UsageError before any run for an empty axis, a key twice, or a value the config
 // refuses (every point's config is resolved first).
 GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env);

@@ -25,31 +25,9 @@ struct SweepFlags {
   uint64_t probe_steps = 0;
 };
 
-// KEY=V1,V2,... among the overrides is a swept key; a value in braces or brackets (a YAML
-// map or list, which has commas of its own) is one value.
-std::vector<app::GridAxis> TakeAxes(std::vector<std::string>& overrides) {
-  std::vector<app::GridAxis> axes;
-  std::vector<std::string> fixed;
-  for (const auto& o : overrides) {
-    const size_t eq = o.find('=');
-    const std::string value = eq == std::string::npos ? "" : o.substr(eq + 1);
-    if (eq == std::string::npos || value.find(',') == std::string::npos ||
-        value.find_first_of("{[") != std::string::npos) {
-      fixed.push_back(o);
-      continue;
-    }
-    std::string key = o.substr(0, eq);
-    for (const char* prefix : {"++workload.", "workload."})
-      if (key.rfind(prefix, 0) == 0) key = key.substr(std::string(prefix).size());
-    axes.push_back({key, Split(value, ',')});
-  }
-  overrides = fixed;
-  return axes;
-}
-
 int Grid(SweepFlags& flags) {
   app::GridSweepOptions options;
-  options.axes = TakeAxes(flags.run.workload.overrides);
+  options.axes = app::TakeGridAxes(flags.run.workload.overrides);
   if (!flags.accelerators.empty())
     options.axes.insert(options.axes.begin(), {"accelerators", Split(flags.accelerators, ',')});
   options.run = ResolveRunFlags(flags.run);
