@@ -163,10 +163,17 @@ void CheckSizes(const FileTable& files, storage::Storage& storage, const std::st
           storage.Describe(std::string(files.Path(i))), size, files.SizeBytes(i), datagen));
     listed[i] = true;
   };
-  for (const char* folder : {"train", "valid"})
-    storage.ListEach(folder, [&](const storage::ListEntry& e) {
+  for (const std::string_view folder : {"train", "valid"}) {
+    // A split the run reads none of is not listed (a dataset's unused valid/ costs nothing).
+    bool used = false;
+    for (size_t i = 0; i < files.size() && !used; ++i)
+      used = files.Path(i).starts_with(folder) && files.Path(i).size() > folder.size() &&
+             files.Path(i)[folder.size()] == '/';
+    if (!used) continue;
+    storage.ListEach(std::string(folder), [&](const storage::ListEntry& e) {
       if (const size_t i = by_name.Find(e.path); i != FileNameIndex::kNone) check(i, e.size_bytes);
     });
+  }
   for (size_t i = 0; i < files.size(); ++i) {
     if (listed[i]) continue;
     const std::string path(files.Path(i));
