@@ -5,27 +5,19 @@
 #include "app/workload_load.h"
 #include "cli/command.h"
 #include "config/builtin_workloads.h"
+#include "config/mlperf_round.h"
 #include "config/workload_yaml.h"
 
 namespace trainbench::cli {
 
 namespace {
 
-// MLPerf Storage's round of a built-in workload: v3.0 emulates b200 and mi355 and adds the
-// llama3 checkpointing workloads; h100, a100 and v100 carry v2.0's figures.
-std::string RoundOf(const std::string& name) {
-  for (const char* v3 : {"_b200", "_mi355"})
-    if (name.size() > std::string(v3).size() && name.ends_with(v3)) return "v3.0";
-  if (name.starts_with("llama3_")) return "v3.0";
-  return "v2.0";
-}
-
 void PrintTraining(const std::string& round) {
   fmt::print("MLPerf Storage {} training:\n", round);
   fmt::print("  {:<16} {:<9} {:>9} {:>8} {:>12} {:>6} {:>10} {:>7} {:>5}\n", "workload", "format",
              "files", "samples", "sample_bytes", "batch", "compute_s", "epochs", "au");
   for (const auto& b : config::BuiltinWorkloads()) {
-    if (RoundOf(b.name) != round) continue;
+    if (config::MlperfRound(b.name) != round) continue;
     const auto c = config::LoadWorkload(b.name, {}).config;
     if (!c.workflow.train) continue;
     fmt::print("  {:<16} {:<9} {:>9} {:>8} {:>12.0f} {:>6} {:>10.5g} {:>7} {:>5.2f}\n", b.name,
@@ -43,7 +35,7 @@ void PrintCheckpointing(const std::string& round) {
              "layers", "hidden", "tensor", "pipeline", "zero", "datatype", "fsync", "writes",
              "reads");
   for (const auto& b : config::BuiltinWorkloads()) {
-    if (RoundOf(b.name) != round) continue;
+    if (config::MlperfRound(b.name) != round) continue;
     const auto c = config::LoadWorkload(b.name, {}).config;
     if (c.workflow.train || !c.workflow.checkpoint) continue;
     const auto& m = c.model;

@@ -112,7 +112,7 @@ const Sai3Key* Find(const std::string& path) {
   return nullptr;
 }
 
-std::string Where(const std::string& source, const YAML::Node& node) {
+std::string PlaceOf(const std::string& source, const YAML::Node& node) {
   const int line = node.Mark().line;
   return line >= 0 ? fmt::format("{}:{}", source, line + 1) : source;
 }
@@ -128,7 +128,7 @@ void Walk(const YAML::Node& node, const std::string& prefix, const std::string& 
       std::vector<std::string> names;
       for (const auto& k : Table()) names.push_back(k.path);
       std::string message =
-          fmt::format("{}: unknown sai3-bench key '{}'", Where(source, entry.first), path);
+          fmt::format("{}: unknown sai3-bench key '{}'", PlaceOf(source, entry.first), path);
       const std::string nearest = NearestMatch(path, names);
       if (!nearest.empty()) message += fmt::format(" (did you mean '{}'?)", nearest);
       throw UsageError(message + "; docs/sai3-bench.md lists every key trainbench knows");
@@ -137,7 +137,7 @@ void Walk(const YAML::Node& node, const std::string& prefix, const std::string& 
     const YAML::Node& value = entry.second;
     if (status == "refused")
       throw UsageError(
-          fmt::format("{}: {}: not supported: {}", Where(source, entry.first), path, key->why));
+          fmt::format("{}: {}: not supported: {}", PlaceOf(source, entry.first), path, key->why));
     if (status == "ignored") {
       ignored.push_back(fmt::format("{} ({})", path, key->why));
     } else if (status == "group" && value.IsMap()) {
@@ -243,16 +243,16 @@ auto Read(const YAML::Node& node, const std::string& path, const std::string& so
     return parse(ScalarText(node));
   } catch (const std::invalid_argument& e) {
     throw UsageError(
-        fmt::format("{}: {}: expected {}; {}", Where(source, node), path, expected, e.what()));
+        fmt::format("{}: {}: expected {}; {}", PlaceOf(source, node), path, expected, e.what()));
   } catch (const std::out_of_range&) {
     throw UsageError(
-        fmt::format("{}: {}: expected {}; out of range", Where(source, node), path, expected));
+        fmt::format("{}: {}: expected {}; out of range", PlaceOf(source, node), path, expected));
   }
 }
 
 [[noreturn]] void Bad(const std::string& source, const YAML::Node& node, const std::string& path,
                       const std::string& why) {
-  throw UsageError(fmt::format("{}: {}: {}", Where(source, node), path, why));
+  throw UsageError(fmt::format("{}: {}: {}", PlaceOf(source, node), path, why));
 }
 
 std::string Text(const YAML::Node& node, const std::string& path, const std::string& source) {

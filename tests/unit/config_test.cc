@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "config/builtin_workloads.h"
 #include "config/datasize.h"
+#include "config/mlperf_round.h"
 #include "config/workload_yaml.h"
 #include "formats/format.h"
 
@@ -369,6 +370,26 @@ TEST(DlioCompatibilityTest, EveryDlioWorkloadLoads) {
     ++count;
   }
   EXPECT_GE(count, 20);
+}
+
+}  // namespace
+}  // namespace trainbench::config
+
+namespace trainbench::config {
+namespace {
+
+// Every built-in workload is of a round, and the v3.0 ones are the round's new accelerators
+// and its checkpointing workloads.
+TEST(ConfigTest, EveryBuiltinWorkloadHasItsMlperfRound) {
+  EXPECT_EQ(MlperfRound("resnet50_b200"), "v3.0");
+  EXPECT_EQ(MlperfRound("unet3d_mi355"), "v3.0");
+  EXPECT_EQ(MlperfRound("llama3_8b"), "v3.0");
+  EXPECT_EQ(MlperfRound("resnet50_h100"), "v2.0");
+  EXPECT_EQ(MlperfRound("_b200"), "v2.0");  // a suffix alone is no workload name
+  size_t v3 = 0;
+  for (const auto& b : BuiltinWorkloads()) v3 += MlperfRound(b.name) == "v3.0";
+  EXPECT_GT(v3, 0u);
+  EXPECT_LT(v3, BuiltinWorkloads().size());
 }
 
 }  // namespace
