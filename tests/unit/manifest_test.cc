@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include "common/error.h"
+#include "storage/memory_storage.h"
+#include "storage/object_streambuf.h"
+
 namespace trainbench::dataset {
 namespace {
 
@@ -30,6 +34,57 @@ TEST(Manifest, ReadUnitsRoundTrip) {
 
 // csv and indexed_binary datasets of the first layout (record_length_bytes a sample, not
 // DLIO's side^2) are other settings: datagen does not mix them with new files.
+// A manifest of several 1 MiB chunks is streamed: the head comes once, before the first
+// file, and every file arrives in order; a manifest cut short is damaged, not a short list.
+TEST(Manifest, IsReadAChunkAtATimeHeadFirst) {
+  storage::MemoryStorage storage;
+  Manifest m;
+  m.workload = "retinanet_b200";
+  m.key = {{"format", "jpeg"}};
+  constexpr size_t kFiles = 40000;  // ~80 bytes a line: about 3 chunks
+  for (size_t i = 0; i < kFiles; ++i) {
+    formats::WrittenFile f;
+    f.path = "train/img_" + std::to_string(i) + ".jpeg";
+    f.size_bytes = 2600 + i;
+    f.num_samples = 1;
+    f.samples = {{0, f.size_bytes}};
+    m.files.push_back(std::move(f));
+  }
+  WriteManifest(m, storage);
+  ASSERT_GT(*storage.FileSize(kManifestName), 2u * storage::ObjectStreambuf::kChunkBytes);
+  size_t heads = 0, files = 0;
+  bool in_order = true;
+  const auto head = ReadManifestFiles(
+      storage,
+      [&](const ManifestHead& h) {
+        ++heads;
+        EXPECT_EQ(files, 0u);
+        EXPECT_EQ(h.workload, "retinanet_b200");
+        EXPECT_EQ(h.num_files, kFiles);
+        EXPECT_EQ(h.key, m.key);
+      },
+      [&](formats::WrittenFile&& f) {
+        in_order = in_order && f.size_bytes == 2600 + files;
+        ++files;
+      });
+  ASSERT_TRUE(head.has_value());
+  EXPECT_EQ(heads, 1u);
+  EXPECT_EQ(files, kFiles);
+  EXPECT_TRUE(in_order);
+  // Cut in its middle: the reader says it is damaged.
+  const auto bytes = storage::ReadAll(storage, kManifestName);
+  auto out = storage.Create(kManifestName);
+  out->Append(bytes.data(), bytes.size() / 2);
+  out->Commit();
+  EXPECT_THROW(ReadManifestFiles(
+                   storage, [](const ManifestHead&) {}, [](formats::WrittenFile&&) {}),
+               RuntimeError);
+  storage.Remove(kManifestName);
+  EXPECT_FALSE(ReadManifestFiles(
+                   storage, [](const ManifestHead&) {}, [](formats::WrittenFile&&) {})
+                   .has_value());
+}
+
 TEST(Manifest, GenerationKeyTellsSquareSampleLayoutsApart) {
   config::WorkloadConfig c;
   c.dataset.format = "npz";
