@@ -25,7 +25,7 @@ packages=(
   slurmctld slurmd slurm-client munge
   fio aria2 time zstd python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
   chromium gnuplot-nox libjs-chart.js tmux
-  podman mmdebstrap runc python3-yaml
+  podman mmdebstrap runc python3-yaml strace
 )
 
 # Ubuntu (22.04, 24.04; NGC containers) names libjpeg-turbo's libjpeg API differently, and a

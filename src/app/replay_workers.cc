@@ -122,7 +122,10 @@ class Workers {
         reads_[s].engine_object[o] = static_cast<uint32_t>(objects.size());
         objects.push_back(planned.objects[o]);
       }
-      reads_[s].engine = storage::OpenReadEngine(*storages[s], storage::ShareNames(objects), {});
+      storage::ReadEngineOptions options;
+      options.page_cache = settings.page_cache;
+      reads_[s].engine =
+          storage::OpenReadEngine(*storages[s], storage::ShareNames(objects), options);
     }
   }
 

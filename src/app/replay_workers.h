@@ -17,6 +17,7 @@
 
 #include "app/replay_plan.h"
 #include "metrics/op_log.h"
+#include "storage/page_cache_hint.h"
 #include "storage/read_engines.h"
 #include "storage/storage.h"
 
@@ -54,6 +55,9 @@ struct ReplaySettings {
   double speed = 1;
   unsigned concurrency = 1;
   std::shared_ptr<metrics::OpLog> op_log;  // this replay's own log; may be null
+  // The advice each GET's file gets as it is opened (file systems; sai3-bench's
+  // page_cache_mode).
+  storage::PageCacheHint page_cache = storage::PageCacheHint::kNone;
 };
 
 struct ReplayProgress {

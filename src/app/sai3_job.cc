@@ -29,6 +29,7 @@
 #include "metrics/run_record_json.h"
 #include "report/latency_histogram_json.h"
 #include "report/result_envelope.h"
+#include "storage/page_cache_hint.h"
 
 namespace trainbench::app {
 namespace {
@@ -169,6 +170,8 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
             fmt::format("trainbench-r{}-", ranks.Rank()));
   ReplaySettings settings;
   settings.concurrency = c.concurrency;
+  settings.page_cache =
+      storage::ParsePageCacheHint(c.page_cache_mode).value_or(storage::PageCacheHint::kNone);
   settings.op_log = own_log.log();
   std::vector<std::unique_ptr<storage::Storage>> storages;
   storages.push_back(std::move(target));

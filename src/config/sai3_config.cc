@@ -33,8 +33,7 @@ const std::vector<Sai3Key>& Table() {
       {"duration", "supported", ""},
       {"concurrency", "supported", ""},
       {"op_log_path", "supported", ""},
-      {"page_cache_mode", "ignored",
-       "trainbench gives no fadvise hints; `run --drop-caches` empties the page cache first"},
+      {"page_cache_mode", "supported", ""},
       {"dynamic_put_pool", "ignored",
        "GETs choose among the objects there when the workload starts"},
       {"cache_checkpoint_interval_secs", "ignored", "sai3-bench's agents' KV cache"},
@@ -580,6 +579,7 @@ LoadedSai3 LoadSai3Config(const std::string& path, const std::vector<std::string
         mode != "normal")
       Bad(s, root["page_cache_mode"], "page_cache_mode",
           fmt::format("'{}': give auto, sequential, random, dontneed or normal", mode));
+    c.page_cache_mode = mode;
   }
   if (const YAML::Node p = root["perf_log"]; p && p.IsMap()) {
     if (p["enabled"]) c.perf_log = Read(p["enabled"], "perf_log.enabled", s, "true or false", Bool);

@@ -59,7 +59,10 @@ struct Sai3Config {
   std::vector<Sai3Op> workload;
   bool perf_log = true;
   double interval_s = 1;
-  std::string op_log_path;    // op_log_path ("": none)
+  std::string op_log_path;  // op_log_path ("": none)
+  // page_cache_mode: normal, sequential, random, dontneed or auto ("": none given), the
+  // advice each GET's file gets as it is opened on a file:// target.
+  std::string page_cache_mode;
   uint64_t agents = 0;        // distributed.agents listed (0: standalone)
   std::string output_folder;  // trainbench's output.folder ("": the default)
   nlohmann::json resolved;    // the config as run, for summary.json

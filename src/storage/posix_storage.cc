@@ -156,6 +156,7 @@ std::unique_ptr<RandomAccessFile> PosixStorage::Open(const std::string& path,
   if (options.direct) flags |= O_DIRECT;
   const int fd = ::open(full.c_str(), flags);
   if (fd < 0) Fail("cannot open", full, errno);
+  ApplyPageCacheHint(fd, options.page_cache);
   return std::make_unique<PosixFile>(fd);
 }
 

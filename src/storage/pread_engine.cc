@@ -116,9 +116,11 @@ class PreadEngine : public ReadEngine {
       : storage_(storage),
         objects_(std::move(objects)),
         files_(objects_->size(), storage.OpenObjectBudget(objects_->size()),
-               [this, &storage, direct = options.direct](uint32_t object) {
+               [this, &storage, direct = options.direct,
+                page_cache = options.page_cache](uint32_t object) {
                  OpenOptions o;
                  o.direct = direct;
+                 o.page_cache = page_cache;
                  return storage.Open(std::string((*objects_)[object]), o);
                }) {
     capabilities_.alignment = options.direct ? kDirectAlignment : 1;

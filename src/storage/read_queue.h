@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "storage/page_cache_hint.h"
+
 namespace trainbench::storage {
 
 // O_DIRECT's alignment of offsets, lengths and buffers.
@@ -82,6 +84,7 @@ class ReadEngine {
 struct ReadEngineOptions {
   std::string engine;   // empty: the storage's own (pread on a file system)
   bool direct = false;  // O_DIRECT on a file system
+  PageCacheHint page_cache = PageCacheHint::kNone;  // advice as each file is opened
 };
 
 }  // namespace trainbench::storage

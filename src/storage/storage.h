@@ -47,6 +47,7 @@ class RandomAccessFile {
 
 struct OpenOptions {
   bool direct = false;  // O_DIRECT on a file system: callers pass aligned buffers and offsets
+  PageCacheHint page_cache = PageCacheHint::kNone;  // advice on open (file systems)
 };
 
 struct ListEntry {

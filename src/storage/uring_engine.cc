@@ -134,14 +134,16 @@ class UringEngine : public ReadEngine {
               const ReadEngineOptions& options)
       : names_(std::move(names)),
         root_(std::move(root)),
-        files_(names_->size(), budget, [this, direct = options.direct](uint32_t object) {
-          int flags = O_RDONLY | O_CLOEXEC;
-          if (direct) flags |= O_DIRECT;
-          const std::string path = names_->Joined(object, root_);
-          const int fd = ::open(path.c_str(), flags);
-          if (fd < 0) ThrowIoError("cannot open", path, errno);
-          return std::make_unique<Fd>(fd);
-        }) {
+        files_(names_->size(), budget,
+               [this, direct = options.direct, page_cache = options.page_cache](uint32_t object) {
+                 int flags = O_RDONLY | O_CLOEXEC;
+                 if (direct) flags |= O_DIRECT;
+                 const std::string path = names_->Joined(object, root_);
+                 const int fd = ::open(path.c_str(), flags);
+                 if (fd < 0) ThrowIoError("cannot open", path, errno);
+                 ApplyPageCacheHint(fd, page_cache);
+                 return std::make_unique<Fd>(fd);
+               }) {
     capabilities_.alignment = options.direct ? kDirectAlignment : 1;
     capabilities_.local_paths = true;
     capabilities_.useful_depth = 64;

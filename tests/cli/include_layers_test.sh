@@ -26,7 +26,7 @@ declare -A storage_public=(
   [posix_storage.h]=1 [memory_storage.h]=1 [forwarding_storage.h]=1 [counting_storage.h]=1
   [fault_injecting_storage.h]=1 [op_log_storage.h]=1 [op_log_engine.h]=1
   [transfer_end.h]=1 [http_head.h]=1 [range_streams.h]=1 [s3_source.h]=1
-  [object_names.h]=1 [object_streambuf.h]=1
+  [object_names.h]=1 [object_streambuf.h]=1 [page_cache_hint.h]=1
 )
 
 # scan ROOT OUT: writes ROOT/src's includes against the layers to OUT, one a line.

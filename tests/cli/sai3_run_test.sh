@@ -136,4 +136,29 @@ for r in gets:
     rel = os.path.relpath(r["file"].replace("file://", ""), root) if r["file"].startswith(("/", "file://")) else r["file"]
     assert int(r["bytes"]) == sizes[rel], (r, rel)
 PY
+
+# page_cache_mode: each GET's file gets its posix_fadvise as it is opened, as sai3-bench's
+# s3dlio gives it (auto: sequential from 64 MiB, random below), seen by strace; only those.
+command -v strace >/dev/null || fail "no strace (scripts/setup.sh installs it)"
+advised() {  # advised MODE TARGET [overrides...]: the advice strace saw, counted by kind
+  local mode=$1 target=$2
+  shift 2
+  strace -f -qq -e trace=fadvise64 -o "$WORK/fadvise" "$TB" run "$config" "$@" \
+    target="file://$target/" duration=0.5s concurrency=2 output.folder="$WORK/out" \
+    page_cache_mode="$mode" --no-progress >"$WORK/fadvise.out" 2>&1 || { cat "$WORK/fadvise.out"; fail "page_cache_mode=$mode"; }
+  grep -o 'POSIX_FADV_[A-Z]*' "$WORK/fadvise" | sort -u | tr '\n' ' '
+}
+for pair in sequential:SEQUENTIAL random:RANDOM dontneed:DONTNEED normal:NORMAL auto:RANDOM; do
+  got=$(advised "${pair%%:*}" "$t" "${small[@]:1}")
+  check "page_cache_mode ${pair%%:*} advises POSIX_FADV_${pair##*:} alone (got: $got)" \
+    test "$got" = "POSIX_FADV_${pair##*:} "
+done
+got=$(advised auto "$WORK/big" prepare.ensure_objects.0.count=1 \
+  prepare.ensure_objects.0.size_spec.mean=67108864 prepare.ensure_objects.0.size_spec.std_dev=0 \
+  prepare.ensure_objects.0.size_spec.min=67108864 prepare.ensure_objects.0.size_spec.max=67108864 \
+  prepare.directory_structure.width=1 prepare.directory_structure.files_per_dir=1)
+check "page_cache_mode auto advises a 64 MiB object sequential (got: $got)" \
+  test "$got" = "POSIX_FADV_SEQUENTIAL "
+expect_exit 2 bad_mode.out "$TB" run "$config" "${small[@]}" page_cache_mode=sometimes
+contains bad_mode.out "page_cache_mode"
 done_ok
