@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 
 #include "common/error.h"
 #include "common/log.h"
