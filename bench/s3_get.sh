@@ -55,19 +55,8 @@ mkdir -p "$W"
 [ -x "$TB" ] || { echo "s3_get: no trainbench at $TB (build it first)" >&2; exit 1; }
 
 source "$ROOT/tests/lib/s3.sh"  # s3_curl (a part of the test library)
-started_gw=
-stop_gateway() { [ -z "$started_gw" ] || bash "$ROOT/tests/s3/gateway.sh" stop "$started_gw" >/dev/null 2>&1 || true; }
-trap stop_gateway EXIT
-if [ -n "${S3_GATEWAY_DIR:-}" ] && [ -f "$S3_GATEWAY_DIR/env" ]; then
-  source "$S3_GATEWAY_DIR/env"
-else
-  started_gw=$W/gw
-  echo "s3_get: starting a gateway in $started_gw" >&2
-  timeout 300 bash "$ROOT/tests/s3/gateway.sh" start "$started_gw" >/dev/null
-  source "$started_gw/env"
-fi
-case $S3_TEST_ENDPOINT in http://127.0.0.1:*) ;; *) echo "s3_get: endpoint not on 127.0.0.1" >&2; exit 1 ;; esac
-export AWS_ENDPOINT_URL=$S3_TEST_ENDPOINT AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_REGION
+source "$ROOT/bench/lib/s3_gateway.sh"
+bench_gateway s3_get "$W"
 s3_curl PUT "/$bucket" >/dev/null
 
 # gw_cpu: CPU seconds so far of radosgw + ceph-osd (0 when their pids are unknown).

@@ -25,19 +25,8 @@ mkdir -p "$W"
 [ -x "$TB" ] || { echo "startup_s3: no trainbench at $TB (build it first)" >&2; exit 1; }
 
 source "$ROOT/tests/lib/s3.sh"  # s3_curl
-started_gw=
-stop_gateway() { [ -z "$started_gw" ] || bash "$ROOT/tests/s3/gateway.sh" stop "$started_gw" >/dev/null 2>&1 || true; }
-trap stop_gateway EXIT
-if [ -n "${S3_GATEWAY_DIR:-}" ] && [ -f "$S3_GATEWAY_DIR/env" ]; then
-  source "$S3_GATEWAY_DIR/env"
-else
-  started_gw=$W/gw
-  echo "startup_s3: starting a gateway in $started_gw" >&2
-  timeout 300 bash "$ROOT/tests/s3/gateway.sh" start "$started_gw" >/dev/null
-  source "$started_gw/env"
-fi
-case $S3_TEST_ENDPOINT in http://127.0.0.1:*) ;; *) echo "startup_s3: endpoint not on 127.0.0.1" >&2; exit 1 ;; esac
-export AWS_ENDPOINT_URL=$S3_TEST_ENDPOINT AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_REGION
+source "$ROOT/bench/lib/s3_gateway.sh"
+bench_gateway startup_s3 "$W"
 s3_curl PUT "/$bucket" >/dev/null || true
 
 shape=(dataset.record_length_bytes=2600 dataset.record_length_bytes_stdev=0

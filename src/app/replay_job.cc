@@ -88,22 +88,6 @@ void CheckWritesTarget(const ReplayPlan& plan, const ReplayOptions& o,
         o.target, there.size(), storages.front()->Describe(there.front().path)));
 }
 
-json ReplayedJson(const ReplayedOps& r) {
-  return {{"count", r.count},     {"bytes", r.bytes},        {"errors", r.errors},
-          {"skipped", r.skipped}, {"latency", r.latency_ns}, {"first_error", r.first_error}};
-}
-
-ReplayedOps ReplayedOf(const json& j) {
-  ReplayedOps r;
-  r.count = j.at("count");
-  r.bytes = j.at("bytes");
-  r.errors = j.at("errors");
-  r.skipped = j.at("skipped");
-  j.at("latency").get_to(r.latency_ns);
-  r.first_error = j.at("first_error");
-  return r;
-}
-
 // One rank's plan and replay, as JSON for rank 0 to sum.
 json RankJson(const ReplayPlan& plan, const ReplayFigures& f) {
   json ops = json::object();
@@ -115,7 +99,7 @@ json RankJson(const ReplayPlan& plan, const ReplayFigures& f) {
           {"bytes", original.bytes},
           {"errors", original.errors},
           {"latency", original.latency_ns}}},
-        {"replayed", ReplayedJson(it == f.ops.end() ? ReplayedOps() : it->second)}};
+        {"replayed", ReplayedToJson(it == f.ops.end() ? ReplayedOps() : it->second)}};
   }
   return {{"ops", ops},
           {"original_start_ns", plan.first_start_ns},
@@ -273,7 +257,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
       t.original.bytes += o.at("bytes").get<uint64_t>();
       t.original.errors += o.at("errors").get<uint64_t>();
       t.original.latency_ns.Merge(o.at("latency").get<metrics::Histogram>());
-      t.replayed.Add(ReplayedOf(j.at("replayed")));
+      t.replayed.Add(ReplayedFromJson(j.at("replayed")));
     }
     original_start = std::min(original_start, r.at("original_start_ns").get<int64_t>());
     original_end = std::max(original_end, r.at("original_end_ns").get<int64_t>());

@@ -11,8 +11,25 @@
 
 #include "common/interrupt.h"
 #include "common/random.h"
+#include "metrics/run_record_json.h"
 
 namespace trainbench::app {
+
+nlohmann::json ReplayedToJson(const ReplayedOps& r) {
+  return {{"count", r.count},     {"bytes", r.bytes},        {"errors", r.errors},
+          {"skipped", r.skipped}, {"latency", r.latency_ns}, {"first_error", r.first_error}};
+}
+
+ReplayedOps ReplayedFromJson(const nlohmann::json& j) {
+  ReplayedOps r;
+  r.count = j.at("count");
+  r.bytes = j.at("bytes");
+  r.errors = j.at("errors");
+  r.skipped = j.at("skipped");
+  j.at("latency").get_to(r.latency_ns);
+  r.first_error = j.at("first_error");
+  return r;
+}
 namespace {
 
 constexpr uint64_t kPutChunk = 1 << 20;

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ struct ReplayedOps {
     if (first_error.empty()) first_error = other.first_error;
   }
 };
+
+// A rank's figures of one kind of op as JSON, for rank 0 to sum (replay and sai3-bench jobs).
+nlohmann::json ReplayedToJson(const ReplayedOps& r);
+ReplayedOps ReplayedFromJson(const nlohmann::json& j);
 
 struct ReplayFigures {
   std::map<ReplayOp, ReplayedOps> ops;

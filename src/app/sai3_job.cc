@@ -60,10 +60,7 @@ std::string ListFolder(const config::Sai3Config& c) {
 
 json RankJson(const ReplayFigures& f, const storage::Storage& target) {
   json ops = json::object();
-  for (const auto& [op, r] : f.ops)
-    ops[ReplayOpName(op)] = {{"count", r.count},        {"bytes", r.bytes},
-                             {"errors", r.errors},      {"skipped", r.skipped},
-                             {"latency", r.latency_ns}, {"first_error", r.first_error}};
+  for (const auto& [op, r] : f.ops) ops[ReplayOpName(op)] = ReplayedToJson(r);
   json first_byte = nullptr;
   const auto latencies = target.OperationLatencies();
   if (const auto it = latencies.find("GET_first_byte"); it != latencies.end())
@@ -214,16 +211,7 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   bool interrupted = false, has_first_byte = false;
   for (const auto& text : gathered) {
     const json r = json::parse(text);
-    for (const auto& [op, j] : r.at("ops").items()) {
-      ReplayedOps o;
-      o.count = j.at("count");
-      o.bytes = j.at("bytes");
-      o.errors = j.at("errors");
-      o.skipped = j.at("skipped");
-      j.at("latency").get_to(o.latency_ns);
-      o.first_error = j.at("first_error");
-      totals[op].Add(o);
-    }
+    for (const auto& [op, j] : r.at("ops").items()) totals[op].Add(ReplayedFromJson(j));
     if (!r.at("first_byte").is_null()) {
       first_byte.Merge(r.at("first_byte").get<metrics::Histogram>());
       has_first_byte = true;

@@ -23,6 +23,8 @@ class ForwardingStorage : public Storage {
   }
   void Remove(const std::string& path) override { base_.Remove(path); }
   std::vector<ListEntry> List(const std::string& prefix) override { return base_.List(prefix); }
+  // ListEach is not forwarded: Storage's own goes through List, so a decorator that counts or
+  // logs List (CountingStorage, OpLogStorage) sees every listing, at the cost of the list.
   size_t RemoveLeftovers(const std::string& prefix) override {
     return base_.RemoveLeftovers(prefix);
   }

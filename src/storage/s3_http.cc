@@ -148,10 +148,13 @@ S3Endpoint::S3Endpoint(S3Options options, S3Location location)
                               : options_.endpoint + "/" + location_.bucket;
 }
 
-std::string S3Endpoint::Key(const std::string& path) const {
-  if (location_.prefix.empty()) return path;
+std::string S3Endpoint::Key(std::string_view path) const {
+  if (location_.prefix.empty()) return std::string(path);
   if (path.empty()) return location_.prefix;
-  return location_.prefix + "/" + path;
+  std::string key;
+  key.reserve(location_.prefix.size() + 1 + path.size());
+  key.append(location_.prefix).append("/").append(path);
+  return key;
 }
 
 std::string S3Endpoint::Describe(const std::string& key) const {

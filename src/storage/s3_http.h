@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -74,7 +75,7 @@ class S3Endpoint {
   const S3Options& options() const { return options_; }
   const S3Location& location() const { return location_; }
   // The full key of `path` under the prefix.
-  std::string Key(const std::string& path) const;
+  std::string Key(std::string_view path) const;
   // "s3://bucket/key".
   std::string Describe(const std::string& key) const;
   std::string Url(const S3Request& request) const;

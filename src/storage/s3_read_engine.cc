@@ -17,7 +17,7 @@ class S3ReadQueue : public ReadQueue {
 
   void Submit(const ReadRequest& r) override {
     S3Request request;
-    request.key = e_.Key(std::string(names_[r.object]));
+    request.key = e_.Key(names_[r.object]);
     request.range = {{r.offset, r.length}};
     reads_[requests_.Submit(request, r.tag, r.buffer, r.length)] = {r.offset, r.length};
   }
@@ -75,7 +75,7 @@ class S3ReadEngine : public ReadEngine {
   std::string Describe() const override { return "s3 (libcurl multi)"; }
   uint64_t Opens() const override { return 0; }
   std::string DescribeObject(uint32_t object) const override {
-    return e_.Describe(e_.Key(std::string((*names_)[object])));
+    return e_.Describe(e_.Key((*names_)[object]));
   }
 
  private:

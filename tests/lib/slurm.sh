@@ -75,3 +75,22 @@ slurm_long_job() {
     printf 'srun %q run %s\n' "$TB" "$(printf '%q ' "${run[@]}")"
   } >"$file"
 }
+
+# slurm_check_partial_results EPOCHS WHAT: the results of a slurm_long_job that Slurm ended
+# (scancel, a time limit): summary.json marked incomplete with an interrupted stop reason,
+# every rank's row or rank 0's with the others counted missing (which one depends on whether
+# their records reached rank 0 before its own signal did: as under mpirun), the job's output
+# saying so, and at least EPOCHS epochs kept (WHAT says which).
+slurm_check_partial_results() {
+  local epochs=$1 what=$2 s
+  s=$(newest_summary)
+  json "$s" 'd["complete"], d["stop_reason"], d.get("ranks_missing"), len(d["phases"])'
+  check "summary.json is marked incomplete" test "$(json "$s" 'd["complete"]')" = False
+  check "the stop reason says interrupted: $(json "$s" 'd["stop_reason"]')" \
+    grep -q interrupted <<<"$(json "$s" 'd["stop_reason"]')"
+  check "rank 0's row, and rank 1's or it counted missing: $(json "$s" 'd["ranks"], d.get("ranks_missing")' | cut -c1-300)" \
+    test "$(json "$s" '[(r["rank"], r["host"]) for r in d["ranks"]] in ([(0, "hosta"), (1, "hostb")], [(0, "hosta")]) and (len(d["ranks"]) == 2 or d["ranks_missing"] == 1)')" = True
+  contains job.out "partial results (marked incomplete)"
+  check "$what are kept" \
+    test "$(json "$s" "len([p for p in d['phases'] if p['complete']]) >= $epochs")" = True
+}

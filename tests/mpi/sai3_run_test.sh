@@ -15,25 +15,18 @@ mpi_launch 120 -np 4 "$TB" run "$config" target="file://$WORK/t/" duration=1s co
   >run.out 2>run.err || { cat run.out run.err; fail "run over 4 ranks"; }
 check "one final line (rank 0's)" test "$(grep -c '"trainbench_sai3"' run.out)" = 1
 folder=$(json_last_line run.out 'd["trainbench"]["results"]')
-check "each rank prepared its 1/4; rank 0 merged the 4 ranks" "$PY" - "$WORK/t" "$folder/summary.json" <<'PY'
-import csv, json, os, re, sys
+check "each rank prepared its 1/4; rank 0 merged the 4 ranks" "$PY" - "$WORK/t" "$folder/summary.json" \
+  "$SRC/tests/lib" <<'PY'
+import os, sys
+sys.path.insert(0, sys.argv[3])
+from sai3_ranks import merged_summary, prepared_puts
 root = sys.argv[1]
 listed = sorted(os.path.relpath(os.path.join(d, f), root) for d, _, fs in os.walk(root)
                 for f in fs if f.startswith("prepared-"))
 assert len(listed) == 40, listed
-gets = 0
-every = []
-for rank in range(4):
-    rows = list(csv.DictReader(open(f"ops.rank{rank:04d}.tsv"), delimiter="\t"))
-    puts = [r["file"] for r in rows if r["op"] == "PUT" and "prepared-" in r["file"]]
-    numbers = sorted(int(re.search(r"prepared-(\d+)", p).group(1)) for p in puts)
-    assert numbers == list(range(rank, 40, 4)), (rank, numbers)
-    every += [os.path.relpath(p, root) for p in puts]
-    gets += sum(1 for r in rows if r["op"] == "GET")
-assert sorted(every) == listed
-s = json.load(open(sys.argv[2]))
-assert s["kind"] == "sai3" and s["ranks"] == 4 and s["errors"] == 0, s
-assert s["prepare"]["objects"] == 40 and s["prepare"]["written"] == 40, s["prepare"]
+puts, gets = prepared_puts("ops", 4, 40)
+assert sorted(os.path.relpath(p, root) for p in puts) == listed
+s = merged_summary(sys.argv[2], 4, 40)
 (get,) = s["ops"]
 assert get["count"] == gets > 0, (get, gets)
 assert len(s["host_names"]) >= 1

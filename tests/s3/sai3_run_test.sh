@@ -65,21 +65,15 @@ mpi_launch 120 -np 4 -x AWS_ACCESS_KEY_ID -x AWS_SECRET_ACCESS_KEY "$TB" run \
   >run4.out 2>run4.err || { cat run4.out run4.err; fail "the 4-hosts config over 4 ranks"; }
 s3_curl GET "/$bucket?list-type=2&prefix=r50x4%2F" >listing4.xml
 check "4 ranks on the gateway: each prepared its 1/4, curl lists them all" "$PY" - listing4.xml \
-  "$(json_last_line run4.out 'd["trainbench"]["results"]')/summary.json" <<'PY'
-import csv, json, re, sys
+  "$(json_last_line run4.out 'd["trainbench"]["results"]')/summary.json" "$SRC/tests/lib" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[3])
+from sai3_ranks import merged_summary, prepared_puts
 keys = [k for k in re.findall(r"<Key>([^<]*)</Key>", open(sys.argv[1]).read()) if "/prepared-" in k]
 assert len(keys) == 40, keys
-every = []
-for rank in range(4):
-    rows = list(csv.DictReader(open(f"ops4.rank{rank:04d}.tsv"), delimiter="\t"))
-    puts = [r["file"] for r in rows if r["op"] == "PUT" and "prepared-" in r["file"]]
-    numbers = sorted(int(re.search(r"prepared-(\d+)", p).group(1)) for p in puts)
-    assert numbers == list(range(rank, 40, 4)), (rank, numbers)
-    every += puts
+every, _ = prepared_puts("ops4", 4, 40)
 assert sorted("r50x4/" + p.split("r50x4/")[-1].lstrip("/") for p in every) == sorted(keys), (every[:3], keys[:3])
-s = json.load(open(sys.argv[2]))
-assert s["kind"] == "sai3" and s["ranks"] == 4 and s["errors"] == 0, s
-assert s["prepare"]["objects"] == 40 and s["prepare"]["written"] == 40, s["prepare"]
+merged_summary(sys.argv[2], 4, 40)
 PY
 s3_no_secret "$WORK"
 done_ok

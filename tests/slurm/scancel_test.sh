@@ -17,16 +17,5 @@ check "the job runs before the cancel" test "$(slurm_job_state "$job")" = RUNNIN
 timeout 10 scancel "$job"
 state=$(slurm_wait_job "$job" 60)
 check "scancel ends the job as CANCELLED (not $state)" test "$state" = CANCELLED
-s=$(newest_summary)
-json "$s" 'd["complete"], d["stop_reason"], d.get("ranks_missing")'
-check "summary.json is marked incomplete" test "$(json "$s" 'd["complete"]')" = False
-check "the stop reason says interrupted: $(json "$s" 'd["stop_reason"]')" \
-  grep -q interrupted <<<"$(json "$s" 'd["stop_reason"]')"
-# Every rank's row when the others' records reached rank 0 before its own signal; else rank 0
-# keeps its own, saying how many are missing (the others may be gone: as under mpirun).
-check "rank 0's row, and rank 1's or it counted missing: $(json "$s" 'd["ranks"], d.get("ranks_missing")' | cut -c1-300)" \
-  test "$(json "$s" '[(r["rank"], r["host"]) for r in d["ranks"]] in ([(0, "hosta"), (1, "hostb")], [(0, "hosta")]) and (len(d["ranks"]) == 2 or d["ranks_missing"] == 1)')" = True
-contains job.out "partial results (marked incomplete)"
-check "the epochs finished before the signal are kept" \
-  test "$(json "$s" 'len([p for p in d["phases"] if p["complete"]]) >= 2')" = True
+slurm_check_partial_results 2 "the epochs finished before the signal"
 done_ok
