@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "common/interrupt.h"
+#include "common/units.h"
 #include "config/workload_yaml.h"
 #include "dataset/dataset_lock.h"
 #include "dataset/ownership.h"
@@ -114,6 +115,40 @@ CleanResult Clean(const CleanOptions& options, const StorageOpener& open_storage
   return result;
 }
 
+// At most ten names of `entries`, then how many more.
+void AppendSome(std::string& text, const std::vector<CleanEntry>& entries, const char* tag) {
+  const size_t shown = std::min<size_t>(entries.size(), 10);
+  for (size_t i = 0; i < shown; ++i)
+    text += fmt::format("  {}{} ({})\n", tag, entries[i].name,
+                        FormatBytes(static_cast<double>(entries[i].bytes)));
+  if (shown < entries.size())
+    text += fmt::format("  {}... and {} more\n", tag, entries.size() - shown);
+}
+
+std::string CleanText(const CleanResult& r) {
+  if (r.ours.empty()) return fmt::format("clean: no {} objects under {}\n", r.what, r.place);
+  const std::string foreign_note =
+      r.foreign.empty()
+          ? ""
+          : fmt::format("; {} objects trainbench did not write are left alone", r.foreign.size());
+  const std::string bytes = FormatBytes(static_cast<double>(r.bytes));
+  std::string text;
+  if (!r.removed) {
+    AppendSome(text, r.ours, "");
+    AppendSome(text, r.foreign, "foreign, kept: ");
+    return text + fmt::format(
+                      "clean: would remove {} {} objects ({}) under {}{}; add --yes to remove "
+                      "them\n",
+                      r.ours.size(), r.what, bytes, r.place, foreign_note);
+  }
+  AppendSome(text, r.foreign, "foreign, kept: ");
+  return text +
+         fmt::format("clean: removed {} {} objects ({}) under {}{}{}\n", r.ours.size(), r.what,
+                     bytes, r.place,
+                     r.leftovers ? fmt::format(", and {} unfinished writes", r.leftovers) : "",
+                     foreign_note);
+}
+
 }  // namespace
 
 // Under mpirun rank 0 does the work and the other ranks wait for it, so a job script can
@@ -124,6 +159,7 @@ std::optional<CleanResult> CleanJob(const CleanOptions& options, JobEnv& env) {
     return std::nullopt;
   }
   CleanResult result = Clean(options, env.open_storage);
+  result.text = CleanText(result);
   env.ranks.Barrier();
   return result;
 }

@@ -33,6 +33,7 @@ struct CleanResult {
   uint64_t bytes = 0;    // of ours
   bool removed = false;  // ours are gone
   size_t leftovers = 0;  // unfinished writes (S3 multipart uploads) removed too
+  std::string text;      // what was found or removed, as the console shows it
 };
 
 // Rank 0's result; nullopt on the other ranks, which wait for rank 0 (mpirun).

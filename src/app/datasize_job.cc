@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "common/error.h"
@@ -33,6 +34,88 @@ CheckpointSizing SizeCheckpoint(const config::WorkloadConfig& config, uint64_t n
   return s;
 }
 
+// "911.17 GiB (978.36 GB)": DLIO and MLPerf's rules compute in 2^30 bytes and print "GB".
+std::string BothUnits(uint64_t bytes) {
+  const auto b = static_cast<double>(bytes);
+  return fmt::format("{:.2f} GiB ({:.2f} GB)", b / kGiB, b / kGB);
+}
+
+std::string CheckpointText(const config::WorkloadConfig& config, const CheckpointSizing& s) {
+  const auto& m = config.model;
+  const auto& size = s.size;
+  const uint64_t n = s.ranks;
+  std::string text;
+  auto out = std::back_inserter(text);
+  fmt::format_to(out, "workload         {} ({} layers, hidden {}, ffn {}, vocabulary {})\n",
+                 config.workload_name, m.num_layers, m.transformer.hidden_size,
+                 m.transformer.ffn_hidden_size, m.transformer.vocab_size);
+  fmt::format_to(out, "parameters       {} ({:.2f} billion, counted as DLIO counts them)\n",
+                 size.parameters, static_cast<double>(size.parameters) / 1e9);
+  fmt::format_to(
+      out, "ranks            {}: tensor {} x pipeline {} x data {}{}, ZeRO stage {}; {} write\n", n,
+      m.parallelism.tensor, m.parallelism.pipeline, s.data_parallel,
+      m.parallelism.data ? fmt::format(" (a subset: {} of the job's {})", n, s.job_ranks) : "",
+      m.parallelism.zero_stage, size.writing_ranks);
+  fmt::format_to(out, "mode             {}\n", config::ToString(config.checkpoint.mode));
+  fmt::format_to(out, "model states     {} in {}\n", BothUnits(size.model_bytes), m.model_datatype);
+  fmt::format_to(out, "optimizer states {} in {} (3 per parameter)\n",
+                 BothUnits(size.optimizer_bytes), m.optimizer_datatype);
+  fmt::format_to(out, "checkpoint       {}\n", BothUnits(size.model_bytes + size.optimizer_bytes));
+  fmt::format_to(out, "per rank         {} largest, {} smallest\n",
+                 BothUnits(size.largest_rank_bytes), BothUnits(size.smallest_rank_bytes));
+  if (s.job_ranks != n)
+    fmt::format_to(out, "whole job        {} over its {} ranks (these {} write {:.2f}% of it)\n",
+                   BothUnits(s.whole.model_bytes + s.whole.optimizer_bytes), s.job_ranks, n,
+                   100.0 * static_cast<double>(size.model_bytes + size.optimizer_bytes) /
+                       static_cast<double>(s.whole.model_bytes + s.whole.optimizer_bytes));
+  if (s.subset_rule_applies)
+    fmt::format_to(out, "rules            {}\n",
+                   s.subset_issue.empty()
+                       ? "MLPerf Storage v3.0's subset: llama3_8b on 8 processes (Rules 4.3.5)"
+                       : "not a valid MLPerf subset: " + s.subset_issue);
+  return text;
+}
+
+std::string DataText(const config::WorkloadConfig& config, const std::string& workload,
+                     const DataSizing& d) {
+  std::string text;
+  auto out = std::back_inserter(text);
+  if (d.ranks > 1)
+    fmt::format_to(out, "ranks            {} on {} host(s), {} accelerators\n", d.ranks, d.hosts,
+                   d.accelerators);
+  fmt::format_to(out, "workload         {}\n", config.workload_name);
+  fmt::format_to(out,
+                 "rule             samples = max(500 x {} x {}, 5 x {} x {:.2f} GiB / {:.0f} B)\n",
+                 config.reader.batch_size, d.accelerators, d.hosts, d.host_memory_gib,
+                 config.dataset.record_length_bytes);
+  fmt::format_to(out, "samples          {}\n", d.size.samples);
+  fmt::format_to(out, "files            {} ({} samples per file)\n", d.size.files,
+                 config.dataset.num_samples_per_file);
+  fmt::format_to(out, "size             {:.2f} GB ({:.2f} GiB)\n", d.size.bytes / kGB,
+                 d.size.bytes / kGiB);
+  fmt::format_to(out,
+                 "AU verdict       needs {} steps per epoch: at least {} files at batch {} x {} "
+                 "accelerator(s) (fewer, and AU is marked not meaningful)\n",
+                 d.au_steps, d.au_files, config.reader.batch_size, d.accelerators);
+  fmt::format_to(out,
+                 "\nGenerate and run with:\n  trainbench datagen {} dataset.num_files_train={}\n"
+                 "  trainbench run {} dataset.num_files_train={} --accelerators {}\n",
+                 workload, d.size.files, workload, d.size.files, d.accelerators);
+  return text;
+}
+
+std::string DatasizeText(const DatasizeOptions& options, const DatasizeResult& result) {
+  std::string text;
+  if (result.checkpointing_workload)
+    text = fmt::format(
+        "{} is a checkpointing workload (workflow.train false): it reads no dataset, so "
+        "there is none to generate; its checkpoint (as `datasize {} --checkpoint`):\n\n",
+        options.config.workload_name, options.workload);
+  if (result.checkpoint) text += CheckpointText(options.config, *result.checkpoint);
+  if (result.data) text += DataText(options.config, options.workload, *result.data);
+  return text;
+}
+
 }  // namespace
 
 std::optional<DatasizeResult> DatasizeJob(DatasizeOptions options, JobEnv& env) {
@@ -48,6 +131,7 @@ std::optional<DatasizeResult> DatasizeJob(DatasizeOptions options, JobEnv& env) 
                            ? static_cast<uint64_t>(ranks.Size())
                            : config.model.parallelism.tensor * config.model.parallelism.pipeline;
     result.checkpoint = SizeCheckpoint(config, n);
+    result.text = DatasizeText(options, result);
     return result;
   }
   DataSizing d;
@@ -74,6 +158,7 @@ std::optional<DatasizeResult> DatasizeJob(DatasizeOptions options, JobEnv& env) 
   const uint64_t per_file = std::max<uint64_t>(1, config.dataset.num_samples_per_file);
   d.au_files = (d.au_steps * config.reader.batch_size * d.accelerators + per_file - 1) / per_file;
   result.data = d;
+  result.text = DatasizeText(options, result);
   return result;
 }
 

@@ -22,6 +22,7 @@ struct DatasizeOptions {
   double host_memory_gib = 0;     // 0: this host's (under mpirun, the ranks' hosts' mean)
   bool checkpoint = false;        // size the checkpoint instead
   uint64_t checkpoint_ranks = 0;  // 0: tensor x pipeline, or the ranks under mpirun
+  std::string workload;           // as the user named it, for the commands the text prints
 };
 
 struct CheckpointSizing {
@@ -47,6 +48,7 @@ struct DatasizeResult {
   bool checkpointing_workload = false;  // workflow.train false: no dataset to size
   std::optional<CheckpointSizing> checkpoint;
   std::optional<DataSizing> data;
+  std::string text;  // the answer as the console shows it
 };
 
 // Rank 0's answer; nullopt on the other ranks. UsageError for --checkpoint of a model that

@@ -106,6 +106,20 @@ double DemandPerAccelerator(const config::WorkloadConfig& c) {
   return t > 0 ? static_cast<double>(c.reader.batch_size) * c.dataset.record_length_bytes / t : 0;
 }
 
+// A row per finished point: its values, then the run's AU, rate and verdict.
+std::string GridText(const std::vector<GridAxis>& axes, const std::vector<GridPoint>& points) {
+  std::string text;
+  for (const auto& axis : axes) text += fmt::format("{:>16} ", axis.key);
+  text += "    AU %  samples/s      MB/s  verdict\n";
+  for (const auto& p : points) {
+    for (const auto& v : p.values) text += fmt::format("{:>16} ", v);
+    text += fmt::format("{:>7.2f} {:>10.1f} {:>9.1f}  {}{}\n", p.run.au_percentage,
+                        p.run.samples_per_second, p.run.mb_per_second, VerdictWord(p.run),
+                        p.resumed ? " (earlier)" : "");
+  }
+  return text;
+}
+
 }  // namespace
 
 std::vector<GridAxis> TakeGridAxes(std::vector<std::string>& overrides) {
@@ -264,6 +278,7 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
                               {"points_done", out.points.size()},
                               {"points_resumed", resumed}};
   out.line = FinalLine(line, envelope, out.results.folder);
+  out.text = GridText(options.axes, out.points);
   return out;
 }
 

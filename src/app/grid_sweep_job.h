@@ -44,6 +44,7 @@ struct GridSweepOutcome {
   bool interrupted = false;
   std::string stop_reason;
   WrittenResults results;
+  std::string text;  // a row per finished point
   std::string line;  // {"trainbench_sweep": {...}, "trainbench": {...}}
 };
 

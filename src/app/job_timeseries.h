@@ -1,6 +1,6 @@
-// The time series of a `stage`, `train`, `datagen` or `replay` job (timeseries.csv, `run`'s columns): a
-// sampler thread (metrics/interval_sampler.h) reading the stage's live figures (bytes fetched,
-// streams busy) and training's (images, data wait, epoch), either or both, every interval.
+// The time series of a `stage`, `train`, `datagen` or `replay` job (timeseries.csv, `run`'s
+// columns): a sampler thread (metrics/interval_sampler.h) reading the stage's live figures (bytes
+// fetched, streams busy) and training's (images, data wait, epoch), either or both, every interval.
 // A job that stages then trains has one series across both: phase "stage", then "train".
 // Thread safety: construct and Finish on one thread; the live figures are written by the
 // stage's loop and the training loop.

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <unordered_map>
 
+#include "common/log.h"
 #include "metrics/histogram.h"
 
 namespace trainbench::app {
@@ -129,6 +131,21 @@ std::string ProfileTable(const std::vector<std::string>& names,
     out += "\n";
   }
   return out;
+}
+
+OpLogComparison CompareOpLogs(const std::vector<std::string>& files) {
+  std::vector<std::string> names;
+  std::vector<nlohmann::ordered_json> profiles;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& file : files) {
+    const auto read = ProfileOpLogFile(file);
+    if (!read.dropped.empty())
+      LogWarning(fmt::format("op-log {}: read up to its last whole line ({})", file, read.dropped));
+    names.push_back(std::filesystem::path(file).filename().string());
+    profiles.push_back(read.profile);
+    rows.push_back({{"op_log", file}, {"profile", profiles.back()}});
+  }
+  return {ProfileTable(names, profiles), nlohmann::ordered_json{{"trainbench_oplog", rows}}.dump()};
 }
 
 }  // namespace trainbench::app

@@ -29,4 +29,13 @@ OpLogFileProfile ProfileOpLogFile(const std::string& path);
 std::string ProfileTable(const std::vector<std::string>& names,
                          const std::vector<nlohmann::ordered_json>& profiles);
 
+// `trainbench oplog FILE...`: the files' profiles as a table and the final line
+// {"trainbench_oplog": [{"op_log": FILE, "profile": {...}}, ...]}. A log cut short is read up
+// to its last whole line, with a warning on stderr.
+struct OpLogComparison {
+  std::string text;
+  std::string line;
+};
+OpLogComparison CompareOpLogs(const std::vector<std::string>& files);
+
 }  // namespace trainbench::app

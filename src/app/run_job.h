@@ -47,9 +47,12 @@ struct RunOutcome {
   const metrics::RunRecord& record;  // the ranks' merged
   const config::WorkloadConfig& config;
   const nlohmann::json& summary;  // summary.json's content
-  std::string rules_table;        // the rules' checks, "" for none
   std::string folder;             // where the results go
   const report::ResultEnvelope& envelope;
+  // The console's share: the run's table, the rules' checks and "results: FOLDER"; then the
+  // final line, {"trainbench_metrics": {...}, "trainbench": {...}}.
+  std::string text;
+  std::string line;
 };
 
 using StorageOpener = std::function<std::unique_ptr<storage::Storage>(

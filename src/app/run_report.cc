@@ -81,7 +81,16 @@ int ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
   // Shown first: a results file that cannot be written (a full disk) must not take the
   // table and the JSON line along. Each file is written whole or not at all, and the
   // summary lists those that could not be written.
-  if (env.show) env.show({record, config, summary, rules ? rules->table : "", folder, envelope});
+  if (env.show) {
+    // The kind's figures first, as before the envelope, so a reader matching the line's
+    // start still finds it.
+    nlohmann::ordered_json line = report::MetricsLine(record, config);
+    line["trainbench"] = report::LineEnvelope(envelope, folder);
+    env.show({record, config, summary, folder, envelope,
+              report::ConsoleTable(record, config) + (rules ? rules->table : "") +
+                  fmt::format("results: {}\n", folder),
+              line.dump()});
+  }
   std::vector<std::string> unwritten;
   auto write = [&](const std::string& name, const std::string& text) {
     if (!env.results) return;

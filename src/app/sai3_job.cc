@@ -11,16 +11,19 @@
 #include <thread>
 
 #include "app/job_checks.h"
+#include "app/job_env.h"
 #include "app/job_log.h"
 #include "app/job_op_log.h"
 #include "app/job_worker.h"
 #include "app/op_mix.h"
 #include "app/replay_workers.h"
+#include "app/results_sink.h"
 #include "app/sai3_prepare.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/live_display.h"
+#include "common/log.h"
 #include "common/output_path.h"
 #include "common/random.h"
 #include "common/storage_option_names.h"
@@ -294,6 +297,20 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   line["trainbench_sai3"] = short_figures;
   out.line = FinalLine(line, envelope, out.results.folder);
   return out;
+}
+
+Sai3Outcome RunSai3Config(const std::string& path, const std::vector<std::string>& overrides,
+                          bool quiet, Sai3Options options) {
+  auto loaded = config::LoadSai3Config(path, overrides);
+  if (!quiet)
+    for (const auto& w : loaded.warnings) LogWarning(w);
+  options.config = std::move(loaded.config);
+  const config::WorkloadConfig defaults;
+  FolderResults results(
+      options.config.output_folder.empty() ? defaults.output.folder : options.config.output_folder,
+      defaults.output.log_file);
+  auto env = BinaryJobEnv(&results);
+  return Sai3Job(options, env);
 }
 
 }  // namespace trainbench::app

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "app/job_results.h"
 #include "app/run_job.h"
@@ -33,5 +34,11 @@ struct Sai3Outcome {
 };
 
 Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env);
+
+// The binary's run of the sai3-bench config at `path`: loaded with `overrides` (its warnings
+// on stderr unless `quiet`) into `options.config`, with the binary's JobEnv and rank 0's
+// results under the config's output folder (./results when it names none).
+Sai3Outcome RunSai3Config(const std::string& path, const std::vector<std::string>& overrides,
+                          bool quiet, Sai3Options options);
 
 }  // namespace trainbench::app

@@ -62,6 +62,26 @@ std::string Sentence(const SearchResult& r, const std::vector<SweepProbe>& probe
   return text;
 }
 
+// The probes' table, the answer, and the commands that confirm it with the official tools.
+std::string SweepText(const SweepOutcome& out) {
+  std::string text = "accelerators  run          AU %      MB/s  asked MB/s  verdict\n";
+  for (const auto& p : out.probes)
+    text += fmt::format("{:>12}  {:<11} {:>6.2f} {:>9.1f} {:>11.1f}  {}\n", p.accelerators,
+                        p.full ? "full-length" : "probe", p.au_percentage, p.mb_per_second,
+                        p.demand_mb_per_second, VerdictWord(p));
+  text += out.sentence + "\n";
+  if (const auto it = out.figures.find("official"); it != out.figures.end()) {
+    const auto& o = *it;
+    text += fmt::format(
+        "Confirm it with MLPerf Storage's tools (its rule sizes the dataset for {} accelerators "
+        "at {} files, {:.1f} GB):\n  {}\n  {}\n  {}\nor DLIO alone:\n  {}\n",
+        out.search.answer, o["dataset_files"].get<uint64_t>(), o["dataset_GB"].get<double>(),
+        o["mlpstorage_datasize"].get<std::string>(), o["mlpstorage_datagen"].get<std::string>(),
+        o["mlpstorage_run"].get<std::string>(), o["dlio"].get<std::string>());
+  }
+  return text;
+}
+
 }  // namespace
 
 uint64_t DefaultProbeSteps(const config::WorkloadConfig& config) {
@@ -146,10 +166,7 @@ SweepOutcome SweepJob(
       LogInfo(
           fmt::format("sweep: {} accelerator(s) {}: AU {:.2f}% {} ({:.1f} MB/s of {:.1f} "
                       "asked)",
-                      n, full ? "full-length" : "probe", p.au_percentage,
-                      !p.au_meaningful ? "no verdict"
-                      : p.passed       ? "pass"
-                                       : "FAIL",
+                      n, full ? "full-length" : "probe", p.au_percentage, VerdictWord(p),
                       p.mb_per_second, p.demand_mb_per_second));
       out.probes.push_back(std::move(p));
       verdict = fmt::format("{}{}{}", v.passed ? 1 : 0, v.meaningful ? 1 : 0, v.stopped ? 1 : 0);
@@ -217,6 +234,7 @@ SweepOutcome SweepJob(
     brief[key] = f[key];
   line["trainbench_sweep"] = brief;
   out.line = FinalLine(line, envelope, out.results.folder);
+  out.text = SweepText(out);
   return out;
 }
 

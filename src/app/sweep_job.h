@@ -34,6 +34,7 @@ struct SweepOutcome {
   std::string sentence;  // the answer in one sentence
   nlohmann::ordered_json figures;
   WrittenResults results;
+  std::string text;  // the probes' table, the answer, the official tools' commands
   std::string line;  // {"trainbench_sweep": {...}, "trainbench": {...}}
 };
 

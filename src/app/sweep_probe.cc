@@ -53,6 +53,10 @@ nlohmann::ordered_json ProbeJson(const SweepProbe& p) {
   return j;
 }
 
+const char* VerdictWord(const SweepProbe& probe) {
+  return !probe.au_meaningful ? "no verdict" : probe.passed ? "pass" : "FAIL";
+}
+
 std::string ProbesCsv(const std::vector<SweepProbe>& probes) {
   std::string out =
       "accelerators,full,passed,au_meaningful,au_percentage,samples_per_second,MB_per_second,"

@@ -34,6 +34,8 @@ SweepProbe ProbeOf(const nlohmann::json& summary, uint64_t accelerators, bool fu
 nlohmann::ordered_json ProbeJson(const SweepProbe& probe);
 // Back from ProbeJson (a sweep's journal, read to resume).
 SweepProbe ProbeFromJson(const nlohmann::json& row);
+// "pass", "FAIL", or "no verdict" where the run's AU is not meaningful.
+const char* VerdictWord(const SweepProbe& probe);
 // probes.csv: a header and a row per run.
 std::string ProbesCsv(const std::vector<SweepProbe>& probes);
 

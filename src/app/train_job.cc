@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <optional>
 
+#include "app/job_checks.h"
 #include "app/train_plugin.h"
 #include "common/clock.h"
+#include "common/error.h"
 #include "common/host_name.h"
 #include "common/live_display.h"
 #include "common/log.h"
@@ -112,7 +114,7 @@ std::string Calibrate(train::TrainFunction train_fn, TrainJobOptions& job) {
   // A CPU times the largest batch that fits in memory and scales the step time to the
   // workload's batch (CPU step time grows with the batch about linearly).
   o.fit_batch_to_memory = true;
-  if (!job.steps_given) o.steps_per_epoch = 20;
+  if (!job.given.steps_per_epoch) o.steps_per_epoch = 20;
   if (workload.model.name.find("resnet") == std::string::npos)
     LogWarning(fmt::format("workload {} models '{}'; timing {} at its batch size instead",
                            workload.workload_name, workload.model.name, o.model));
@@ -136,10 +138,41 @@ std::string Calibrate(train::TrainFunction train_fn, TrainJobOptions& job) {
   return text;
 }
 
-// Training on local or synthetic data; with keep_results its folder.
-StageJobOutcome Train(train::TrainFunction train_fn, TrainJobOptions& job) {
+// Flags that do not go together, refused before any work.
+void CheckTrainJob(const TrainJobOptions& job) {
+  const auto& o = job.train;
+  if (!o.save_path.empty()) CheckWritableFile(o.save_path, "--save");
+  if (!o.op_log.empty()) CheckWritableFile(o.op_log, "--op-log");
+  if (job.staged.stage_to.empty()) {
+    if (IsRemoteData(o.data))
+      throw UsageError(fmt::format(
+          "--data {}: a remote dataset is staged before training: add --stage-to DIR (a "
+          "local folder for it)",
+          o.data));
+    if (job.given.stage_streams) throw UsageError("--stage-streams goes with --stage-to DIR");
+    if (!job.staged.s3_options.empty()) throw UsageError("--s3-option goes with --stage-to DIR");
+  } else if (!job.calibrate.empty()) {
+    throw UsageError("--calibrate measures compute alone on synthetic data: drop --stage-to");
+  }
+  if (!job.calibrate.empty()) {
+    if (job.given.output)
+      throw UsageError("--calibrate prints its figure and keeps no results: drop --output");
+    if (job.given.batch_size)
+      throw UsageError(
+          "--calibrate times the workload's own batch size (reader.batch_size); drop "
+          "--batch-size");
+    if (o.data != "synthetic")
+      throw UsageError("--calibrate measures compute alone: use --data synthetic");
+  }
+  CheckInterval(job.staged.interval_s);
   // Checked before training: a bad folder must not cost it.
-  if (job.keep_results) CheckWritableFolder(job.staged.output, "--output");
+  if (job.given.output && job.staged.stage_to.empty())
+    CheckWritableFolder(job.staged.output, "--output");
+}
+
+// Training on local or synthetic data; with --output its folder.
+StageJobOutcome Train(train::TrainFunction train_fn, TrainJobOptions& job) {
+  const bool keep_results = job.given.output;
   report::ResultEnvelope envelope;
   envelope.kind = "train";
   envelope.workload = job.train.model;
@@ -147,8 +180,8 @@ StageJobOutcome Train(train::TrainFunction train_fn, TrainJobOptions& job) {
   envelope.host_names = {LocalHostName()};
   envelope.config = TrainConfig(job.train);
   metrics::LiveCounters live;
-  if (job.keep_results) job.train.live = &live;
-  JobTimeseries sampling(job.keep_results ? job.staged.interval_s : 0, nullptr, &live);
+  if (keep_results) job.train.live = &live;
+  JobTimeseries sampling(keep_results ? job.staged.interval_s : 0, nullptr, &live);
   const auto line = TrainLine(train_fn, job.train, job.progress);
   job.train.live = nullptr;
   const TimeseriesResult timeseries = sampling.Finish();
@@ -156,7 +189,7 @@ StageJobOutcome Train(train::TrainFunction train_fn, TrainJobOptions& job) {
   envelope.complete = true;  // a training that fails throws
   StageJobOutcome shown;
   if (line.is_null()) return shown;
-  if (job.keep_results)
+  if (keep_results)
     shown.results = WriteJobResults(job.staged.output, "train", envelope, line, timeseries);
   shown.line = FinalLine(line, envelope, shown.results.folder);
   return shown;
@@ -165,6 +198,7 @@ StageJobOutcome Train(train::TrainFunction train_fn, TrainJobOptions& job) {
 }  // namespace
 
 TrainJobOutcome TrainJob(TrainJobOptions job) {
+  CheckTrainJob(job);
   TrainJobOutcome out;
   try {
     if (!job.staged.stage_to.empty()) {

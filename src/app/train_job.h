@@ -17,10 +17,15 @@ namespace trainbench::app {
 struct TrainJobOptions {
   train::TrainOptions train;
   StagedTrainOptions staged;  // stage_to empty: no staging
-  bool keep_results = false;  // --output given (always with --stage-to)
   std::string calibrate;      // a workload: time its batch instead of training
-  bool steps_given = false;   // --steps-per-epoch was given (calibration keeps it)
-  bool progress = true;       // the live status block on a terminal (--no-progress: none)
+  // The flags the user gave, not defaulted: what goes together is checked by them.
+  struct Given {
+    bool output = false;           // --output (results are kept; always with --stage-to)
+    bool batch_size = false;       // calibration times the workload's own
+    bool steps_per_epoch = false;  // calibration keeps it
+    bool stage_streams = false;    // goes with --stage-to
+  } given;
+  bool progress = true;  // the live status block on a terminal (--no-progress: none)
 };
 
 struct TrainJobOutcome {
@@ -33,7 +38,8 @@ struct TrainJobOutcome {
   bool cuda_unavailable = false;  // no CUDA and no --allow-cpu: the scripts' exact line
 };
 
-// Throws UsageError (before any work) for flags that do not go together.
+// Throws UsageError (before any work) for flags that do not go together, an --interval out of
+// range, and a --save, --op-log or --output place that cannot be written.
 TrainJobOutcome TrainJob(TrainJobOptions options);
 
 }  // namespace trainbench::app

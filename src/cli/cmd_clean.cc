@@ -3,13 +3,10 @@
 // cousin: a dataset can take hours to write.
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "app/clean_job.h"
 #include "app/job_env.h"
 #include "cli/command.h"
 #include "cli/workload_args.h"
-#include "common/units.h"
 
 namespace trainbench::cli {
 namespace {
@@ -20,41 +17,11 @@ struct CleanFlags {
   bool yes = false;
 };
 
-void PrintSome(const std::vector<app::CleanEntry>& entries, const char* tag) {
-  const size_t shown = std::min<size_t>(entries.size(), 10);
-  for (size_t i = 0; i < shown; ++i)
-    fmt::print("  {}{} ({})\n", tag, entries[i].name,
-               FormatBytes(static_cast<double>(entries[i].bytes)));
-  if (shown < entries.size()) fmt::print("  {}... and {} more\n", tag, entries.size() - shown);
-}
-
 int Execute(const CleanFlags& flags) {
   auto env = app::BinaryJobEnv(nullptr);
   const auto result =
       app::CleanJob({LoadWorkloadOrThrow(flags.workload), flags.checkpoints, flags.yes}, env);
-  if (!result) return 0;  // not rank 0
-  const auto& r = *result;
-  const std::string foreign_note =
-      r.foreign.empty()
-          ? ""
-          : fmt::format("; {} objects trainbench did not write are left alone", r.foreign.size());
-  if (r.ours.empty()) {
-    fmt::print("clean: no {} objects under {}\n", r.what, r.place);
-    return 0;
-  }
-  if (!r.removed) {
-    PrintSome(r.ours, "");
-    PrintSome(r.foreign, "foreign, kept: ");
-    fmt::print("clean: would remove {} {} objects ({}) under {}{}; add --yes to remove them\n",
-               r.ours.size(), r.what, FormatBytes(static_cast<double>(r.bytes)), r.place,
-               foreign_note);
-    return 0;
-  }
-  PrintSome(r.foreign, "foreign, kept: ");
-  fmt::print("clean: removed {} {} objects ({}) under {}{}{}\n", r.ours.size(), r.what,
-             FormatBytes(static_cast<double>(r.bytes)), r.place,
-             r.leftovers ? fmt::format(", and {} unfinished writes", r.leftovers) : "",
-             foreign_note);
+  if (result) fmt::print("{}", result->text);  // rank 0's
   return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "app/job_env.h"
 #include "app/workload_load.h"
 #include "cli/command.h"
+#include "cli/job_flags.h"
 #include "cli/job_output.h"
 #include "cli/validators.h"
 #include "cli/workload_args.h"
@@ -23,13 +24,11 @@ struct DatagenFlags {
   WorkloadArgs workload;
   app::DatagenJobOptions job;
   std::string output;  // "": no results folder
-  bool no_progress = false;
 };
 
 int Datagen(DatagenFlags& flags) {
   CheckInterval(flags.job.interval_s);
   auto job = flags.job;
-  job.generate.progress = !flags.no_progress;
   job.config = LoadWorkloadOrThrow(flags.workload);
   std::unique_ptr<app::FolderResults> results;
   // Before the work: a folder that cannot take the results must not cost the dataset.
@@ -53,9 +52,8 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
       "  trainbench datagen resnet50_h100 dataset.num_files_train=8 dataset.data_folder=/tmp/d\n"
       "  trainbench datagen unet3d_h100 ++workload.dataset.data_folder=file:///mnt/fs/unet3d "
       "--verify --output results\n"
-      "Interrupted or failed runs leave no partial files; re-running finishes the rest.\n"
-      "stdout: a line of what was written, then {\"trainbench_datagen\": {...}, \"trainbench\": "
-      "{...}}.\n\n" +
+      "A stopped datagen leaves no partial file; the same command finishes the rest. stdout "
+      "ends with {\"trainbench_datagen\": {...}}. More: docs/commands.md\n\n" +
       app::FormatList());
   static DatagenFlags flags;
   auto& g = flags.job.generate;
@@ -66,22 +64,11 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
   command->add_flag("--force", g.force,
                     "Write even when the file system has less free space than the dataset needs");
   command->add_flag("--replace", g.replace,
-                    "Remove a dataset of other settings found in the folder (the files its "
-                    "manifest lists) and write this one");
-  command->add_flag("--no-progress", flags.no_progress,
-                    "No progress lines (the final line is still printed)");
-  command->add_option("--op-log", flags.job.op_log,
-                      "Record every write (and HEAD, LIST, DELETE) in FILE, one line per "
-                      "operation in sai3-bench's op-log columns (FILE.tsv.zst: "
-                      "zstd-compressed); under mpirun one file per rank (FILE.rankNNNN.tsv.zst)");
-  command->add_option("--output", flags.output,
-                      "Keep the job's results in <DIR>/datagen-<workload>-<UTC stamp>/ "
-                      "(summary.json with the write rate, timeseries.csv; default: none)");
-  command
-      ->add_option("--interval", flags.job.interval_s,
-                   "Seconds per row of timeseries.csv with --output (bytes written per "
-                   "interval; default 1; 0: none)")
-      ->check(NonNegativeFinite());
+                    "Remove a dataset of other settings in the folder, then write this one");
+  AddNoProgressFlag(*command, g.progress);
+  AddOpLogFlag(*command, flags.job.op_log, "every write (and HEAD, LIST, DELETE)");
+  AddOutputFlag(*command, flags.output, "in <DIR>/datagen-<workload>-<UTC stamp>/ (default: none)");
+  AddIntervalFlag(*command, flags.job.interval_s, "bytes written");
   command->callback([&action] { action = [] { return Datagen(flags); }; });
 }
 

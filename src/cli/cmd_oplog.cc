@@ -3,12 +3,8 @@
 // faithful the emulation's requests are.
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <filesystem>
-
 #include "app/op_log_profile.h"
 #include "cli/command.h"
-#include "common/log.h"
 
 namespace trainbench::cli {
 namespace {
@@ -18,19 +14,8 @@ struct OplogFlags {
 };
 
 int Oplog(const OplogFlags& flags) {
-  std::vector<std::string> names;
-  std::vector<nlohmann::ordered_json> profiles;
-  nlohmann::ordered_json line = nlohmann::ordered_json::array();
-  for (const auto& file : flags.files) {
-    const auto read = app::ProfileOpLogFile(file);
-    if (!read.dropped.empty())
-      LogWarning(fmt::format("op-log {}: read up to its last whole line ({})", file, read.dropped));
-    names.push_back(std::filesystem::path(file).filename().string());
-    profiles.push_back(read.profile);
-    line.push_back({{"op_log", file}, {"profile", profiles.back()}});
-  }
-  fmt::print("{}", app::ProfileTable(names, profiles));
-  fmt::print("{}\n", nlohmann::ordered_json{{"trainbench_oplog", line}}.dump());
+  const auto comparison = app::CompareOpLogs(flags.files);
+  fmt::print("{}{}\n", comparison.text, comparison.line);
   return 0;
 }
 

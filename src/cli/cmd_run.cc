@@ -9,27 +9,18 @@
 #include "app/run_job.h"
 #include "app/sai3_job.h"
 #include "cli/command.h"
+#include "cli/job_flags.h"
 #include "cli/job_output.h"
 #include "cli/run_flags.h"
 #include "cli/validators.h"
 #include "common/error.h"
-#include "common/log.h"
 #include "config/sai3_config.h"
-#include "report/result_envelope.h"
-#include "report/summary.h"
-#include "report/tables.h"
 
 namespace trainbench::cli {
 namespace {
 
 void Show(const app::RunOutcome& run) {
-  fmt::print("{}{}", report::ConsoleTable(run.record, run.config), run.rules_table);
-  fmt::print("results: {}\n", run.folder);
-  // The kind's figures first, as before the envelope, so a reader matching the line's start
-  // still finds it.
-  nlohmann::ordered_json line = report::MetricsLine(run.record, run.config);
-  line["trainbench"] = report::LineEnvelope(run.envelope, run.folder);
-  fmt::print("{}\n", line.dump());
+  fmt::print("{}{}\n", run.text, run.line);
   std::fflush(stdout);
 }
 
@@ -47,21 +38,13 @@ int ExecuteSai3(RunFlags& flags, const RunOnlyFlags& own) {
           "{} is a flag of DLIO workloads; {} is a sai3-bench config (its concurrency and "
           "workload say how it reads: override them, e.g. concurrency=8)",
           flag, flags.workload.workload));
-  auto loaded = config::LoadSai3Config(flags.workload.workload, flags.workload.overrides);
-  if (!flags.workload.quiet_warnings)
-    for (const auto& w : loaded.warnings) LogWarning(w);
   app::Sai3Options job;
-  job.config = std::move(loaded.config);
   job.storage_options = ParseS3Options(own.s3_options);
   job.op_log = flags.job.op_log;
   if (own.command->count("--interval") > 0) job.interval_s = flags.job.interval_s;
-  job.progress = !flags.no_progress;
-  const std::string output = job.config.output_folder.empty()
-                                 ? config::WorkloadConfig().output.folder
-                                 : job.config.output_folder;
-  app::FolderResults results(output, config::WorkloadConfig().output.log_file);
-  auto env = app::BinaryJobEnv(&results);
-  const app::Sai3Outcome outcome = app::Sai3Job(job, env);
+  job.progress = flags.job.progress;
+  const app::Sai3Outcome outcome = app::RunSai3Config(
+      flags.workload.workload, flags.workload.overrides, flags.workload.quiet_warnings, job);
   if (!outcome.reports) return 0;
   ShowJobEnd(outcome.text, outcome.results, outcome.line, "the workload ran");
   return outcome.failed ? 1 : 0;
@@ -91,24 +74,17 @@ void AddRunCommand(CLI::App& app, Action& action) {
       "  trainbench run resnet50_h100 --accelerators 8 dataset.data_folder=/mnt/fs/resnet50\n"
       "  trainbench run my_workload.yaml train.computation_time=0 reader.read_threads=4\n"
       "  mpirun -np 8 --hostfile hosts trainbench run resnet50_h100 -a 4   # 32 accelerators\n"
-      "  trainbench run resnet50_1-host.yaml target=file:///mnt/fs/r50/ duration=30s   # "
-      "sai3-bench's\n"
-      "Results: <output.folder>/<workload>-<UTC time>/ (config.yaml, summary.json, epochs.csv, "
-      "log);\nthe last stdout line is {\"trainbench_metrics\": {...}}. Ctrl-C stops and keeps "
-      "partial results.");
+      "  trainbench run resnet50_1-host.yaml target=file:///mnt/fs/r50/  # a sai3-bench config\n"
+      "Results: <output.folder>/<workload>-<UTC time>/; stdout ends with "
+      "{\"trainbench_metrics\": {...}}. Ctrl-C keeps partial results. More: docs/commands.md");
   static RunFlags flags;
   static RunOnlyFlags own;
   own.command = command;
   AddRunFlags(*command, flags);
-  command->add_option("--s3-option", own.s3_options,
-                      "With a sai3-bench config: KEY=VALUE of storage_options for an s3:// "
-                      "target (endpoint_url, region, ...; repeatable). DLIO workloads set "
-                      "storage.storage_options.KEY=VALUE");
-  command->add_option("--op-log", flags.job.op_log,
-                      "Record every read (and checkpoint write and read) in FILE, one line per "
-                      "operation in sai3-bench's op-log columns (FILE.tsv.zst: "
-                      "zstd-compressed); under mpirun one file per rank "
-                      "(FILE.rankNNNN.tsv.zst)");
+  AddS3OptionFlag(*command, own.s3_options,
+                  "a sai3-bench config's s3:// target (DLIO workloads set "
+                  "storage.storage_options.KEY=VALUE)");
+  AddOpLogFlag(*command, flags.job.op_log, "every read (and checkpoint write and read)");
   command->callback([&action] { action = [] { return Execute(flags, own); }; });
 }
 

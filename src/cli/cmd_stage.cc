@@ -12,6 +12,7 @@
 
 #include "app/stage_job.h"
 #include "cli/command.h"
+#include "cli/job_flags.h"
 #include "cli/job_output.h"
 #include "cli/validators.h"
 #include "common/error.h"
@@ -25,7 +26,6 @@ struct StageFlags {
   std::string source, dest;
   std::string chunk_size = "8MiB";
   std::vector<std::string> report;
-  bool no_progress = false;
   std::vector<std::string> s3_options;  // key=value
 };
 
@@ -51,7 +51,6 @@ int Stage(StageFlags& flags) {
   o.source = flags.source;
   o.dest = flags.dest;
   o.chunk_size = ParseChunkSize(flags.chunk_size);
-  o.progress = !flags.no_progress;
   o.s3_options = ParseS3Options(flags.s3_options);
   CheckInterval(flags.job.interval_s);
   return ShowJobOutcome(app::StageJob(flags.job));
@@ -67,68 +66,37 @@ void AddStageCommand(CLI::App& app, Action& action) {
   static StageFlags flags;
   auto& o = flags.job.stage;
   command->add_option("SOURCE", flags.source,
-                      "http(s):// URL, s3://bucket/key (or a prefix: every object under it), or "
-                      "a local file or folder");
+                      "http(s):// URL, s3://bucket/key or prefix, or a local file or folder");
   command->add_option("DEST", flags.dest, "Local folder the objects are staged into");
-  command->add_option("--streams", o.streams, "Ranged GETs in flight (default 4)")
-      ->check(AtLeast(1));
-  command->add_option("--chunk-size", flags.chunk_size,
-                      "Bytes per ranged GET, e.g. 8MiB (default), 512KiB");
-  command
-      ->add_option("--max-attempts", o.max_attempts,
-                   "Tries per range, the first included (default 10)")
-      ->check(AtLeast(1));
-  command
-      ->add_option("--stall-timeout", o.stall_timeout_s,
-                   "Seconds without a byte before a connection is cut and its range retried "
-                   "(default 30)")
+  command->option_defaults()->always_capture_default();
+  command->add_option("--streams", o.streams, "Ranged GETs in flight")->check(AtLeast(1));
+  command->add_option("--chunk-size", flags.chunk_size, "Bytes per ranged GET (8MiB, 512KiB)");
+  command->add_option("--max-attempts", o.max_attempts, "Tries per range")->check(AtLeast(1));
+  command->add_option("--stall-timeout", o.stall_timeout_s, "Seconds without a byte: retry")
       ->check(PositiveFinite());
+  command->option_defaults()->always_capture_default(false);
   command->add_option("--mirror", o.mirrors,
-                      "A cache tried before the origin, in the order given (repeatable): the "
-                      "object's path at the origin is appended to this base URL");
+                      "Base URL of a cache tried before the origin, in order (repeatable)");
   command->add_option("--sha256", o.sha256, "The object's SHA-256 (hex)");
   command->add_option("--checksums", o.checksums_file,
-                      "A sha256sum-format file of the objects' checksums (names relative to "
-                      "DEST)");
-  command->add_flag("--extract", o.extract,
-                    "SOURCE is a tar: extract it into DEST while it downloads (no copy of the "
-                    "archive on disk)");
-  command->add_option("--output", flags.job.output,
-                      "Folder for the results: <DIR>/stage-<UTC stamp>/summary.json (default "
-                      "./results)");
-  command->add_flag("--no-progress", flags.no_progress, "No progress line on stderr");
-  command->add_option("--op-log", flags.job.op_log,
-                      "Record every request in FILE, one line per operation in sai3-bench's "
-                      "op-log columns (FILE.tsv.zst: zstd-compressed): each HEAD, and each "
-                      "ranged GET's attempt with the bytes it brought, its source and its error");
-  command
-      ->add_option("--interval", flags.job.interval_s,
-                   "Seconds per row of timeseries.csv in the results (MB/s, streams busy, CPU, "
-                   "memory per interval; default 1; 0: none)")
-      ->check(NonNegativeFinite());
-  command->add_option("--s3-option", flags.s3_options,
-                      "KEY=VALUE of storage_options for an s3:// SOURCE (endpoint_url, region, "
-                      "s3_force_path_style, ca_bundle, ...); the environment and ~/.aws also "
-                      "count (repeatable)");
+                      "A sha256sum file of the objects' checksums (names relative to DEST)");
+  command->add_flag("--extract", o.extract, "SOURCE is a tar: extract it into DEST as it comes");
+  AddOutputFlag(*command, flags.job.output, "in <DIR>/stage-<UTC stamp>/ (default ./results)");
+  AddNoProgressFlag(*command, o.progress);
+  AddOpLogFlag(*command, flags.job.op_log, "every HEAD and ranged GET", /*per_rank=*/false);
+  AddIntervalFlag(*command, flags.job.interval_s, "MB/s, streams busy, CPU, memory");
+  AddS3OptionFlag(*command, flags.s3_options, "an s3:// SOURCE");
   command->add_option("--report", flags.report,
-                      "Sum these result folders (or folders of them) into a campaign table "
-                      "instead of staging");
+                      "Sum these results folders into a campaign table instead of staging");
   command->footer(
       "Examples:\n"
-      "  trainbench stage https://origin.example/imagenet/ILSVRC2012_img_train.tar /data/in \\\n"
-      "      --mirror http://cache1:8000 --mirror http://cache2:8000 --sha256 HEX\n"
+      "  trainbench stage https://origin.example/imagenet/train.tar /data/in --mirror \\\n"
+      "      http://cache1:8000 --mirror http://cache2:8000 --sha256 HEX --extract\n"
       "  trainbench stage s3://bucket/datasets/resnet50/ /data/resnet50 --streams 8\n"
-      "  trainbench stage https://origin.example/train.tar /data/train --extract\n"
       "  trainbench stage --report results/\n"
-      "An object is written to DEST/NAME.part (journaled in DEST/NAME.part.journal, so a stop "
-      "of any kind resumes without fetching again) and renamed to DEST/NAME once whole and "
-      "verified against --sha256, --checksums, a Digest header or an S3 ETag. Mismatching "
-      "chunks are found by fetching again and replaced; a mismatch that remains exits 1 with "
-      "nothing under the final name.\n"
-      "stdout: a table of where the time went (transfer, retry wasted, verify, extract; they "
-      "add up to the wall time) and per source; the last line is {\"trainbench_stage\": "
-      "{...}}. Exit 0 done, 1 failed, 2 usage error, 130 interrupted (Ctrl-C; rerun to "
-      "resume).");
+      "A stop of any kind resumes (DEST/NAME.part and its journal); NAME appears only whole and "
+      "verified. stdout: where the time went, then {\"trainbench_stage\": {...}}. Exit 0 done, 1 "
+      "failed, 2 usage, 130 interrupted. More: docs/staging.md");
   command->callback([&action] { action = [] { return Stage(flags); }; });
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/job_flags.h"
 #include "cli/validators.h"
 
 namespace trainbench::cli {
@@ -30,48 +31,35 @@ void AddRunFlags(CLI::App& command, RunFlags& flags, bool with_accelerators) {
   if (with_accelerators)
     command
         .add_option("--accelerators,-a", flags.job.accelerators,
-                    "Emulated accelerators in this process (default 1); under mpirun, per rank "
-                    "(ranks may differ: set it per host with mpirun's MPMD form)")
+                    "Emulated accelerators in this process (default 1; under mpirun per rank)")
         ->check(AtLeast(1));
   command.add_flag("--no-barrier", flags.no_barrier,
-                   "Let accelerators run their steps independently (no all-reduce barrier)");
-  std::string engines = "How reads are done (fio's ioengine):";
+                   "Accelerators run their steps independently (no all-reduce barrier)");
+  std::string engines = "How reads are done (fio's ioengine; default: the storage's own):";
   std::vector<std::string> names;
   for (const auto& e : app::KnownReadEngines()) {
     engines += fmt::format("\n  {:7} {}", e.name, e.help);
     names.push_back(e.name);
   }
-  engines += "\n(default: the storage's own, pread on a file system; hdf5 reads through libhdf5)";
   command.add_option("--io-engine", flags.job.reads.engine, engines)->check(CLI::IsMember(names));
   command
       .add_option("--io-threads", flags.job.reads.io_threads,
-                  "Reader loops, each with its own queue (default: accelerators x "
-                  "read_threads, at most 4 per core for pread, 1 per core for deeper engines; "
-                  "at most 1024)")
+                  "Reader loops, each with its own queue (default: from the workload)")
       ->check(Between(0, 1024));
   command
       .add_option("--io-depth", flags.job.reads.io_depth,
-                  "Reads in flight per reader loop (default: 1 for pread; for uring and "
-                  "null, accelerators x read_threads / loops, at most 256; at most 1024, and "
-                  "--io-threads x --io-depth at most 4096)")
+                  "Reads in flight per loop (default: 1 for pread, else from the workload)")
       ->check(Between(0, 1024));
-  command.add_flag("--no-progress", flags.no_progress,
-                   "No live progress (a block redrawn on a terminal, else a line every 10 "
-                   "intervals)");
-  command
-      .add_option("--interval", flags.job.interval_s,
-                  "Seconds per row of timeseries.csv in the results (samples/s, MB/s, read "
-                  "latency p50/p99, data wait, CPU, memory per interval; default 1; 0: none)")
-      ->check(NonNegativeFinite());
+  AddNoProgressFlag(command, flags.job.progress);
+  AddIntervalFlag(command, flags.job.interval_s,
+                  "samples/s, MB/s, read latency p50/p99, data wait, CPU, memory");
   command.add_flag("--drop-caches", flags.job.drop_caches,
-                   "Empty the page cache of every host before the run (root only; one rank "
-                   "per host does it), so reads come from storage");
+                   "Empty every host's page cache before the run (root; one rank per host)");
 }
 
 app::RunJobOptions ResolveRunFlags(RunFlags& flags) {
   auto job = flags.job;
   job.barrier = !flags.no_barrier;
-  job.progress = !flags.no_progress;
   app::CheckRunOptions(job);  // before the config: a bad flag is named first
   job.config = LoadWorkloadOrThrow(flags.workload);
   job.datagen_command = DatagenCommand(flags.workload);

@@ -13,7 +13,6 @@ struct RunFlags {
   WorkloadArgs workload;
   app::RunJobOptions job;
   bool no_barrier = false;
-  bool no_progress = false;
 };
 
 // Adds the flags to `command` (--accelerators too when `with_accelerators`).

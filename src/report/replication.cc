@@ -27,7 +27,7 @@ double StampSeconds(const std::string& stamp) {
   return static_cast<double>(timegm(&t));
 }
 
-std::string Field(const json& summary, const std::string& key) {
+std::string SummaryText(const json& summary, const std::string& key) {
   return summary.contains(key) ? summary.at(key).dump() : "(absent)";
 }
 
@@ -58,11 +58,12 @@ ReplicationResult CheckReplication(const std::vector<RunResults>& runs) {
       "steps_per_epoch", "epochs",      "au_target_percentage"};
   for (size_t i = 1; i < runs.size(); ++i)
     for (const char* key : kSame)
-      if (Field(runs[i].summary, key) != Field(runs[0].summary, key))
-        out.failures.push_back(fmt::format(
-            "run {} ({}) is not a replica of run 1: {} is {}, run "
-            "1 has {}",
-            i + 1, runs[i].name, key, Field(runs[i].summary, key), Field(runs[0].summary, key)));
+      if (SummaryText(runs[i].summary, key) != SummaryText(runs[0].summary, key))
+        out.failures.push_back(
+            fmt::format("run {} ({}) is not a replica of run 1: {} is {}, run "
+                        "1 has {}",
+                        i + 1, runs[i].name, key, SummaryText(runs[i].summary, key),
+                        SummaryText(runs[0].summary, key)));
   std::string table = fmt::format("{:<4} {:<40} {:>14} {:>9} {:>8} {:>7}  {}\n", "run", "folder",
                                   "samples/s", "vs mean", "AU %", "target", "verdict");
   for (size_t i = 0; i < runs.size(); ++i) {

@@ -6,11 +6,19 @@ source "$(dirname "$0")/../lib/common.sh"
 expect_exit 0 "$WORK/out" "$TRAINBENCH" --version
 contains "$WORK/out" "trainbench 0."
 expect_exit 0 "$WORK/out" "$TRAINBENCH" --help
-for cmd in datagen workloads config datasize; do
+# Every command has --help: exit 0, a usage line, and a pointer to the longer docs.
+for cmd in datagen workloads config datasize run train clean report stage sweep replay oplog; do
   contains "$WORK/out" "$cmd"
   expect_exit 0 "$WORK/help_$cmd" "$TRAINBENCH" "$cmd" --help
   contains "$WORK/help_$cmd" "Usage"
 done
+for cmd in datagen run train stage sweep replay; do
+  contains "$WORK/help_$cmd" "docs/"
+done
+contains "$WORK/help_stage" "--mirror"
+contains "$WORK/help_train" "--warmup-steps"
+contains "$WORK/help_run" "--accelerators"
+contains "$WORK/help_sweep" "--accelerators"
 contains "$WORK/help_datagen" "--verify"
 contains "$WORK/help_datasize" "--host-memory-gib"
 # datagen --help ends with the formats, from the registry.
