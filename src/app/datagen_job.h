@@ -26,12 +26,9 @@ struct DatagenJobOptions {
 };
 
 // What rank 0 shows (`reports` false elsewhere).
-struct DatagenOutcome {
-  bool reports = false;
-  std::string text;  // "datagen: N files ..." (and "verify: ...") lines
-  std::string line;  // {"trainbench_datagen": {...}, "trainbench": {...}}
-  WrittenResults results;
-};
+// text: "datagen: N files ..." (and "verify: ...") lines; line: {"trainbench_datagen": {...},
+// "trainbench": {...}}.
+using DatagenOutcome = JobReport;
 
 // Uses env.ranks, env.open_storage and env.results (null: no results folder).
 DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env);

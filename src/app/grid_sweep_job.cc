@@ -279,6 +279,12 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
                               {"points_resumed", resumed}};
   out.line = FinalLine(line, envelope, out.results.folder);
   out.text = GridText(options.axes, out.points);
+  if (out.interrupted) {
+    out.exit_code = static_cast<int>(ExitCode::kInterrupted);
+  } else if (!out.stop_reason.empty()) {
+    out.exit_code = static_cast<int>(ExitCode::kRuntime);
+    out.error = out.stop_reason;
+  }
   return out;
 }
 

@@ -37,15 +37,13 @@ struct GridPoint {
   bool resumed = false;  // finished by an earlier invocation
 };
 
-struct GridSweepOutcome {
-  bool reports = false;           // rank 0
+// text: a row per finished point; line: {"trainbench_sweep": {...}, "trainbench": {...}};
+// exit_code 130 when interrupted, 1 with `error` when a point stopped the grid.
+struct GridSweepOutcome : JobReport {
   std::vector<GridPoint> points;  // finished ones, in grid order
   size_t total_points = 0;
   bool interrupted = false;
   std::string stop_reason;
-  WrittenResults results;
-  std::string text;  // a row per finished point
-  std::string line;  // {"trainbench_sweep": {...}, "trainbench": {...}}
 };
 
 // Takes the swept keys out of `overrides`: KEY=V1,V2,... is an axis (a "workload." or

@@ -1,5 +1,7 @@
 #include "app/job_env.h"
 
+#include "common/output_path.h"
+
 namespace trainbench::app {
 
 JobEnv BinaryJobEnv(ResultsSink* results) {
@@ -9,6 +11,22 @@ JobEnv BinaryJobEnv(ResultsSink* results) {
   };
   return env;
 }
+
+namespace {
+
+std::unique_ptr<FolderResults> OpenFolderResults(const std::string& folder,
+                                                 const std::string& log_file,
+                                                 const std::string& flag) {
+  if (folder.empty()) return nullptr;
+  if (!flag.empty()) CheckWritableFolder(folder, flag);
+  return std::make_unique<FolderResults>(folder, log_file);
+}
+
+}  // namespace
+
+BinaryJob::BinaryJob(const std::string& folder, const std::string& log_file,
+                     const std::string& flag)
+    : results_(OpenFolderResults(folder, log_file, flag)), env_(BinaryJobEnv(results_.get())) {}
 
 void EndJob(int code) { dist::AbortJob(code); }
 

@@ -328,7 +328,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   if (step_io) out.text += StepIoText(*training, *step_io, settings.concurrency);
   envelope.complete = !interrupted && replayed_ops == original_ops;
   if (interrupted) envelope.stop_reason = "interrupted";
-  out.failed = interrupted || errors > 0;
+  out.exit_code = interrupted || errors > 0 ? 1 : 0;
 
   ordered_json f;
   f["op_log"] = options.op_log;

@@ -35,13 +35,9 @@ struct ReplayOptions {
   std::string train_results;
 };
 
-struct ReplayOutcome {
-  bool reports = false;  // rank 0
-  std::string text;      // the comparison table
-  std::string line;      // {"trainbench_replay": {...}, "trainbench": {...}}
-  WrittenResults results;
-  bool failed = false;  // an operation failed, or the replay was interrupted
-};
+// text: the comparison table; line: {"trainbench_replay": {...}, "trainbench": {...}};
+// exit_code 1 when an operation failed or the replay was interrupted.
+using ReplayOutcome = JobReport;
 
 // Throws UsageError before any work for what it refuses (see above).
 ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env);

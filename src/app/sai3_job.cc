@@ -268,7 +268,7 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
       PerSecond(static_cast<double>(bytes) / kMiB, span), prepared.objects, prepared.written);
   envelope.complete = !interrupted;
   if (interrupted) envelope.stop_reason = "interrupted";
-  out.failed = interrupted || errors > 0;
+  out.exit_code = interrupted || errors > 0 ? 1 : 0;
 
   ordered_json f;
   f["target"] = c.target;

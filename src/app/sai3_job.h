@@ -25,13 +25,9 @@ struct Sai3Options {
   bool progress = true;
 };
 
-struct Sai3Outcome {
-  bool reports = false;  // rank 0
-  std::string text;      // the table
-  std::string line;      // {"trainbench_sai3": {...}, "trainbench": {...}}
-  WrittenResults results;
-  bool failed = false;  // an operation failed, or the job was interrupted
-};
+// text: the table; line: {"trainbench_sai3": {...}, "trainbench": {...}}; exit_code 1 when
+// an operation failed or the job was interrupted.
+using Sai3Outcome = JobReport;
 
 Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env);
 

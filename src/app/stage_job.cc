@@ -74,9 +74,10 @@ StageJobOutcome StageJob(StageJobOptions options) {
   const TimeseriesResult timeseries = sampling.Finish();
   const auto& account = stage.account;
   StageJobOutcome out;
+  out.reports = true;
   out.exit_code = stage.exit_code;
   out.error = stage.error;
-  out.table = stage::FormatTable(account);
+  out.text = stage::FormatTable(account);
   const auto envelope = StageEnvelope(account, options.stage, "stage");
   out.results =
       WriteJobResults(options.output, "stage", envelope, stage::ToJson(account), timeseries);

@@ -26,13 +26,9 @@ struct StageJobOptions {
 
 // What a stage (or a staged train) shows when it ends, in this order: the time account's
 // table, the results folder, the final line.
-struct StageJobOutcome {
-  int exit_code = 0;  // 0, 1 (failed: `error` says why), 130 (interrupted)
-  std::string error;  // the stage's failure
-  std::string table;  // the time account
-  WrittenResults results;
-  std::string line;  // {"trainbench_stage": {...}, "trainbench": {...}}
-};
+// text: the time account; line: {"trainbench_stage": {...}, "trainbench": {...}}; exit_code 1
+// (failed: `error` says why) or 130 (interrupted).
+using StageJobOutcome = JobReport;
 
 // The envelope of a stage's (or staged train's) time account; `kind` stage or staged_train.
 report::ResultEnvelope StageEnvelope(const stage::StageAccount& account,

@@ -85,15 +85,15 @@ StagedTrainOutcome StagedTrainJob(const StagedTrainOptions& staged, train::Train
   }
   options.live = nullptr;
   const TimeseriesResult timeseries = sampling.Finish();
-  auto& shown = out.shown;
-  shown.exit_code = outcome.exit_code;
-  shown.error = outcome.error;
-  shown.table = stage::FormatTable(account);
+  out.reports = true;
+  out.exit_code = outcome.exit_code;
+  out.error = outcome.error;
+  out.text = stage::FormatTable(account);
   const auto envelope = StageEnvelope(account, o, "staged_train");
   auto figures = stage::ToJson(account);
   if (!line.is_null()) figures["train"] = line;  // the training's own figures
-  shown.results = WriteJobResults(staged.output, "train", envelope, figures, timeseries);
-  if (!line.is_null()) shown.line = FinalLine(line, envelope, shown.results.folder);
+  out.results = WriteJobResults(staged.output, "train", envelope, figures, timeseries);
+  if (!line.is_null()) out.line = FinalLine(line, envelope, out.results.folder);
   return out;
 }
 

@@ -33,11 +33,10 @@ struct StagedTrainOptions {
 // Whether --data names something to stage (an http(s):// or s3:// URL).
 bool IsRemoteData(const std::string& data);
 
-// What the job shows when it ends (StageJobOutcome: the account's table, the folder, the
-// training's line with the envelope in its "trainbench" object) and the training's
-// failure, if any, to rethrow once that is shown.
-struct StagedTrainOutcome {
-  StageJobOutcome shown;
+// What the job shows when it ends (the account's table, the folder, the training's line with
+// the envelope in its "trainbench" object) and the training's failure, if any, to rethrow
+// once that is shown.
+struct StagedTrainOutcome : JobReport {
   std::exception_ptr failure;
 };
 

@@ -235,6 +235,7 @@ SweepOutcome SweepJob(
   line["trainbench_sweep"] = brief;
   out.line = FinalLine(line, envelope, out.results.folder);
   out.text = SweepText(out);
+  if (out.search.stopped) out.exit_code = static_cast<int>(ExitCode::kRuntime);  // text says why
   return out;
 }
 

@@ -27,15 +27,13 @@ struct SweepOptions {
   uint64_t probe_steps = 0;  // per probe; 0: twice what an AU verdict needs, at least 20
 };
 
-struct SweepOutcome {
-  bool reports = false;  // rank 0
+// text: the probes' table, the answer, the official tools' commands; line:
+// {"trainbench_sweep": {...}, "trainbench": {...}}; exit_code 1 when the search stopped.
+struct SweepOutcome : JobReport {
   SearchResult search;
   std::vector<SweepProbe> probes;
   std::string sentence;  // the answer in one sentence
   nlohmann::ordered_json figures;
-  WrittenResults results;
-  std::string text;  // the probes' table, the answer, the official tools' commands
-  std::string line;  // {"trainbench_sweep": {...}, "trainbench": {...}}
 };
 
 // `env.results` keeps the sweep's own files (rank 0); `probe_results(folder)` makes the sink

@@ -171,7 +171,7 @@ void CheckTrainJob(const TrainJobOptions& job) {
 }
 
 // Training on local or synthetic data; with --output its folder.
-StageJobOutcome Train(train::TrainFunction train_fn, TrainJobOptions& job) {
+JobReport Train(train::TrainFunction train_fn, TrainJobOptions& job) {
   const bool keep_results = job.given.output;
   report::ResultEnvelope envelope;
   envelope.kind = "train";
@@ -187,7 +187,8 @@ StageJobOutcome Train(train::TrainFunction train_fn, TrainJobOptions& job) {
   const TimeseriesResult timeseries = sampling.Finish();
   envelope.finished = UtcStamp();
   envelope.complete = true;  // a training that fails throws
-  StageJobOutcome shown;
+  JobReport shown;
+  shown.reports = true;
   if (line.is_null()) return shown;
   if (keep_results)
     shown.results = WriteJobResults(job.staged.output, "train", envelope, line, timeseries);
@@ -207,18 +208,23 @@ TrainJobOutcome TrainJob(TrainJobOptions job) {
       auto staged = StagedTrainJob(
           job.staged, job.train, [&] { train_fn = LoadTrainPlugin(); },
           [&] { return TrainLine(train_fn, job.train, job.progress); });
-      out.shown = std::move(staged.shown);
       out.failure = staged.failure;
+      static_cast<JobReport&>(out) = std::move(staged);
       if (out.failure) std::rethrow_exception(out.failure);
       return out;
     }
     const train::TrainFunction train_fn = LoadTrainPlugin();
-    if (!job.calibrate.empty())
-      out.calibration = Calibrate(train_fn, job);
-    else
-      out.shown = Train(train_fn, job);
+    if (!job.calibrate.empty()) {
+      out.reports = true;
+      out.text = Calibrate(train_fn, job);
+    } else {
+      static_cast<JobReport&>(out) = Train(train_fn, job);
+    }
   } catch (const train::CudaUnavailableError&) {
-    out.cuda_unavailable = true;
+    // The exact line PyTorch training scripts print, which harnesses look for.
+    out.reports = true;
+    out.text = "[ERROR] CUDA not available and --allow-cpu not specified\n";
+    out.exit_code = static_cast<int>(ExitCode::kRuntime);
     out.failure = nullptr;
   } catch (...) {
     if (!out.failure) throw;  // nothing measured to show first

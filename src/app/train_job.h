@@ -28,14 +28,11 @@ struct TrainJobOptions {
   bool progress = true;  // the live status block on a terminal (--no-progress: none)
 };
 
-struct TrainJobOutcome {
-  // What to print after the training's own progress, in order: the staged job's account
-  // table and results folder (shown.table empty: none), the text of a calibration, then
-  // the final line.
-  StageJobOutcome shown;
-  std::string calibration;
-  std::exception_ptr failure;     // the training's, rethrown once the rest is shown
-  bool cuda_unavailable = false;  // no CUDA and no --allow-cpu: the scripts' exact line
+// What to print after the training's own progress: text (a staged job's account table, or a
+// calibration's figures, or the PyTorch scripts' exact line when there is no CUDA and no
+// --allow-cpu, exit_code 1), the results folder and the final line.
+struct TrainJobOutcome : JobReport {
+  std::exception_ptr failure;  // the training's, rethrown once the rest is shown
 };
 
 // Throws UsageError (before any work) for flags that do not go together, an --interval out of

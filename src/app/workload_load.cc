@@ -24,6 +24,23 @@ config::WorkloadConfig LoadCheckedWorkload(const std::string& workload,
   return std::move(loaded.config);
 }
 
+namespace {
+
+std::string ShellQuote(const std::string& s) {
+  if (s.find_first_of(" '\"$`\\*?&;|<>()") == std::string::npos) return s;
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+}  // namespace
+
+std::string DatagenCommand(const std::string& workload, const std::vector<std::string>& overrides) {
+  std::string command = "trainbench datagen " + ShellQuote(workload);
+  for (const auto& o : overrides) command += " " + ShellQuote(o);
+  return command;
+}
+
 std::string FormatList() {
   std::string out = "Formats (dataset.format; files named .EXTENSION, older spellings read too):\n";
   for (const auto* d : formats::AllFormats()) {

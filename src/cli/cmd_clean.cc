@@ -6,7 +6,7 @@
 #include "app/clean_job.h"
 #include "app/job_env.h"
 #include "cli/command.h"
-#include "cli/workload_args.h"
+#include "cli/shared_flags.h"
 
 namespace trainbench::cli {
 namespace {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
-#include "cli/workload_args.h"
+#include "cli/shared_flags.h"
 #include "common/error.h"
 #include "config/schema.h"
 #include "config/workload_yaml.h"

@@ -1,21 +1,13 @@
 // `trainbench datagen WORKLOAD [overrides]`: the flags of app's DatagenJob (the workload's
 // train and eval files in DLIO's layout, plus a manifest, at dataset.data_folder) and its
 // lines on stdout; with --output DIR its results folder too.
-#include <fmt/format.h>
-
-#include <cstdio>
-#include <memory>
 
 #include "app/datagen_job.h"
 #include "app/job_env.h"
 #include "app/workload_load.h"
 #include "cli/command.h"
-#include "cli/job_flags.h"
 #include "cli/job_output.h"
-#include "cli/validators.h"
-#include "cli/workload_args.h"
-#include "common/error.h"
-#include "common/output_path.h"
+#include "cli/shared_flags.h"
 
 namespace trainbench::cli {
 namespace {
@@ -30,16 +22,8 @@ int Datagen(DatagenFlags& flags) {
   CheckInterval(flags.job.interval_s);
   auto job = flags.job;
   job.config = LoadWorkloadOrThrow(flags.workload);
-  std::unique_ptr<app::FolderResults> results;
-  // Before the work: a folder that cannot take the results must not cost the dataset.
-  if (!flags.output.empty()) CheckWritableFolder(flags.output, "--output");
-  if (!flags.output.empty())
-    results = std::make_unique<app::FolderResults>(flags.output, "datagen.log");
-  auto env = app::BinaryJobEnv(results.get());
-  const app::DatagenOutcome outcome = app::DatagenJob(job, env);
-  if (!outcome.reports) return 0;
-  ShowJobEnd(outcome.text, outcome.results, outcome.line, "the dataset is written");
-  return 0;
+  app::BinaryJob binary(flags.output, "datagen.log", "--output");
+  return ShowJobReport(app::DatagenJob(job, binary.env()));
 }
 
 }  // namespace

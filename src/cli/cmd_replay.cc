@@ -1,18 +1,11 @@
 // `trainbench replay OPLOG`: the flags of app's ReplayJob (an op-log played against storage,
 // then compared with the original) and its table and final line on stdout.
-#include <fmt/format.h>
-
-#include <cstdio>
-#include <memory>
 
 #include "app/job_env.h"
 #include "app/replay_job.h"
 #include "cli/command.h"
-#include "cli/job_flags.h"
 #include "cli/job_output.h"
-#include "cli/validators.h"
-#include "common/error.h"
-#include "common/output_path.h"
+#include "cli/shared_flags.h"
 #include "common/strings.h"
 
 namespace trainbench::cli {
@@ -29,16 +22,8 @@ int Replay(ReplayFlags& flags) {
   auto job = flags.job;
   if (!flags.ops.empty()) job.ops = Split(flags.ops, ',');
   job.storage_options = ParseS3Options(flags.s3_options);
-  std::unique_ptr<app::FolderResults> results;
-  if (!flags.output.empty()) {
-    CheckWritableFolder(flags.output, "--output");
-    results = std::make_unique<app::FolderResults>(flags.output, "replay.log");
-  }
-  auto env = app::BinaryJobEnv(results.get());
-  const app::ReplayOutcome outcome = app::ReplayJob(job, env);
-  if (!outcome.reports) return 0;
-  ShowJobEnd(outcome.text, outcome.results, outcome.line, "the replay ran");
-  return outcome.failed ? 1 : 0;
+  app::BinaryJob binary(flags.output, "replay.log", "--output");
+  return ShowJobReport(app::ReplayJob(job, binary.env()));
 }
 
 }  // namespace

@@ -9,10 +9,8 @@
 #include "app/run_job.h"
 #include "app/sai3_job.h"
 #include "cli/command.h"
-#include "cli/job_flags.h"
 #include "cli/job_output.h"
-#include "cli/run_flags.h"
-#include "cli/validators.h"
+#include "cli/shared_flags.h"
 #include "common/error.h"
 #include "config/sai3_config.h"
 
@@ -43,11 +41,8 @@ int ExecuteSai3(RunFlags& flags, const RunOnlyFlags& own) {
   job.op_log = flags.job.op_log;
   if (own.command->count("--interval") > 0) job.interval_s = flags.job.interval_s;
   job.progress = flags.job.progress;
-  const app::Sai3Outcome outcome = app::RunSai3Config(
-      flags.workload.workload, flags.workload.overrides, flags.workload.quiet_warnings, job);
-  if (!outcome.reports) return 0;
-  ShowJobEnd(outcome.text, outcome.results, outcome.line, "the workload ran");
-  return outcome.failed ? 1 : 0;
+  return ShowJobReport(app::RunSai3Config(flags.workload.workload, flags.workload.overrides,
+                                          flags.workload.quiet_warnings, job));
 }
 
 int Execute(RunFlags& flags, const RunOnlyFlags& own) {
@@ -57,10 +52,9 @@ int Execute(RunFlags& flags, const RunOnlyFlags& own) {
         "--s3-option is for sai3-bench configs; a DLIO workload sets its storage options as "
         "keys: storage.storage_options.endpoint_url=http://...");
   app::RunJobOptions job = ResolveRunFlags(flags);
-  app::FolderResults results(job.config.output.folder, job.config.output.log_file);
-  auto env = app::BinaryJobEnv(&results);
-  env.show = Show;
-  return app::RunJob(job, env);
+  app::BinaryJob binary(job.config.output.folder, job.config.output.log_file);
+  binary.env().show = Show;
+  return app::RunJob(job, binary.env());
 }
 
 }  // namespace

@@ -5,16 +5,13 @@
 // jobs' results into a campaign table.
 #include <fmt/format.h>
 
-#include <cctype>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "app/stage_job.h"
 #include "cli/command.h"
-#include "cli/job_flags.h"
 #include "cli/job_output.h"
-#include "cli/validators.h"
+#include "cli/shared_flags.h"
 #include "common/error.h"
 #include "common/units.h"
 
@@ -53,7 +50,7 @@ int Stage(StageFlags& flags) {
   o.chunk_size = ParseChunkSize(flags.chunk_size);
   o.s3_options = ParseS3Options(flags.s3_options);
   CheckInterval(flags.job.interval_s);
-  return ShowJobOutcome(app::StageJob(flags.job));
+  return ShowJobReport(app::StageJob(flags.job));
 }
 
 }  // namespace

@@ -7,8 +7,7 @@
 #include "app/sweep_job.h"
 #include "cli/command.h"
 #include "cli/job_output.h"
-#include "cli/run_flags.h"
-#include "cli/validators.h"
+#include "cli/shared_flags.h"
 #include "common/error.h"
 #include "common/strings.h"
 
@@ -31,12 +30,7 @@ int Grid(SweepFlags& flags) {
   options.run = ResolveRunFlags(flags.run);
   options.output = options.run.config.output.folder;
   auto env = app::BinaryJobEnv(nullptr);
-  const app::GridSweepOutcome outcome = app::GridSweepJob(options, env);
-  if (!outcome.reports) return 0;
-  ShowJobEnd(outcome.text, outcome.results, outcome.line, "the grid ran");
-  if (outcome.interrupted) return static_cast<int>(ExitCode::kInterrupted);
-  if (!outcome.stop_reason.empty()) throw RuntimeError(outcome.stop_reason);
-  return 0;
+  return ShowJobReport(app::GridSweepJob(options, env));
 }
 
 int Sweep(SweepFlags& flags) {
@@ -49,16 +43,11 @@ int Sweep(SweepFlags& flags) {
   options.highest = flags.highest;
   options.probe_steps = flags.probe_steps;
   const auto& output = options.run.config.output;
-  app::FolderResults results(output.folder, "sweep.log");
-  auto env = app::BinaryJobEnv(&results);
+  app::BinaryJob binary(output.folder, "sweep.log");
   const auto log_file = output.log_file;
-  const app::SweepOutcome outcome =
-      app::SweepJob(options, env, [&log_file](const std::string& folder) {
-        return std::make_unique<app::FolderResults>(folder, log_file);
-      });
-  if (!outcome.reports) return 0;
-  ShowJobEnd(outcome.text, outcome.results, outcome.line, "the sweep ran");
-  return outcome.search.stopped ? static_cast<int>(ExitCode::kRuntime) : 0;
+  return ShowJobReport(app::SweepJob(options, binary.env(), [&log_file](const std::string& folder) {
+    return std::make_unique<app::FolderResults>(folder, log_file);
+  }));
 }
 
 }  // namespace

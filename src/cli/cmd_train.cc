@@ -4,19 +4,15 @@
 // loaded at run time (app/train_plugin.h); without it the command says how to get
 // LibTorch. `--stage-to DIR` stages a remote --data first and keeps the job's time account
 // (app/staged_train_job.h). The job itself is app's TrainJob.
-#include <fmt/format.h>
 
-#include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
 
 #include "app/train_job.h"
 #include "cli/command.h"
-#include "cli/job_flags.h"
 #include "cli/job_output.h"
-#include "cli/validators.h"
-#include "common/error.h"
+#include "cli/shared_flags.h"
 
 namespace trainbench::cli {
 
@@ -33,13 +29,7 @@ int Run(TrainArgs& args, const CLI::App& command) {
   job.given = {command.count("--output") > 0, command.count("--batch-size") > 0,
                command.count("--steps-per-epoch") > 0, command.count("--stage-streams") > 0};
   const app::TrainJobOutcome outcome = app::TrainJob(std::move(job));
-  fmt::print("{}", outcome.calibration);
-  const int code = ShowJobOutcome(outcome.shown);
-  if (outcome.cuda_unavailable) {
-    // The exact line PyTorch training scripts print, which harnesses look for.
-    std::fputs("[ERROR] CUDA not available and --allow-cpu not specified\n", stdout);
-    return static_cast<int>(ExitCode::kRuntime);
-  }
+  const int code = ShowJobReport(outcome);
   if (outcome.failure) std::rethrow_exception(outcome.failure);
   return code;
 }

@@ -5,18 +5,11 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
-#include <string>
-#include <vector>
-
-#include "app/workload_load.h"
 
 namespace trainbench::cli {
 
 // Set by the subcommand that was chosen; main runs it after parsing.
 using Action = std::function<int()>;
-
-// The known formats; `workloads` prints it and `datagen --help` ends with it.
-using app::FormatList;
 
 void AddDatagenCommand(CLI::App& app, Action& action);
 void AddWorkloadsCommand(CLI::App& app, Action& action);

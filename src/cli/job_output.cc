@@ -9,33 +9,23 @@
 
 namespace trainbench::cli {
 
-int ShowJobOutcome(const app::StageJobOutcome& o) {
-  std::fflush(stdout);  // after the job's own progress lines
-  fmt::print("{}", o.table);
-  if (!o.results.folder.empty()) fmt::print("results: {}\n", o.results.folder);
-  if (!o.line.empty()) fmt::print("{}\n", o.line);
+int ShowJobReport(const app::JobReport& report) {
+  if (!report.reports) return report.exit_code;  // another rank shows the job's end
+  std::fflush(stdout);                           // after the job's own progress lines
+  fmt::print("{}", report.text);
+  if (!report.results.folder.empty()) fmt::print("results: {}\n", report.results.folder);
+  if (!report.line.empty()) fmt::print("{}\n", report.line);
   std::fflush(stdout);
-  if (!o.results.error.empty())
-    LogError("the job's results could not be written: " + o.results.error);
-  if (o.exit_code == static_cast<int>(ExitCode::kInterrupted)) {
-    LogWarning(o.error);
-    return o.exit_code;
+  if (!report.results.error.empty())
+    LogError("the job's results could not be written: " + report.results.error);
+  if (!report.error.empty()) {
+    if (report.exit_code == static_cast<int>(ExitCode::kInterrupted))
+      LogWarning(report.error);
+    else
+      LogError(report.error);
   }
-  if (o.exit_code != 0) {
-    LogError(o.error);
-    return o.exit_code;
-  }
-  return o.results.error.empty() ? 0 : static_cast<int>(ExitCode::kRuntime);
-}
-
-void ShowJobEnd(const std::string& text, const app::WrittenResults& results,
-                const std::string& line, const std::string& done) {
-  fmt::print("{}", text);
-  if (!results.folder.empty()) fmt::print("results: {}\n", results.folder);
-  fmt::print("{}\n", line);
-  std::fflush(stdout);
-  if (!results.error.empty())
-    throw RuntimeError(done + ", but its results could not be written: " + results.error);
+  if (report.exit_code != 0) return report.exit_code;
+  return report.results.error.empty() ? 0 : static_cast<int>(ExitCode::kRuntime);
 }
 
 }  // namespace trainbench::cli

@@ -2,7 +2,6 @@
 // line with CLI11, runs the chosen command, and maps errors to exit codes
 // (0 ok, 1 runtime failure, 2 usage or config error).
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <exception>
 
 #include "app/job_env.h"
@@ -48,17 +47,8 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::fputs(app.help().c_str(), stdout);
-    return 0;
-  } catch (const CLI::CallForAllHelp&) {
-    std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
-    return 0;
-  } catch (const CLI::CallForVersion& e) {
-    std::printf("%s\n", e.what());
-    return 0;
   } catch (const CLI::ParseError& e) {
-    // Subcommand help is raised from inside the subcommand; print that one's help.
+    // --help (the chosen subcommand's) and --version: printed on stdout, exit 0.
     if (e.get_exit_code() == 0) return app.exit(e);
     return Fail(static_cast<int>(ExitCode::kUsage),
                 std::string(e.what()) + "; run `trainbench --help` or `trainbench COMMAND --help`");

@@ -1,5 +1,6 @@
 // app/'s jobs run whole against MemoryStorage, a single-process communicator and
 // MemoryResults: no binary, no files.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "app/run_job.h"
 #include "app/sai3_job.h"
 #include "app/sweep_job.h"
+#include "app/workload_load.h"
 #include "common/error.h"
 #include "config/datasize.h"
 #include "config/sai3_config.h"
@@ -114,6 +116,13 @@ TEST_F(AppJobsTest, RunRefusesOutOfRangeOptionsBeforeAnyWork) {
   EXPECT_EQ(shown_, 0);
 }
 
+TEST(DatagenCommandTest, QuotesWhatTheShellWouldSplitOrExpand) {
+  EXPECT_EQ(DatagenCommand("resnet50_h100", {"dataset.num_files_train=8"}),
+            "trainbench datagen resnet50_h100 dataset.num_files_train=8");
+  EXPECT_EQ(DatagenCommand("my w.yaml", {"dataset.data_folder=/mnt/it's"}),
+            "trainbench datagen 'my w.yaml' 'dataset.data_folder=/mnt/it'\\''s'");
+}
+
 TEST_F(AppJobsTest, RunOfAMissingDatasetNamesTheCommandThatWritesIt) {
   try {
     RunJob(SmallRun({"workflow.generate_data=false"}), env_);
@@ -132,6 +141,9 @@ TEST_F(AppJobsTest, CleanListsThenRemovesOnlyWhatTrainbenchWrote) {
   const auto listed = CleanJob(clean, env_);
   ASSERT_TRUE(listed);
   EXPECT_FALSE(listed->removed);
+  // What the console shows: the names, the foreign one kept, and how to go on.
+  EXPECT_NE(listed->text.find("foreign, kept: mem:/thesis.txt"), std::string::npos) << listed->text;
+  EXPECT_NE(listed->text.find("add --yes to remove them"), std::string::npos) << listed->text;
   EXPECT_EQ(listed->what, "dataset");
   EXPECT_GE(listed->ours.size(), 4u);  // the 4 files and the manifest
   ASSERT_EQ(listed->foreign.size(), 1u);
@@ -143,6 +155,7 @@ TEST_F(AppJobsTest, CleanListsThenRemovesOnlyWhatTrainbenchWrote) {
   const auto removed = CleanJob(clean, env_);
   ASSERT_TRUE(removed);
   EXPECT_TRUE(removed->removed);
+  EXPECT_NE(removed->text.find("clean: removed "), std::string::npos) << removed->text;
   const auto left = memory_.List("");
   ASSERT_EQ(left.size(), 1u);
   EXPECT_EQ(left[0].path, "thesis.txt");
@@ -184,9 +197,16 @@ TEST_F(AppJobsTest, DatasizeIsMlperfRuleForTheGivenHosts) {
   options.accelerators = 8;
   options.hosts = 2;
   options.host_memory_gib = 64;
+  options.workload = "resnet50_h100";
   const auto result = DatasizeJob(options, env_);
   ASSERT_TRUE(result && result->data);
   const auto& d = *result->data;
+  // The answer names the command that writes a dataset of that size.
+  EXPECT_NE(result->text.find(fmt::format("trainbench datagen resnet50_h100 "
+                                          "dataset.num_files_train={}",
+                                          d.size.files)),
+            std::string::npos)
+      << result->text;
   const auto& c = options.config;
   // max(500 x batch x accelerators, 5 x hosts x memory / sample size), in whole files.
   const double by_memory = 5.0 * 2 * 64 * (1ull << 30) / c.dataset.record_length_bytes;
@@ -252,6 +272,8 @@ TEST_F(AppJobsTest, SweepFindsTheCountsTheDatasetAllowsAndKeepsEveryProbe) {
   EXPECT_EQ(summary["probes"].size(), out.probes.size());
   EXPECT_EQ(results_.files.count("probes.csv"), 1u);
   EXPECT_NE(out.sentence.find("dataset is too small"), std::string::npos) << out.sentence;
+  EXPECT_NE(out.text.find(out.sentence), std::string::npos) << out.text;  // the console's answer
+  EXPECT_EQ(out.exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(out.line)["trainbench"]["kind"], "sweep");
 }
 
@@ -285,7 +307,7 @@ TEST_F(AppJobsTest, Sai3JobPreparesRunsItsMixAndRemovesOnlyWhatPrepareWrote) {
   memory_.Create("out/theirs.bin")->Commit();  // not the job's: its DELETEs leave it
   const Sai3Outcome out = Sai3Job(options, env_);
   ASSERT_TRUE(out.reports);
-  EXPECT_FALSE(out.failed);
+  EXPECT_EQ(out.exit_code, 0);
   EXPECT_EQ(results_.name.rfind("sai3-resnet50_1-host", 0), 0u) << results_.name;
   const auto summary = nlohmann::json::parse(results_.files.at("summary.json"));
   EXPECT_EQ(summary["kind"], "sai3");
