@@ -8,29 +8,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/job_report.h"
 #include "app/job_timeseries.h"
 #include "app/results_sink.h"
 #include "dist/communicator.h"
 #include "report/result_envelope.h"
 
 namespace trainbench::app {
-
-struct WrittenResults {
-  std::string folder;  // where they went ("" when they could not be written)
-  std::string error;   // why not ("" when written)
-};
-
-// How every job ends on the terminal, the same for each (cli/ prints it one way): its text
-// (tables and lines), where its results went, the final JSON line, and its exit status.
-// Jobs with more to say derive from it.
-struct JobReport {
-  bool reports = false;  // this rank shows the end (rank 0 of a job of many ranks)
-  std::string text;      // printed first, after the job's own progress
-  WrittenResults results;
-  std::string line;   // the final JSON line ("" when nothing was measured)
-  int exit_code = 0;  // 0, 1 (failed), 2 (usage), 130 (interrupted)
-  std::string error;  // why exit_code is not 0, when the text does not say it
-};
 
 // The envelope a job opens with: its kind and workload, started now, and its ranks' hosts. A
 // collective: every rank calls it before the work, while all are there to answer.

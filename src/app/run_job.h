@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/job_report.h"
 #include "app/results_sink.h"
 #include "config/workload.h"
 #include "dist/communicator.h"
@@ -43,16 +44,14 @@ struct RunJobOptions {
 };
 
 // What rank 0 shows of a finished run.
-struct RunOutcome {
+// The console's share (JobReport): text, the run's table and the rules' checks; results, the
+// folder the results go to; line, {"trainbench_metrics": {...}, "trainbench": {...}}. Shown
+// before any file is written, so its exit status is RunJob's to say.
+struct RunOutcome : JobReport {
   const metrics::RunRecord& record;  // the ranks' merged
   const config::WorkloadConfig& config;
   const nlohmann::json& summary;  // summary.json's content
-  std::string folder;             // where the results go
   const report::ResultEnvelope& envelope;
-  // The console's share: the run's table, the rules' checks and "results: FOLDER"; then the
-  // final line, {"trainbench_metrics": {...}, "trainbench": {...}}.
-  std::string text;
-  std::string line;
 };
 
 using StorageOpener = std::function<std::unique_ptr<storage::Storage>(

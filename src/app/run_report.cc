@@ -86,10 +86,12 @@ int ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
     // start still finds it.
     nlohmann::ordered_json line = report::MetricsLine(record, config);
     line["trainbench"] = report::LineEnvelope(envelope, folder);
-    env.show({record, config, summary, folder, envelope,
-              report::ConsoleTable(record, config) + (rules ? rules->table : "") +
-                  fmt::format("results: {}\n", folder),
-              line.dump()});
+    JobReport shown;
+    shown.reports = true;
+    shown.text = report::ConsoleTable(record, config) + (rules ? rules->table : "");
+    shown.results.folder = folder;
+    shown.line = line.dump();
+    env.show({shown, record, config, summary, envelope});
   }
   std::vector<std::string> unwritten;
   auto write = [&](const std::string& name, const std::string& text) {

@@ -94,7 +94,7 @@ ProbeRun RunProbe(RunJobOptions run, JobEnv& env, std::unique_ptr<ResultsSink> s
   ProbeRun out;
   probe_env.show = [&out](const RunOutcome& o) {
     out.summary = o.summary;
-    out.folder = o.folder;
+    out.folder = o.results.folder;
   };
   out.code = RunJob(run, probe_env);
   return out;

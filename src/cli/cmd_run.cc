@@ -17,11 +17,6 @@
 namespace trainbench::cli {
 namespace {
 
-void Show(const app::RunOutcome& run) {
-  fmt::print("{}{}\n", run.text, run.line);
-  std::fflush(stdout);
-}
-
 struct RunOnlyFlags {
   std::vector<std::string> s3_options;
   CLI::App* command = nullptr;
@@ -53,7 +48,7 @@ int Execute(RunFlags& flags, const RunOnlyFlags& own) {
         "keys: storage.storage_options.endpoint_url=http://...");
   app::RunJobOptions job = ResolveRunFlags(flags);
   app::BinaryJob binary(job.config.output.folder, job.config.output.log_file);
-  binary.env().show = Show;
+  binary.env().show = [](const app::RunOutcome& run) { ShowJobReport(run); };
   return app::RunJob(job, binary.env());
 }
 

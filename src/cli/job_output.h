@@ -3,7 +3,7 @@
 // results could not be written. Returns the exit code.
 #pragma once
 
-#include "app/job_results.h"
+#include "app/job_report.h"
 
 namespace trainbench::cli {
 
