@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <thread>
 
+#include "app/job_env.h"
 #include "app/official_commands.h"
 #include "common/clock.h"
 #include "common/error.h"
@@ -237,6 +239,14 @@ SweepOutcome SweepJob(
   out.text = SweepText(out);
   if (out.search.stopped) out.exit_code = static_cast<int>(ExitCode::kRuntime);  // text says why
   return out;
+}
+
+SweepOutcome SweepJob(const SweepOptions& options) {
+  const auto& output = options.run.config.output;
+  BinaryJob binary(output.folder, "sweep.log");
+  return SweepJob(options, binary.env(), [&output](const std::string& folder) {
+    return std::make_unique<FolderResults>(folder, output.log_file);
+  });
 }
 
 }  // namespace trainbench::app

@@ -43,6 +43,10 @@ SweepOutcome SweepJob(
     const SweepOptions& options, JobEnv& env,
     const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results);
 
+// The binary's sweep: the world's ranks and storage, the sweep's files under the config's
+// output.folder (its log sweep.log), each probe's run in a FolderResults there.
+SweepOutcome SweepJob(const SweepOptions& options);
+
 // The probe budget SweepJob uses for `config` (options.probe_steps 0).
 uint64_t DefaultProbeSteps(const config::WorkloadConfig& config);
 

@@ -1,6 +1,5 @@
 // `trainbench sweep WORKLOAD --find-max-accelerators`: the flags of app's SweepJob (how many
 // accelerators this storage feeds at the workload's AU target) and its answer on stdout.
-#include <memory>
 
 #include "app/grid_sweep_job.h"
 #include "app/job_env.h"
@@ -18,8 +17,7 @@ struct SweepFlags {
   RunFlags run;
   std::string accelerators;  // a grid axis: 8,16,32
   bool find_max = false;
-  uint64_t lowest = 1, highest = 1024;
-  uint64_t probe_steps = 0;
+  app::SweepOptions search;  // --min, --max, --probe-steps
 };
 
 int Grid(SweepFlags& flags) {
@@ -37,17 +35,9 @@ int Sweep(SweepFlags& flags) {
   if (!flags.find_max) return Grid(flags);
   if (!flags.accelerators.empty())
     throw UsageError("--find-max-accelerators finds the count: drop --accelerators");
-  app::SweepOptions options;
+  app::SweepOptions options = flags.search;
   options.run = ResolveRunFlags(flags.run);
-  options.lowest = flags.lowest;
-  options.highest = flags.highest;
-  options.probe_steps = flags.probe_steps;
-  const auto& output = options.run.config.output;
-  app::BinaryJob binary(output.folder, "sweep.log");
-  const auto log_file = output.log_file;
-  return ShowJobReport(app::SweepJob(options, binary.env(), [&log_file](const std::string& folder) {
-    return std::make_unique<app::FolderResults>(folder, log_file);
-  }));
+  return ShowJobReport(app::SweepJob(options));
 }
 
 }  // namespace
@@ -73,11 +63,11 @@ void AddSweepCommand(CLI::App& app, Action& action) {
   command->add_flag("--find-max-accelerators", flags.find_max,
                     "Find the most accelerators at the workload's AU target (metric.au)");
   command->option_defaults()->always_capture_default();
-  command->add_option("--min", flags.lowest, "The smallest count tried")->check(AtLeast(1));
-  command->add_option("--max", flags.highest, "The largest count tried")->check(AtLeast(1));
+  command->add_option("--min", flags.search.lowest, "The smallest count tried")->check(AtLeast(1));
+  command->add_option("--max", flags.search.highest, "The largest count tried")->check(AtLeast(1));
   command->option_defaults()->always_capture_default(false);
   command
-      ->add_option("--probe-steps", flags.probe_steps,
+      ->add_option("--probe-steps", flags.search.probe_steps,
                    "Steps per probe (default: twice what an AU verdict needs, at least 20)")
       ->check(AtLeast(1));
   command->callback([&action] { action = [] { return Sweep(flags); }; });

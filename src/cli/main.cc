@@ -32,18 +32,12 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
   cli::Action action;
-  cli::AddDatagenCommand(app, action);
-  cli::AddWorkloadsCommand(app, action);
-  cli::AddConfigCommand(app, action);
-  cli::AddDatasizeCommand(app, action);
-  cli::AddRunCommand(app, action);
-  cli::AddTrainCommand(app, action);
-  cli::AddCleanCommand(app, action);
-  cli::AddReportCommand(app, action);
-  cli::AddStageCommand(app, action);
-  cli::AddSweepCommand(app, action);
-  cli::AddReplayCommand(app, action);
-  cli::AddOplogCommand(app, action);
+  // In the order `trainbench --help` lists them.
+  for (auto* add : {cli::AddDatagenCommand, cli::AddWorkloadsCommand, cli::AddConfigCommand,
+                    cli::AddDatasizeCommand, cli::AddRunCommand, cli::AddTrainCommand,
+                    cli::AddCleanCommand, cli::AddReportCommand, cli::AddStageCommand,
+                    cli::AddSweepCommand, cli::AddReplayCommand, cli::AddOplogCommand})
+    add(app, action);
 
   try {
     app.parse(argc, argv);
