@@ -3,8 +3,6 @@
 // share of its results: the table and the final JSON line on stdout.
 #include <fmt/format.h>
 
-#include <cstdio>
-
 #include "app/job_env.h"
 #include "app/run_job.h"
 #include "app/sai3_job.h"
