@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "app/job_checks.h"
 #include "app/job_op_log.h"
 #include "common/clock.h"
 #include "common/error.h"
@@ -44,6 +45,7 @@ nlohmann::ordered_json Figures(const dataset::GenerateResult& r, const DatagenJo
 }  // namespace
 
 DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
+  CheckInterval(options.interval_s);
   const auto& config = options.config;
   dist::Communicator& ranks = env.ranks;
   const std::string uri = config::DatasetUri(config);

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <map>
 
+#include "app/workload_load.h"
 #include "common/error.h"
 #include "common/units.h"
 #include "metrics/process_stats.h"
@@ -97,10 +98,10 @@ std::string DataText(const config::WorkloadConfig& config, const std::string& wo
                  "AU verdict       needs {} steps per epoch: at least {} files at batch {} x {} "
                  "accelerator(s) (fewer, and AU is marked not meaningful)\n",
                  d.au_steps, d.au_files, config.reader.batch_size, d.accelerators);
-  fmt::format_to(out,
-                 "\nGenerate and run with:\n  trainbench datagen {} dataset.num_files_train={}\n"
-                 "  trainbench run {} dataset.num_files_train={} --accelerators {}\n",
-                 workload, d.size.files, workload, d.size.files, d.accelerators);
+  const std::vector<std::string> files = {fmt::format("dataset.num_files_train={}", d.size.files)};
+  fmt::format_to(out, "\nGenerate and run with:\n  {}\n  {} --accelerators {}\n",
+                 TrainbenchCommand("datagen", workload, files),
+                 TrainbenchCommand("run", workload, files), d.accelerators);
   return text;
 }
 

@@ -223,7 +223,7 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
     }
     envelope.finished = UtcStamp();
     envelope.complete = out.points.size() == out.total_points;
-    envelope.stop_reason = out.stop_reason;
+    envelope.stop_reason = out.error;
     report::WriteResultFile(folder, "points.csv", ProbesCsv(runs));
     report::WriteResultFile(folder, "summary.json",
                             report::WithEnvelope(envelope, f).dump(2) + "\n");
@@ -247,9 +247,10 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
              : nullptr);
     // The same decision on every rank (RunJob's status is the job's): no rank waits alone.
     if (done_run.code != 0) {
-      out.interrupted = done_run.code == static_cast<int>(ExitCode::kInterrupted);
-      out.stop_reason = fmt::format("the run at {} ended with exit {}{}", fmt::join(p.values, ", "),
-                                    done_run.code, out.interrupted ? " (interrupted)" : "");
+      const bool interrupted = done_run.code == static_cast<int>(ExitCode::kInterrupted);
+      out.exit_code = interrupted ? done_run.code : static_cast<int>(ExitCode::kRuntime);
+      out.error = fmt::format("the run at {} ended with exit {}{}", fmt::join(p.values, ", "),
+                              done_run.code, interrupted ? " (interrupted)" : "");
       break;
     }
     if (!lead) continue;
@@ -279,12 +280,6 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
                               {"points_resumed", resumed}};
   out.line = FinalLine(line, envelope, out.results.folder);
   out.text = GridText(options.axes, out.points);
-  if (out.interrupted) {
-    out.exit_code = static_cast<int>(ExitCode::kInterrupted);
-  } else if (!out.stop_reason.empty()) {
-    out.exit_code = static_cast<int>(ExitCode::kRuntime);
-    out.error = out.stop_reason;
-  }
   return out;
 }
 

@@ -38,12 +38,10 @@ struct GridPoint {
 };
 
 // text: a row per finished point; line: {"trainbench_sweep": {...}, "trainbench": {...}};
-// exit_code 130 when interrupted, 1 with `error` when a point stopped the grid.
+// exit_code 130 (interrupted) or 1 when a point's run stopped the grid, `error` naming it.
 struct GridSweepOutcome : JobReport {
   std::vector<GridPoint> points;  // finished ones, in grid order
   size_t total_points = 0;
-  bool interrupted = false;
-  std::string stop_reason;
 };
 
 // Takes the swept keys out of `overrides`: KEY=V1,V2,... is an axis (a "workload." or

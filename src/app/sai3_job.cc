@@ -17,7 +17,6 @@
 #include "app/job_worker.h"
 #include "app/op_mix.h"
 #include "app/replay_workers.h"
-#include "app/results_sink.h"
 #include "app/sai3_prepare.h"
 #include "common/clock.h"
 #include "common/error.h"
@@ -306,11 +305,10 @@ Sai3Outcome RunSai3Config(const std::string& path, const std::vector<std::string
     for (const auto& w : loaded.warnings) LogWarning(w);
   options.config = std::move(loaded.config);
   const config::WorkloadConfig defaults;
-  FolderResults results(
+  BinaryJob binary(
       options.config.output_folder.empty() ? defaults.output.folder : options.config.output_folder,
       defaults.output.log_file);
-  auto env = BinaryJobEnv(&results);
-  return Sai3Job(options, env);
+  return Sai3Job(options, binary.env());
 }
 
 }  // namespace trainbench::app

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "app/job_checks.h"
 #include "app/job_op_log.h"
 #include "common/clock.h"
 #include "common/host_name.h"
@@ -57,6 +58,7 @@ stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
 }
 
 StageJobOutcome StageJob(StageJobOptions options) {
+  CheckInterval(options.interval_s);
   stage::StageLive live;
   options.stage.live = &live;
   // The op-log is made once the options are checked: a refused stage leaves no file.

@@ -35,10 +35,11 @@ std::string ShellQuote(const std::string& s) {
 
 }  // namespace
 
-std::string DatagenCommand(const std::string& workload, const std::vector<std::string>& overrides) {
-  std::string command = "trainbench datagen " + ShellQuote(workload);
-  for (const auto& o : overrides) command += " " + ShellQuote(o);
-  return command;
+std::string TrainbenchCommand(const std::string& command, const std::string& workload,
+                              const std::vector<std::string>& overrides) {
+  std::string line = "trainbench " + command + " " + ShellQuote(workload);
+  for (const auto& o : overrides) line += " " + ShellQuote(o);
+  return line;
 }
 
 std::string FormatList() {

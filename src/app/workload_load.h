@@ -15,9 +15,10 @@ namespace trainbench::app {
 config::WorkloadConfig LoadCheckedWorkload(const std::string& workload,
                                            const std::vector<std::string>& overrides, bool quiet);
 
-// The `trainbench datagen` command that writes this workload's dataset, each word
-// shell-quoted as needed: what a job names when the dataset is missing.
-std::string DatagenCommand(const std::string& workload, const std::vector<std::string>& overrides);
+// "trainbench COMMAND WORKLOAD OVERRIDES...", each word shell-quoted as needed: the line a
+// job names for the user to run next (the datagen of a missing dataset, datasize's answer).
+std::string TrainbenchCommand(const std::string& command, const std::string& workload,
+                              const std::vector<std::string>& overrides);
 
 // The known dataset formats, one a line: name, extensions, help (from formats/' registry).
 std::string FormatList();

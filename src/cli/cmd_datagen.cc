@@ -19,7 +19,6 @@ struct DatagenFlags {
 };
 
 int Datagen(DatagenFlags& flags) {
-  CheckInterval(flags.job.interval_s);
   auto job = flags.job;
   job.config = LoadWorkloadOrThrow(flags.workload);
   app::BinaryJob binary(flags.output, "datagen.log", "--output");

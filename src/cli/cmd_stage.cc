@@ -49,7 +49,6 @@ int Stage(StageFlags& flags) {
   o.dest = flags.dest;
   o.chunk_size = ParseChunkSize(flags.chunk_size);
   o.s3_options = ParseS3Options(flags.s3_options);
-  CheckInterval(flags.job.interval_s);
   return ShowJobReport(app::StageJob(flags.job));
 }
 

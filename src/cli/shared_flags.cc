@@ -102,7 +102,8 @@ app::RunJobOptions ResolveRunFlags(RunFlags& flags) {
   job.barrier = !flags.no_barrier;
   app::CheckRunOptions(job);  // before the config: a bad flag is named first
   job.config = LoadWorkloadOrThrow(flags.workload);
-  job.datagen_command = app::DatagenCommand(flags.workload.workload, flags.workload.overrides);
+  job.datagen_command =
+      app::TrainbenchCommand("datagen", flags.workload.workload, flags.workload.overrides);
   return job;
 }
 

@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "app/job_checks.h"
 #include "app/run_job.h"
 #include "config/workload.h"
 
@@ -21,7 +20,6 @@ CLI::Validator AtLeast(int64_t min);               // a count, a seed
 CLI::Validator Between(int64_t min, int64_t max);  // a count that costs a thread each
 CLI::Validator PositiveFinite();                   // a rate, a size, seconds
 CLI::Validator NonNegativeFinite();                // a coefficient
-using app::CheckInterval;
 
 // The "WORKLOAD [key=value ...]" of datagen, config, run, datasize, clean and sweep, loaded
 // with its warnings printed once, on stderr.

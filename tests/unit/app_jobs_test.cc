@@ -116,10 +116,10 @@ TEST_F(AppJobsTest, RunRefusesOutOfRangeOptionsBeforeAnyWork) {
   EXPECT_EQ(shown_, 0);
 }
 
-TEST(DatagenCommandTest, QuotesWhatTheShellWouldSplitOrExpand) {
-  EXPECT_EQ(DatagenCommand("resnet50_h100", {"dataset.num_files_train=8"}),
+TEST(TrainbenchCommandTest, QuotesWhatTheShellWouldSplitOrExpand) {
+  EXPECT_EQ(TrainbenchCommand("datagen", "resnet50_h100", {"dataset.num_files_train=8"}),
             "trainbench datagen resnet50_h100 dataset.num_files_train=8");
-  EXPECT_EQ(DatagenCommand("my w.yaml", {"dataset.data_folder=/mnt/it's"}),
+  EXPECT_EQ(TrainbenchCommand("datagen", "my w.yaml", {"dataset.data_folder=/mnt/it's"}),
             "trainbench datagen 'my w.yaml' 'dataset.data_folder=/mnt/it'\\''s'");
 }
 

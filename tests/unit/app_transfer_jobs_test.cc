@@ -109,6 +109,13 @@ TEST_F(DatagenJobTest, WithoutASinkKeepsNoResultsButStillSaysWhatItDid) {
   EXPECT_TRUE(results_.files.empty());
 }
 
+TEST_F(DatagenJobTest, RefusesATimeSeriesIntervalTooShortBeforeWritingAnything) {
+  auto o = Small();
+  o.interval_s = 0.01;
+  EXPECT_THROW(DatagenJob(o, env_), UsageError);
+  EXPECT_TRUE(memory_.List("").empty());
+}
+
 TEST(StageJob, StagesALocalFileAndWritesItsAccountUnderTheEnvelope) {
   const std::string root = Scratch("stage");
   WriteBytes(root + "/blob.bin", 300000);
@@ -158,6 +165,12 @@ TEST(StageJob, RefusesAnUnwritableDestBeforeAnyWork) {
   WriteBytes(o.stage.dest, 1);
   o.output = root + "/results";
   EXPECT_THROW(StageJob(o), UsageError);
+  EXPECT_FALSE(fs::exists(o.output));
+  // An --interval too short for a row is refused too, before DEST is made.
+  o.stage.dest = root + "/dest";
+  o.interval_s = 0.01;
+  EXPECT_THROW(StageJob(o), UsageError);
+  EXPECT_FALSE(fs::exists(o.stage.dest));
   EXPECT_FALSE(fs::exists(o.output));
 }
 
