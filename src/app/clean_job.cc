@@ -153,12 +153,13 @@ std::string CleanText(const CleanResult& r) {
 
 // Under mpirun rank 0 does the work and the other ranks wait for it, so a job script can
 // clean with the same launcher line it runs with.
-std::optional<CleanResult> CleanJob(const CleanOptions& options, JobEnv& env) {
+CleanResult CleanJob(const CleanOptions& options, JobEnv& env) {
   if (env.ranks.Rank() != 0) {
     if (!env.ranks.Barrier()) throw RuntimeError("clean: rank 0 failed");
-    return std::nullopt;
+    return {};
   }
   CleanResult result = Clean(options, env.open_storage);
+  result.reports = true;
   result.text = CleanText(result);
   env.ranks.Barrier();
   return result;

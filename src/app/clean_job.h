@@ -6,10 +6,10 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "app/job_report.h"
 #include "app/run_job.h"
 #include "config/workload.h"
 
@@ -26,17 +26,18 @@ struct CleanEntry {
   uint64_t bytes = 0;
 };
 
-struct CleanResult {
+// Rank 0 reports (its `text` says what was found or removed); the other ranks' results are
+// empty.
+struct CleanResult : JobReport {
   std::string what;   // "dataset" or "checkpoints"
   std::string place;  // the folder or prefix
   std::vector<CleanEntry> ours, foreign;
   uint64_t bytes = 0;    // of ours
   bool removed = false;  // ours are gone
   size_t leftovers = 0;  // unfinished writes (S3 multipart uploads) removed too
-  std::string text;      // what was found or removed, as the console shows it
 };
 
-// Rank 0's result; nullopt on the other ranks, which wait for rank 0 (mpirun).
-std::optional<CleanResult> CleanJob(const CleanOptions& options, JobEnv& env);
+// The other ranks wait for rank 0 (mpirun).
+CleanResult CleanJob(const CleanOptions& options, JobEnv& env);
 
 }  // namespace trainbench::app

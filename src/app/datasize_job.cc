@@ -119,14 +119,15 @@ std::string DatasizeText(const DatasizeOptions& options, const DatasizeResult& r
 
 }  // namespace
 
-std::optional<DatasizeResult> DatasizeJob(DatasizeOptions options, JobEnv& env) {
+DatasizeResult DatasizeJob(DatasizeOptions options, JobEnv& env) {
   dist::Communicator& ranks = env.ranks;
   const auto& config = options.config;
   DatasizeResult result;
   // A checkpointing workload reads no dataset: its size is its checkpoint's.
   result.checkpointing_workload = !options.checkpoint && !config.workflow.train;
   if (options.checkpoint || !config.workflow.train) {
-    if (ranks.Rank() != 0) return std::nullopt;
+    if (ranks.Rank() != 0) return result;
+    result.reports = true;
     const uint64_t n = options.checkpoint_ranks ? options.checkpoint_ranks
                        : ranks.Size() > 1
                            ? static_cast<uint64_t>(ranks.Size())
@@ -142,7 +143,7 @@ std::optional<DatasizeResult> DatasizeJob(DatasizeOptions options, JobEnv& env) 
   d.ranks = ranks.Size();
   if (ranks.Size() > 1) {
     const auto layout = sim::ExchangeRankLayout(ranks, options.accelerators);
-    if (ranks.Rank() != 0) return std::nullopt;  // rank 0 answers for the job
+    if (ranks.Rank() != 0) return {};  // rank 0 answers for the job
     d.accelerators = layout.total_accelerators;
     std::map<std::string, uint64_t> memory;
     for (const auto& rank : layout.ranks) memory[rank.host] = rank.memory_bytes;
@@ -158,6 +159,7 @@ std::optional<DatasizeResult> DatasizeJob(DatasizeOptions options, JobEnv& env) 
   d.au_steps = config::MinStepsForAuVerdict(config);
   const uint64_t per_file = std::max<uint64_t>(1, config.dataset.num_samples_per_file);
   d.au_files = (d.au_steps * config.reader.batch_size * d.accelerators + per_file - 1) / per_file;
+  result.reports = true;
   result.data = d;
   result.text = DatasizeText(options, result);
   return result;

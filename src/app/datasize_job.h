@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "app/job_report.h"
 #include "app/run_job.h"
 #include "config/datasize.h"
 #include "sim/llm_checkpoint.h"
@@ -44,15 +45,14 @@ struct DataSizing {
   uint64_t au_files = 0;  // files for those steps
 };
 
-struct DatasizeResult {
+// Rank 0 reports (its `text` is the answer); the other ranks' results are empty.
+struct DatasizeResult : JobReport {
   bool checkpointing_workload = false;  // workflow.train false: no dataset to size
   std::optional<CheckpointSizing> checkpoint;
   std::optional<DataSizing> data;
-  std::string text;  // the answer as the console shows it
 };
 
-// Rank 0's answer; nullopt on the other ranks. UsageError for --checkpoint of a model that
-// is not a sized transformer.
-std::optional<DatasizeResult> DatasizeJob(DatasizeOptions options, JobEnv& env);
+// UsageError for --checkpoint of a model that is not a sized transformer.
+DatasizeResult DatasizeJob(DatasizeOptions options, JobEnv& env);
 
 }  // namespace trainbench::app

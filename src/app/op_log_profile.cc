@@ -133,7 +133,7 @@ std::string ProfileTable(const std::vector<std::string>& names,
   return out;
 }
 
-OpLogComparison CompareOpLogs(const std::vector<std::string>& files) {
+JobReport CompareOpLogs(const std::vector<std::string>& files) {
   std::vector<std::string> names;
   std::vector<nlohmann::ordered_json> profiles;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -145,7 +145,11 @@ OpLogComparison CompareOpLogs(const std::vector<std::string>& files) {
     profiles.push_back(read.profile);
     rows.push_back({{"op_log", file}, {"profile", profiles.back()}});
   }
-  return {ProfileTable(names, profiles), nlohmann::ordered_json{{"trainbench_oplog", rows}}.dump()};
+  JobReport report;
+  report.reports = true;
+  report.text = ProfileTable(names, profiles);
+  report.line = nlohmann::ordered_json{{"trainbench_oplog", rows}}.dump();
+  return report;
 }
 
 }  // namespace trainbench::app

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/job_report.h"
 #include "metrics/op_log_reader.h"
 
 namespace trainbench::app {
@@ -32,10 +33,6 @@ std::string ProfileTable(const std::vector<std::string>& names,
 // `trainbench oplog FILE...`: the files' profiles as a table and the final line
 // {"trainbench_oplog": [{"op_log": FILE, "profile": {...}}, ...]}. A log cut short is read up
 // to its last whole line, with a warning on stderr.
-struct OpLogComparison {
-  std::string text;
-  std::string line;
-};
-OpLogComparison CompareOpLogs(const std::vector<std::string>& files);
+JobReport CompareOpLogs(const std::vector<std::string>& files);
 
 }  // namespace trainbench::app

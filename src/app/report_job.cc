@@ -34,7 +34,7 @@ void WarnOfMixedWorkloads(const std::vector<report::RunResults>& runs) {
 
 }  // namespace
 
-ReportOutcome ReportJob(const ReportOptions& options) {
+JobReport ReportJob(const ReportOptions& options) {
   namespace fs = std::filesystem;
   std::string output = options.output;
   const bool page = !output.empty() || !options.check_replication;
@@ -56,7 +56,8 @@ ReportOutcome ReportJob(const ReportOptions& options) {
                        " is drawn on its HTML page (drop --png)");
   }
   WarnOfMixedWorkloads(runs);
-  ReportOutcome outcome;
+  JobReport outcome;
+  outcome.reports = true;
   if (page) {
     const std::string chart_js = report::LoadChartJs(options.chart_js);
     const fs::path path(output);
@@ -74,7 +75,7 @@ ReportOutcome ReportJob(const ReportOptions& options) {
   if (options.check_replication) {
     const auto result = report::CheckReplication(runs);
     outcome.text += result.text;
-    outcome.passed = result.passed;
+    if (!result.passed) outcome.exit_code = static_cast<int>(ExitCode::kRuntime);
   }
   return outcome;
 }

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "app/job_report.h"
+
 namespace trainbench::app {
 
 struct ReportOptions {
@@ -18,12 +20,9 @@ struct ReportOptions {
   bool check_replication = false;  // with no `output`, no page either
 };
 
-struct ReportOutcome {
-  std::string text;    // "report: FILE", "chart: FILE" lines, the replication check's table
-  bool passed = true;  // the replication check's verdict (true without one)
-};
-
-ReportOutcome ReportJob(const ReportOptions& options);
+// Its text: "report: FILE", "chart: FILE" lines, the replication check's table; exit_code 1
+// when the replication check failed.
+JobReport ReportJob(const ReportOptions& options);
 
 // The Chart.js file inlined when ReportOptions::chart_js is "" (for --chart-js's help).
 const char* DefaultChartJs();

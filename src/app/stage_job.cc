@@ -87,9 +87,13 @@ StageJobOutcome StageJob(StageJobOptions options) {
   return out;
 }
 
-CampaignOutcome StageCampaign(const std::vector<std::string>& folders) {
+JobReport StageCampaign(const std::vector<std::string>& folders) {
   const auto totals = stage::Summarize(stage::LoadCampaignJobs(folders));
-  return {stage::FormatCampaign(totals), stage::CampaignLine(totals).dump()};
+  JobReport campaign;
+  campaign.reports = true;
+  campaign.text = stage::FormatCampaign(totals);
+  campaign.line = stage::CampaignLine(totals).dump();
+  return campaign;
 }
 
 }  // namespace trainbench::app

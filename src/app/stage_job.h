@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/job_report.h"
 #include "app/job_results.h"
 #include "stage/stager.h"
 
@@ -43,11 +44,8 @@ stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
 
 StageJobOutcome StageJob(StageJobOptions options);
 
-// The campaign table and line of many stage and staged-train results folders.
-struct CampaignOutcome {
-  std::string table;
-  std::string line;  // {"trainbench_campaign": {...}}
-};
-CampaignOutcome StageCampaign(const std::vector<std::string>& folders);
+// The campaign table (text) and line ({"trainbench_campaign": {...}}) of many stage and
+// staged-train results folders.
+JobReport StageCampaign(const std::vector<std::string>& folders);
 
 }  // namespace trainbench::app

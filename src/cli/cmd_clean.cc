@@ -1,11 +1,10 @@
 // `trainbench clean WORKLOAD [overrides] [--checkpoints] [--yes]`: the flags of app's
 // CleanJob and what it found or removed. Without --yes it only lists, as `rm -i`'s cautious
 // cousin: a dataset can take hours to write.
-#include <fmt/format.h>
-
 #include "app/clean_job.h"
 #include "app/job_env.h"
 #include "cli/command.h"
+#include "cli/job_output.h"
 #include "cli/shared_flags.h"
 
 namespace trainbench::cli {
@@ -19,10 +18,8 @@ struct CleanFlags {
 
 int Execute(const CleanFlags& flags) {
   auto env = app::BinaryJobEnv(nullptr);
-  const auto result =
-      app::CleanJob({LoadWorkloadOrThrow(flags.workload), flags.checkpoints, flags.yes}, env);
-  if (result) fmt::print("{}", result->text);  // rank 0's
-  return 0;
+  return ShowJobReport(
+      app::CleanJob({LoadWorkloadOrThrow(flags.workload), flags.checkpoints, flags.yes}, env));
 }
 
 }  // namespace

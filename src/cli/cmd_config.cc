@@ -15,12 +15,9 @@ void AddConfigCommand(CLI::App& app, Action& action) {
       "config", "Print a workload's resolved config (defaults, file, overrides) as YAML");
   static WorkloadArgs args;
   static bool keys = false;
-  command->add_option("workload", args.workload, "Built-in workload name or a DLIO YAML file");
-  command->add_option("overrides", args.overrides, "Config overrides: dataset.num_files_train=16");
+  AddWorkloadArgs(*command, args, /*required=*/false);
   command->add_flag("--keys", keys,
                     "List every config key trainbench knows, with its expected form");
-  command->add_flag("--no-warnings", args.quiet_warnings,
-                    "Do not print warnings about ignored DLIO keys");
   command->callback([&action] {
     action = [] {
       if (keys) {

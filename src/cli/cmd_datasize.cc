@@ -1,11 +1,10 @@
 // `trainbench datasize WORKLOAD --accelerators N --hosts H --host-memory-gib M`: the flags
 // of app's DatasizeJob (MLPerf Storage's dataset sizing rule, so the page cache cannot hold
 // the dataset; or a transformer's checkpoint) and its answer.
-#include <fmt/format.h>
-
 #include "app/datasize_job.h"
 #include "app/job_env.h"
 #include "cli/command.h"
+#include "cli/job_output.h"
 #include "cli/shared_flags.h"
 
 namespace trainbench::cli {
@@ -44,9 +43,7 @@ void AddDatasizeCommand(CLI::App& app, Action& action) {
       options.config = LoadWorkloadOrThrow(args);
       options.workload = args.workload;
       auto env = app::BinaryJobEnv(nullptr);
-      const auto result = app::DatasizeJob(options, env);
-      if (result) fmt::print("{}", result->text);  // rank 0 answers for the job
-      return 0;
+      return ShowJobReport(app::DatasizeJob(options, env));
     };
   });
 }

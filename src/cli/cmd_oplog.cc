@@ -1,25 +1,11 @@
 // `trainbench oplog FILE...`: what op-logs say about the jobs that wrote them (app's
-// ProfileOpLog), side by side: a `train` log beside the `run` log of its workload shows how
+// CompareOpLogs), side by side: a `train` log beside the `run` log of its workload shows how
 // faithful the emulation's requests are.
-#include <fmt/format.h>
-
 #include "app/op_log_profile.h"
 #include "cli/command.h"
+#include "cli/job_output.h"
 
 namespace trainbench::cli {
-namespace {
-
-struct OplogFlags {
-  std::vector<std::string> files;
-};
-
-int Oplog(const OplogFlags& flags) {
-  const auto comparison = app::CompareOpLogs(flags.files);
-  fmt::print("{}{}\n", comparison.text, comparison.line);
-  return 0;
-}
-
-}  // namespace
 
 void AddOplogCommand(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand(
@@ -33,12 +19,12 @@ void AddOplogCommand(CLI::App& app, Action& action) {
       "emulation's\n"
       "stdout: a table (a column per log), then {\"trainbench_oplog\": [{\"op_log\": FILE, "
       "\"profile\": {...}}, ...]}.");
-  static OplogFlags flags;
-  command
-      ->add_option("FILE", flags.files, "Op-logs (trainbench's or sai3-bench's; .tsv or .tsv.zst)")
+  static std::vector<std::string> files;
+  command->add_option("FILE", files, "Op-logs (trainbench's or sai3-bench's; .tsv or .tsv.zst)")
       ->required()
       ->check(CLI::ExistingFile);
-  command->callback([&action] { action = [] { return Oplog(flags); }; });
+  command->callback(
+      [&action] { action = [] { return ShowJobReport(app::CompareOpLogs(files)); }; });
 }
 
 }  // namespace trainbench::cli

@@ -2,21 +2,11 @@
 // results of any job (run, checkpoint, datagen, stage, train, staged train) as people look
 // at them: a self-contained HTML page (one folder, or several of one kind compared); for
 // `run` also PNG charts drawn by gnuplot and MLPerf Storage's replication check.
-#include <fmt/format.h>
-
 #include "app/report_job.h"
 #include "cli/command.h"
+#include "cli/job_output.h"
 
 namespace trainbench::cli {
-namespace {
-
-int Execute(const app::ReportOptions& options) {
-  const auto outcome = app::ReportJob(options);
-  fmt::print("{}", outcome.text);
-  return outcome.passed ? 0 : 1;
-}
-
-}  // namespace
 
 void AddReportCommand(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand(
@@ -50,7 +40,7 @@ void AddReportCommand(CLI::App& app, Action& action) {
   command->add_option("--chart-js", flags.chart_js,
                       std::string("Chart.js 3.x to inline (default ") + app::DefaultChartJs() +
                           ", from libjs-chart.js)");
-  command->callback([&action] { action = [] { return Execute(flags); }; });
+  command->callback([&action] { action = [] { return ShowJobReport(app::ReportJob(flags)); }; });
 }
 
 }  // namespace trainbench::cli

@@ -36,11 +36,7 @@ uint64_t ParseChunkSize(const std::string& text) {
 }
 
 int Stage(StageFlags& flags) {
-  if (!flags.report.empty()) {
-    const auto campaign = app::StageCampaign(flags.report);
-    fmt::print("{}{}\n", campaign.table, campaign.line);
-    return 0;
-  }
+  if (!flags.report.empty()) return ShowJobReport(app::StageCampaign(flags.report));
   if (flags.source.empty() || flags.dest.empty())
     throw UsageError(
         "stage needs SOURCE and DEST (or --report DIR...); see trainbench stage --help");

@@ -49,12 +49,12 @@ CLI::Validator Between(int64_t min, int64_t max) { return Integer(min, max); }
 CLI::Validator PositiveFinite() { return Finite(false); }
 CLI::Validator NonNegativeFinite() { return Finite(true); }
 
-void AddWorkloadArgs(CLI::App& command, WorkloadArgs& args) {
+void AddWorkloadArgs(CLI::App& command, WorkloadArgs& args, bool required) {
   command
       .add_option("workload", args.workload,
-                  "Built-in workload name (see `trainbench workloads`), a DLIO YAML file, or a "
-                  "sai3-bench config (docs/sai3-bench.md)")
-      ->required();
+                  "Built-in workload name (see `trainbench workloads`) or a DLIO YAML file "
+                  "(`run` also takes a sai3-bench config: docs/sai3-bench.md)")
+      ->required(required);
   command.add_option("overrides", args.overrides,
                      "Config overrides: dataset.num_files_train=16 or DLIO's "
                      "++workload.dataset.num_files_train=16");

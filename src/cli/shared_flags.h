@@ -22,13 +22,13 @@ CLI::Validator PositiveFinite();                   // a rate, a size, seconds
 CLI::Validator NonNegativeFinite();                // a coefficient
 
 // The "WORKLOAD [key=value ...]" of datagen, config, run, datasize, clean and sweep, loaded
-// with its warnings printed once, on stderr.
+// with its warnings printed once, on stderr. `config --keys` needs no WORKLOAD.
 struct WorkloadArgs {
   std::string workload;
   std::vector<std::string> overrides;
   bool quiet_warnings = false;
 };
-void AddWorkloadArgs(CLI::App& command, WorkloadArgs& args);
+void AddWorkloadArgs(CLI::App& command, WorkloadArgs& args, bool required = true);
 config::WorkloadConfig LoadWorkloadOrThrow(const WorkloadArgs& args);
 
 // `run`'s and `sweep`'s: the workload and how reads are done (engine, threads, depth,

@@ -139,23 +139,23 @@ TEST_F(AppJobsTest, CleanListsThenRemovesOnlyWhatTrainbenchWrote) {
   memory_.Publish("thesis.txt", std::make_shared<storage::MemoryStorage::Bytes>(10, 'x'));
   CleanOptions clean{SmallRun().config, false, false};
   const auto listed = CleanJob(clean, env_);
-  ASSERT_TRUE(listed);
-  EXPECT_FALSE(listed->removed);
+  ASSERT_TRUE(listed.reports);
+  EXPECT_FALSE(listed.removed);
   // What the console shows: the names, the foreign one kept, and how to go on.
-  EXPECT_NE(listed->text.find("foreign, kept: mem:/thesis.txt"), std::string::npos) << listed->text;
-  EXPECT_NE(listed->text.find("add --yes to remove them"), std::string::npos) << listed->text;
-  EXPECT_EQ(listed->what, "dataset");
-  EXPECT_GE(listed->ours.size(), 4u);  // the 4 files and the manifest
-  ASSERT_EQ(listed->foreign.size(), 1u);
-  EXPECT_NE(listed->foreign[0].name.find("thesis.txt"), std::string::npos);
+  EXPECT_NE(listed.text.find("foreign, kept: mem:/thesis.txt"), std::string::npos) << listed.text;
+  EXPECT_NE(listed.text.find("add --yes to remove them"), std::string::npos) << listed.text;
+  EXPECT_EQ(listed.what, "dataset");
+  EXPECT_GE(listed.ours.size(), 4u);  // the 4 files and the manifest
+  ASSERT_EQ(listed.foreign.size(), 1u);
+  EXPECT_NE(listed.foreign[0].name.find("thesis.txt"), std::string::npos);
   const size_t before = memory_.List("").size();
-  EXPECT_EQ(before, listed->ours.size() + 1);
+  EXPECT_EQ(before, listed.ours.size() + 1);
 
   clean.yes = true;
   const auto removed = CleanJob(clean, env_);
-  ASSERT_TRUE(removed);
-  EXPECT_TRUE(removed->removed);
-  EXPECT_NE(removed->text.find("clean: removed "), std::string::npos) << removed->text;
+  ASSERT_TRUE(removed.reports);
+  EXPECT_TRUE(removed.removed);
+  EXPECT_NE(removed.text.find("clean: removed "), std::string::npos) << removed.text;
   const auto left = memory_.List("");
   ASSERT_EQ(left.size(), 1u);
   EXPECT_EQ(left[0].path, "thesis.txt");
@@ -199,14 +199,14 @@ TEST_F(AppJobsTest, DatasizeIsMlperfRuleForTheGivenHosts) {
   options.host_memory_gib = 64;
   options.workload = "resnet50_h100";
   const auto result = DatasizeJob(options, env_);
-  ASSERT_TRUE(result && result->data);
-  const auto& d = *result->data;
+  ASSERT_TRUE(result.reports && result.data);
+  const auto& d = *result.data;
   // The answer names the command that writes a dataset of that size.
-  EXPECT_NE(result->text.find(fmt::format("trainbench datagen resnet50_h100 "
-                                          "dataset.num_files_train={}",
-                                          d.size.files)),
+  EXPECT_NE(result.text.find(fmt::format("trainbench datagen resnet50_h100 "
+                                         "dataset.num_files_train={}",
+                                         d.size.files)),
             std::string::npos)
-      << result->text;
+      << result.text;
   const auto& c = options.config;
   // max(500 x batch x accelerators, 5 x hosts x memory / sample size), in whole files.
   const double by_memory = 5.0 * 2 * 64 * (1ull << 30) / c.dataset.record_length_bytes;
@@ -217,21 +217,21 @@ TEST_F(AppJobsTest, DatasizeIsMlperfRuleForTheGivenHosts) {
   EXPECT_EQ(d.hosts, 2u);
   EXPECT_EQ(d.accelerators, 8u);
   EXPECT_GT(d.au_files, 0u);
-  EXPECT_FALSE(result->checkpoint);
+  EXPECT_FALSE(result.checkpoint);
 }
 
 TEST_F(AppJobsTest, DatasizeOfACheckpointingWorkloadSizesItsCheckpoint) {
   DatasizeOptions options;
   options.config = config::LoadWorkload("llama3_8b", {}).config;
   const auto result = DatasizeJob(options, env_);
-  ASSERT_TRUE(result && result->checkpoint);
-  EXPECT_TRUE(result->checkpointing_workload);
-  const auto& k = *result->checkpoint;
+  ASSERT_TRUE(result.reports && result.checkpoint);
+  EXPECT_TRUE(result.checkpointing_workload);
+  const auto& k = *result.checkpoint;
   // llama3_8b: about 8 billion parameters; the optimizer's states are larger than the model's.
   EXPECT_GT(k.size.parameters, 7'000'000'000u);
   EXPECT_LT(k.size.parameters, 9'000'000'000u);
   EXPECT_GT(k.size.optimizer_bytes, k.size.model_bytes);
-  EXPECT_FALSE(result->data);
+  EXPECT_FALSE(result.data);
 
   DatasizeOptions not_transformer;
   not_transformer.config = config::LoadWorkload("resnet50_h100", {}).config;
