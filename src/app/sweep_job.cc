@@ -138,6 +138,7 @@ SweepOutcome SweepJob(
       config.workload_name, 100.0 * config.metric.au, options.lowest, options.highest, probe_steps,
       demand_per_accel / 1e6));
 
+  int stop_code = 0;  // the exit status of the run that stopped the search
   auto probe = [&](uint64_t n, bool full) {
     RunJobOptions run = options.run;
     // This rank's share of n, as `run --accelerators` per rank adds up.
@@ -155,6 +156,7 @@ SweepOutcome SweepJob(
     const ProbeRun done = RunProbe(
         run, env, lead ? probe_results(folder.empty() ? "" : folder + "/probes") : nullptr);
     const int code = done.code;
+    if (code != 0) stop_code = code;
     const nlohmann::json& summary = done.summary;
     const std::string& probe_folder = done.folder;
     ProbeVerdict v;
@@ -191,6 +193,10 @@ SweepOutcome SweepJob(
   envelope.finished = UtcStamp();
   envelope.complete = !out.search.stopped;
   envelope.stop_reason = out.search.stop_reason;
+  // A Ctrl-C stops the sweep as it stopped the run; any other stop is a failure.
+  const auto interrupted = static_cast<int>(ExitCode::kInterrupted);
+  if (out.search.stopped)
+    out.exit_code = stop_code == interrupted ? interrupted : static_cast<int>(ExitCode::kRuntime);
   if (!lead) return out;
 
   out.sentence = Sentence(out.search, out.probes, config);
@@ -237,7 +243,7 @@ SweepOutcome SweepJob(
   line["trainbench_sweep"] = brief;
   out.line = FinalLine(line, envelope, out.results.folder);
   out.text = SweepText(out);
-  if (out.search.stopped) out.exit_code = static_cast<int>(ExitCode::kRuntime);  // text says why
+  if (out.search.stopped) out.error = out.sentence;
   return out;
 }
 

@@ -18,6 +18,7 @@ SweepProbe ProbeOf(const nlohmann::json& s, uint64_t n, bool full, double demand
   SweepProbe p;
   p.accelerators = n;
   p.full = full;
+  p.complete = s.value("complete", false);
   p.passed = s.value("passed", nlohmann::json()).is_boolean() && s["passed"].get<bool>();
   p.au_meaningful = s.value("au_meaningful", false);
   p.au_percentage = Number(s, P("/metric/train_au_mean_percentage"));
@@ -39,9 +40,11 @@ nlohmann::ordered_json ProbeJson(const SweepProbe& p) {
   nlohmann::ordered_json j;
   j["accelerators"] = p.accelerators;
   j["full"] = p.full;
+  j["complete"] = p.complete;
   j["passed"] = p.passed;
   j["au_meaningful"] = p.au_meaningful;
   j["au_percentage"] = p.au_percentage;
+  j["verdict"] = VerdictWord(p);
   j["samples_per_second"] = p.samples_per_second;
   j["MB_per_second"] = p.mb_per_second;
   j["demand_MB_per_second"] = p.demand_mb_per_second;
@@ -54,6 +57,7 @@ nlohmann::ordered_json ProbeJson(const SweepProbe& p) {
 }
 
 const char* VerdictWord(const SweepProbe& probe) {
+  if (!probe.complete) return "stopped";
   return !probe.au_meaningful ? "no verdict" : probe.passed ? "pass" : "FAIL";
 }
 
@@ -74,6 +78,7 @@ SweepProbe ProbeFromJson(const nlohmann::json& j) {
   SweepProbe p;
   p.accelerators = j.value("accelerators", uint64_t{0});
   p.full = j.value("full", false);
+  p.complete = j.value("complete", true);  // journals before the key held finished runs
   p.passed = j.value("passed", false);
   p.au_meaningful = j.value("au_meaningful", false);
   p.au_percentage = j.value("au_percentage", 0.0);

@@ -16,6 +16,7 @@ namespace trainbench::app {
 struct SweepProbe {
   uint64_t accelerators = 0;
   bool full = false;
+  bool complete = false;  // the run did all its steps (not stopped by Ctrl-C or a failure)
   bool passed = false;
   bool au_meaningful = false;
   double au_percentage = 0;
@@ -34,7 +35,8 @@ SweepProbe ProbeOf(const nlohmann::json& summary, uint64_t accelerators, bool fu
 nlohmann::ordered_json ProbeJson(const SweepProbe& probe);
 // Back from ProbeJson (a sweep's journal, read to resume).
 SweepProbe ProbeFromJson(const nlohmann::json& row);
-// "pass", "FAIL", or "no verdict" where the run's AU is not meaningful.
+// "pass", "FAIL", "no verdict" where the run's AU is not meaningful, or "stopped" where the
+// run did not finish.
 const char* VerdictWord(const SweepProbe& probe);
 // probes.csv: a header and a row per run.
 std::string ProbesCsv(const std::vector<SweepProbe>& probes);

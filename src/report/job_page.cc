@@ -12,6 +12,9 @@ const char* const kJobPageScript = R"JS(
   if (kind !== 'run' && kind !== 'checkpoint') {
     const S = (r) => r.summary;
     const at = (o, path) => path.split('.').reduce((x, k) => (x == null ? undefined : x[k]), o);
+    // A sweep's probe or point says its verdict; summaries written before it did, by its flags.
+    const verdictOf = (p) =>
+        p.verdict || (!p.au_meaningful ? 'no verdict' : p.passed ? 'pass' : 'FAIL');
     const kindName = {datagen: 'datagen', stage: 'stage', train: 'training',
                       staged_train: 'staged training', sweep: 'sweep',
                       replay: 'replay', sai3: 'sai3-bench workload'}[kind] || kind;
@@ -230,7 +233,7 @@ const char* const kJobPageScript = R"JS(
                                                  'p99 read ms', 'results']),
             (s0.points || []).map((p) => axes.map((a) => p.values[a.key]).concat([
               num(p.run.au_percentage, 2),
-              !p.run.au_meaningful ? 'no verdict' : p.run.passed ? 'pass' : 'fail',
+              verdictOf(p.run),
               num(p.run.samples_per_second, 1), num(p.run.MB_per_second, 1),
               num(p.run.read_latency_p99_ms, 2), p.run.results])),
             'points-table');
@@ -293,7 +296,7 @@ const char* const kJobPageScript = R"JS(
                                    (S(r).probes || []).map((p) => [
                                      p.accelerators, p.full ? 'full-length' : 'probe',
                                      num(p.au_percentage, 2),
-                                     !p.au_meaningful ? 'no verdict' : p.passed ? 'pass' : 'fail',
+                                     verdictOf(p),
                                      num(p.MB_per_second, 1), num(p.demand_MB_per_second, 1),
                                      num(p.read_latency_p99_ms, 2), num(p.cpu_share, 2),
                                      num(p.page_cache_fraction, 2), p.results]),
