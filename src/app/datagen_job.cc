@@ -47,6 +47,17 @@ nlohmann::ordered_json Figures(const dataset::GenerateResult& r, const DatagenJo
 DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
   CheckInterval(options.interval_s);
   const auto& config = options.config;
+  // DLIO's defaults would write 8 files for a workload that reads none (a checkpointing
+  // workload), and 0 files would leave a manifest of an empty dataset: both are typos.
+  if (config.workflow.checkpoint && !config.workflow.train)
+    throw UsageError(fmt::format(
+        "{} is a checkpointing workload (workflow.checkpoint true, workflow.train false): it "
+        "reads no dataset; `trainbench run {}` writes and reads its checkpoints",
+        config.workload_name, config.workload_name));
+  if (config.dataset.num_files_train == 0 && config.dataset.num_files_eval == 0)
+    throw UsageError(
+        "dataset.num_files_train and dataset.num_files_eval are 0: no file to write; give "
+        "dataset.num_files_train=N (`trainbench datasize` says how many)");
   dist::Communicator& ranks = env.ranks;
   const std::string uri = config::DatasetUri(config);
   auto storage = env.open_storage(uri, config.storage.storage_options);

@@ -116,6 +116,27 @@ TEST_F(DatagenJobTest, RefusesATimeSeriesIntervalTooShortBeforeWritingAnything) 
   EXPECT_TRUE(memory_.List("").empty());
 }
 
+TEST_F(DatagenJobTest, RefusesNoFilesAndACheckpointingWorkloadBeforeWritingAnything) {
+  auto none = Small();
+  none.config.dataset.num_files_train = 0;
+  try {
+    DatagenJob(none, env_);
+    ADD_FAILURE() << "no refusal";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("dataset.num_files_train"), std::string::npos) << e.what();
+  }
+  auto checkpointing = Small();
+  checkpointing.config = config::LoadWorkload("llama3_8b", {"dataset.data_folder=mem/d"}).config;
+  try {
+    DatagenJob(checkpointing, env_);
+    ADD_FAILURE() << "no refusal";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("trainbench run llama3_8b"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(memory_.List("").empty());
+}
+
 TEST(StageJob, StagesALocalFileAndWritesItsAccountUnderTheEnvelope) {
   const std::string root = Scratch("stage");
   WriteBytes(root + "/blob.bin", 300000);
