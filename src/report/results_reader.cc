@@ -102,13 +102,14 @@ RunResults ReadRunResults(const std::string& folder) {
   }
   if (!fs::exists(summary))
     throw UsageError(
-        fmt::format("'{}' has no summary.json: is it the results folder of a "
-                    "`trainbench run` (<output.folder>/<workload>-<UTC stamp>/)?",
+        fmt::format("'{}' has no summary.json: give the results folder of a trainbench job, "
+                    "the one it printed as \"results: FOLDER\" (a run's is "
+                    "<output.folder>/<workload>-<UTC stamp>/)",
                     folder));
   try {
     r.summary = nlohmann::json::parse(Slurp(summary));
   } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("{}: not valid JSON ({}); the run may have been cut short",
+    throw UsageError(fmt::format("{}: not valid JSON ({}); the job may have been cut short",
                                  summary.string(), e.what()));
   }
   if (r.summary.is_object() && !r.summary.contains("kind") && r.summary.contains("metric"))
