@@ -42,7 +42,7 @@ void AddDatagenCommand(CLI::App& app, Action& action) {
   auto& g = flags.job.generate;
   AddWorkloadArgs(*command, flags.workload);
   command->add_option("--threads,-j", g.threads, "Files written in parallel (default: all cores)")
-      ->check(AtLeast(0));
+      ->check(Between(0, 1024));
   command->add_flag("--verify", g.verify, "Re-read every file afterwards and check its structure");
   command->add_flag("--force", g.force,
                     "Write even when the file system has less free space than the dataset needs");

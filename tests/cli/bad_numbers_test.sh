@@ -20,7 +20,9 @@ bad "'8000': expected an integer from 0 to 1024" run resnet50_h100 --io-depth 80
 bad "'1e6': expected an integer from 0 to 1024" run resnet50_h100 --io-depth 1e6
 bad "at most 4096: lower one of them" run resnet50_h100 --io-threads 64 --io-depth 1024
 bad "'100000': expected an integer from 0 to 1024" run resnet50_h100 --io-threads 100000
-bad "'-2': expected an integer of at least 0" datagen resnet50_h100 --threads -2
+bad "'-2': expected an integer from 0 to 1024" datagen resnet50_h100 --threads -2
+bad "'100000': expected an integer from 0 to 1024" datagen resnet50_h100 --threads 100000
+bad "dataset.num_files_train and dataset.num_files_eval are 0" datagen resnet50_h100 dataset.num_files_train=0
 bad "'0': expected a finite number above 0" datasize resnet50_h100 --host-memory-gib 0
 bad "'nan': expected a finite number above 0" datasize resnet50_h100 --host-memory-gib nan
 bad "'inf': expected a finite number above 0" datasize resnet50_h100 --host-memory-gib inf
