@@ -7,11 +7,11 @@ source "$(dirname "$0")/../lib/common.sh"
 
 w=(resnet50_h100 dataset.num_files_train=200 dataset.num_samples_per_file=1 dataset.record_length_bytes=20000
    dataset.record_length_bytes_stdev=0 dataset.data_folder="$WORK/d" reader.batch_size=1
-   train.computation_time=0.02 train.epochs=1 output.folder="$WORK/out")
+   train.computation_time=0.1 train.epochs=1 output.folder="$WORK/out")
 expect_exit 0 "$WORK/datagen.out" "$TB" datagen "${w[@]}" --no-progress
 
-# A probe of 2,000 steps of 20 ms: 40 s, far longer than the wait for its first line.
-"$TB" sweep "${w[@]}" --find-max-accelerators --probe-steps 2000 --no-progress \
+# A probe of 200 steps (the epoch) of 100 ms: 20 s, far longer than the wait for its first line.
+"$TB" sweep "${w[@]}" --find-max-accelerators --probe-steps 200 --no-progress \
   >"$WORK/stop.out" 2>"$WORK/stop.err" &
 pid=$!
 wait_for_line "$WORK/stop.err" "run resnet50_h100: 1 accelerator" "the first probe's start"
