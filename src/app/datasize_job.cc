@@ -126,7 +126,7 @@ DatasizeResult DatasizeJob(DatasizeOptions options, JobEnv& env) {
   // A checkpointing workload reads no dataset: its size is its checkpoint's.
   result.checkpointing_workload = !options.checkpoint && !config.workflow.train;
   if (options.checkpoint || !config.workflow.train) {
-    if (ranks.Rank() != 0) return result;
+    if (ranks.Rank() != 0) return {};  // rank 0 answers for the job
     result.reports = true;
     const uint64_t n = options.checkpoint_ranks ? options.checkpoint_ranks
                        : ranks.Size() > 1
