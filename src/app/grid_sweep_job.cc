@@ -247,10 +247,10 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
              : nullptr);
     // The same decision on every rank (RunJob's status is the job's): no rank waits alone.
     if (done_run.code != 0) {
-      const bool interrupted = done_run.code == static_cast<int>(ExitCode::kInterrupted);
-      out.exit_code = interrupted ? done_run.code : static_cast<int>(ExitCode::kRuntime);
-      out.error = fmt::format("the run at {} ended with exit {}{}", fmt::join(p.values, ", "),
-                              done_run.code, interrupted ? " (interrupted)" : "");
+      out.exit_code = StoppedSweepExitCode(done_run.code);
+      out.error = fmt::format(
+          "the run at {} ended with exit {}{}", fmt::join(p.values, ", "), done_run.code,
+          done_run.code == static_cast<int>(ExitCode::kInterrupted) ? " (interrupted)" : "");
       break;
     }
     if (!lead) continue;

@@ -328,7 +328,11 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   if (step_io) out.text += StepIoText(*training, *step_io, settings.concurrency);
   envelope.complete = !interrupted && replayed_ops == original_ops;
   if (interrupted) envelope.stop_reason = "interrupted";
-  out.exit_code = interrupted || errors > 0 ? 1 : 0;
+  // Interrupted, it exits 130 as every job does; an operation that failed is a failure.
+  out.exit_code = interrupted  ? static_cast<int>(ExitCode::kInterrupted)
+                  : errors > 0 ? static_cast<int>(ExitCode::kRuntime)
+                               : 0;
+  if (interrupted) out.error = "interrupted: what ran is reported above, marked incomplete";
 
   ordered_json f;
   f["op_log"] = options.op_log;

@@ -36,7 +36,7 @@ struct ReplayOptions {
 };
 
 // text: the comparison table; line: {"trainbench_replay": {...}, "trainbench": {...}};
-// exit_code 1 when an operation failed or the replay was interrupted.
+// exit_code 1 when an operation failed, 130 when the replay was interrupted.
 using ReplayOutcome = JobReport;
 
 // Throws UsageError before any work for what it refuses (see above).

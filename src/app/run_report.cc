@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "app/job_results.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -82,15 +83,13 @@ int ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
   // table and the JSON line along. Each file is written whole or not at all, and the
   // summary lists those that could not be written.
   if (env.show) {
-    // The kind's figures first, as before the envelope, so a reader matching the line's
-    // start still finds it.
-    nlohmann::ordered_json line = report::MetricsLine(record, config);
-    line["trainbench"] = report::LineEnvelope(envelope, folder);
     JobReport shown;
     shown.reports = true;
     shown.text = report::ConsoleTable(record, config) + (rules ? rules->table : "");
     shown.results.folder = folder;
-    shown.line = line.dump();
+    // The kind's figures first, as before the envelope, so a reader matching the line's
+    // start still finds it.
+    shown.line = FinalLine(report::MetricsLine(record, config), envelope, folder);
     env.show({shown, record, config, summary, envelope});
   }
   std::vector<std::string> unwritten;

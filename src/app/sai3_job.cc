@@ -267,7 +267,11 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
       PerSecond(static_cast<double>(bytes) / kMiB, span), prepared.objects, prepared.written);
   envelope.complete = !interrupted;
   if (interrupted) envelope.stop_reason = "interrupted";
-  out.exit_code = interrupted || errors > 0 ? 1 : 0;
+  // Interrupted, it exits 130 as every job does; an operation that failed is a failure.
+  out.exit_code = interrupted  ? static_cast<int>(ExitCode::kInterrupted)
+                  : errors > 0 ? static_cast<int>(ExitCode::kRuntime)
+                               : 0;
+  if (interrupted) out.error = "interrupted: what ran is reported above, marked incomplete";
 
   ordered_json f;
   f["target"] = c.target;

@@ -26,7 +26,7 @@ struct Sai3Options {
 };
 
 // text: the table; line: {"trainbench_sai3": {...}, "trainbench": {...}}; exit_code 1 when
-// an operation failed or the job was interrupted.
+// an operation failed, 130 when the job was interrupted.
 using Sai3Outcome = JobReport;
 
 Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env);

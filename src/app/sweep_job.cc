@@ -193,10 +193,7 @@ SweepOutcome SweepJob(
   envelope.finished = UtcStamp();
   envelope.complete = !out.search.stopped;
   envelope.stop_reason = out.search.stop_reason;
-  // A Ctrl-C stops the sweep as it stopped the run; any other stop is a failure.
-  const auto interrupted = static_cast<int>(ExitCode::kInterrupted);
-  if (out.search.stopped)
-    out.exit_code = stop_code == interrupted ? interrupted : static_cast<int>(ExitCode::kRuntime);
+  if (out.search.stopped) out.exit_code = StoppedSweepExitCode(stop_code);
   if (!lead) return out;
 
   out.sentence = Sentence(out.search, out.probes, config);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "common/error.h"
+
 namespace trainbench::app {
 namespace {
 
@@ -103,6 +105,11 @@ ProbeRun RunProbe(RunJobOptions run, JobEnv& env, std::unique_ptr<ResultsSink> s
   };
   out.code = RunJob(run, probe_env);
   return out;
+}
+
+int StoppedSweepExitCode(int run_code) {
+  const auto interrupted = static_cast<int>(ExitCode::kInterrupted);
+  return run_code == interrupted ? interrupted : static_cast<int>(ExitCode::kRuntime);
 }
 
 }  // namespace trainbench::app

@@ -50,4 +50,8 @@ struct ProbeRun {
 };
 ProbeRun RunProbe(RunJobOptions run, JobEnv& env, std::unique_ptr<ResultsSink> sink);
 
+// The exit status of a sweep that a run stopped: 130 when Ctrl-C stopped it (as the run), 1
+// for anything else.
+int StoppedSweepExitCode(int run_code);
+
 }  // namespace trainbench::app

@@ -4,7 +4,7 @@
 # takes half the original span (within 10%); --target reads another copy; a sai3-bench-style
 # log with PUTs, HEADs, LISTs and DELETEs (relative keys, a file:// endpoint) replays only into
 # an empty --target and deletes only what it put; a log cut short replays up to its last line;
-# what it refuses exits 2 before any work.
+# what it refuses exits 2 before any work; Ctrl-C exits 130 and keeps what ran.
 source "$(dirname "$0")/../lib/common.sh"
 skip_unless "command -v zstd" "no zstd (Debian's zstd)"
 cd "$WORK"
@@ -100,4 +100,24 @@ expect_exit 2 notlog.out "$TB" replay "$folder/summary.json"
 contains notlog.out "not an op-log"
 expect_exit 2 typo.out "$TB" replay ops.tsv.zst --s3-option endpont_url=http://127.0.0.1:1
 contains typo.out "endpoint_url"
+
+# Ctrl-C during a timed replay at 1/20 of the pace (about 36 s): exit 130 as every job, the
+# reason on stderr, what ran reported and kept, marked incomplete.
+"$TB" replay ops.tsv.zst --mode timed --speed 0.05 --no-progress --output stopped \
+  >int.out 2>int.err &
+pid=$!
+wait_for_line int.err "timed mode at 0.05x" "the replay's start"
+sleep 1
+kill -INT "$pid"
+code=0
+wait "$pid" || code=$?
+check "an interrupted replay exits 130 (got $code)" test "$code" -eq 130
+contains int.err "warning: interrupted: what ran is reported above, marked incomplete"
+stopped=$(json_last_line int.out 'd["trainbench"]["results"]')
+check "its summary: incomplete, fewer operations than the log" "$PY" - "$stopped/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["kind"] == "replay" and not s["complete"] and s["stop_reason"] == "interrupted", s
+assert s["operations"] < s["original_operations"], (s["operations"], s["original_operations"])
+PY
 done_ok
