@@ -28,7 +28,8 @@ struct SweepOptions {
 };
 
 // text: the probes' table, the answer, the official tools' commands; line:
-// {"trainbench_sweep": {...}, "trainbench": {...}}; exit_code 1 when the search stopped.
+// {"trainbench_sweep": {...}, "trainbench": {...}}; exit_code 130 when Ctrl-C stopped the
+// search, 1 when anything else did (StoppedSweepExitCode).
 struct SweepOutcome : JobReport {
   SearchResult search;
   std::vector<SweepProbe> probes;

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/log.h"
+#include "common/secrets.h"
 #include "config/sai3_config.h"
 #include "config/workload_yaml.h"
 #include "formats/format.h"
@@ -38,7 +39,12 @@ std::string ShellQuote(const std::string& s) {
 std::string TrainbenchCommand(const std::string& command, const std::string& workload,
                               const std::vector<std::string>& overrides) {
   std::string line = "trainbench " + command + " " + ShellQuote(workload);
-  for (const auto& o : overrides) line += " " + ShellQuote(o);
+  for (const auto& o : overrides) {
+    // A secret's value is never printed: the user gives it again.
+    const size_t eq = o.find('=');
+    const bool secret = eq != std::string::npos && IsSecretName(o.substr(0, eq));
+    line += " " + ShellQuote(secret ? o.substr(0, eq + 1) + "<redacted>" : o);
+  }
   return line;
 }
 

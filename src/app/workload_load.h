@@ -15,8 +15,9 @@ namespace trainbench::app {
 config::WorkloadConfig LoadCheckedWorkload(const std::string& workload,
                                            const std::vector<std::string>& overrides, bool quiet);
 
-// "trainbench COMMAND WORKLOAD OVERRIDES...", each word shell-quoted as needed: the line a
-// job names for the user to run next (the datagen of a missing dataset, datasize's answer).
+// "trainbench COMMAND WORKLOAD OVERRIDES...", each word shell-quoted as needed and a secret's
+// value shown as <redacted>: the line a job names for the user to run next (the datagen of a
+// missing dataset, datasize's answer).
 std::string TrainbenchCommand(const std::string& command, const std::string& workload,
                               const std::vector<std::string>& overrides);
 

@@ -77,6 +77,14 @@ env -u AWS_SECRET_ACCESS_KEY -u AWS_ACCESS_KEY_ID "$TB" run "${common[@]}" train
 dir=$(ls -d "$WORK"/out/*/ | head -n 1)
 grep -q "secret_access_key: <redacted>" "$dir/config.yaml" || fail "config.yaml does not redact the secret"
 s3_no_secret keyed.out keyed.err "$dir"
+# ... and in the datagen line a run names for a missing dataset.
+env -u AWS_SECRET_ACCESS_KEY -u AWS_ACCESS_KEY_ID "$TB" run "${common[@]}" \
+  "dataset.data_folder=s3://$bucket/nothing-here/" "storage.storage_options.access_key_id=$AWS_ACCESS_KEY_ID" \
+  "storage.storage_options.secret_access_key=$secret" >missing.out 2>missing.err &&
+  fail "a run without its dataset started"
+grep -qF "'storage.storage_options.secret_access_key=<redacted>'" missing.err ||
+  fail "the missing dataset's datagen line: $(cat missing.err)"
+s3_no_secret missing.out missing.err
 
 # A wrong secret: refused at once, naming the object, endpoint and what to check.
 AWS_SECRET_ACCESS_KEY=wrong-$secret "$TB" run "${common[@]}" >bad.out 2>bad.err && fail "a wrong secret was accepted"

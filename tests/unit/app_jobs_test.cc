@@ -121,6 +121,10 @@ TEST(TrainbenchCommandTest, QuotesWhatTheShellWouldSplitOrExpand) {
             "trainbench datagen resnet50_h100 dataset.num_files_train=8");
   EXPECT_EQ(TrainbenchCommand("datagen", "my w.yaml", {"dataset.data_folder=/mnt/it's"}),
             "trainbench datagen 'my w.yaml' 'dataset.data_folder=/mnt/it'\\''s'");
+  // A secret's value is never shown; the key stays, so the user sees what to give again.
+  EXPECT_EQ(
+      TrainbenchCommand("datagen", "w", {"storage.storage_options.secret_access_key=hunter2"}),
+      "trainbench datagen w 'storage.storage_options.secret_access_key=<redacted>'");
 }
 
 TEST_F(AppJobsTest, RunOfAMissingDatasetNamesTheCommandThatWritesIt) {
