@@ -46,7 +46,10 @@ std::vector<std::string> WritePngCharts(const std::vector<RunResults>& runs,
     throw IoError(fmt::format("cannot create --png folder '{}': {}", folder, ec.message()),
                   ec.value());
   const std::string terminal = GnuplotPngTerminal();
-  const fs::path scratch = fs::path(folder) / fmt::format(".trainbench-png-{}", ::getpid());
+  // Absolute: the script `cd`s into the scratch folder, and a relative `set output` after
+  // that would name a path below it.
+  const fs::path scratch =
+      fs::absolute(fs::path(folder)) / fmt::format(".trainbench-png-{}", ::getpid());
   fs::create_directories(scratch, ec);
   if (ec)
     throw IoError(fmt::format("cannot write in --png folder '{}': {}", folder, ec.message()),

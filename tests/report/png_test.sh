@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `trainbench report --png DIR` writes the main charts as PNG files with gnuplot: each
-# decodes (PIL), has the size asked for, and is not blank; without gnuplot it says which
-# package to install.
+# decodes (PIL), has the size asked for, and is not blank; a relative DIR works too; without
+# gnuplot it says which package to install.
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 skip_unless "command -v gnuplot" "no gnuplot (Debian's gnuplot-nox)"
@@ -33,6 +33,14 @@ PY
   checks=$((checks + 1))
 done
 contains png.out "chart: $WORK/png-two/throughput.png"
+# A relative folder, the form docs/report.md's examples use (`--png charts/`): gnuplot works
+# in a folder of its own, so the path must not be taken from there.
+mkdir -p sub
+(cd sub && "$TB" report "$WORK/runs/a" --png charts/ -o rel.html) >rel.out 2>&1 ||
+  { cat rel.out; fail "report --png charts/ (a relative folder) failed"; }
+contains rel.out "chart: charts/throughput.png"
+check "five PNGs in sub/charts" test "$(ls sub/charts/*.png | wc -l)" = 5
+check "no scratch folder left in sub/charts" test -z "$(ls -A sub/charts | grep -v '\.png$')"
 # No gnuplot on PATH: the error names the package; nothing half-written is left.
 expect_exit 1 nognuplot.txt env PATH=/nonexistent "$TB" report "$WORK/runs/a" --png "$WORK/png-none" -o "$WORK/n.html"
 contains nognuplot.txt "gnuplot-nox"
