@@ -41,11 +41,12 @@ JobReport ReportJob(const ReportOptions& options) {
   if (output.empty() && page)
     output = options.folders.size() == 1 ? (fs::path(options.folders[0]) / "report.html").string()
                                          : "report.html";
-  if (page) CheckWritableFile(output, "-o");
-  if (!options.png.empty()) CheckWritableFolder(options.png, "--png");
-
+  // The results first: a missing results folder is the mistake to name, not the default
+  // -o inside it.
   std::vector<report::RunResults> runs;
   for (const auto& folder : options.folders) runs.push_back(report::ReadRunResults(folder));
+  if (page) CheckWritableFile(output, "-o");
+  if (!options.png.empty()) CheckWritableFolder(options.png, "--png");
   report::CheckOneKind(runs);
   if (!report::AreRunResults(runs)) {
     if (options.check_replication)

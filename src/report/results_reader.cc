@@ -77,10 +77,10 @@ RunResults ReadRunResults(const std::string& folder) {
   fs::path dir(folder);
   r.name = (dir.has_filename() ? dir : dir.parent_path()).filename().string();
   if (!fs::is_directory(dir))
-    throw UsageError(
-        fmt::format("'{}' is not a folder: give the results folder of a run "
-                    "(<output.folder>/<workload>-<UTC stamp>/)",
-                    folder));
+    throw UsageError(fmt::format(
+        "results folder '{}' {}: give the results folder of a trainbench job, the one it "
+        "printed as \"results: FOLDER\" (a run's is <output.folder>/<workload>-<UTC stamp>/)",
+        folder, fs::exists(dir) ? "is not a folder" : "does not exist"));
   const fs::path summary = dir / "summary.json";
   if (!fs::exists(summary) && fs::exists(dir / "config.yaml")) {
     // A run killed before its results were written (SIGKILL, a lost node): what its time
