@@ -13,6 +13,7 @@
 #include "report/html_report.h"
 #include "report/png_charts.h"
 #include "report/replication.h"
+#include "report/result_envelope.h"
 #include "report/results_folder.h"
 #include "report/results_reader.h"
 
@@ -82,5 +83,7 @@ JobReport ReportJob(const ReportOptions& options) {
 }
 
 const char* DefaultChartJs() { return report::kDebianChartJs; }
+
+std::string ReportedJobs() { return report::ReportedJobsInWords(); }
 
 }  // namespace trainbench::app

@@ -27,4 +27,7 @@ JobReport ReportJob(const ReportOptions& options);
 // The Chart.js file inlined when ReportOptions::chart_js is "" (for --chart-js's help).
 const char* DefaultChartJs();
 
+// The jobs whose results it draws, in words ("run, checkpoint, ... or sai3-bench").
+std::string ReportedJobs();
+
 }  // namespace trainbench::app

@@ -1,5 +1,5 @@
 // `trainbench report RESULTS_DIR... [-o FILE] [--png DIR] [--check-replication]`: the
-// results of any job (run, checkpoint, datagen, stage, train, staged train) as people look
+// results of any job (app::ReportedJobs(): run, sweep, replay, ...) as people look
 // at them: a self-contained HTML page (one folder, or several of one kind compared); for
 // `run` also PNG charts drawn by gnuplot and MLPerf Storage's replication check.
 #include "app/report_job.h"
@@ -11,9 +11,9 @@ namespace trainbench::cli {
 void AddReportCommand(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand(
       "report",
-      "Charts and tables of any job's results (run, datagen, stage, train, staged train): one "
-      "self-contained HTML page (several folders of one kind: a comparison); for runs also PNG "
-      "charts and MLPerf Storage's replication check");
+      "Charts and tables of any job's results (" + app::ReportedJobs() +
+          "): one self-contained HTML page (several folders of one kind: a comparison); for runs "
+          "also PNG charts and MLPerf Storage's replication check");
   command->footer(
       "Examples:\n"
       "  trainbench report results/resnet50_h100-20261121T194635Z        # -> its report.html\n"
@@ -26,7 +26,7 @@ void AddReportCommand(CLI::App& app, Action& action) {
   command
       ->add_option(
           "results", flags.folders,
-          "Results folders of `trainbench run`, `datagen --output`, `stage`, `train --output`")
+          "Results folders (\"results: FOLDER\" as each job printed it) of " + app::ReportedJobs())
       ->required();
   command->add_option("-o,--output", flags.output,
                       "The HTML file (default: report.html in the results folder of one run, "

@@ -29,6 +29,28 @@ const std::vector<std::string>& ResultKinds() {
   return kKinds;
 }
 
+std::string ReportedJobsInWords() {
+  // A kind as its command is known: a grid is a sweep's mode, sai3 a run of a sai3-bench
+  // config.
+  std::vector<std::string> names;
+  for (const auto& kind : ResultKinds()) {
+    if (kind == "staged_train") {
+      names.push_back("staged train");
+    } else if (kind == "sweep") {
+      names.push_back("sweep");
+      names.push_back("grid");
+    } else if (kind == "sai3") {
+      names.push_back("sai3-bench");
+    } else {
+      names.push_back(kind);
+    }
+  }
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return text;
+}
+
 nlohmann::ordered_json WithEnvelope(const ResultEnvelope& e, const nlohmann::json& figures) {
   nlohmann::ordered_json out;
   out["kind"] = e.kind;
@@ -63,9 +85,9 @@ ResultEnvelope EnvelopeOf(const nlohmann::json& s, const std::string& where) {
   }
   if (std::find(ResultKinds().begin(), ResultKinds().end(), e.kind) == ResultKinds().end())
     throw UsageError(fmt::format(
-        "{}: not a trainbench summary (no \"kind\" of {}): point `trainbench report` at a "
-        "results folder of run, datagen, stage or train",
-        where, e.kind.empty() ? "any" : "'" + e.kind + "'"));
+        "{}: not a trainbench summary (no \"kind\" of {}): point `trainbench report` at the "
+        "results folder of a {}",
+        where, e.kind.empty() ? "any" : "'" + e.kind + "'", ReportedJobsInWords()));
   e.workload = StringOr(s, "workload", StringOr(s, "source"));
   e.started = StringOr(s, "started", StringOr(s, "start"));
   e.finished = StringOr(s, "finished", StringOr(s, "end"));

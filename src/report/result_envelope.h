@@ -14,8 +14,8 @@
 namespace trainbench::report {
 
 struct ResultEnvelope {
-  std::string kind;      // run | checkpoint | datagen | stage | train | staged_train | sweep
-  std::string workload;  // the workload; a stage's source; a train job's model
+  std::string kind;               // one of ResultKinds()
+  std::string workload;           // the workload; a stage's source; a train job's model
   std::string started, finished;  // UTC stamps (20261124T150158Z)
   bool complete = false;
   std::string stop_reason;              // why not complete ("" when complete)
@@ -29,6 +29,8 @@ std::vector<std::string> DistinctHosts(const std::vector<std::string>& hosts);
 
 // The kinds, in the order `report` lists them.
 const std::vector<std::string>& ResultKinds();
+// Those kinds as their commands are known, in that order: "run, checkpoint, ... or sai3-bench".
+std::string ReportedJobsInWords();
 
 // Sets the envelope's fields at the top level of `summary`, before the kind's figures.
 nlohmann::ordered_json WithEnvelope(const ResultEnvelope& envelope, const nlohmann::json& figures);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Interrupted datagen (Ctrl-C, then kill -9) leaves no partial file under a final
-# name, exits 1 with a clear message, and a re-run finishes with files identical to
-# an uninterrupted run.
+# name, exits 130 with a clear message (as docs/commands.md says), and a re-run finishes with
+# files identical to an uninterrupted run.
 source "$(dirname "$0")/../lib/common.sh"
 
 args=(resnet50_h100 dataset.num_files_train=24 dataset.num_samples_per_file=200 --threads 2)
@@ -21,6 +21,9 @@ wait "$pid" || code=$?
 # The signal lands within 20 ms of the second file of 24: the run cannot have finished.
 check "interrupted datagen exits 130 (got $code)" test "$code" -eq 130
 contains "$WORK/int.out" "datagen interrupted"
+# docs/commands.md's datagen section gives that exit status for Ctrl-C.
+sed -n '/^## `trainbench datagen/,/^## /p' "$SRC/docs/commands.md" | tr '\n' ' ' | tr -s ' ' >"$WORK/doc"
+contains "$WORK/doc" "Ctrl-C (exit $code)"
 contains "$WORK/int.out" "re-run the same command to finish"
 check "no temporary files left" test -z "$(partial_files "$WORK/int")"
 check "no manifest for an incomplete dataset" test ! -f "$WORK/int/trainbench_manifest.json"
