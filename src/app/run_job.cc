@@ -123,7 +123,7 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
                             options.interval_s > 0 ? 10 * options.interval_s : 10);
   emulation.progress = [&](const sim::Progress& p) {
     progress.OnStatus({p.kind, p.epoch, p.epochs, p.step, p.steps, p.samples_per_second,
-                       p.bytes_per_second, p.au_percentage});
+                       p.bytes_per_second, p.au_percentage, p.measured});
   };
   emulation.interval_s = options.interval_s;
   emulation.on_row = [&](const metrics::TimeseriesRow& row) {

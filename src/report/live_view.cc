@@ -25,6 +25,11 @@ std::string Eta(const LiveStatus& s, double elapsed_s) {
   return "~" + Clock(elapsed_s * (total - done) / done);
 }
 
+// A figure, or "—" where nothing was measured yet.
+std::string Figure(bool measured, double value, const char* spec) {
+  return measured ? fmt::format(fmt::runtime(spec), value) : "—";
+}
+
 }  // namespace
 
 LiveView::LiveView(int fd, Mode mode, std::string title, double au_target, double line_every_s)
@@ -36,13 +41,15 @@ LiveView::LiveView(int fd, Mode mode, std::string title, double au_target, doubl
 std::string LiveView::Block(const std::string& title, const LiveStatus& s,
                             const std::optional<metrics::TimeseriesRow>& row, double au_target,
                             double elapsed_s) {
+  const bool rates = row || s.measured;
   const double sps = row ? row->samples_per_second : s.samples_per_second;
   const double mbps = row ? row->io_mb_per_second : s.bytes_per_second / 1e6;
   std::string out = fmt::format(
       "{} | {} epoch {}/{} | step {}/{} ({:.0f}%)\n", title, s.kind, s.epoch, s.epochs, s.step,
       s.steps, s.steps ? 100.0 * static_cast<double>(s.step) / static_cast<double>(s.steps) : 0);
-  out += fmt::format("  {:>10.1f} samples/s  {:>9.1f} MB/s   AU {:.1f}% so far (target {:.0f}%)\n",
-                     sps, mbps, s.au_percentage, au_target);
+  out += fmt::format("  {:>10} samples/s  {:>9} MB/s   AU {} so far (target {:.0f}%)\n",
+                     Figure(rates, sps, "{:.1f}"), Figure(rates, mbps, "{:.1f}"),
+                     Figure(s.measured, s.au_percentage, "{:.1f}%"), au_target);
   if (row)
     out += fmt::format(
         "  read p99 {:.3f} ms (p50 {:.3f})  data wait {:.1f}%  in flight {}  CPU {:.0f}%  RSS "
@@ -55,12 +62,13 @@ std::string LiveView::Block(const std::string& title, const LiveStatus& s,
 
 std::string LiveView::Line(const LiveStatus& s, const std::optional<metrics::TimeseriesRow>& row,
                            double elapsed_s) {
+  const bool rates = row || s.measured;
   std::string line = fmt::format(
-      "trainbench: progress {} {} epoch {}/{} step {}/{} | {:.1f} samples/s | {:.1f} MB/s | AU "
-      "{:.1f}%",
+      "trainbench: progress {} {} epoch {}/{} step {}/{} | {} samples/s | {} MB/s | AU {}",
       Clock(elapsed_s), s.kind, s.epoch, s.epochs, s.step, s.steps,
-      row ? row->samples_per_second : s.samples_per_second,
-      row ? row->io_mb_per_second : s.bytes_per_second / 1e6, s.au_percentage);
+      Figure(rates, row ? row->samples_per_second : s.samples_per_second, "{:.1f}"),
+      Figure(rates, row ? row->io_mb_per_second : s.bytes_per_second / 1e6, "{:.1f}"),
+      Figure(s.measured, s.au_percentage, "{:.1f}%"));
   if (row) line += fmt::format(" | read p99 {:.3f} ms", row->read_latency_p99_ms);
   return line + fmt::format(" | ETA {}\n", Eta(s, elapsed_s));
 }

@@ -25,6 +25,9 @@ struct LiveStatus {  // the step loop's view of the phase it runs
   uint64_t epoch = 0, epochs = 0, step = 0, steps = 0;
   double samples_per_second = 0, bytes_per_second = 0;  // since the phase began
   double au_percentage = 0;                             // the phase's so far
+  // false: no step has ended yet, or too little time has passed, for the figures above to
+  // mean anything; they show as "—" (a time series row's rates still show).
+  bool measured = false;
 };
 
 class LiveView {

@@ -294,12 +294,15 @@ class Loop {
       min_step = std::min(min_step, acc.au.Steps());
       au.push_back(acc.au);
     }
-    const double elapsed = std::max(1e-9, now - start_);
+    const double elapsed = now - start_;
     p.step = min_step;
-    p.samples_per_second = static_cast<double>(steps_done * spec_.batch_size) / elapsed;
-    if (scheduler_ && spec_.io)
-      p.bytes_per_second = static_cast<double>(scheduler_->BytesRead() - bytes_before) / elapsed;
-    p.au_percentage = metrics::AuPercentage(au);
+    p.measured = steps_done > 0 && elapsed >= kMinRateInterval;
+    if (p.measured) {
+      p.samples_per_second = static_cast<double>(steps_done * spec_.batch_size) / elapsed;
+      if (scheduler_ && spec_.io)
+        p.bytes_per_second = static_cast<double>(scheduler_->BytesRead() - bytes_before) / elapsed;
+      p.au_percentage = metrics::AuPercentage(au);
+    }
     spec_.progress(p);
   }
 

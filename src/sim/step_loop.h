@@ -24,8 +24,14 @@ namespace trainbench::sim {
 struct Progress {
   const char* kind = "train";
   uint64_t epoch = 0, epochs = 0, step = 0, steps = 0;
+  // Since the phase began; 0 and `measured` false until a step has ended and
+  // kMinRateInterval has passed (over a near-zero interval they mean nothing).
   double samples_per_second = 0, bytes_per_second = 0, au_percentage = 0;
+  bool measured = false;
 };
+
+// The least time a phase's rates and AU are taken over (seconds).
+inline constexpr double kMinRateInterval = 0.2;
 
 struct PhaseSpec {
   const char* kind = "train";

@@ -70,6 +70,27 @@ TEST(StepLoop, WithoutBarrierEveryAcceleratorComputesAllTheTime) {
   EXPECT_EQ(out.record.steps, 5u);
 }
 
+// Progress at the phase's first instant has no interval to take rates over: it says so
+// (measured false, figures 0) rather than dividing by a near-zero time (issue 34, point 13).
+TEST(StepLoop, ProgressHasNoRatesBeforeAStepAndAnInterval) {
+  PhaseFixture s(2, 6, false);
+  s.spec.compute = {};
+  s.spec.compute.mean = 0.05;  // 6 steps of 50 ms: 0.3 s, past kMinRateInterval
+  std::vector<Progress> seen;
+  s.spec.progress = [&](const Progress& p) { seen.push_back(p); };
+  metrics::Histogram wait;
+  RunPhase(s.spec, nullptr, wait);
+  ASSERT_GE(seen.size(), 2u);
+  EXPECT_FALSE(seen.front().measured);
+  EXPECT_EQ(seen.front().samples_per_second, 0);
+  EXPECT_EQ(seen.front().au_percentage, 0);
+  EXPECT_TRUE(seen.back().measured);
+  // 24 samples in at least 0.3 s.
+  EXPECT_GT(seen.back().samples_per_second, 0);
+  EXPECT_LE(seen.back().samples_per_second, 24 / 0.3 + 1e-6);
+  EXPECT_GT(seen.back().au_percentage, 0);
+}
+
 TEST(StepLoop, CheckpointStepsHoldEveryoneAndCountAsNotComputing) {
   PhaseFixture s(2, 4, false);
   s.spec.compute = {};  // constant 0 would make AU 0; use 2 ms

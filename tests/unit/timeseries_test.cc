@@ -127,7 +127,7 @@ TEST(Timeseries, MergeRanksSumsRatesAndKeepsWorstLatency) {
 }
 
 TEST(LiveView, BlockAndLineCarryTheFigures) {
-  report::LiveStatus s{"train", 2, 5, 30, 120, 1000, 50e6, 97.5};
+  report::LiveStatus s{"train", 2, 5, 30, 120, 1000, 50e6, 97.5, true};
   metrics::TimeseriesRow row;
   row.samples_per_second = 1234.5;
   row.io_mb_per_second = 141.5;
@@ -141,6 +141,23 @@ TEST(LiveView, BlockAndLineCarryTheFigures) {
   EXPECT_NE(block.find("ETA ~3:00"), std::string::npos) << block;
   const std::string line = report::LiveView::Line(s, std::nullopt, 60);
   EXPECT_NE(line.find("1000.0 samples/s | 50.0 MB/s | AU 97.5%"), std::string::npos) << line;
+}
+
+// An epoch's first instant: no step has ended, so no rate and no AU, not "0.0 samples/s
+// 6883200000.0 MB/s AU 0.0%" (issue 34, point 13); a time series row's rates still show.
+TEST(LiveView, NothingMeasuredShowsDashes) {
+  report::LiveStatus s{"train", 2, 5, 0, 120, 0, 6883200000e6, 0, false};
+  const std::string line = report::LiveView::Line(s, std::nullopt, 60);
+  EXPECT_NE(line.find("| — samples/s | — MB/s | AU — |"), std::string::npos) << line;
+  const std::string block = report::LiveView::Block("resnet50_h100", s, std::nullopt, 90, 60);
+  EXPECT_NE(block.find("— samples/s"), std::string::npos) << block;
+  EXPECT_NE(block.find("AU — so far (target 90%)"), std::string::npos) << block;
+  EXPECT_EQ(block.find("0.0"), std::string::npos) << block;
+  metrics::TimeseriesRow row;
+  row.samples_per_second = 1234.5;
+  row.io_mb_per_second = 141.5;
+  const std::string with_row = report::LiveView::Line(s, row, 60);
+  EXPECT_NE(with_row.find("1234.5 samples/s | 141.5 MB/s | AU — |"), std::string::npos) << with_row;
 }
 
 report::RunResults ReplicaRun(double sps, bool passed) {
