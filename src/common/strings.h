@@ -31,4 +31,11 @@ std::string GlobFolder(std::string_view pattern);
 // more than `max_bytes` of input is cut with "...".
 std::string Printable(std::string_view text, size_t max_bytes = 200);
 
+// `text` as one RFC 4180 CSV field: quoted (with quotes doubled) when it holds a comma, a
+// quote or a line break, as is otherwise.
+std::string CsvField(std::string_view text);
+
+// "1 object", "7 objects": a count and its noun, plural with an "s" unless the count is 1.
+std::string CountOf(size_t count, std::string_view noun);
+
 }  // namespace trainbench
