@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "common/interrupt.h"
+#include "common/strings.h"
 #include "common/units.h"
 #include "config/workload_yaml.h"
 #include "dataset/dataset_lock.h"
@@ -22,24 +23,19 @@ namespace trainbench::app {
 namespace {
 
 // Trainbench's objects and the others: a dataset's are those its manifest or journal names
-// (dataset/ownership.h), checkpoints those a Checkpointer writes. A place that holds objects
-// but none of trainbench's is refused: it is most likely a typo in the folder.
+// (dataset/ownership.h), checkpoints those a Checkpointer's records name. A place that holds
+// objects but none of trainbench's is refused: it is most likely a typo in the folder.
 dataset::DatasetObjects Select(storage::Storage& storage, bool checkpoints) {
-  dataset::DatasetObjects found;
-  if (checkpoints) {
-    for (auto& e : storage.List(""))
-      (sim::IsCheckpointPath(e.path) ? found.ours : found.foreign).push_back(std::move(e));
-    found.has_dataset = !found.ours.empty();
-  } else {
-    found = dataset::FindDatasetObjects(storage);
-  }
+  dataset::DatasetObjects found =
+      checkpoints ? sim::FindCheckpointObjects(storage) : dataset::FindDatasetObjects(storage);
   if (!found.has_dataset && !found.foreign.empty())
-    throw UsageError(fmt::format(
-        "clean: {} holds {} objects (e.g. {}) but no trainbench {}: nothing removed; check {}",
-        storage.Describe(""), found.foreign.size(), storage.Describe(found.foreign.front().path),
-        checkpoints ? "checkpoints (<model>-epoch<N>-step<M>/*.pt)"
-                    : "dataset (no trainbench_manifest.json or datagen journal)",
-        checkpoints ? "checkpoint.checkpoint_folder" : "dataset.data_folder"));
+    throw UsageError(
+        fmt::format("clean: {} holds {} (e.g. {}) but no trainbench {}: nothing removed; check {}",
+                    storage.Describe(""), CountOf(found.foreign.size(), "object"),
+                    storage.Describe(found.foreign.front().path),
+                    checkpoints ? "checkpoints (no .trainbench_checkpoint.rank<R>.json record)"
+                                : "dataset (no trainbench_manifest.json or datagen journal)",
+                    checkpoints ? "checkpoint.checkpoint_folder" : "dataset.data_folder"));
   return found;
 }
 
@@ -85,7 +81,7 @@ CleanResult Clean(const CleanOptions& options, const StorageOpener& open_storage
   auto storage = open_storage(uri, config.storage.storage_options);
   const auto found = Select(*storage, options.checkpoints);
   CleanResult result;
-  result.what = options.checkpoints ? "checkpoints" : "dataset";
+  result.what = options.checkpoints ? "checkpoint" : "dataset";
   result.place = storage->Describe("");
   result.ours = Described(*storage, found.ours);
   result.foreign = Described(*storage, found.foreign);
@@ -130,23 +126,22 @@ std::string CleanText(const CleanResult& r) {
   const std::string foreign_note =
       r.foreign.empty()
           ? ""
-          : fmt::format("; {} objects trainbench did not write are left alone", r.foreign.size());
+          : fmt::format("; {} trainbench did not write {} left alone",
+                        CountOf(r.foreign.size(), "object"), r.foreign.size() == 1 ? "is" : "are");
   const std::string bytes = FormatBytes(static_cast<double>(r.bytes));
   std::string text;
   if (!r.removed) {
     AppendSome(text, r.ours, "");
     AppendSome(text, r.foreign, "foreign, kept: ");
-    return text + fmt::format(
-                      "clean: would remove {} {} objects ({}) under {}{}; add --yes to remove "
-                      "them\n",
-                      r.ours.size(), r.what, bytes, r.place, foreign_note);
+    return text + fmt::format("clean: would remove {} ({}) under {}{}; add --yes to remove them\n",
+                              CountOf(r.ours.size(), r.what + " object"), bytes, r.place,
+                              foreign_note);
   }
   AppendSome(text, r.foreign, "foreign, kept: ");
-  return text +
-         fmt::format("clean: removed {} {} objects ({}) under {}{}{}\n", r.ours.size(), r.what,
-                     bytes, r.place,
-                     r.leftovers ? fmt::format(", and {} unfinished writes", r.leftovers) : "",
-                     foreign_note);
+  return text + fmt::format("clean: removed {} ({}) under {}{}{}\n",
+                            CountOf(r.ours.size(), r.what + " object"), bytes, r.place,
+                            r.leftovers ? ", and " + CountOf(r.leftovers, "unfinished write") : "",
+                            foreign_note);
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ struct CleanEntry {
 // Rank 0 reports (its `text` says what was found or removed); the other ranks' results are
 // empty.
 struct CleanResult : JobReport {
-  std::string what;   // "dataset" or "checkpoints"
+  std::string what;   // "dataset" or "checkpoint"
   std::string place;  // the folder or prefix
   std::vector<CleanEntry> ours, foreign;
   uint64_t bytes = 0;    // of ours

@@ -35,19 +35,13 @@ void AddJournal(storage::Storage& storage, const std::string& path, std::set<std
   }
 }
 
-bool IsJournal(const std::string& path) {
-  const std::string name = kJournalName;
-  return path == name || path.rfind(name + ".rank", 0) == 0 || path.rfind(name + "/", 0) == 0;
-}
+}  // namespace
 
-// A file a killed writer left half-written (".NAME.tbtmp"): RemoveLeftovers' to remove.
-bool IsLeftover(const std::string& path) {
+bool IsWriterTemporary(const std::string& path) {
   const std::string name = path.substr(path.rfind('/') + 1);
   return name.size() > 1 && name.front() == '.' &&
          name.ends_with(storage::PosixStorage::kTempSuffix);
 }
-
-}  // namespace
 
 DatasetObjects FindDatasetObjects(storage::Storage& storage) {
   const auto entries = storage.List("");
@@ -58,13 +52,13 @@ DatasetObjects FindDatasetObjects(storage::Storage& storage) {
     for (const auto& f : manifest->files) AddFile(f, named);
   }
   for (const auto& e : entries) {
-    if (!IsJournal(e.path)) continue;
+    if (!JournalNameOf(e.path)) continue;
     result.has_dataset = true;
     named.insert(e.path);
     AddJournal(storage, e.path, named);
   }
   for (const auto& e : entries) {
-    if (IsLeftover(e.path)) continue;
+    if (IsWriterTemporary(e.path)) continue;
     (named.count(e.path) ? result.ours : result.foreign).push_back(e);
   }
   return result;

@@ -4,6 +4,7 @@
 // typo in dataset.data_folder cannot wipe a file system or a bucket.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "storage/storage.h"
@@ -20,5 +21,9 @@ struct DatasetObjects {
 // temporaries are neither: Storage::RemoveLeftovers removes them). Throws RuntimeError when
 // the manifest is damaged (datagen's message: delete it and re-run).
 DatasetObjects FindDatasetObjects(storage::Storage& storage);
+
+// A file a killed writer left half-written (".NAME.tbtmp"): neither ours nor foreign, since
+// Storage::RemoveLeftovers removes it.
+bool IsWriterTemporary(const std::string& path);
 
 }  // namespace trainbench::dataset

@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 
 #include <cstring>
-#include <regex>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "common/clock.h"
 #include "common/error.h"
@@ -16,10 +17,39 @@ namespace {
 constexpr size_t kChunk = 4 << 20;  // 4 MiB per write or read call
 }  // namespace
 
-bool IsCheckpointPath(const std::string& path) {
-  // Write()'s folder "<model>-epoch<N>-step<M>", or DLIO's "global_epoch<N>_step<M>".
-  static const std::regex kPattern(R"((.+-epoch\d+-step\d+|global_epoch\d+_step\d+)/[^/]+\.pt)");
-  return std::regex_match(path, kPattern);
+namespace {
+
+bool IsCheckpointRecord(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash != std::string::npos &&
+         path.compare(slash + 1, std::strlen(kCheckpointRecordStem), kCheckpointRecordStem) == 0 &&
+         path.ends_with(".json");
+}
+
+}  // namespace
+
+dataset::DatasetObjects FindCheckpointObjects(storage::Storage& storage) {
+  const auto entries = storage.List("");
+  std::set<std::string> named;
+  dataset::DatasetObjects found;
+  for (const auto& e : entries) {
+    if (!IsCheckpointRecord(e.path)) continue;
+    found.has_dataset = true;
+    named.insert(e.path);
+    const std::string folder = e.path.substr(0, e.path.rfind('/') + 1);
+    try {
+      const auto bytes = storage::ReadAll(storage, e.path);
+      const auto record = nlohmann::json::parse(bytes.begin(), bytes.end());
+      for (const auto& [name, size] : record.at("files").items()) named.insert(folder + name);
+    } catch (const std::exception&) {
+      // A record cut short names nothing: its checkpoint's files stay, listed as foreign.
+    }
+  }
+  for (const auto& e : entries) {
+    if (dataset::IsWriterTemporary(e.path)) continue;
+    (named.count(e.path) ? found.ours : found.foreign).push_back(e);
+  }
+  return found;
 }
 
 Checkpointer::Checkpointer(const config::WorkloadConfig& config, int rank, int ranks,
@@ -91,8 +121,10 @@ metrics::CheckpointRecord Checkpointer::Write(uint64_t epoch, uint64_t step) {
   r.step = step;
   // DLIO's folder name (DeepSpeed's global_step<N>, with the epoch).
   r.path = fmt::format("global_epoch{}_step{}", epoch, step);
+  const auto files = Files();
+  if (!files.empty()) WriteRecord(r.path, files);  // first: a killed write's files are ours too
   const double t0 = NowSeconds();
-  for (const auto& [name, bytes] : Files()) {
+  for (const auto& [name, bytes] : files) {
     auto out = storage_->Create(r.path + "/" + name);
     for (uint64_t left = bytes; left > 0;) {
       // Ctrl-C stops a multi-gigabyte checkpoint within one chunk; the object being
@@ -110,6 +142,18 @@ metrics::CheckpointRecord Checkpointer::Write(uint64_t epoch, uint64_t step) {
   r.seconds = NowSeconds() - t0;
   ++written_;
   return r;
+}
+
+void Checkpointer::WriteRecord(const std::string& folder,
+                               const std::vector<std::pair<std::string, uint64_t>>& files) {
+  nlohmann::ordered_json record;
+  record["writer"] = "trainbench";
+  for (const auto& [name, bytes] : files) record["files"][name] = bytes;
+  const std::string text = record.dump() + "\n";
+  auto out = storage_->Create(fmt::format("{}/{}{}.json", folder, kCheckpointRecordStem, rank_));
+  out->Append(text.data(), text.size());
+  if (config_.checkpoint.fsync) out->Sync();
+  out->Commit();
 }
 
 metrics::CheckpointRecord Checkpointer::Read(const metrics::CheckpointRecord& written) {

@@ -16,14 +16,20 @@
 #include <vector>
 
 #include "config/workload.h"
+#include "dataset/ownership.h"
 #include "metrics/run_record.h"
 #include "storage/storage.h"
 
 namespace trainbench::sim {
 
-// Whether `path` (relative to checkpoint.checkpoint_folder) names a file a Checkpointer
-// writes: a ".pt" file in a checkpoint's own folder. `clean --checkpoints` removes only these.
-bool IsCheckpointPath(const std::string& path);
+// Before its files, each rank writes into the checkpoint's folder a record naming them
+// (".trainbench_checkpoint.rank<R>.json"): what trainbench wrote is what a record names, so
+// `clean --checkpoints` never takes a user's file for one of its own, whatever its name.
+inline constexpr const char* kCheckpointRecordStem = ".trainbench_checkpoint.rank";
+
+// Sorts every object under the checkpoint folder into those a record names (with the
+// records) and the others; has_dataset says whether any record was found.
+dataset::DatasetObjects FindCheckpointObjects(storage::Storage& storage);
 
 class Checkpointer {
  public:
@@ -47,6 +53,9 @@ class Checkpointer {
  private:
   // This rank's files of a checkpoint and their sizes (none when it writes nothing).
   std::vector<std::pair<std::string, uint64_t>> Files() const;
+  // The record of `files` in `folder` (kCheckpointRecordStem), written before them.
+  void WriteRecord(const std::string& folder,
+                   const std::vector<std::pair<std::string, uint64_t>>& files);
 
   const config::WorkloadConfig& config_;
   int rank_, ranks_;

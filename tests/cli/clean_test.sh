@@ -31,13 +31,37 @@ mkdir -p "$WORK/data/notes" && echo mine >"$WORK/data/notes/todo.txt" && echo mi
 grep -q "would remove $before dataset objects" list.txt || fail "clean listing: $(cat list.txt)"
 grep -q "foreign, kept: .*todo.txt" list.txt || fail "listing does not show the foreign file: $(cat list.txt)"
 [ "$(find "$WORK/data" -type f | wc -l)" = $((before + 2)) ] || fail "clean without --yes removed files"
-mkdir -p "$WORK/ckpt/resnet50-epoch1-step10" && echo x >"$WORK/ckpt/resnet50-epoch1-step10/model.pt"
+# Checkpoints trainbench wrote (llama3_8b scaled down, 2 checkpoints), a user's .pt beside
+# them in a checkpoint's folder and a plan at the top: only what the checkpoints' records
+# name goes.
+small=(model.num_layers=2 model.transformer.hidden_size=256 model.transformer.ffn_hidden_size=1024
+  model.transformer.vocab_size=2000 model.transformer.num_attention_heads=8
+  "output.folder=$WORK/out" "checkpoint.checkpoint_folder=$WORK/ckpt"
+  checkpoint.num_checkpoints_write=2 checkpoint.num_checkpoints_read=1)
+"$TB" run llama3_8b "${small[@]}" --no-progress >ckrun.txt 2>&1 || fail "checkpoint run: $(cat ckrun.txt)"
+written=$(find "$WORK/ckpt" -type f | wc -l)
+[ "$written" -ge 4 ] || fail "the checkpoint run wrote $written files"
+echo mine >"$WORK/ckpt/global_epoch1_step1/other.pt"
 echo mine >"$WORK/ckpt/plan.txt"
-"$TB" clean resnet50_h100 "${TINY[@]}" "checkpoint.checkpoint_folder=$WORK/ckpt" --checkpoints \
-  --yes >ck.txt 2>&1 || fail "clean --checkpoints: $(cat ck.txt)"
-[ ! -e "$WORK/ckpt/resnet50-epoch1-step10" ] || fail "the checkpoint remains"
-[ -f "$WORK/ckpt/plan.txt" ] || fail "clean --checkpoints removed a user's file"
+"$TB" clean llama3_8b "${small[@]}" --checkpoints --yes >ck.txt 2>&1 || fail "clean --checkpoints: $(cat ck.txt)"
+grep -q "removed $written checkpoint objects" ck.txt || fail "clean --checkpoints: $(cat ck.txt)"
+grep -q "2 objects trainbench did not write are left alone" ck.txt || fail "clean --checkpoints: $(cat ck.txt)"
+left=$(cd "$WORK/ckpt" && find . -mindepth 1 | sort | tr '\n' ' ')
+[ "$left" = "./global_epoch1_step1 ./global_epoch1_step1/other.pt ./plan.txt " ] ||
+  fail "clean --checkpoints left: $left"
 [ "$(find "$WORK/data" -type f | wc -l)" = $((before + 2)) ] || fail "clean --checkpoints touched the dataset"
+# A folder of checkpoints trainbench never wrote, in DLIO's and DeepSpeed's names: refused,
+# nothing removed.
+mkdir -p "$WORK/theirs/global_epoch1_step1" "$WORK/theirs/global_step100"
+echo x >"$WORK/theirs/global_epoch1_step1/zero_pp_rank_0_mp_rank_00_model_states.pt"
+echo x >"$WORK/theirs/global_step100/mp_rank_00_model_states.pt" && echo x >"$WORK/theirs/model.pt"
+set +e
+"$TB" clean llama3_8b "checkpoint.checkpoint_folder=$WORK/theirs" --checkpoints --yes >theirs.txt 2>&1
+code=$?
+set -e
+[ "$code" = 2 ] || fail "clean --checkpoints of checkpoints trainbench did not write: exit $code: $(cat theirs.txt)"
+grep -q "3 objects .* but no trainbench checkpoints" theirs.txt || fail "refusal: $(cat theirs.txt)"
+[ "$(find "$WORK/theirs" -type f | wc -l)" = 3 ] || fail "clean --checkpoints removed a file it did not write"
 "$TB" clean resnet50_h100 "${TINY[@]}" --yes >yes.txt 2>&1 || fail "clean --yes: $(cat yes.txt)"
 grep -q "removed $before dataset objects" yes.txt || fail "clean --yes: $(cat yes.txt)"
 grep -q "2 objects trainbench did not write are left alone" yes.txt || fail "clean --yes: $(cat yes.txt)"

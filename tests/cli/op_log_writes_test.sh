@@ -57,9 +57,14 @@ import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 s = json.load(open(sys.argv[2]))
 ops = {}
+records = 0
 for r in rows:
     assert r["file"].startswith(sys.argv[3] + "/"), r
+    if "/.trainbench_checkpoint.rank" in r["file"]:  # the record of each checkpoint's files
+        records += r["op"] == "PUT"
+        continue
     ops[r["op"]] = ops.get(r["op"], 0) + int(r["bytes"])
+assert records == 2, records
 written = sum(c["bytes"] for c in s["checkpoints"] if c["operation"] == "write")
 read = sum(c["bytes"] for c in s["checkpoints"] if c["operation"] == "read")
 assert written > 0 and ops.get("PUT") == written, (ops, written)
@@ -83,7 +88,7 @@ assert len(data) + len(ckpt) == len(rows)
 assert len(data) == s["read_latency_ms"]["count"] and all(r["op"] == "GET" for r in data)
 written = sum(c["bytes"] for c in s["checkpoints"] if c["operation"] == "write")
 assert written > 0 and written % 300000 == 0, s["checkpoints"]  # model.pt and optimizer.pt
-assert sum(int(r["bytes"]) for r in ckpt if r["op"] == "PUT") == written
+assert sum(int(r["bytes"]) for r in ckpt if r["op"] == "PUT" and ".trainbench_checkpoint" not in r["file"]) == written
 assert all(r["endpoint"] == sys.argv[4].rstrip("/") for r in ckpt), ckpt[0]
 # The checkpoints' thread is not one of the read engine's queues.
 assert not {r["thread"] for r in data} & {r["thread"] for r in ckpt}, [r["thread"] for r in rows]

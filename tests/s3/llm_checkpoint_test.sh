@@ -30,12 +30,18 @@ import collections, json, re, sys
 xml = open(sys.argv[1]).read()
 objects = re.findall(r"<Key>([^<]*)</Key>.*?<Size>(\d+)</Size>", xml)
 steps = collections.defaultdict(list)
+records = collections.defaultdict(list)
 for key, size in objects:
     step, name = key.split("/")[-2], key.split("/")[-1]
     assert re.fullmatch(r"global_epoch1_step[12]", step), key
+    if name.startswith(".trainbench_checkpoint.rank"):  # each rank's record of its files
+        records[step].append(name)
+        continue
     assert re.fullmatch(r"zero_pp_rank_[01]_mp_rank_0_(model|optim)_states\.pt", name), key
     steps[step].append(int(size))
 assert len(steps) == 2 and all(len(v) == 4 for v in steps.values()), dict(steps)
+assert all(sorted(v) == [".trainbench_checkpoint.rank0.json", ".trainbench_checkpoint.rank1.json"]
+           for v in records.values()) and len(records) == 2, dict(records)
 summary = json.load(open(sys.argv[2]))
 writes = [c["bytes"] for c in summary["checkpoints"] if c["operation"] == "write"]
 assert sorted(sum(v) for v in steps.values()) == sorted(writes), (dict(steps), writes)
