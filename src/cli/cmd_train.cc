@@ -55,10 +55,13 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   // These defaults are the training's own: shown in --help.
   command->option_defaults()->always_capture_default();
   command->add_option("--lr", o.lr, "Learning rate (SGD)")->check(PositiveFinite());
-  command->add_option("--batch-size", o.batch_size, "Images per step");
-  command->add_option("--epochs", o.epochs, "Epochs");
-  command->add_option("--steps-per-epoch", o.steps_per_epoch, "Timed steps per epoch");
-  command->add_option("--warmup-steps", o.warmup_steps, "Untimed steps before the first epoch");
+  command->add_option("--batch-size", o.batch_size, "Images per step")->check(Between(1, 65536));
+  // A bound that no training reaches: each epoch keeps a result row.
+  command->add_option("--epochs", o.epochs, "Epochs")->check(Between(1, 1000000));
+  command->add_option("--steps-per-epoch", o.steps_per_epoch, "Timed steps per epoch")
+      ->check(Between(1, 1000000000));
+  command->add_option("--warmup-steps", o.warmup_steps, "Untimed steps before the first epoch")
+      ->check(Between(0, 1000000));
   command->add_option("--model", o.model, "resnet18, resnet34, resnet50, resnet101, resnet152");
   command->add_option("--precision", o.precision,
                       "fp32, tf32 (CUDA), bf16 (autocast) or fp16 (autocast, loss scaling, CUDA)");
@@ -66,14 +69,17 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   command->add_option("--data", o.data,
                       "synthetic, or a folder of class folders of JPEGs, a tar of them, a "
                       "trainbench jpeg dataset; with --stage-to an http(s):// or s3:// URL");
-  command->add_option("--image-size", o.image_size, "Training crop size in pixels");
+  command->add_option("--image-size", o.image_size, "Training crop size in pixels")
+      ->check(Between(32, 4096));
   command->add_option("--seed", o.seed, "Seed for weights, data, order, augmentation")
       ->check(AtLeast(0));
   command->add_option("--weight-decay", o.weight_decay, "SGD weight decay")
       ->check(NonNegativeFinite());
   command->add_option("--momentum", o.momentum, "SGD momentum")->check(NonNegativeFinite());
-  command->add_option("--log-interval", o.log_interval,
-                      "Steps between progress lines (a GPU reads the loss back only then)");
+  command
+      ->add_option("--log-interval", o.log_interval,
+                   "Steps between progress lines (a GPU reads the loss back only then)")
+      ->check(AtLeast(1));
   command
       ->add_option("--dist-timeout", o.dist_timeout_seconds,
                    "Seconds for a launched job's processes to meet, and for each exchange")
@@ -90,10 +96,11 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   command->add_flag("--channels-last", o.channels_last, "NHWC memory format for weights and data");
   command->add_flag("--zero-init-residual", o.zero_init_residual,
                     "Zero each residual block's last BatchNorm (torchvision's option)");
+  // A thread each, as run's --io-threads: beyond 1024 a typo, not a setting.
   command->add_option("--threads", o.threads, "CPU threads for LibTorch (default: every core)")
-      ->check(AtLeast(0));
+      ->check(Between(0, 1024));
   command->add_option("--workers", o.workers, "JPEG decoding threads (default: min(8, cores))")
-      ->check(AtLeast(0));
+      ->check(Between(0, 1024));
   command->add_flag("--cuda-graphs,!--no-cuda-graphs", o.cuda_graphs,
                     "Replay the step from a CUDA graph captured after warm-up (default on CUDA)");
   command->add_flag("--grad-buckets,!--no-grad-buckets", o.grad_buckets,

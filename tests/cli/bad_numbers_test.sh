@@ -30,7 +30,15 @@ bad "'-3': expected an integer of at least 1" datasize resnet50_h100 --host-memo
 bad "'nan': expected a finite number above 0" train --lr nan --allow-cpu
 bad "'-1': expected an integer of at least 0" train --seed -1 --allow-cpu
 bad "'-0.5': expected a finite number of at least 0" train --momentum -0.5 --allow-cpu
-bad "'x': expected an integer of at least 0" train --workers x --allow-cpu
+bad "'x': expected an integer from 0 to 1024" train --workers x --allow-cpu
+# A thread each: 100000 hung with threads growing and Ctrl-C ignored; a trillion epochs ended
+# in std::bad_alloc (exit 1). Refused before any work, as run's and datagen's counts are.
+bad "'100000': expected an integer from 0 to 1024" train --threads 100000 --allow-cpu
+bad "'100000': expected an integer from 0 to 1024" train --workers 100000 --allow-cpu
+bad "'1000000000000': expected an integer from 1 to 1000000" train --epochs 1000000000000 --allow-cpu
+bad "'0': expected an integer from 1 to 65536" train --batch-size 0 --allow-cpu
+bad "'8': expected an integer from 32 to 4096" train --image-size 8 --allow-cpu
+bad "'0': expected an integer of at least 1" train --log-interval 0 --allow-cpu
 # What does not fit is refused, not wrapped (2e22 samples as 3.7e18) or dropped (1e300 GiB).
 bad "the rule asks for 2e+22 samples" datasize resnet50_h100 -n 100000000000000000
 bad "the rule asks for inf samples" datasize resnet50_h100 --host-memory-gib 1e300
