@@ -205,8 +205,15 @@ TrainJobOutcome TrainJob(TrainJobOptions job) {
     if (!job.staged.stage_to.empty()) {
       // Loaded before the stage: a build without LibTorch must not fetch a dataset to say so.
       train::TrainFunction train_fn = nullptr;
+      // Checked before the stage too: a host without a GPU must not fetch a dataset first.
       auto staged = StagedTrainJob(
-          job.staged, job.train, [&] { train_fn = LoadTrainPlugin(); },
+          job.staged, job.train,
+          [&] {
+            train_fn = LoadTrainPlugin();
+            train::TrainOptions check = job.train;
+            check.check_only = true;
+            train_fn(check);
+          },
           [&] { return TrainLine(train_fn, job.train, job.progress); });
       out.failure = staged.failure;
       static_cast<JobReport&>(out) = std::move(staged);
@@ -225,6 +232,9 @@ TrainJobOutcome TrainJob(TrainJobOptions job) {
     out.reports = true;
     out.text = "[ERROR] CUDA not available and --allow-cpu not specified\n";
     out.exit_code = static_cast<int>(ExitCode::kRuntime);
+    out.error =
+        "no CUDA device here: run `trainbench train` on a GPU host, or add --allow-cpu to train "
+        "on this host's CPU";
     out.failure = nullptr;
   } catch (...) {
     if (!out.failure) throw;  // nothing measured to show first

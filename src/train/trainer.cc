@@ -149,16 +149,17 @@ TrainResult Train(const TrainOptions& options) {
   if (launch.rank != 0) o.quiet = true;  // rank 0 speaks for the job
   const Precision precision = ParsePrecision(o.precision);
   const c10::Device device = ChooseDevice(o, launch);
+  if (!device.is_cuda() && precision == Precision::kFp16)
+    throw UsageError("--precision fp16 needs a CUDA device (CPU autocast runs bf16; use bf16)");
+  if (!device.is_cuda() && precision == Precision::kTf32)
+    throw UsageError("--precision tf32 is a CUDA tensor-core mode; on the CPU use fp32 or bf16");
+  if (o.check_only) return {};
   // A launched job forms its process group even as one process, as DDP scripts do: a
   // torchrun --nproc-per-node 1 job runs the same collectives as a larger one.
   std::unique_ptr<DataParallel> data_parallel;
   if (launch.world_size > 1 || launch.launcher != "none")
     data_parallel =
         std::make_unique<DataParallel>(launch, device, o.dist_timeout_seconds, o.dist_backend);
-  if (!device.is_cuda() && precision == Precision::kFp16)
-    throw UsageError("--precision fp16 needs a CUDA device (CPU autocast runs bf16; use bf16)");
-  if (!device.is_cuda() && precision == Precision::kTf32)
-    throw UsageError("--precision tf32 is a CUDA tensor-core mode; on the CPU use fp32 or bf16");
   ConfigureBackends(device, precision, o.threads);
   if (!device.is_cuda()) FitCpuMemory(o);
 

@@ -47,6 +47,9 @@ struct TrainOptions {
   double scaling_baseline = 0;        // images/s of one process alone, for scaling efficiency
   std::string on_bad_image = "skip";  // an image that does not decode: skip or fail
   bool quiet = false;                 // no start-up or progress lines
+  // Validate and choose the device, then return an empty result: a staged job asks before it
+  // fetches a dataset that a host without a GPU could not train on.
+  bool check_only = false;
   // --op-log FILE: every image read, a GET in sai3-bench's op-log columns (one file per
   // process when launched: FILE.rankNNNN.tsv.zst); "" for none.
   std::string op_log;
