@@ -135,6 +135,9 @@ const FormatDescription& TfrecordDescription() {
   static const FormatDescription description{
       .name = "tfrecord",
       .extensions = {"tfrecord"},
+      // DLIO's generator writes a side x side image (side = floor(sqrt(record_length))), and
+      // `size` says its length: 114,244 bytes for resnet50's 114,660, as the other formats.
+      .traits = {.square_samples = true},
       .help = "TFRecord of tf.train.Example records (image bytes, size) and DLIO's DALI index",
       .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
         return std::make_unique<TfrecordFormat>();

@@ -1,7 +1,9 @@
 """An independent TFRecord reader: checks framing, masked CRC32C of length and data,
 and that every record is a tf.train.Example with features image (bytes) and size
-(int64) equal to the image length. Pure Python: shares no code with trainbench.
+(int64) equal to the image length, a side x side image as DLIO's generator writes it
+(side = floor(sqrt(record_length))). Pure Python: shares no code with trainbench.
 Usage: tfrecord_reader.py FILE... ; prints one line per file: path records image_bytes."""
+import math
 import struct
 import sys
 
@@ -95,6 +97,9 @@ def read(path):
         features = parse_example(record)
         assert set(features) == {"image", "size"}, features.keys()
         assert len(features["image"]) == 1 and features["size"] == [len(features["image"][0])]
+        side = math.isqrt(len(features["image"][0]))
+        assert side * side == len(features["image"][0]), "%s: image of %d bytes at %d is not side x side" % (
+            path, len(features["image"][0]), pos)
         image_bytes += len(features["image"][0])
         records += 1
         pos += 16 + length

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # TFRecord files from datagen read by an independent reader (framing, CRCs, Example
-# fields); sample sizes follow record_length_bytes and its stdev; the manifest's
+# fields); sample sizes follow record_length_bytes and its stdev, each a side x side image as
+# DLIO writes it; the manifest's
 # extents point at the records.
 source "$(dirname "$0")/../lib/common.sh"
 d=$WORK/d
@@ -35,4 +36,10 @@ assert 2800 < mean < 3300 and 300 < stdev < 700, (mean, stdev)
 print("manifest ok", len(sizes), round(mean), round(stdev))
 PY
 checks=$((checks + 1))
+
+# resnet50's record_length_bytes (114660.07) as DLIO writes it: 338 x 338 = 114,244-byte images.
+expect_exit 0 "$WORK/out" "$TRAINBENCH" datagen resnet50_h100 dataset.num_files_train=1 \
+  dataset.num_samples_per_file=3 dataset.data_folder="$WORK/r50"
+check "resnet50's images are 338 x 338 bytes" test "$($PY "$(dirname "$0")/tfrecord_reader.py" \
+  "$WORK/r50/train/img_0_of_1.tfrecord" | awk '{print $2, $3}')" = "3 342732"
 done_ok
