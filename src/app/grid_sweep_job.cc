@@ -120,6 +120,14 @@ std::string GridText(const std::vector<GridAxis>& axes, const std::vector<GridPo
   return text;
 }
 
+// An override's key without DLIO's "++workload." or "workload." prefix.
+std::string OverrideKey(const std::string& override_text) {
+  std::string key = override_text.substr(0, override_text.find('='));
+  for (const std::string_view prefix : {"++workload.", "workload."})
+    if (key.starts_with(prefix)) key = key.substr(prefix.size());
+  return key;
+}
+
 }  // namespace
 
 std::vector<GridAxis> TakeGridAxes(std::vector<std::string>& overrides) {
@@ -133,10 +141,16 @@ std::vector<GridAxis> TakeGridAxes(std::vector<std::string>& overrides) {
       fixed.push_back(o);
       continue;
     }
-    std::string key = o.substr(0, eq);
-    for (const std::string_view prefix : {"++workload.", "workload."})
-      if (key.starts_with(prefix)) key = key.substr(prefix.size());
-    axes.push_back({key, Split(value, ',')});
+    axes.push_back({OverrideKey(o), Split(value, ',')});
+  }
+  // A key swept and also given plainly: the plain value would silently win on every point.
+  for (const auto& o : fixed) {
+    const std::string key = OverrideKey(o);
+    for (const auto& axis : axes)
+      if (axis.key == key)
+        throw UsageError(
+            fmt::format("{} is swept ({}) and also given as {}: give it once, swept or not", key,
+                        fmt::join(axis.values, ","), o));
   }
   overrides = std::move(fixed);
   return axes;
@@ -183,6 +197,19 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
   envelope.kind = "sweep";
   envelope.workload = config.workload_name;
   envelope.started = UtcStamp();
+  // A resumed sweep started when its first invocation did.
+  const std::string summary_path = folder + "/summary.json";
+  bool earlier_complete = false;
+  if (lead && !done.empty()) {
+    try {
+      std::ifstream in(summary_path);
+      const auto earlier = nlohmann::json::parse(in);
+      envelope.started = earlier.value("started", envelope.started);
+      earlier_complete = earlier.value("complete", false);
+    } catch (const std::exception&) {
+      // No summary yet (killed before its first write): this invocation's start stands.
+    }
+  }
   envelope.config = config::ToJson(config);
   envelope.host_names = report::DistinctHosts(ranks.Gather(ranks.Host()));
 
@@ -213,7 +240,15 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
     f["points_resumed"] = resumed;
     auto& rows = f["points"] = nlohmann::ordered_json::array();
     std::vector<SweepProbe> runs;
+    // points.csv's leading columns: the swept keys but accelerators, a column of its own.
+    std::vector<std::string> keys;
+    std::vector<std::vector<std::string>> values;
+    for (const auto& a : options.axes)
+      if (a.key != kAccelerators) keys.push_back(a.key);
     for (const auto& p : out.points) {
+      auto& row_values = values.emplace_back();
+      for (size_t a = 0; a < options.axes.size(); ++a)
+        if (options.axes[a].key != kAccelerators) row_values.push_back(p.values[a]);
       nlohmann::ordered_json row;
       for (size_t a = 0; a < options.axes.size(); ++a)
         row["values"][options.axes[a].key] = p.values[a];
@@ -224,7 +259,7 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
     envelope.finished = UtcStamp();
     envelope.complete = out.points.size() == out.total_points;
     envelope.stop_reason = out.error;
-    report::WriteResultFile(folder, "points.csv", ProbesCsv(runs));
+    report::WriteResultFile(folder, "points.csv", ProbesCsv(runs, keys, values));
     report::WriteResultFile(folder, "summary.json",
                             report::WithEnvelope(envelope, f).dump(2) + "\n");
     return f;
@@ -266,9 +301,9 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
     write_summary();  // a sweep killed later keeps what it measured
   }
   if (!lead) return out;
-  nlohmann::ordered_json figures;
   try {
-    figures = write_summary();
+    // A rerun that ran nothing leaves the finished sweep's summary as it was.
+    if (out.points.size() != resumed || !out.error.empty() || !earlier_complete) write_summary();
     out.results.folder = folder;
   } catch (const std::exception& e) {
     out.results.error = e.what();

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/strings.h"
 
 namespace trainbench::app {
 namespace {
@@ -63,16 +64,23 @@ const char* VerdictWord(const SweepProbe& probe) {
   return !probe.au_meaningful ? "no verdict" : probe.passed ? "pass" : "FAIL";
 }
 
-std::string ProbesCsv(const std::vector<SweepProbe>& probes) {
-  std::string out =
+std::string ProbesCsv(const std::vector<SweepProbe>& probes, const std::vector<std::string>& keys,
+                      const std::vector<std::vector<std::string>>& values) {
+  std::string out;
+  for (const auto& key : keys) out += CsvField(key) + ",";
+  out +=
       "accelerators,full,passed,au_meaningful,au_percentage,samples_per_second,MB_per_second,"
       "demand_MB_per_second,read_latency_p99_ms,cpu_seconds,page_cache_fraction,results\n";
-  for (const auto& p : probes)
+  for (size_t i = 0; i < probes.size(); ++i) {
+    const auto& p = probes[i];
+    if (!keys.empty())
+      for (const auto& v : values.at(i)) out += CsvField(v) + ",";
     out +=
         fmt::format("{},{},{},{},{:.4f},{:.3f},{:.3f},{:.3f},{:.4f},{:.3f},{:.4f},{}\n",
                     p.accelerators, p.full ? 1 : 0, p.passed ? 1 : 0, p.au_meaningful ? 1 : 0,
                     p.au_percentage, p.samples_per_second, p.mb_per_second, p.demand_mb_per_second,
-                    p.read_p99_ms, p.cpu_seconds, p.page_cache_fraction, p.folder);
+                    p.read_p99_ms, p.cpu_seconds, p.page_cache_fraction, CsvField(p.folder));
+  }
   return out;
 }
 

@@ -38,8 +38,11 @@ SweepProbe ProbeFromJson(const nlohmann::json& row);
 // "pass", "FAIL", "no verdict" where the run's AU is not meaningful, or "stopped" where the
 // run did not finish.
 const char* VerdictWord(const SweepProbe& probe);
-// probes.csv: a header and a row per run.
-std::string ProbesCsv(const std::vector<SweepProbe>& probes);
+// probes.csv: a header and a row per run; with `keys`, a grid's points.csv: each row starts
+// with its point's `values` of those keys, so rows are told apart by more than their order.
+std::string ProbesCsv(const std::vector<SweepProbe>& probes,
+                      const std::vector<std::string>& keys = {},
+                      const std::vector<std::vector<std::string>>& values = {});
 
 // One run of a sweep on every rank: RunJob with its results in `sink` (rank 0's; null
 // elsewhere) and no live view. Rank 0 gets the run's summary.json and folder.

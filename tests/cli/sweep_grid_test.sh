@@ -45,17 +45,29 @@ for p in s["points"]:
     assert run["num_accelerators"] == int(p["values"]["accelerators"]), run["num_accelerators"]
 PY
 check "points.csv has a row per point" test "$(($(wc -l <"$folder/points.csv") - 1))" = 6
+check "points.csv: each row names its point's swept values" "$PY" - "$folder/points.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+got = [(r["accelerators"], r["reader.read_threads"]) for r in rows]
+assert got == [(a, t) for a in ("1", "2") for t in ("1", "2", "4")], got
+PY
 
-# A finished grid again: nothing runs.
+# A finished grid again: nothing runs, and its summary is left as it was.
+cp "$folder/summary.json" "$WORK/summary.before"
 expect_exit 0 "$WORK/third.out" "$TB" sweep "${w[@]}" reader.read_threads=1,2,4 --accelerators 1,2 --no-progress
 check "nothing ran the third time" \
   test "$(json_last_line "$WORK/third.out" 'd["trainbench_sweep"]["points_resumed"]')" = 6
+check "a rerun that ran nothing leaves the summary as it was" cmp -s "$folder/summary.json" "$WORK/summary.before"
 
 # Refusals before any run.
 expect_exit 2 "$WORK/twice.out" "$TB" sweep "${w[@]}" reader.read_threads=1,2 reader.read_threads=3,4 --no-progress
 contains "$WORK/twice.out" "swept twice"
-expect_exit 2 "$WORK/bad.out" "$TB" sweep "${w[@]}" reader.batch_size=1,0 output.folder="$WORK/bad" --no-progress
-contains "$WORK/bad.out" "reader.batch_size"
+expect_exit 2 "$WORK/bad.out" "$TB" sweep "${w[@]}" reader.read_threads=1,0 output.folder="$WORK/bad" --no-progress
+contains "$WORK/bad.out" "reader.read_threads"
+# A key swept and given plainly too: the plain value silently won on every point.
+expect_exit 2 "$WORK/both_kinds.out" "$TB" sweep "${w[@]}" reader.read_threads=1,2 reader.read_threads=3 \
+  output.folder="$WORK/bad" --no-progress
+contains "$WORK/both_kinds.out" "reader.read_threads is swept (1,2) and also given as reader.read_threads=3"
 check "no run for a refused grid" test -z "$(find "$WORK/bad" -name summary.json 2>/dev/null)"
 expect_exit 2 "$WORK/none.out" "$TB" sweep "${w[@]}" --no-progress
 contains "$WORK/none.out" "--find-max-accelerators"

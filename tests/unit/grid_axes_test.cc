@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "app/grid_sweep_job.h"
+#include "common/error.h"
 
 namespace trainbench::app {
 namespace {
@@ -24,6 +25,20 @@ TEST(GridAxes, ListsAreAxesAndTheRestStaysFixed) {
   EXPECT_EQ(overrides,
             (std::vector<std::string>{"train.epochs=2", "storage.storage_options={a: 1, b: 2}",
                                       "reader.transfer_size=[1,2]", "no_equals_sign,here"}));
+}
+
+TEST(GridAxes, AKeySweptAndGivenPlainlyIsRefused) {
+  // The plain value silently won on every point of the grid.
+  std::vector<std::string> overrides = {"train.epochs=1,2", "++workload.train.epochs=3"};
+  try {
+    TakeGridAxes(overrides);
+    FAIL() << "taken";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "train.epochs is swept (1,2) and also given as ++workload.train.epochs=3"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(GridAxes, NoListNoAxis) {
