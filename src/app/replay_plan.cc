@@ -87,7 +87,8 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
     const std::pair<uint32_t, uint32_t> key{s->second, o->second};
     const auto written = last_write.find(key);
     plan.ops.push_back({op, s->second, o->second, e.bytes, e.start_ns - plan.first_start_ns,
-                        written == last_write.end() ? -1 : written->second});
+                        written == last_write.end() ? -1 : written->second,
+                        op == ReplayOp::kHead && e.n_objects == 0 && e.error.empty()});
     if (op == ReplayOp::kPut || op == ReplayOp::kDelete)
       last_write[key] = static_cast<int64_t>(plan.ops.size() - 1);
     plan.last_end_ns = std::max(plan.last_end_ns, e.end_ns);

@@ -32,6 +32,9 @@ struct PlannedOp {
   // must have ended before this one starts, however many workers run: a GET of what the log
   // had just written finds it. -1: none.
   int64_t after = -1;
+  // HEAD: the logged one found no object (n_objects 0, as trainbench logs a miss), so a
+  // replayed miss is the same answer, not an error.
+  bool absent = false;
 };
 
 struct PlannedStorage {

@@ -80,8 +80,9 @@ struct WorkerOp {
   // job PUT whose name `delete_matches` accepts (skipped when there is none).
   std::string name;
   std::function<bool(const std::string&)> delete_matches;
-  uint64_t bytes = 0;  // GET: bytes from the object's start (0: its size asked); PUT: written
-  size_t index = 0;    // the source's own handle on it
+  uint64_t bytes = 0;   // GET: bytes from the object's start (0: its size asked); PUT: written
+  size_t index = 0;     // the source's own handle on it
+  bool absent = false;  // HEAD: the original found nothing, so a miss is no error
 };
 
 // Where the workers' operations come from. Next and Ended are called from every worker.

@@ -51,7 +51,8 @@ void AddReplayCommand(CLI::App& app, Action& action) {
   command->add_option("--mode", j.mode, "sequential, parallel, or timed (at the original times)");
   command->add_option("--speed", j.speed, "With --mode timed: this many times faster");
   command->option_defaults()->always_capture_default(false);
-  command->add_option("--ops", flags.ops, "Only these operations, e.g. GET,HEAD (default: all)");
+  command->add_option("--ops", flags.ops, "Only these operations, e.g. GET,HEAD (default: all)")
+      ->allow_extra_args(false);
   command
       ->add_option("--concurrency", j.concurrency,
                    "Workers (default: the original's threads, at most 64)")

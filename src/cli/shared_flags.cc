@@ -135,9 +135,13 @@ void AddOpLogFlag(CLI::App& command, std::string& path, const std::string& what,
 }
 
 void AddS3OptionFlag(CLI::App& command, std::vector<std::string>& pairs, const std::string& what) {
-  command.add_option("--s3-option", pairs,
-                     "KEY=VALUE of storage_options for " + what +
-                         " (endpoint_url, region, s3_force_path_style, ...; repeatable)");
+  // One KEY=VALUE per --s3-option: without the limit a vector option takes every argument
+  // after it, a sai3-bench config's overrides and replay's OPLOG included.
+  command
+      .add_option("--s3-option", pairs,
+                  "KEY=VALUE of storage_options for " + what +
+                      " (endpoint_url, region, s3_force_path_style, ...; repeatable)")
+      ->allow_extra_args(false);
 }
 
 std::map<std::string, std::string> ParseS3Options(const std::vector<std::string>& pairs) {

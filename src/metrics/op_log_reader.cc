@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <map>
 #include <memory>
 
@@ -20,6 +21,14 @@ namespace {
 constexpr unsigned char kZstdMagic[4] = {0x28, 0xB5, 0x2F, 0xFD};
 
 std::string ReadFile(const std::string& path) {
+  // fopen takes a folder on Linux and the read then fails as an I/O error (exit 1): it is
+  // the wrong argument, as a missing file is.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError(
+        fmt::format("op-log {}: a folder, not an op-log: give the file (`run --op-log FILE` wrote "
+                    "FILE.tsv.zst, or FILE.rankNNNN.tsv.zst per rank)",
+                    path));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                        &std::fclose);
   if (!file)

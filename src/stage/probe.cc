@@ -43,6 +43,7 @@ std::vector<ProbeResult> ProbeS3Objects(FetchSources& sources,
       r.op = "HEAD";
       r.file = object.name;  // the endpoint: the log's own (the s3:// SOURCE)
       r.error = h.found ? "" : "HTTP 404";
+      r.bytes = h.content_length.value_or(0);  // the object's size, as a logged HEAD says it
       r.end_ns = metrics::WallNanos();
       r.start_ns = r.end_ns - static_cast<int64_t>(h.latency_ns);
       log(r);
@@ -95,13 +96,14 @@ ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsig
     ++ledger.Row(source.row, source.origin ? "origin" : "mirror").requests;
     SourceRow& row = ledger.Row(served_by, "redirect");
     if (served_by != source.row) ++row.requests;
-    auto log_head = [&](const std::string& error) {
+    auto log_head = [&](const std::string& error, uint64_t size) {
       if (!log) return;
       metrics::OpRecord r;
       r.op = "HEAD";
       r.file = object.name;
       r.endpoint = served_by;
       r.error = error;
+      r.bytes = size;  // the object's size, as a logged HEAD says it
       r.start_ns = start_ns;
       r.end_ns = start_ns + static_cast<int64_t>(response.seconds * 1e9);
       log(r);
@@ -111,9 +113,9 @@ ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsig
         length != response.headers.end()) {
       stream_time.useful_s += duration;
       sources.Succeeded(i);
-      log_head("");
       ProbeResult p;
       p.size = std::strtoull(length->second.c_str(), nullptr, 10);
+      log_head("", p.size);
       auto header = [&](const char* name) {
         const auto it = response.headers.find(name);
         return it == response.headers.end() ? std::string() : it->second;
@@ -131,7 +133,7 @@ ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsig
       f = {false, true, "no Content-Length in its answer to HEAD"};
     }
     last_error = fmt::format("{}: {}", !effective.empty() ? effective : url, f.reason);
-    log_head(f.reason);
+    log_head(f.reason, 0);
     ++row.retries;
     ++stream_time.retries;
     stream_time.wasted_s += duration;

@@ -76,6 +76,29 @@ assert sorted(os.listdir(os.path.join(sys.argv[2], "a"))) == ["y.bin"], os.listd
 assert os.path.getsize(os.path.join(sys.argv[2], "a", "y.bin")) == 70000
 PY
 
+# datagen's own op-log into an empty target: its HEADs of a manifest not yet written found
+# nothing then (n_objects 0) and find nothing now, which is no error; a found object's HEAD
+# carries its size, in the log and replayed. The PUT of the manifest writes random bytes, which
+# a run there then names as damaged without printing them.
+expect_exit 0 dg_log.out "$TB" datagen resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=2 \
+  dataset.record_length_bytes=3000 "dataset.data_folder=$WORK/dg" --no-progress --op-log "$WORK/dg.tsv"
+mkdir -p dg_empty
+expect_exit 0 dg_replay.out "$TB" replay dg.tsv --target "$WORK/dg_empty" --mode sequential --no-progress \
+  --output res
+check "datagen's op-log replays into an empty target with no errors" "$PY" - \
+  "$(json_last_line dg_replay.out 'd["trainbench"]["results"]')/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["errors"] == 0, s["ops"]
+PY
+expect_exit 1 dg_run.out "$TB" run resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=2 \
+  dataset.record_length_bytes=3000 "dataset.data_folder=$WORK/dg_empty" --no-progress
+contains dg_run.out "is damaged"
+check "the damaged manifest's bytes are not printed raw" "$PY" -c '
+text = open("dg_run.out", "rb").read().decode("utf-8")  # raw random bytes are not UTF-8
+bad = [c for c in text if (ord(c) < 32 and c not in "\t\n") or 127 <= ord(c) < 160]
+assert not bad, bad[:10]'
+
 # A log cut short (a killed job's): replayed up to its last whole line, with a warning.
 head -c $(($(stat -c %s ops.tsv.zst) * 2 / 3)) ops.tsv.zst >cut.tsv.zst
 expect_exit 0 cut.out "$TB" replay cut.tsv.zst --no-progress
@@ -100,6 +123,13 @@ expect_exit 2 notlog.out "$TB" replay "$folder/summary.json"
 contains notlog.out "not an op-log"
 expect_exit 2 typo.out "$TB" replay ops.tsv.zst --s3-option endpont_url=http://127.0.0.1:1
 contains typo.out "endpoint_url"
+# --s3-option takes one KEY=VALUE a time: the arguments after it are the command's own (it
+# swallowed them: "--s3-option 'ops.tsv.zst': give KEY=VALUE").
+expect_exit 2 typo2.out "$TB" replay --s3-option endpont_url=http://127.0.0.1:1 ops.tsv.zst
+contains typo2.out "endpoint_url"
+# A folder given as the op-log is a usage error (exit 2) as a missing file is.
+expect_exit 2 dir.out "$TB" replay "$WORK"
+contains dir.out "a folder"
 
 # Ctrl-C during a timed replay at 1/20 of the pace (about 36 s): exit 130 as every job, the
 # reason on stderr, what ran reported and kept, marked incomplete.
