@@ -1,15 +1,19 @@
 #include "dataset/generator.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/statvfs.h>
 
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <set>
 
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/log.h"
+#include "common/strings.h"
 #include "common/units.h"
 #include "dataset/dataset_lock.h"
 #include "dataset/parallel.h"
@@ -136,13 +140,15 @@ uint64_t RemoveFilesNotPlanned(const DatasetPlan& plan,
     }
   }
   if (removed > 0)
-    LogInfo(fmt::format("removed {} files of the earlier dataset in {} that this one does not have",
-                        removed, storage.Describe("")));
+    LogInfo(fmt::format("removed {} of the earlier dataset in {} that this one does not have",
+                        CountOf(removed, "file"), storage.Describe("")));
   if (!foreign.empty())
     LogWarning(fmt::format(
-        "{} files under {} are not trainbench's and were left alone (a run without the manifest "
-        "would read them), e.g. {}",
-        foreign.size(), storage.Describe(""), storage.Describe(foreign.front())));
+        "{} under {} {} not trainbench's and {} left alone (a run without the manifest would "
+        "read {}), e.g. {}",
+        CountOf(foreign.size(), "file"), storage.Describe(""), foreign.size() == 1 ? "is" : "are",
+        foreign.size() == 1 ? "was" : "were", foreign.size() == 1 ? "it" : "them",
+        storage.Describe(foreign.front())));
   return removed;
 }
 
@@ -201,6 +207,44 @@ std::map<std::string, formats::WrittenFile> KnownFiles(const std::optional<Manif
   return known;
 }
 
+// A datagen killed under another rank count left journals of other names (".rank3" of four
+// ranks, or the one-process journal): their files are finished all the same. Each is
+// recorded again in the journal of the rank that writes it now (files the plan no longer has
+// in rank 0's, whose cleanup removes them), and the old journals go, so no file is written
+// twice and no journal outlives the dataset. Rank 0 alone, under the lock.
+void AdoptOtherRanksJournals(const DatasetPlan& plan, const nlohmann::json& key,
+                             storage::Storage& storage, int ranks) {
+  std::set<std::string> current, others;
+  for (int r = 0; r < ranks; ++r) current.insert(JournalName(r, ranks));
+  for (const auto& e : storage.List(""))
+    if (const auto name = JournalNameOf(e.path); name && !current.count(*name))
+      others.insert(*name);
+  if (others.empty()) return;
+  std::map<std::string, uint64_t> index_of;
+  for (uint64_t i = 0; i < plan.files.size(); ++i) index_of[plan.files[i].path] = i;
+  std::vector<std::vector<formats::WrittenFile>> by_rank(static_cast<size_t>(ranks));
+  std::vector<std::unique_ptr<Journal>> old;
+  size_t adopted = 0;
+  for (const auto& name : others) {
+    old.push_back(std::make_unique<Journal>(storage, name, key));
+    for (const auto& [path, file] : old.back()->Entries()) {
+      const auto it = index_of.find(path);
+      by_rank[it == index_of.end() ? 0 : it->second % static_cast<uint64_t>(ranks)].push_back(file);
+      ++adopted;
+    }
+  }
+  for (int r = 0; r < ranks; ++r) {
+    if (by_rank[static_cast<size_t>(r)].empty()) continue;
+    Journal now(storage, JournalName(r, ranks), key);
+    for (const auto& file : by_rank[static_cast<size_t>(r)]) now.Record(file);
+  }  // each closed (its last piece written) before the old ones go
+  for (auto& journal : old) journal->Remove();
+  LogInfo(fmt::format(
+      "{} files recorded by an earlier datagen of another rank count ({}) are kept; now {} "
+      "rank(s) write the rest",
+      adopted, fmt::join(others, ", "), ranks));
+}
+
 }  // namespace
 
 GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& storage,
@@ -221,6 +265,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
     CheckCompatible(existing, key, storage, options.replace);
     RemoveLeftovers(storage);
     CreateSplitFolders(config, storage);
+    AdoptOtherRanksJournals(plan, key, storage, size);
     const Journal journal(storage, JournalName(0, size), key);
     const auto known = KnownFiles(existing, journal);
     uint64_t planned_bytes = 0;

@@ -13,6 +13,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/strings.h"
 #include "storage/io_error.h"
 #include "storage/object_streambuf.h"
 
@@ -186,8 +187,10 @@ std::optional<ManifestHead> ReadManifestFiles(
   } catch (const RuntimeError&) {
     throw;  // the caller's own refusal, or the storage's (it names the object)
   } catch (const std::exception& e) {
+    // The parser quotes what it read: a manifest of random bytes (a replay's PUT of one)
+    // would reach the terminal raw.
     throw RuntimeError(fmt::format("manifest '{}' is damaged ({}); delete it and re-run datagen",
-                                   storage.Describe(kManifestName), e.what()));
+                                   storage.Describe(kManifestName), Printable(e.what())));
   }
 }
 
@@ -213,6 +216,13 @@ std::string KeyDigest(const nlohmann::json& key) {
 }
 
 }  // namespace
+
+std::optional<std::string> JournalNameOf(const std::string& path) {
+  const std::string name = kJournalName;
+  const std::string top = path.substr(0, path.find('/'));
+  if (top != name && top.rfind(name + ".rank", 0) != 0) return std::nullopt;
+  return top;
+}
 
 Journal::Journal(storage::Storage& storage, const std::string& name, const nlohmann::json& key)
     : path_(storage.LocalPath(name)),

@@ -53,6 +53,11 @@ std::optional<ManifestHead> ReadManifestFiles(
     storage::Storage& storage, const std::function<void(const ManifestHead&)>& on_head,
     const std::function<void(formats::WrittenFile&&)>& on_file);
 
+// The journal a listed object belongs to: kJournalName or kJournalName.rank<N> itself, or
+// on an object store the journal whose piece ("<name>/<8 digits>") it is; nullopt for any
+// other object.
+std::optional<std::string> JournalNameOf(const std::string& path);
+
 // Append-only record of finished files. Thread-safe.
 class Journal {
  public:

@@ -25,6 +25,34 @@ mpi_launch 120 -np 3 "$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" --no-progress
   { cat dg2.txt; fail "datagen again"; }
 grep -q "(0 written, 16 already complete)" dg2.txt || fail "resume over ranks: $(cat dg2.txt)"
 
+# A datagen of another rank count stopped midway (one process, stopped by a file it cannot
+# write): a rerun over 2 ranks keeps the files it finished, says so, writes only the rest (the
+# same bytes as one process's), and leaves no journal of either rank count behind.
+mkdir -p "$WORK/mixed/train/img_10_of_16.tfrecord/blocker"
+code=0
+"$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" "dataset.data_folder=$WORK/mixed" --threads 1 \
+  --no-progress >mixed1.txt 2>&1 || code=$?
+[ "$code" = 1 ] || fail "datagen into a blocked file: exit $code: $(cat mixed1.txt)"
+ls -a "$WORK/mixed" | grep -qx '.trainbench_manifest.journal' || fail "no journal of the stopped datagen"
+rm -r "$WORK/mixed/train/img_10_of_16.tfrecord"
+mpi_launch 120 -np 2 "$TB" datagen resnet50_h100 "${MPI_SMALL[@]}" "dataset.data_folder=$WORK/mixed" \
+  --no-progress >mixed2.txt 2>&1 || { cat mixed2.txt; fail "datagen over 2 ranks after one process"; }
+grep -q "recorded by an earlier datagen of another rank count" mixed2.txt ||
+  fail "the rerun does not say it kept the earlier files: $(cat mixed2.txt)"
+counts=$(sed -n 's/^datagen: 16 files (\([0-9]*\) written, \([0-9]*\) already complete).*/\1 \2/p' mixed2.txt)
+[ -n "$counts" ] && [ "${counts#* }" -ge 10 ] || fail "the rerun wrote again what was finished: $(cat mixed2.txt)"
+(cd "$WORK/mixed" && find train -type f | sort | xargs md5sum) >mixed.md5
+cmp one.md5 mixed.md5 || fail "files after the rank-count change differ from one process's"
+ls -a "$WORK/mixed" | grep -q journal && fail "a journal was left behind: $(ls -a "$WORK/mixed")"
+
+# datasize under mpirun: --accelerators is each rank's, as run's is; the run it suggests is
+# launched the same way with the per-rank count (it suggested the total as a per-rank count).
+mpi_launch 60 -np 2 "$TB" datasize resnet50_h100 -a 4 --host-memory-gib 1 >ds.txt 2>&1 ||
+  { cat ds.txt; fail "datasize over 2 ranks"; }
+grep -q "ranks            2 on 1 host(s), 8 accelerators" ds.txt || fail "datasize ranks line: $(cat ds.txt)"
+grep -q "^  mpirun -np 2 trainbench run resnet50_h100 .* --accelerators 4   # 4 per rank, 8 in all" ds.txt ||
+  fail "datasize's run line under mpirun: $(cat ds.txt)"
+
 # epoch_takes SUMMARY: per train epoch, samples and the bytes of the samples taken.
 epoch_takes() { json "$1" '[(p["samples"], p["requested_bytes"]) for p in d["phases"] if p["kind"] == "train"]'; }
 
