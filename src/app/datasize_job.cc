@@ -99,9 +99,18 @@ std::string DataText(const config::WorkloadConfig& config, const std::string& wo
                  "accelerator(s) (fewer, and AU is marked not meaningful)\n",
                  d.au_steps, d.au_files, config.reader.batch_size, d.accelerators);
   const std::vector<std::string> files = {fmt::format("dataset.num_files_train={}", d.size.files)};
-  fmt::format_to(out, "\nGenerate and run with:\n  {}\n  {} --accelerators {}\n",
-                 TrainbenchCommand("datagen", workload, files),
-                 TrainbenchCommand("run", workload, files), d.accelerators);
+  // Under mpirun run's --accelerators is each rank's, as datasize's was: the same launch.
+  if (d.ranks > 1)
+    fmt::format_to(out,
+                   "\nGenerate and run with:\n  {}\n  mpirun -np {} {} --accelerators {}   # {} "
+                   "per rank, {} in all\n",
+                   TrainbenchCommand("datagen", workload, files), d.ranks,
+                   TrainbenchCommand("run", workload, files), d.rank_accelerators,
+                   d.rank_accelerators, d.accelerators);
+  else
+    fmt::format_to(out, "\nGenerate and run with:\n  {}\n  {} --accelerators {}\n",
+                   TrainbenchCommand("datagen", workload, files),
+                   TrainbenchCommand("run", workload, files), d.accelerators);
   return text;
 }
 
@@ -138,6 +147,7 @@ DatasizeResult DatasizeJob(DatasizeOptions options, JobEnv& env) {
   }
   DataSizing d;
   d.accelerators = options.accelerators;
+  d.rank_accelerators = options.accelerators;
   d.hosts = options.hosts;
   d.host_memory_gib = options.host_memory_gib;
   d.ranks = ranks.Size();

@@ -37,9 +37,10 @@ struct CheckpointSizing {
 };
 
 struct DataSizing {
-  uint64_t accelerators = 0, hosts = 0;
+  uint64_t accelerators = 0, hosts = 0;  // accelerators: the whole job's
   double host_memory_gib = 0;
   int ranks = 1;
+  uint64_t rank_accelerators = 0;  // --accelerators as given: per rank under mpirun
   config::DataSize size;
   uint64_t au_steps = 0;  // steps per epoch an AU verdict needs
   uint64_t au_files = 0;  // files for those steps

@@ -18,7 +18,7 @@ void AddDatasizeCommand(CLI::App& app, Action& action) {
   static app::DatasizeOptions options;
   AddWorkloadArgs(*command, args);
   command
-      ->add_option("--accelerators,-n", options.accelerators,
+      ->add_option("--accelerators,-a,-n", options.accelerators,
                    "Emulated accelerators in total (under mpirun: per rank, as in run)")
       ->check(AtLeast(1));
   command

@@ -89,6 +89,9 @@ want=$($PY -c "import math; s=max(500*400*8, math.ceil(5*1*64*2**30/114660.07));
 contains "$WORK/out" "samples          ${want% *}"
 contains "$WORK/out" "files            ${want#* }"
 contains "$WORK/out" "dataset.num_files_train=${want#* }"
+# -a as run and sweep take it.
+expect_exit 0 "$WORK/out" "$TRAINBENCH" datasize resnet50_h100 -a 8 --hosts 1 --host-memory-gib 64
+contains "$WORK/out" "dataset.num_files_train=${want#* }"
 # Without --host-memory-gib, this host's memory (/proc/meminfo's MemTotal).
 expect_exit 0 "$WORK/out" "$TRAINBENCH" datasize resnet50_h100 --accelerators 8
 gib=$(awk '/^MemTotal:/ {printf "%.2f", $2 * 1024 / 2^30}' /proc/meminfo)
