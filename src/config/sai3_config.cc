@@ -19,6 +19,26 @@
 namespace trainbench::config {
 namespace {
 
+// The config's file, and the values the command line's overrides put into its tree.
+struct Sai3Source {
+  std::string path;
+  std::vector<std::pair<YAML::Node, std::string>> overrides;  // value, "key=value"
+};
+
+}  // namespace
+}  // namespace trainbench::config
+
+// A source prints as its file's path, as the plain path did in messages.
+template <>
+struct fmt::formatter<trainbench::config::Sai3Source> : fmt::formatter<std::string_view> {
+  auto format(const trainbench::config::Sai3Source& s, fmt::format_context& ctx) const {
+    return fmt::formatter<std::string_view>::format(s.path, ctx);
+  }
+};
+
+namespace trainbench::config {
+namespace {
+
 constexpr uint64_t kMaxObjects = 100000000;         // per ensure_objects entry
 constexpr uint64_t kMaxObjectBytes = 64ull << 30;   // one object
 constexpr uint64_t kMaxFolders = 10000000;          // directory_structure
@@ -111,13 +131,29 @@ const Sai3Key* Find(const std::string& path) {
   return nullptr;
 }
 
-std::string PlaceOf(const std::string& source, const YAML::Node& node) {
+// Whether `node` is `tree` or lies inside it.
+bool Within(const YAML::Node& tree, const YAML::Node& node) {
+  if (tree.is(node)) return true;
+  if (tree.IsMap())
+    for (const auto& entry : tree)
+      if (Within(entry.second, node)) return true;
+  if (tree.IsSequence())
+    for (const auto& item : tree)
+      if (Within(item, node)) return true;
+  return false;
+}
+
+// Where a value came from: the config's line, or the command line's override that set it
+// (whose own YAML would otherwise be cited as the config's line 1).
+std::string PlaceOf(const Sai3Source& source, const YAML::Node& node) {
+  for (const auto& [value, text] : source.overrides)
+    if (Within(value, node)) return fmt::format("{}: override '{}'", source.path, text);
   const int line = node.Mark().line;
-  return line >= 0 ? fmt::format("{}:{}", source, line + 1) : source;
+  return line >= 0 ? fmt::format("{}:{}", source.path, line + 1) : source.path;
 }
 
 // Checks every key under `node` against the table; collects the ignored ones.
-void Walk(const YAML::Node& node, const std::string& prefix, const std::string& source,
+void Walk(const YAML::Node& node, const std::string& prefix, const Sai3Source& source,
           std::vector<std::string>& ignored) {
   for (const auto& entry : node) {
     const std::string name = entry.first.Scalar();
@@ -150,7 +186,7 @@ void Walk(const YAML::Node& node, const std::string& prefix, const std::string& 
 
 // Applies "a.b.0.c=value" to the tree; a list index may be left out where the list has one
 // entry, and the index after the last adds an entry (workload.1.op=put).
-void ApplyOverride(YAML::Node root, const std::string& text) {
+YAML::Node ApplyOverride(YAML::Node root, const std::string& text) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
     throw UsageError(fmt::format(
@@ -198,11 +234,13 @@ void ApplyOverride(YAML::Node root, const std::string& text) {
     YAML::Node map = chain.back();
     if (last) {
       map[part] = value;
+      return value;
     } else {
       if (!map[part] || map[part].IsNull()) map[part] = YAML::Node(YAML::NodeType::Map);
       chain.push_back(map[part]);
     }
   }
+  return value;
 }
 
 // A whole number with sai3-bench's separators: "614400", "1,000,000", "500_000", "250 000".
@@ -236,7 +274,7 @@ double Number(const std::string& text) {
 
 // One key's value through `parse`, its errors naming the file, line and key.
 template <typename F>
-auto Read(const YAML::Node& node, const std::string& path, const std::string& source,
+auto Read(const YAML::Node& node, const std::string& path, const Sai3Source& source,
           const char* expected, F parse) {
   try {
     return parse(ScalarText(node));
@@ -249,16 +287,16 @@ auto Read(const YAML::Node& node, const std::string& path, const std::string& so
   }
 }
 
-[[noreturn]] void Bad(const std::string& source, const YAML::Node& node, const std::string& path,
+[[noreturn]] void Bad(const Sai3Source& source, const YAML::Node& node, const std::string& path,
                       const std::string& why) {
   throw UsageError(fmt::format("{}: {}: {}", PlaceOf(source, node), path, why));
 }
 
-std::string Text(const YAML::Node& node, const std::string& path, const std::string& source) {
+std::string Text(const YAML::Node& node, const std::string& path, const Sai3Source& source) {
   return Read(node, path, source, "a single value", [](const std::string& v) { return v; });
 }
 
-uint64_t Size(const YAML::Node& node, const std::string& path, const std::string& source) {
+uint64_t Size(const YAML::Node& node, const std::string& path, const Sai3Source& source) {
   const uint64_t v = Read(node, path, source, "a size (1048576, 32KB, 1MiB)", Sai3Bytes);
   if (v > kMaxObjectBytes) Bad(source, node, path, fmt::format("{} bytes: at most 64 GiB", v));
   return v;
@@ -266,7 +304,7 @@ uint64_t Size(const YAML::Node& node, const std::string& path, const std::string
 
 // size_spec / size_distribution: 1048576, {fixed: N}, {uniform: {min, max}},
 // {type: fixed|uniform|lognormal, min, max, mean, std_dev}.
-Sai3Sizes Sizes(const YAML::Node& node, const std::string& path, const std::string& source) {
+Sai3Sizes Sizes(const YAML::Node& node, const std::string& path, const Sai3Source& source) {
   Sai3Sizes s;
   if (node.IsScalar()) {
     s.min = s.max = Size(node, path, source);
@@ -322,7 +360,7 @@ std::string WithSlash(std::string uri) {
   return uri;
 }
 
-void CheckScheme(const std::string& uri, const std::string& path, const std::string& source,
+void CheckScheme(const std::string& uri, const std::string& path, const Sai3Source& source,
                  const YAML::Node& node) {
   const size_t colon = uri.find("://");
   if (colon == std::string::npos || StartsWith(uri, "file://") || StartsWith(uri, "s3://"))
@@ -334,7 +372,7 @@ void CheckScheme(const std::string& uri, const std::string& path, const std::str
 }
 
 void ReadObjectSets(const YAML::Node& list, Sai3Config& c, const std::string& original_target,
-                    const std::vector<std::string>& original_bases, const std::string& source) {
+                    const std::vector<std::string>& original_bases, const Sai3Source& source) {
   for (size_t i = 0; i < list.size(); ++i) {
     const YAML::Node e = list[i];
     const std::string at = fmt::format("prepare.ensure_objects[{}]", i);
@@ -397,7 +435,7 @@ void ReadObjectSets(const YAML::Node& list, Sai3Config& c, const std::string& or
   }
 }
 
-void ReadTree(const YAML::Node& t, Sai3Config& c, const std::string& source) {
+void ReadTree(const YAML::Node& t, Sai3Config& c, const Sai3Source& source) {
   const std::string at = "prepare.directory_structure";
   auto whole = [&](const char* key, uint64_t low, uint64_t high) {
     if (!t[key]) Bad(source, t, at, fmt::format("{} is missing", key));
@@ -426,7 +464,7 @@ void ReadTree(const YAML::Node& t, Sai3Config& c, const std::string& source) {
                     c.tree.depth, folders, kMaxFolders));
 }
 
-void ReadWorkload(const YAML::Node& list, Sai3Config& c, const std::string& source) {
+void ReadWorkload(const YAML::Node& list, Sai3Config& c, const Sai3Source& source) {
   double total = 0;
   for (size_t i = 0; i < list.size(); ++i) {
     const YAML::Node e = list[i];
@@ -546,16 +584,16 @@ LoadedSai3 LoadSai3Config(const std::string& path, const std::vector<std::string
       original_bases.push_back(e.IsMap() && e["base_uri"] && e["base_uri"].IsScalar()
                                    ? WithSlash(e["base_uri"].Scalar())
                                    : "");
-  for (const auto& o : overrides) ApplyOverride(root, o);
+  Sai3Source s{path, {}};
+  for (const auto& o : overrides) s.overrides.emplace_back(ApplyOverride(root, o), o);
 
   std::vector<std::string> ignored;
-  Walk(root, "", path, ignored);
+  Walk(root, "", s, ignored);
   if (!ignored.empty())
     loaded.warnings.push_back(
         fmt::format("{}: sai3-bench keys trainbench accepts but does not act on: {}", path,
                     fmt::join(ignored, "; ")));
 
-  const std::string& s = path;
   if (!root["target"])
     throw UsageError(fmt::format("{}: target is missing: file:///path or s3://bucket/prefix/", s));
   c.target =

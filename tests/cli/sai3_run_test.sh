@@ -97,6 +97,9 @@ expect_exit 2 dur.out "$TB" run "$config" "${small[@]}" target="file://$WORK/nev
 contains dur.out "duration"
 expect_exit 2 gcs.out "$TB" run "$config"
 contains gcs.out "target=file:///"
+# A value given on the command line is cited as that override, not as the config's line 1.
+contains zero.out "override 'concurrency=0'"
+check "an override's error does not cite the config's line 1" bash -c "! grep -q 'yaml:1:' '$WORK/zero.out'"
 expect_exit 2 flag.out "$TB" run "$config" "${small[@]}" --io-engine pread
 contains flag.out "--io-engine"
 check "nothing written by a refused run" test ! -e "$WORK/never"
