@@ -143,9 +143,12 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
           "re-run the same command to finish");
     }
     if (ranks.Rank() == 0)
-      job_log.Info(fmt::format("prepare: {} objects ({} written, {} already there), {} in {:.3f} s",
-                               prepared.objects, prepared.written, prepared.skipped,
-                               FormatBytes(static_cast<double>(prepared.bytes)), prepared.seconds));
+      // The bytes beside the time are those written in it: objects already there took none.
+      job_log.Info(fmt::format(
+          "prepare: {} ({} written, {} already there; {} in all), {} written in {:.3f} s",
+          CountOf(prepared.objects, "object"), prepared.written, prepared.skipped,
+          FormatBytes(static_cast<double>(prepared.bytes)),
+          FormatBytes(static_cast<double>(prepared.bytes_written)), prepared.seconds));
   }
   preparing = false;
 
@@ -261,10 +264,11 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   }
   out.text += fmt::format(
       "{} operations in {:.3f} s over {} rank(s) x {} worker(s): {:.1f} ops/s, {:.2f} MiB/s; "
-      "prepared {} objects ({} written)\n",
+      "prepared {} ({} written)\n",
       operations, span, ranks.Size(), c.concurrency,
       PerSecond(static_cast<double>(operations), span),
-      PerSecond(static_cast<double>(bytes) / kMiB, span), prepared.objects, prepared.written);
+      PerSecond(static_cast<double>(bytes) / kMiB, span), CountOf(prepared.objects, "object"),
+      prepared.written);
   envelope.complete = !interrupted;
   if (interrupted) envelope.stop_reason = "interrupted";
   // Interrupted, it exits 130 as every job does; an operation that failed is a failure.

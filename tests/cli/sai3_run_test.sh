@@ -76,6 +76,10 @@ expect_exit 0 again.out "$TB" run "$config" "${small[@]}" duration=0.5s prepare.
   --no-progress
 check "resume: nothing written again" test "$(json "$(json_last_line again.out 'd["trainbench"]["results"]')/summary.json" \
   'd["prepare"]["skipped"]')" = 48
+# The prepare line's bytes beside its time are those written in it (it counted the 48 skipped
+# objects' bytes as written in 0.3 s).
+contains again.out "prepare: 48 objects (0 written, 48 already there; "
+contains again.out "), 0 B written in "
 
 # cleanup: what prepare wrote goes; what the workload PUT (and others') stays.
 expect_exit 0 clean.out "$TB" run "$config" "${small[@]}" "${mix[@]}" duration=0.5s prepare.cleanup=true \
@@ -93,13 +97,13 @@ expect_exit 2 typo.out "$TB" run "$config" "${small[@]}" target="file://$WORK/ne
 contains typo.out "did you mean 'concurrency'"
 expect_exit 2 zero.out "$TB" run "$config" "${small[@]}" target="file://$WORK/never/" concurrency=0
 contains zero.out "concurrency"
+# A value given on the command line is cited as that override, not as the config's line 1.
+contains zero.out "override 'concurrency=0'"
+check "an override's error does not cite the config's line 1" bash -c "! grep -q 'yaml:1:' '$WORK/zero.out'"
 expect_exit 2 dur.out "$TB" run "$config" "${small[@]}" target="file://$WORK/never/" duration=-3s
 contains dur.out "duration"
 expect_exit 2 gcs.out "$TB" run "$config"
 contains gcs.out "target=file:///"
-# A value given on the command line is cited as that override, not as the config's line 1.
-contains zero.out "override 'concurrency=0'"
-check "an override's error does not cite the config's line 1" bash -c "! grep -q 'yaml:1:' '$WORK/zero.out'"
 expect_exit 2 flag.out "$TB" run "$config" "${small[@]}" --io-engine pread
 contains flag.out "--io-engine"
 check "nothing written by a refused run" test ! -e "$WORK/never"
