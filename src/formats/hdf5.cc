@@ -373,8 +373,7 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
                                : RowOffset(records.get(), row, side, offset);
     ThrowBadFile(
         kKind, name, where,
-        fmt::format("row {} of records_0 differs from the generator's (seed {}){}", row, seed,
-                    "; `trainbench datagen ... --replace` rewrites the damaged file"));
+        fmt::format("row {} of records_0 differs from the generator's (seed {})", row, seed));
   });
 }
 

@@ -37,5 +37,6 @@ PY
   check "$layout: the error names the file and the byte's offset: $(cat out.txt)" \
     grep -q "img_2_of_4.hdf5: bad HDF5 file at offset $((offset + 100)).*row 3 of records_0 differs" out.txt
   check "$layout: the error names the next step" grep -q -- "--replace" out.txt
+  check "$layout: the error names the next step once" test "$(grep -o -- "--replace" out.txt | wc -l)" = 1
 done
 echo OK
