@@ -19,7 +19,7 @@ else
   exit 1
 fi
 data_dir=${1:-$PWD/data/resnet50_h100}
-files=${TRAINBENCH_MAIN_FILES:-32}  # 32 files x 1251 samples x 114.7 KB = 4.6 GB
+files=${TRAINBENCH_MAIN_FILES:-32}  # 32 files x 1251 samples x 114.2 KB (338 x 338 images) = 4.6 GB
 accelerators=${TRAINBENCH_MAIN_ACCELERATORS:-8}
 ./build/trainbench datagen resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data_dir" --verify
 ./build/trainbench run resnet50_h100 "dataset.num_files_train=$files" "dataset.data_folder=$data_dir" \
