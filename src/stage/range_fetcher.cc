@@ -171,10 +171,16 @@ class RangeFetcher::Impl {
     result_.differing.assign(items.size(), {});
     next_.assign(items.size(), 0);
     early_.assign(items.size(), {});
+    remaining_.assign(items.size(), 0);
+    open_.clear();
+    next_open_ = 0;
     queue_.clear();
     for (size_t i = 0; i < items.size(); ++i)
       for (uint64_t c = 0; c < Chunks(items[i]); ++c)
-        if (options_.compare || !items[i].done[c]) queue_.emplace_back(i, c);
+        if (options_.compare || !items[i].done[c]) {
+          queue_.emplace_back(i, c);
+          ++remaining_[i];
+        }
     sync_bytes_ = options_.journal_sync_bytes;
     if (sync_bytes_ == 0) {
       uint64_t total = 0;
@@ -189,11 +195,13 @@ class RangeFetcher::Impl {
           throw Interrupted(
               "stage interrupted; the chunks fetched are journaled: run the same "
               "command again to resume");
+        OpenNext();
         Dispatch();
         streams_.PerformAndReap(
             [this](unsigned i, const storage::TransferEnd& end) { Done(slots_[i], end); });
         RestartDue();
         const bool more_to_deliver = Deliver();
+        Retire();
         const double now = NowSeconds();
         if (now - last_sync >= options_.journal_sync_s ||
             live_bytes_ - synced_bytes >= sync_bytes_) {
@@ -234,6 +242,8 @@ class RangeFetcher::Impl {
     return result_;
   }
 
+  const FetchResult& SoFar() const { return result_; }
+
  private:
   static uint64_t Chunks(const FetchItem& item) {
     const uint64_t span = item.size - item.begin;
@@ -241,14 +251,40 @@ class RangeFetcher::Impl {
   }
 
   bool Finished() const {
-    if (!queue_.empty()) return false;
+    if (!queue_.empty() || !open_.empty() || next_open_ < items_->size()) return false;
     for (const auto& s : slots_)
       if (s.busy) return false;
-    for (size_t i = 0; i < items_->size(); ++i)
-      if ((*items_)[i].deliver && !options_.compare && hooks_->ordered &&
-          next_[i] < Chunks((*items_)[i]))
-        return false;
     return true;
+  }
+
+  // Whether item i's bytes are handed to FetchHooks::ordered.
+  bool DeliversInOrder(size_t i) const {
+    return (*items_)[i].deliver && !options_.compare && hooks_->ordered;
+  }
+
+  // Opens the next items in order while fewer than the window's are open: the streams' items,
+  // and as many again whose bytes are being read back in order.
+  void OpenNext() {
+    const size_t window = 2 * slots_.size() + 2;
+    while (next_open_ < items_->size() && open_.size() < window) {
+      const size_t i = next_open_++;
+      if (hooks_->open) hooks_->open(i);
+      open_.push_back(i);
+    }
+  }
+
+  // Hands each open item whose chunks are all fetched and handed over to FetchHooks::finished,
+  // making room in the window.
+  void Retire() {
+    for (size_t k = 0; k < open_.size();) {
+      const size_t i = open_[k];
+      if (remaining_[i] > 0 || (DeliversInOrder(i) && next_[i] < Chunks((*items_)[i]))) {
+        ++k;
+        continue;
+      }
+      if (hooks_->finished) hooks_->finished(i);
+      open_.erase(open_.begin() + static_cast<std::ptrdiff_t>(k));
+    }
   }
 
   void Dispatch() {
@@ -256,6 +292,7 @@ class RangeFetcher::Impl {
       if (s.busy) continue;
       if (queue_.empty()) return;
       const auto [i, c] = queue_.front();
+      if (i >= next_open_) return;  // not open yet: the window is full
       const FetchItem& item = (*items_)[i];
       // In memory, chunks arriving early wait for the prefix: no more than `streams` ahead.
       if (item.fd < 0 && item.deliver && c >= next_[i] + slots_.size()) return;
@@ -371,6 +408,7 @@ class RangeFetcher::Impl {
       result_.item_bytes[s.item] += fresh;
       s.kept = s.resumed = 0;
       Completed(s, item);
+      --remaining_[s.item];
       s.busy = false;
       return;
     }
@@ -489,7 +527,7 @@ class RangeFetcher::Impl {
   bool Deliver() {
     if (options_.compare || !hooks_->ordered) return false;
     unsigned budget = kDeliverPerTurn;
-    for (size_t i = 0; i < items_->size(); ++i) {
+    for (const size_t i : open_) {
       FetchItem& item = (*items_)[i];
       if (!item.deliver) continue;
       while (next_[i] < Chunks(item)) {
@@ -546,8 +584,10 @@ class RangeFetcher::Impl {
   void SyncJournals() {
     RecordHighWaterMarks();
     if (op_log_) op_log_->Flush();  // a killed stage keeps the lines of what it journaled
-    for (auto& item : *items_)
+    for (const size_t i : open_) {
+      FetchItem& item = (*items_)[i];
       if (item.journal && item.fd >= 0 && item.journal->HasPending()) item.journal->Sync(item.fd);
+    }
     if (hooks_ && hooks_->on_sync) hooks_->on_sync();
   }
 
@@ -564,7 +604,10 @@ class RangeFetcher::Impl {
   const FetchHooks* hooks_ = nullptr;
   FetchResult result_;
   std::deque<std::pair<size_t, uint64_t>> queue_;
-  std::vector<uint64_t> next_;  // per item: the next chunk to hand over in order
+  std::vector<uint64_t> next_;       // per item: the next chunk to hand over in order
+  std::vector<uint64_t> remaining_;  // per item: chunks queued or in flight
+  std::vector<size_t> open_;         // the items open (FetchHooks::open), in order
+  size_t next_open_ = 0;             // the next item to open
   std::vector<std::map<uint64_t, std::vector<unsigned char>>> early_;
   std::vector<unsigned char> read_buffer_;
   uint64_t live_bytes_ = 0;
@@ -580,5 +623,7 @@ RangeFetcher::~RangeFetcher() { delete impl_; }
 FetchResult RangeFetcher::Run(std::vector<FetchItem>& items, const FetchHooks& hooks) {
   return impl_->Run(items, hooks);
 }
+
+const FetchResult& RangeFetcher::SoFar() const { return impl_->SoFar(); }
 
 }  // namespace trainbench::stage

@@ -14,6 +14,10 @@
 // of a chunk begun before only the bytes past its high-water mark; at each journal sync every
 // stream's high-water mark in its chunk is journaled with the data.
 //
+// Items are opened in order (FetchHooks::open) and handed back once their chunks are all
+// fetched and handed over (FetchHooks::finished), with at most 2 x `streams` + 2 open at a
+// time: a prefix of a million objects holds descriptors only for the objects in flight.
+//
 // Compare mode (a repair after a whole-object mismatch): every chunk is fetched again into
 // memory and its SHA-256 compared with the journal's; a chunk that differs is written over
 // the part file and its range reported.
@@ -40,8 +44,10 @@ struct FetchItem {
   uint64_t size = 0;
   uint64_t begin = 0;       // the first byte to fetch (a tar's resume offset); 0 otherwise
   uint64_t chunk_size = 0;  // chunk i is [begin + i*chunk_size, ...)
-  int fd = -1;              // the part file; -1: into memory only (streamed into a consumer)
-  std::string part_path;    // for messages
+  // The part file (set by FetchHooks::open when there is one); -1: into memory only
+  // (streamed into a consumer).
+  int fd = -1;
+  std::string part_path;            // for messages
   RangeJournal* journal = nullptr;  // records each chunk fetched (when fd >= 0)
   std::vector<char> done;           // per chunk: already fetched (from the journal)
   // Chunks begun by an earlier run: index -> bytes from the chunk's start already in the
@@ -65,6 +71,12 @@ struct FetchOptions {
 };
 
 struct FetchHooks {
+  // Before item `item`'s first chunk is fetched or read back: open its part file (set
+  // FetchItem::fd). Called in item order. Null: the items come open (or in memory).
+  std::function<void(size_t item)> open;
+  // Once item `item`'s chunks are all fetched (and handed over in order): verify, publish or
+  // close it. Its journal's entries not yet synced are the hook's to sync or drop.
+  std::function<void(size_t item)> finished;
   // Item `item`'s bytes [offset, offset + size), in order.
   std::function<void(size_t item, uint64_t offset, const unsigned char* data, size_t size)> ordered;
   // At each journal sync (every journal_sync_s and at the end or a stop).
@@ -92,6 +104,9 @@ class RangeFetcher {
   // origin), IoError when the part file cannot be written, and Interrupted on Ctrl-C; the
   // journals are synced before any of these leaves.
   FetchResult Run(std::vector<FetchItem>& items, const FetchHooks& hooks);
+  // What the current (or last) Run has gathered so far, also when it threw: the bytes that
+  // came before a failure count.
+  const FetchResult& SoFar() const;
 
  private:
   class Impl;

@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/strings.h"
 #include "stage/checksum.h"
+#include "storage/io_error.h"
 
 namespace trainbench::stage {
 namespace {
@@ -81,14 +82,7 @@ RangeJournal::RangeJournal(std::string path, JournalIdentity identity)
       for (const auto& [index, hex] : chunks_) partials_.erase(index);
     }
   }
-  if (!resumed_) {
-    StartFresh();
-    return;
-  }
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd_ < 0)
-    throw IoError(
-        fmt::format("cannot open the stage journal '{}': {}", path_, std::strerror(errno)), errno);
+  if (!resumed_) StartFresh();
 }
 
 void RangeJournal::StartFresh() {
@@ -96,26 +90,21 @@ void RangeJournal::StartFresh() {
   // whose header is half-written.
   const std::string tmp = path_ + ".tbtmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    throw IoError(fmt::format("cannot create the stage journal '{}': {}; check that DEST is "
-                              "writable",
-                              tmp, std::strerror(errno)),
-                  errno);
-  WriteAll(fd, JournalHeader(identity_) + "\n", tmp);
+  if (fd < 0) storage::ThrowIoError("cannot create the stage journal", tmp, errno);
+  try {
+    WriteAll(fd, JournalHeader(identity_) + "\n", tmp);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
   ::fsync(fd);
   ::close(fd);
   if (::rename(tmp.c_str(), path_.c_str()) != 0)
     throw IoError(fmt::format("cannot rename '{}' to '{}': {}", tmp, path_, std::strerror(errno)),
                   errno);
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd_ < 0)
-    throw IoError(
-        fmt::format("cannot open the stage journal '{}': {}", path_, std::strerror(errno)), errno);
 }
 
-RangeJournal::~RangeJournal() {
-  if (fd_ >= 0) ::close(fd_);
-}
+RangeJournal::~RangeJournal() = default;
 
 void RangeJournal::AddChunk(uint64_t index, const std::string& sha256_hex) {
   chunks_[index] = sha256_hex;
@@ -137,19 +126,28 @@ void RangeJournal::SetResumeOffset(uint64_t offset) {
 }
 
 void RangeJournal::Sync(int data_fd) {
-  if (pending_.empty() || fd_ < 0) return;
+  if (pending_.empty() || removed_) return;
   if (data_fd >= 0 && ::fdatasync(data_fd) != 0)
     throw IoError(fmt::format("cannot flush the part file beside '{}' to disk: {}", path_,
                               std::strerror(errno)),
                   errno);
-  WriteAll(fd_, pending_, path_);
+  // Opened for each sync, not held: a prefix of thousands of objects would otherwise hold a
+  // descriptor per object (tests/s3/stage_many_test.sh runs under `ulimit -n 256`).
+  const int fd = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) storage::ThrowIoError("cannot open the stage journal", path_, errno);
+  try {
+    WriteAll(fd, pending_, path_);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
   pending_.clear();
-  ::fsync(fd_);
+  ::fsync(fd);
+  ::close(fd);
 }
 
 void RangeJournal::Remove() {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
+  removed_ = true;
   pending_.clear();
   ::unlink(path_.c_str());
 }

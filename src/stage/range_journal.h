@@ -9,6 +9,7 @@
 // a kill and their bytes fetched again. A torn last line (killed mid-write) is ignored.
 // A chunk still arriving is journaled too, as its high-water mark (the bytes from its start
 // that are in the part file), so a kill costs only what arrived since the last sync.
+// No descriptor is held between syncs (a stage of a prefix keeps a journal per object).
 //
 // Format (text): a header line, then one entry a line:
 //   trainbench-stage-journal v1 size=N chunk=C extract=0|1 id=IDENTITY
@@ -55,7 +56,8 @@ class RangeJournal {
   void SetPartial(uint64_t index, uint64_t bytes);
   void SetResumeOffset(uint64_t offset);
   bool HasPending() const { return !pending_.empty(); }
-  // fdatasync(data_fd) (when >= 0), then appends what was added and fsyncs the journal.
+  // fdatasync(data_fd) (when >= 0), then appends what was added and fsyncs the journal
+  // (opened for this, and closed again).
   void Sync(int data_fd);
   // Deletes the journal file (the object is whole under its final name).
   void Remove();
@@ -65,7 +67,7 @@ class RangeJournal {
 
   std::string path_;
   JournalIdentity identity_;
-  int fd_ = -1;
+  bool removed_ = false;
   bool resumed_ = false;
   std::string discard_reason_;
   std::map<uint64_t, std::string> chunks_;

@@ -23,6 +23,7 @@
 #include "stage/range_journal.h"
 #include "stage/source.h"
 #include "stage/stage_progress.h"
+#include "storage/io_error.h"
 #include "storage/s3_source.h"
 #include "storage/storage.h"
 
@@ -224,11 +225,28 @@ class Stager {
     return e;
   }
 
+  // Opens item's part file (a fresh one sized to the object, `truncate`: an old one's bytes
+  // dropped). Only the objects in flight are open (RangeFetcher opens them in turn).
+  static void OpenPart(FetchItem& item, bool truncate) {
+    item.fd = ::open(item.part_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (item.fd < 0) storage::ThrowIoError("cannot open", item.part_path, errno);
+    if (truncate &&
+        (::ftruncate(item.fd, 0) != 0 || ::ftruncate(item.fd, static_cast<off_t>(item.size)) != 0))
+      storage::ThrowIoError(fmt::format("cannot size to {} bytes", item.size), item.part_path,
+                            errno);
+  }
+
+  static void ClosePart(FetchItem& item) {
+    if (item.fd >= 0) ::close(item.fd);
+    item.fd = -1;
+  }
+
   void Fetch(FetchSources& sources, std::vector<SourceObject>& objects, StageAccount& a) {
     std::vector<FetchItem> items;
     std::vector<std::unique_ptr<RangeJournal>> journals;
     std::vector<Expected> expected;
     std::vector<size_t> result_of;  // item -> index in a.objects
+    std::vector<char> keep_part;    // item -> its part file holds the journal's bytes
     uint64_t to_fetch = 0;
     // S3 is asked about every object of a prefix at once, --streams HEADs in flight.
     std::vector<ProbeResult> s3_probes;
@@ -279,23 +297,13 @@ class Stager {
             "not resuming {}: its journal {} is of another version or chunk size ({}); fetching "
             "it afresh",
             obj.name, journal->path(), journal->DiscardReason());
-      item.fd = ::open(item.part_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-      if (item.fd < 0)
-        throw IoError(fmt::format("cannot open '{}': {}; check that DEST is writable",
-                                  item.part_path, std::strerror(errno)),
-                      errno);
+      // The part file is opened only when its turn comes (OpenPart): not here.
       struct stat st {};
-      ::fstat(item.fd, &st);
-      if (!journal->Resumed() || static_cast<uint64_t>(st.st_size) != probe.size) {
-        if (::ftruncate(item.fd, 0) != 0 ||
-            ::ftruncate(item.fd, static_cast<off_t>(probe.size)) != 0)
-          throw IoError(fmt::format("cannot size '{}' to {} bytes: {}", item.part_path, probe.size,
-                                    std::strerror(errno)),
-                        errno);
-      }
+      const bool keep = journal->Resumed() && ::stat(item.part_path.c_str(), &st) == 0 &&
+                        static_cast<uint64_t>(st.st_size) == probe.size;
       const uint64_t chunks = (probe.size + o_.chunk_size - 1) / o_.chunk_size;
       item.done.assign(chunks, 0);
-      if (journal->Resumed() && static_cast<uint64_t>(st.st_size) == probe.size) {
+      if (keep) {
         for (const auto& [index, hex] : journal->Chunks()) {
           item.done[index] = 1;
           r.resumed_bytes += std::min(o_.chunk_size, probe.size - index * o_.chunk_size);
@@ -309,50 +317,56 @@ class Stager {
       journals.push_back(std::move(journal));
       expected.push_back(std::move(e));
       result_of.push_back(a.objects.size() - 1);
+      keep_part.push_back(keep ? 1 : 0);
       items.push_back(std::move(item));
     }
     struct Closer {
       std::vector<FetchItem>& items;
       ~Closer() {
-        for (auto& i : items)
-          if (i.fd >= 0) ::close(i.fd);
+        for (auto& i : items) ClosePart(i);
       }
     } closer{items};
 
     StageProgress progress(o_.progress, to_fetch, o_.live);
+    RangeFetcher fetcher(sources, FetchOptionsOfStage(), ledger_, stream_time_, clock_);
+    std::vector<size_t> bad;
+    std::vector<std::string> unverified;
     FetchHooks hooks;
+    hooks.open = [&](size_t i) { OpenPart(items[i], !keep_part[i]); };
     hooks.ordered = [&](size_t i, uint64_t offset, const unsigned char* data, size_t size) {
       PhaseScope verify(clock_, Phase::kVerify);
       expected[i].hasher->Update(data, size);
       if (offset + size == items[i].size) expected[i].got = expected[i].hasher->FinalHex();
     };
-    hooks.progress = progress.Hook();
-    RangeFetcher fetcher(sources, FetchOptionsOfStage(), ledger_, stream_time_, clock_);
-    FetchResult fetched;
-    try {
-      fetched = fetcher.Run(items, hooks);
-    } catch (...) {
-      progress.Finish();
-      throw;
-    }
-    progress.Finish();
-    std::vector<size_t> bad;
-    std::vector<std::string> unverified;
-    for (size_t i = 0; i < items.size(); ++i) {
+    // Each object is verified and renamed as soon as its last chunk is in, and closed.
+    hooks.finished = [&](size_t i) {
       ObjectResult& r = a.objects[result_of[i]];
-      r.fetched_bytes = fetched.item_bytes[i];
+      r.fetched_bytes = fetcher.SoFar().item_bytes[i];
       Expected& e = expected[i];
       if (e.hex && !e.got) {  // an empty object has no bytes to hand over
         PhaseScope verify(clock_, Phase::kVerify);
         e.got = HashFile(items[i].fd, items[i].size, e.kind, items[i].part_path);
       }
       if (e.hex && *e.got != *e.hex) {
+        journals[i]->Sync(items[i].fd);  // the chunks' hashes, for the repair or a rerun
+        ClosePart(items[i]);
         bad.push_back(i);
-        continue;
+        return;
       }
       if (!e.hex) unverified.push_back(r.name);
       Finish(items[i], *journals[i], r);
+    };
+    hooks.progress = progress.Hook();
+    try {
+      fetcher.Run(items, hooks);
+    } catch (...) {
+      progress.Finish();
+      for (size_t i = 0; i < items.size(); ++i)
+        if (a.objects[result_of[i]].status.empty())
+          a.objects[result_of[i]].fetched_bytes = fetcher.SoFar().item_bytes[i];
+      throw;
     }
+    progress.Finish();
     // One line, not one an object: a prefix can hold a million.
     if (unverified.size() == 1)
       Warn("{} is not verified: no checksum is known for it ({})", unverified[0], kNoChecksumHint);
@@ -366,8 +380,7 @@ class Stager {
   void Finish(FetchItem& item, RangeJournal& journal, ObjectResult& r) {
     const std::string final_path = item.part_path.substr(0, item.part_path.size() - 5);
     Publish(item.fd, item.part_path, final_path);
-    ::close(item.fd);
-    item.fd = -1;
+    ClosePart(item);
     journal.Remove();
     r.status = "staged";
   }
@@ -390,34 +403,37 @@ class Stager {
       again.push_back(items[i]);
       again.back().deliver = false;
     }
+    struct Closer {
+      std::vector<FetchItem>& items;
+      ~Closer() {
+        for (auto& i : items) ClosePart(i);
+      }
+    } closer{again};
     FetchOptions fo = FetchOptionsOfStage();
     fo.compare = true;
     // Every byte of the repair is the corruption's cost: counted as wasted.
     StreamTime repair_time;
     RangeFetcher fetcher(sources, fo, ledger_, repair_time, clock_);
     StageProgress progress(o_.progress, 0, o_.live);
-    FetchHooks hooks;
-    hooks.progress = progress.Hook();
-    const FetchResult refetched = fetcher.Run(again, hooks);
-    stream_time_.wasted_s += repair_time.useful_s + repair_time.wasted_s;
-    stream_time_.wasted_bytes += refetched.bytes + repair_time.wasted_bytes;
-    stream_time_.retries += repair_time.retries;
     std::vector<std::string> failures;
-    for (size_t k = 0; k < bad.size(); ++k) {
+    FetchHooks hooks;
+    hooks.open = [&](size_t k) { OpenPart(again[k], false); };
+    hooks.finished = [&](size_t k) {
       const size_t i = bad[k];
       ObjectResult& r = a.objects[result_of[i]];
-      r.repaired_ranges = refetched.differing[k];
+      r.repaired_ranges = fetcher.SoFar().differing[k];
       std::string got;
       {
         PhaseScope verify(clock_, Phase::kVerify);
-        got = HashFile(items[i].fd, items[i].size, expected[i].kind, items[i].part_path);
+        got = HashFile(again[k].fd, again[k].size, expected[i].kind, again[k].part_path);
       }
       if (got == *expected[i].hex) {
-        Finish(items[i], *journals[i], r);
-        continue;
+        Finish(again[k], *journals[i], r);
+        return;
       }
       r.status = "failed";
-      journals[i]->Sync(items[i].fd);
+      journals[i]->Sync(again[k].fd);
+      ClosePart(again[k]);
       failures.push_back(fmt::format(
           "{}: {} {} does not match {} from {}; {}; nothing was written under {} ({} and its "
           "journal are kept: with the right checksum a rerun finishes without fetching)",
@@ -427,8 +443,13 @@ class Stager {
                             "bytes are not the ones the checksum describes")
               : fmt::format("chunk ranges that differed on a re-fetch and were replaced: {}",
                             fmt::join(r.repaired_ranges, ", ")),
-          (fs::path(o_.dest) / r.name).string(), items[i].part_path));
-    }
+          (fs::path(o_.dest) / r.name).string(), again[k].part_path));
+    };
+    hooks.progress = progress.Hook();
+    const FetchResult refetched = fetcher.Run(again, hooks);
+    stream_time_.wasted_s += repair_time.useful_s + repair_time.wasted_s;
+    stream_time_.wasted_bytes += refetched.bytes + repair_time.wasted_bytes;
+    stream_time_.retries += repair_time.retries;
     if (!failures.empty()) throw RuntimeError(fmt::format("{}", fmt::join(failures, "; ")));
   }
 
