@@ -198,7 +198,9 @@ SweepOutcome SweepJob(
 
   out.sentence = Sentence(out.search, out.probes, config);
   auto& f = out.figures;
-  f["answer_accelerators"] = out.search.answer;
+  // A stopped search has no answer: null, not 0 (0 is the answer "not even --min passes").
+  f["answer_accelerators"] =
+      out.search.stopped ? nlohmann::json() : nlohmann::json(out.search.answer);
   f["first_failure_accelerators"] =
       out.search.first_failure ? nlohmann::json(*out.search.first_failure) : nlohmann::json();
   f["confirmed"] = out.search.confirmed;

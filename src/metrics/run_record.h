@@ -99,9 +99,10 @@ struct RunRecord {
 
   bool complete = true;
   std::string stop_reason;  // "" when complete: "interrupted", or the error's message
-  // Checkpointing workloads: seconds from the end of the last write to the first read
-  // (every rank's clock, between barriers).
-  double checkpoint_gap_s = 0;
+  // Checkpointing workloads that read back: seconds from the end of the last write to the
+  // first read (every rank's clock, between barriers); below 0 when not measured (no
+  // checkpointing workload, no read-back), which the summary writes as null.
+  double checkpoint_gap_s = -1;
   // The stop came from another rank's failure notice (stop_reason is that rank's words).
   bool stopped_by_peer = false;
 };

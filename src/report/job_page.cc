@@ -117,10 +117,11 @@ const char* const kJobPageScript = R"JS(
     for (const [name, key, how] of figures[kind] || []) {
       const tr = el('tr', {'data-figure': key}, el('td', {}, name));
       for (const r of runs) {
+        // null: not measured (a stopped sweep's answer), shown as absent, never as 0.
         const v = at(S(r), key);
         const text = typeof v === 'number' ? (how === 'B' ? bytes(v) : num(v, how || 0)) :
-                     v === undefined ? '-' : String(v);
-        tr.append(el('td', {'data-value': v === undefined ? '' : JSON.stringify(v)}, text));
+                     v == null ? '-' : String(v);
+        tr.append(el('td', {'data-value': v == null ? '' : JSON.stringify(v)}, text));
       }
       ft.append(tr);
     }

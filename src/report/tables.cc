@@ -41,7 +41,8 @@ std::string CheckpointTable(const metrics::RunRecord& r) {
   std::string out = fmt::format("\n{}: checkpointing over {} rank(s) on {} host(s)\n", r.workload,
                                 r.ranks, std::max<size_t>(1, r.hosts.size()));
   for (const auto& k : r.checkpoints) out += CheckpointLine(k);
-  out += fmt::format("from the end of writing to the first read: {:.3f} s\n", r.checkpoint_gap_s);
+  if (r.checkpoint_gap_s >= 0)
+    out += fmt::format("from the end of writing to the first read: {:.3f} s\n", r.checkpoint_gap_s);
   out += fmt::format("CPU {:.2f} s over {:.2f} s; peak memory {}\n", r.cpu_seconds, r.run_seconds,
                      FormatBytesBinary(static_cast<double>(r.peak_rss_bytes)));
   if (!r.complete) out += fmt::format("INCOMPLETE: {}\n", r.stop_reason);

@@ -82,11 +82,11 @@ metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& c, dist::
         log("page caches emptied between writing and reading");
       }
       if (together()) {
-        r.checkpoint_gap_s = NowSeconds() - writes_end;
         const int64_t reads = c.checkpoint.num_checkpoints_read < 0
                                   ? 0
                                   : std::min<int64_t>(c.checkpoint.num_checkpoints_read,
                                                       static_cast<int64_t>(written.size()));
+        if (reads > 0) r.checkpoint_gap_s = NowSeconds() - writes_end;
         for (size_t i = written.size() - static_cast<size_t>(reads); i < written.size(); ++i) {
           if (!together()) break;
           if (written[i].files == 0) continue;

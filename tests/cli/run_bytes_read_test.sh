@@ -28,6 +28,8 @@ check plain $((dataset_bytes * 3)) train.epochs=3
 # No checkpoint was written or read: those rates were not measured, so null, not 0.0.
 [ "$(json plain.json '[d["trainbench_metrics"][k] for k in ("checkpoint_write_GB_per_second",
   "checkpoint_read_GB_per_second")]')" = "[None, None]" ] || fail "checkpoint rates of no checkpoint: $(cat plain.json)"
+gap=$(json "$(results_dir)/summary.json" 'd["checkpoint_gap_s"]')
+[ "$gap" = None ] || fail "no checkpoint, yet checkpoint_gap_s $gap (null when not measured)"
 check pieces $((dataset_bytes * 2)) train.epochs=2 reader.transfer_size=4096 reader.read_threads=4 \
   reader.sample_shuffle=seed reader.file_shuffle=seed --accelerators 5
 # 400 samples, 5 accelerators x 16: 5 steps of 80 = 400, every sample once.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A `sweep --find-max-accelerators` stopped by Ctrl-C during a probe: exits 130 as the run
 # did, says on stderr that it stopped before an answer, and keeps what it measured: its
-# summary (complete false, the probe's verdict "stopped", not a failure), probes.csv and the
-# probe's own partial results.
+# summary (complete false, no answer: null, the probe's verdict "stopped", not a failure),
+# probes.csv and the probe's own partial results, which its report page draws.
 source "$(dirname "$0")/../lib/common.sh"
 
 w=(resnet50_h100 dataset.num_files_train=200 dataset.num_samples_per_file=1 dataset.record_length_bytes=20000
@@ -28,7 +28,8 @@ check "summary: incomplete, the probe stopped (no verdict of pass or FAIL)" "$PY
 import json, os, sys
 s = json.load(open(sys.argv[1]))
 assert s["kind"] == "sweep" and not s["complete"], s
-assert s["answer_accelerators"] == 0 and s["first_failure_accelerators"] is None, s
+# No answer: null, not 0 (which would read as "not even --min passes").
+assert s["answer_accelerators"] is None and s["first_failure_accelerators"] is None, s
 [p] = s["probes"]
 assert p["accelerators"] == 1 and not p["complete"] and p["verdict"] == "stopped", p
 run = json.load(open(os.path.join(p["results"], "summary.json")))
@@ -36,4 +37,10 @@ assert not run["complete"], run["complete"]
 PY
 check "probes.csv has the probe" test "$(($(wc -l <"$folder/probes.csv") - 1))" = 1
 contains "$WORK/stop.out" "stopped"
+check "the final line's answer is null" \
+  test "$(json_last_line "$WORK/stop.out" 'd["trainbench_sweep"]["answer_accelerators"]')" = None
+# Its page shows the missing answer as missing (the figures are summary.json's, null as "").
+expect_exit 0 "$WORK/report.out" "$TB" report "$folder" -o "$WORK/stop.html"
+chromium_dump_dom "$WORK/stop.html" "$WORK/stop.dom"
+check "the stopped sweep's page" "$PY" "$SRC/tests/report/check_job_dom.py" "$WORK/stop.dom" sweep "$folder"
 done_ok
