@@ -32,9 +32,11 @@ report::ResultEnvelope StageEnvelope(const stage::StageAccount& account,
   e.host_names = {LocalHostName()};
   nlohmann::json s3 = nlohmann::json::object();
   for (const auto& [key, value] : o.s3_options) s3[key] = IsSecretName(key) ? "<a secret>" : value;
-  e.config = {{"source", o.source},
+  std::vector<std::string> mirrors;
+  for (const auto& m : o.mirrors) mirrors.push_back(RedactUrlPasswords(m));
+  e.config = {{"source", RedactUrlPasswords(o.source)},
               {"dest", o.dest},
-              {"mirrors", o.mirrors},
+              {"mirrors", mirrors},
               {"streams", o.streams},
               {"chunk_size_bytes", o.chunk_size},
               {"max_attempts", o.max_attempts},
@@ -66,7 +68,7 @@ StageJobOutcome StageJob(StageJobOptions options) {
   auto open_op_log = [&] {
     if (options.op_log.empty()) return;
     CheckWritableFile(options.op_log, "--op-log");
-    op_log.emplace(options.op_log, dist::World(), options.stage.source);
+    op_log.emplace(options.op_log, dist::World(), RedactUrlPasswords(options.stage.source));
     options.stage.op_log = op_log->log();
   };
   JobTimeseries sampling(options.interval_s, &live, nullptr);

@@ -5,13 +5,18 @@
 #include <atomic>
 #include <string>
 
+#include "common/secrets.h"
+
 namespace trainbench {
 namespace {
 std::atomic<bool> quiet{false};
 // Set once at start-up, before threads that log exist.
 std::string prefix = "trainbench";
 
-void WriteLine(std::string line) {
+void WriteLine(std::string text) {
+  // A URL with a password may reach any message (a SOURCE, a mirror, a redirect): the one
+  // way out of the process to stderr hides it.
+  std::string line = RedactUrlPasswords(text);
   line.push_back('\n');
   // One write(2) per line so lines from threads never interleave.
   const char* p = line.data();

@@ -25,7 +25,10 @@ std::string UrlOrigin(const std::string& url) {
   const size_t scheme = url.find("://");
   if (scheme == std::string::npos) return url;
   const size_t end = url.find_first_of("/?#", scheme + 3);
-  return ToLower(url.substr(0, end));
+  std::string authority = url.substr(scheme + 3, end == std::string::npos ? end : end - scheme - 3);
+  // Not the userinfo (user:password@): the row names the server, and holds no secret.
+  authority = authority.substr(authority.rfind('@') + 1);
+  return ToLower(url.substr(0, scheme + 3) + authority);
 }
 
 std::string UrlPath(const std::string& url) {

@@ -52,7 +52,8 @@ class Source {
   std::unique_ptr<storage::S3Source> s3_;
 };
 
-// "scheme://host[:port]" of a URL ("file://" for a file URL): a per-source row's key.
+// "scheme://host[:port]" of a URL ("file://" for a file URL), without its userinfo
+// (user:password@): a per-source row's key.
 std::string UrlOrigin(const std::string& url);
 // The path (and query) of a URL, from its first '/' after the host; "/" when it has none.
 std::string UrlPath(const std::string& url);

@@ -13,6 +13,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/secrets.h"
 #include "common/strings.h"
 #include "common/units.h"
 #include "stage/checksum.h"
@@ -100,7 +101,7 @@ class Stager {
   StageOutcome Run() {
     StageOutcome out;
     StageAccount& a = out.account;
-    a.source = o_.source;
+    a.source = RedactUrlPasswords(o_.source);
     a.dest = o_.dest;
     a.start_utc = UtcStamp();
     a.streams = o_.streams;
@@ -142,13 +143,13 @@ class Stager {
       out.exit_code = static_cast<int>(ExitCode::kInterrupted);
       out.error = e.what();
     } catch (const Error& e) {
-      a.stop_reason = e.what();
+      a.stop_reason = RedactUrlPasswords(e.what());  // it may quote SOURCE or a mirror
       out.exit_code = static_cast<int>(e.code());
-      out.error = e.what();
+      out.error = a.stop_reason;
     } catch (const std::exception& e) {
-      a.stop_reason = e.what();
+      a.stop_reason = RedactUrlPasswords(e.what());
       out.exit_code = static_cast<int>(ExitCode::kRuntime);
-      out.error = e.what();
+      out.error = a.stop_reason;
     }
     a.SetShares(clock_, stream_time_);
     a.sources = ledger_.rows();
