@@ -69,7 +69,7 @@ echo mine >"$d/train/notes.txt"
 expect_exit 0 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.num_files_train=4 dataset.data_folder="$d" --no-progress
 # Names carry the count (img_1_of_8), so all 8 files go, with their 8 DALI indexes.
 contains "$WORK/out" "removed 16 files of the earlier dataset"
-contains "$WORK/out" "not trainbench's and were left alone"
+contains "$WORK/out" "1 file under $d is not trainbench's and was left alone"
 check "4 tfrecords left" test "$(ls "$d/train" | grep -c tfrecord)" -eq 4
 check "the user's file stays" test -f "$d/train/notes.txt"
 rm "$d/train/notes.txt"

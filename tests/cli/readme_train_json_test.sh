@@ -9,7 +9,8 @@ grep -m1 '^{"radix_metrics"' "$SRC/docs/training.md" >"$WORK/readme.json" ||
 "$TRAINBENCH" train "${TRAIN_TINY[@]}" --steps-per-epoch 2 >"$WORK/out" 2>&1 ||
   fail "tiny train run failed: $(cat "$WORK/out")"
 tail -n 1 "$WORK/out" >"$WORK/actual.json"
-default_warmup=$("$TRAINBENCH" train --help | grep -oE -- '--warmup-steps INT=[0-9]+' |
+# "--warmup-steps INT:INT in [0, 1000000]=5": the type, its range, then the default.
+default_warmup=$("$TRAINBENCH" train --help | grep -oE -- '--warmup-steps INT[^=]*=[0-9]+' |
   cut -d= -f2) || true
 check "train --help shows the --warmup-steps default" test -n "$default_warmup"
 $PY - "$WORK/readme.json" "$WORK/actual.json" "$default_warmup" <<'PYEOF' || fail "docs/training.md JSON"
