@@ -7,6 +7,7 @@
 
 #include "app/job_checks.h"
 #include "app/job_op_log.h"
+#include "app/results_writer.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -81,18 +82,33 @@ DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
   ResultsSink* results = ranks.Rank() == 0 ? env.results : nullptr;
   report::ResultEnvelope envelope = StartEnvelope("datagen", config.workload_name, ranks);
   envelope.config = config::ToJson(config);
+  // The folder and its first summary before any file: a killed datagen leaves them.
+  ResultsWriter writer(results, envelope, options.interval_s);
+  const nlohmann::ordered_json planned = {{"format", config.dataset.format},
+                                          {"data_folder", uri},
+                                          {"threads", threads},
+                                          {"ranks", ranks.Size()}};
+  writer.Open("datagen-" + config.workload_name, planned);
   JobOpLog op_log(options.op_log, ranks, storage->Describe(""));
   // Bytes count as they are appended, so the series shows a large file's progress.
   storage::CountingStorage counting(op_log.Wrap(*storage));
-  JobTimeseries sampling(results ? options.interval_s : 0, nullptr, nullptr,
-                         [&counting](metrics::IntervalProbe& p) {
-                           p.bytes = counting.bytes_appended();
-                           p.phase = metrics::LivePhase::kDatagen;
-                         });
+  JobTimeseries sampling(
+      results ? options.interval_s : 0, nullptr, nullptr,
+      [&counting](metrics::IntervalProbe& p) {
+        p.bytes = counting.bytes_appended();
+        p.phase = metrics::LivePhase::kDatagen;
+      },
+      [&writer](const metrics::TimeseriesRow& row) { writer.Row(row); });
   dataset::GenerateResult result;
   try {
     result = dataset::Generate(config, counting, options.generate, &ranks);
-  } catch (const Interrupted&) {
+  } catch (const std::exception& e) {
+    // What was measured is kept, marked incomplete with why, before the error goes up.
+    const bool interrupted = dynamic_cast<const Interrupted*>(&e) != nullptr;
+    envelope.finished = UtcStamp();
+    envelope.stop_reason = interrupted ? "interrupted" : e.what();
+    writer.Finish(envelope, planned, sampling.Finish());
+    if (!interrupted) throw;
     throw Interrupted(
         "datagen interrupted; finished files are kept and no partial file is left: "
         "re-run the same command to finish");
@@ -115,14 +131,7 @@ DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
   if (options.generate.verify)
     out.text += fmt::format("verify: {} files OK in {:.2f} s\n", result.manifest.files.size(),
                             result.verify_seconds);
-  if (results) {
-    try {
-      out.results.folder = results->Open("datagen-" + config.workload_name, envelope.started);
-      WriteJobFiles(*results, envelope, figures, timeseries, out.results);
-    } catch (const std::exception& e) {
-      out.results.error = e.what();
-    }
-  }
+  out.results = writer.Finish(envelope, figures, timeseries);
   nlohmann::ordered_json line;
   line["trainbench_datagen"] = figures;
   out.line = FinalLine(line, envelope, out.results.folder);

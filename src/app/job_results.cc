@@ -31,22 +31,6 @@ WrittenResults WriteJobResults(const std::string& output, const std::string& nam
   return written;
 }
 
-void WriteJobFiles(ResultsSink& results, const report::ResultEnvelope& envelope,
-                   const nlohmann::ordered_json& figures, const TimeseriesResult& timeseries,
-                   WrittenResults& written) {
-  try {
-    auto summary = report::WithEnvelope(envelope, figures);
-    summary["timeseries_interval_s"] = timeseries.interval_s;
-    summary["timeseries_cpu_seconds"] = timeseries.sampler_cpu_s;
-    if (!timeseries.rows.empty())
-      results.WriteFile("timeseries.csv", report::TimeseriesCsv({timeseries.rows}, nullptr));
-    results.WriteFile("summary.json",
-                      summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  } catch (const std::exception& e) {
-    written.error = e.what();
-  }
-}
-
 std::string FinalLine(nlohmann::ordered_json line, const report::ResultEnvelope& envelope,
                       const std::string& folder) {
   auto& ours = line["trainbench"];

@@ -28,12 +28,6 @@ WrittenResults WriteJobResults(const std::string& output, const std::string& nam
                                const nlohmann::ordered_json& figures,
                                const TimeseriesResult& timeseries);
 
-// The same two files into a sink the job opened already (its log is there): an error in
-// `written.error`, never an exception.
-void WriteJobFiles(ResultsSink& results, const report::ResultEnvelope& envelope,
-                   const nlohmann::ordered_json& figures, const TimeseriesResult& timeseries,
-                   WrittenResults& written);
-
 // The final line: the kind's figures, then the envelope's short form as "trainbench" (merged
 // into the kind's own "trainbench" object where it has one, as train's line does).
 std::string FinalLine(nlohmann::ordered_json line, const report::ResultEnvelope& envelope,

@@ -6,7 +6,8 @@ namespace trainbench::app {
 
 JobTimeseries::JobTimeseries(double interval_s, const stage::StageLive* stage,
                              const metrics::LiveCounters* train,
-                             std::function<void(metrics::IntervalProbe&)> io)
+                             std::function<void(metrics::IntervalProbe&)> io,
+                             metrics::IntervalSampler::OnRow on_row)
     : interval_s_(interval_s), stage_(stage), train_(train), io_(std::move(io)) {
   result_.interval_s = interval_s;
   if (interval_s <= 0) return;
@@ -14,7 +15,7 @@ JobTimeseries::JobTimeseries(double interval_s, const stage::StageLive* stage,
   // wait for a batch is the data-wait share.
   sampler_ = std::make_unique<metrics::IntervalSampler>(
       interval_s, NowSeconds(), train ? 1 : 0, [this](metrics::IntervalProbe& p) { Probe(p); },
-      nullptr);
+      std::move(on_row));
 }
 
 JobTimeseries::~JobTimeseries() { Finish(); }

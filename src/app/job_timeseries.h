@@ -29,10 +29,12 @@ class JobTimeseries {
  public:
   // Starts sampling every interval_s (nothing when 0). `stage` and `train` may be null, and
   // must outlive Finish; `io`, when given, sets a job's own cumulative figures and phase
-  // (a datagen's bytes written, a replay's bytes and operations) at each sample.
+  // (a datagen's bytes written, a replay's bytes and operations) at each sample; `on_row`,
+  // when given, gets each row as it is taken (ResultsWriter::Row: a killed job keeps them).
   JobTimeseries(double interval_s, const stage::StageLive* stage,
                 const metrics::LiveCounters* train,
-                std::function<void(metrics::IntervalProbe&)> io = {});
+                std::function<void(metrics::IntervalProbe&)> io = {},
+                metrics::IntervalSampler::OnRow on_row = {});
   ~JobTimeseries();
   JobTimeseries(const JobTimeseries&) = delete;
   JobTimeseries& operator=(const JobTimeseries&) = delete;

@@ -20,6 +20,7 @@
 #include "app/job_worker.h"
 #include "app/replay_plan.h"
 #include "app/replay_workers.h"
+#include "app/results_writer.h"
 #include "app/step_io_estimate.h"
 #include "common/clock.h"
 #include "common/error.h"
@@ -176,7 +177,6 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   JobLog job_log(results);
   report::ResultEnvelope envelope = StartEnvelope("replay", options.op_log, ranks);
   ReplayOutcome out;
-  if (results) out.results.folder = results->Open("replay", envelope.started);
   ReplaySettings settings;
   settings.timed = options.mode == "timed";
   settings.speed = options.speed;
@@ -194,6 +194,11 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
                      {"ops", options.ops},
                      {"concurrency", settings.concurrency},
                      {"own_op_log", options.own_op_log}};
+  // The folder and its first summary before any operation: a killed replay leaves them.
+  ResultsWriter writer(results, envelope, options.interval_s);
+  writer.Open("replay", {{"op_log", options.op_log},
+                         {"mode", options.mode},
+                         {"original_operations", plan.ops.size()}});
   if (!log.dropped.empty())
     job_log.Warn(fmt::format("op-log {}: read up to its last whole line ({})", path, log.dropped));
   std::string where;
@@ -219,12 +224,14 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   LiveDisplay display(STDERR_FILENO,
                       LiveDisplay::ModeFor(STDERR_FILENO, options.progress && ranks.Rank() == 0),
                       10.0, 0.25);
-  JobTimeseries sampling(results ? options.interval_s : 0, nullptr, nullptr,
-                         [&progress](metrics::IntervalProbe& p) {
-                           p.bytes = progress.bytes.load(std::memory_order_relaxed);
-                           p.reads = progress.ops.load(std::memory_order_relaxed);
-                           p.phase = metrics::LivePhase::kReplay;
-                         });
+  JobTimeseries sampling(
+      results ? options.interval_s : 0, nullptr, nullptr,
+      [&progress](metrics::IntervalProbe& p) {
+        p.bytes = progress.bytes.load(std::memory_order_relaxed);
+        p.reads = progress.ops.load(std::memory_order_relaxed);
+        p.phase = metrics::LivePhase::kReplay;
+      },
+      [&writer](const metrics::TimeseriesRow& row) { writer.Row(row); });
   ReplayFigures figures;
   const auto t0 = std::chrono::steady_clock::now();
   RunShowingStatus(
@@ -353,7 +360,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   f["max_late_ms"] = static_cast<double>(max_late_ns) / 1e6;
   f["ops"] = ops;
   if (step_io) f["training"] = StepIoJson(*training, *step_io);
-  if (results) WriteJobFiles(*results, envelope, f, timeseries, out.results);
+  out.results = writer.Finish(envelope, f, timeseries);
   ordered_json line;
   ordered_json short_figures;
   for (const char* key :

@@ -17,7 +17,7 @@ FolderResults::~FolderResults() {
 
 std::string FolderResults::Open(const std::string& name, const std::string& started) {
   folder_ = report::CreateResultsFolder(output_folder_, name, started);
-  log_ = std::fopen((folder_ + "/" + log_file_).c_str(), "a");
+  if (!log_file_.empty()) log_ = std::fopen((folder_ + "/" + log_file_).c_str(), "a");
   return folder_;
 }
 

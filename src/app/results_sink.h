@@ -35,7 +35,7 @@ class ResultsSink {
   virtual void Discard() = 0;
 };
 
-// Results under `output_folder`; the log is `log_file` in the job's folder.
+// Results under `output_folder`; the log is `log_file` in the job's folder ("": no log).
 class FolderResults : public ResultsSink {
  public:
   FolderResults(std::string output_folder, std::string log_file);

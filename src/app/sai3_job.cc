@@ -17,6 +17,7 @@
 #include "app/job_worker.h"
 #include "app/op_mix.h"
 #include "app/replay_workers.h"
+#include "app/results_writer.h"
 #include "app/sai3_prepare.h"
 #include "common/clock.h"
 #include "common/error.h"
@@ -107,8 +108,10 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   JobLog job_log(results);
   report::ResultEnvelope envelope = StartEnvelope("sai3", c.name, ranks);
   Sai3Outcome out;
-  if (results) out.results.folder = results->Open("sai3-" + c.name, envelope.started);
   envelope.config = c.resolved;
+  // The folder and its first summary before prepare: a killed job leaves them.
+  ResultsWriter writer(results, envelope, interval_s);
+  writer.Open("sai3-" + c.name, {{"target", c.target}, {"concurrency", c.concurrency}});
   if (c.agents > 1 && static_cast<uint64_t>(ranks.Size()) != c.agents)
     job_log.Warn(fmt::format(
         "{}: distributed.agents lists {} agents but this job has {} rank(s): each rank "
@@ -122,12 +125,14 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   std::atomic<bool> preparing{true};
   ReplayProgress progress;
   JobTimeseries sampling(
-      results ? interval_s : 0, nullptr, nullptr, [&](metrics::IntervalProbe& p) {
+      results ? interval_s : 0, nullptr, nullptr,
+      [&](metrics::IntervalProbe& p) {
         p.bytes = prepare_bytes.load(std::memory_order_relaxed) +
                   progress.bytes.load(std::memory_order_relaxed);
         p.reads = progress.ops.load(std::memory_order_relaxed);
         p.phase = preparing ? metrics::LivePhase::kPrepare : metrics::LivePhase::kWorkload;
-      });
+      },
+      [&writer](const metrics::TimeseriesRow& row) { writer.Row(row); });
 
   PrepareFigures prepared;
   if (!sets.empty()) {
@@ -294,7 +299,7 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
                   {"bytes", prepared.bytes},     {"bytes_written", prepared.bytes_written},
                   {"seconds", prepared.seconds}};
   f["cleanup"] = c.cleanup;
-  if (results) WriteJobFiles(*results, envelope, f, timeseries, out.results);
+  out.results = writer.Finish(envelope, f, timeseries);
   ordered_json line;
   ordered_json short_figures;
   for (const char* key : {"concurrency", "ranks", "operations", "errors", "seconds",

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "app/job_checks.h"
+#include "app/results_writer.h"
 #include "app/train_plugin.h"
 #include "common/clock.h"
 #include "common/error.h"
@@ -172,7 +173,12 @@ void CheckTrainJob(const TrainJobOptions& job) {
 
 // Training on local or synthetic data; with --output its folder.
 JobReport Train(train::TrainFunction train_fn, TrainJobOptions& job) {
-  const bool keep_results = job.given.output;
+  // Options and device first: a training refused before its first step leaves no folder.
+  train::TrainOptions check = job.train;
+  check.check_only = true;
+  train_fn(check);
+  // Rank 0 of a launched job keeps the results, as it reports them.
+  const bool keep_results = job.given.output && train::ReadLaunchEnvironment().rank == 0;
   report::ResultEnvelope envelope;
   envelope.kind = "train";
   envelope.workload = job.train.model;
@@ -181,17 +187,31 @@ JobReport Train(train::TrainFunction train_fn, TrainJobOptions& job) {
   envelope.config = TrainConfig(job.train);
   metrics::LiveCounters live;
   if (keep_results) job.train.live = &live;
-  JobTimeseries sampling(keep_results ? job.staged.interval_s : 0, nullptr, &live);
-  const auto line = TrainLine(train_fn, job.train, job.progress);
+  // The folder and its first summary before the first step: a killed training leaves them,
+  // with the time series' rows so far.
+  std::optional<FolderResults> folder;
+  if (keep_results) folder.emplace(job.staged.output, "");
+  ResultsWriter writer(folder ? &*folder : nullptr, envelope, job.staged.interval_s);
+  writer.Open("train");
+  JobTimeseries sampling(keep_results ? job.staged.interval_s : 0, nullptr, &live, {},
+                         [&writer](const metrics::TimeseriesRow& row) { writer.Row(row); });
+  nlohmann::ordered_json line;
+  try {
+    line = TrainLine(train_fn, job.train, job.progress);
+  } catch (const std::exception& e) {
+    envelope.finished = UtcStamp();
+    envelope.stop_reason = e.what();
+    writer.Finish(envelope, {}, sampling.Finish());
+    throw;
+  }
   job.train.live = nullptr;
   const TimeseriesResult timeseries = sampling.Finish();
   envelope.finished = UtcStamp();
   envelope.complete = true;  // a training that fails throws
   JobReport shown;
   shown.reports = true;
-  if (line.is_null()) return shown;
-  if (keep_results)
-    shown.results = WriteJobResults(job.staged.output, "train", envelope, line, timeseries);
+  if (line.is_null()) return shown;  // another process of the job reports it
+  shown.results = writer.Finish(envelope, line, timeseries);
   shown.line = FinalLine(line, envelope, shown.results.folder);
   return shown;
 }

@@ -26,7 +26,13 @@ const char* const kJobPageScript = R"JS(
         : `comparison of ${runs.length} ${kindName} results`;
 
     // ---- outcome
+    // A job killed before its end left the summary it wrote when it began: no figures yet.
+    const leadFigure = {sweep: 'mode', replay: 'operations', sai3: 'operations',
+                        datagen: 'files_written', train: 'radix_metrics.images_per_second'};
     function headline(s) {
+      if (at(s, leadFigure[kind] || 'bytes') == null)
+        return 'no final figures: the job did not end; its time series below shows what it ' +
+               'did until then';
       if (kind === 'sweep' && s.mode === 'grid')
         return `${s.points_done} of ${s.points_total} points run` +
                (s.points_resumed ? ` (${s.points_resumed} by an earlier invocation)` : '');
