@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <thread>
 
 #include "app/job_env.h"
@@ -209,6 +210,9 @@ SweepOutcome SweepJob(
   f["sentence"] = out.sentence;
   f["au_target_percentage"] = 100.0 * config.metric.au;
   f["probe_steps"] = probe_steps;
+  std::set<uint64_t> counts;
+  for (const auto& p : out.probes) counts.insert(p.accelerators);
+  f["counts_tried"] = counts.size();  // distinct accelerator counts run (probes and full)
   f["min_accelerators"] = options.lowest;
   f["max_accelerators"] = options.highest;
   f["demand_MB_per_second_per_accelerator"] = demand_per_accel / 1e6;

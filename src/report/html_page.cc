@@ -240,9 +240,11 @@ const char* const kRunPageScript = R"JS(
   if (runs.every(ckptOnly)) {
     // Checkpoint throughput per operation, the figure of a checkpointing workload.
     const n = Math.max(...runs.map((r) => (r.summary.checkpoints || []).length), 0);
+    // Each by the checkpoint it wrote or read (its step; its epoch where not the first), not
+    // by its place in the list: the reads come after every write.
     const names = Array.from({length: n}, (_, k) => {
       const c = (runs.find((r) => (r.summary.checkpoints || []).length > k).summary.checkpoints)[k];
-      return `${c.operation} ${k + 1}`;
+      return `${c.operation} step ${c.step}` + (c.epoch > 1 ? ` (epoch ${c.epoch})` : '');
     });
     chart(charts, 'checkpoints', 'Checkpoint throughput (GB/s)', {type: 'bar',
           data: {labels: names, datasets: runs.map((r, i) => ({
@@ -452,15 +454,19 @@ const char* const kRunPageScript = R"JS(
             Object.entries(s.storage_counters).map(([k, v]) => [k, num(v, 3)]));
     }
     sec.append(el('h3', {}, 'Run'));
+    // A checkpointing workload reads no dataset: no format, batch, steps or files to show.
+    const dataset = ckptOnly(r) ? [] :
+        [['format', s.format], ['read engine', s.read_engine], ['batch size', s.batch_size],
+         ['steps per epoch', s.steps_per_epoch],
+         ['train files / samples', `${s.train_files} / ${s.train_samples}`]];
     table(sec, ['field', 'value'],
-          [['workload', s.workload], ['format', s.format], ['accelerators', s.num_accelerators],
-           ['hosts / ranks', `${s.num_hosts} / ${s.num_ranks}`], ['read engine', s.read_engine],
-           ['batch size', s.batch_size], ['steps per epoch', s.steps_per_epoch],
-           ['train files / samples', `${s.train_files} / ${s.train_samples}`],
-           ['run seconds', num(s.run_seconds, 2)], ['CPU seconds', num(s.cpu_seconds, 2)],
-           ['CPU us per sample', num(s.cpu_us_per_sample, 2)],
+          [['workload', s.workload], ['accelerators', s.num_accelerators],
+           ['hosts / ranks', `${s.num_hosts} / ${s.num_ranks}`]].concat(dataset, [
+           ['run seconds', num(s.run_seconds, 2)], ['CPU seconds', num(s.cpu_seconds, 2)]],
+           ckptOnly(r) ? [] : [['CPU us per sample', num(s.cpu_us_per_sample, 2)]], [
            ['peak memory', bytes(s.peak_rss_bytes)], ['version', s.trainbench_version],
-           ['results folder', r.folder]]);
+           ['results folder', r.folder]]),
+          i === 0 ? 'run-table' : undefined);
     const d = el('details', {});
     d.append(el('summary', {}, 'config.yaml (the resolved workload)'),
              el('pre', {class: 'config'}, r.config_yaml || '(no config.yaml in the folder)'));

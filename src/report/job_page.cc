@@ -96,8 +96,9 @@ const char* const kJobPageScript = R"JS(
                      ['first failure', 'first_failure_accelerators'], ['confirmed', 'confirmed'],
                      ['AU target %', 'au_target_percentage', 0], ['probe steps', 'probe_steps'],
                      ['MB/s asked per accelerator', 'demand_MB_per_second_per_accelerator', 3],
-                     ['counts tried', 'min_accelerators'], ['up to', 'max_accelerators'],
-                     ['ranks', 'ranks']];
+                     ['counts tried', 'counts_tried'],
+                     ['fewest accelerators (--min)', 'min_accelerators'],
+                     ['most accelerators (--max)', 'max_accelerators'], ['ranks', 'ranks']];
     if (kind === 'sweep' && S(runs[0]).mode === 'grid')
       figures.sweep = [['points', 'points_total'], ['done', 'points_done'],
                        ['done earlier', 'points_resumed']];
@@ -156,9 +157,18 @@ const char* const kJobPageScript = R"JS(
     const xAxis = {type: 'linear', beginAtZero: true,
                    title: {display: true, text: 'seconds since the start'}};
     const marks = phaseMarksOf(runs[0]);
+    // A job shorter than one --interval has one row, its partial last interval: one point,
+    // which a line chart draws as nothing.
+    const shortJob = !runs.some((r) => r.timeseries && r.timeseries.elapsed_s.length > 1);
     function line(id, title, column, scale, yTitle, note, extraSets) {
       if (!runs.some((r) => r.timeseries))
         return placeholder(charts, id, title, 'no time series in these results (--interval 0?)');
+      if (shortJob) {
+        const iv = S(runs[0]).timeseries_interval_s;
+        return placeholder(charts, id, title,
+                           'shorter than one --interval' + (iv ? ` (${num(iv, 2)} s)` : '') +
+                           ': no time series (a smaller --interval draws one)');
+      }
       const sets = runs.filter((r) => r.timeseries).map((r) => {
         const i = runs.indexOf(r), t = r.timeseries;
         return {label: label(r, i), borderColor: color(i), backgroundColor: color(i),
@@ -248,20 +258,29 @@ const char* const kJobPageScript = R"JS(
       // Each probe at its count: AU against the target, delivered against asked.
       const byCount = {x: {type: 'linear', beginAtZero: true,
                            title: {display: true, text: 'accelerators'}}};
+      // A probe whose AU is no verdict (too few steps at that count) or that was stopped
+      // passed nothing, whatever its AU: grey crosses, in sets of their own.
+      const judged = (p) => ['pass', 'FAIL'].includes(verdictOf(p));
       const auSets = [], mbSets = [];
       runs.forEach((r, i) => {
         const probes = S(r).probes || [];
         for (const full of [false, true]) {
-          const ps = probes.filter((p) => p.full === full);
-          if (!ps.length) continue;
-          const name = label(r, i) + (full ? ' full-length' : ' probes');
-          auSets.push({label: name, type: 'scatter', borderColor: color(i),
-                       backgroundColor: full ? color(i) : 'transparent', pointRadius: full ? 5 : 4,
-                       pointStyle: full ? 'rectRot' : 'circle',
-                       data: ps.map((p) => ({x: p.accelerators, y: p.au_percentage}))});
-          mbSets.push({label: name + ' delivered', type: 'scatter', borderColor: color(i),
-                       backgroundColor: full ? color(i) : 'transparent', pointRadius: 4,
-                       data: ps.map((p) => ({x: p.accelerators, y: p.MB_per_second}))});
+          for (const verdict of [true, false]) {
+            const ps = probes.filter((p) => p.full === full && judged(p) === verdict);
+            if (!ps.length) continue;
+            const name = label(r, i) + (full ? ' full-length' : ' probes') +
+                         (verdict ? '' : ', no verdict');
+            const c = verdict ? color(i) : '#8a94a3';
+            const style = verdict ? (full ? 'rectRot' : 'circle') : 'crossRot';
+            auSets.push({label: name, type: 'scatter', borderColor: c,
+                         backgroundColor: full && verdict ? c : 'transparent',
+                         pointRadius: full ? 5 : 4, pointStyle: style, borderWidth: verdict ? 1 : 2,
+                         data: ps.map((p) => ({x: p.accelerators, y: p.au_percentage}))});
+            mbSets.push({label: name + ' delivered', type: 'scatter', borderColor: c,
+                         backgroundColor: full && verdict ? c : 'transparent', pointRadius: 4,
+                         pointStyle: style, borderWidth: verdict ? 1 : 2,
+                         data: ps.map((p) => ({x: p.accelerators, y: p.MB_per_second}))});
+          }
         }
       });
       const counts = runs.flatMap((r) => (S(r).probes || []).map((p) => p.accelerators));
@@ -288,7 +307,9 @@ const char* const kJobPageScript = R"JS(
                                                   title: {display: true, text: 'AU %'}}},
                                              byCount),
                        plugins: {phaseMarks: knee}}},
-            'Short probes (circles) find the knee; full-length runs (diamonds) confirm it.');
+            'Short probes (circles) find the knee; full-length runs (diamonds) confirm it; ' +
+            'grey crosses are probes with no verdict (too few steps at that count, or stopped): ' +
+            'neither pass nor fail, whatever their AU.');
       chart(charts, 'throughput-by-count', 'What the storage delivered against what was asked',
             {type: 'scatter', data: {datasets: mbSets},
              options: {scales: Object.assign({y: {beginAtZero: true,

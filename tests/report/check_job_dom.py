@@ -2,7 +2,8 @@
 --dump-dom, after the page's scripts ran) against the results folders it was made from: the
 page knows the kind, the outcome is summary.json's, every figure in the table is
 summary.json's value, every chart was drawn, and the points it drew are timeseries.csv's
-columns (a stage's time account: summary.json's shares).
+columns (a stage's time account: summary.json's shares); a job shorter than one --interval
+(one row) has a note in place of each time chart.
 Usage: check_job_dom.py DOM.html KIND RESULTS_DIR..."""
 import csv
 import json
@@ -44,6 +45,18 @@ page = Page()
 page.feed(open(dom, encoding="utf-8").read())
 assert page.body.get("data-report-ready") == "true", "the page's script did not finish"
 assert page.body.get("data-kind") == kind, page.body.get("data-kind")
+
+
+def series_rows(folder):
+    path = f"{folder}/timeseries.csv"
+    return [r for r in csv.DictReader(open(path)) if r["rank"] == "0"] if os.path.exists(path) else []
+
+
+# Jobs shorter than one --interval (one partial row each) get a note instead of a time chart.
+if not GRID and all(len(series_rows(f)) < 2 for f in folders):
+    series = [c for c, src in CHARTS[kind].items() if isinstance(src, tuple)]
+    assert sorted(page.missing) == sorted(series), (page.missing, series)
+    CHARTS[kind] = {c: src for c, src in CHARTS[kind].items() if c not in series}
 assert set(page.canvases) == set(CHARTS[kind]), (set(page.canvases), page.missing)
 for name, c in page.canvases.items():
     assert c.get("data-rendered") == "true", name
@@ -65,6 +78,12 @@ for key, values in page.figures.items():
         else:
             assert json.loads(shown) == want, (key, shown, want)
 
+if kind == "sweep" and not GRID:  # how many counts were run, not --min under that name
+    for s in summaries:
+        assert "counts_tried" in page.figures, sorted(page.figures)
+    tried = [str(len({p["accelerators"] for p in s["probes"]})) for s in summaries]
+    assert page.figures["counts_tried"] == tried, (page.figures["counts_tried"], tried)
+
 for chart, source in CHARTS[kind].items():
     sets = points[chart]["datasets"]
     if GRID:  # each figure by the first key's value, a line per combination of the others
@@ -81,12 +100,18 @@ for chart, source in CHARTS[kind].items():
             got = [None if y is None else round(y, 6) for y in sets[k]["data"]]
             assert got == want, (chart, c, got, want)
         continue
-    if kind == "sweep":  # each probe at its count: short probes, then full-length runs
+    if kind == "sweep":  # each probe at its count: short probes, then full-length runs,
+        # those with a verdict (pass or FAIL) apart from those with none (no verdict, stopped)
         probes = summaries[0]["probes"]
-        for k, full in enumerate(sorted({p["full"] for p in probes})):
-            want = [(p["accelerators"], round(p[source], 6)) for p in probes if p["full"] == full]
+        judged = lambda p: p["verdict"] in ("pass", "FAIL")
+        groups = [(full, j) for full in (False, True) for j in (True, False)
+                  if any(p["full"] == full and judged(p) == j for p in probes)]
+        for k, (full, j) in enumerate(groups):
+            want = [(p["accelerators"], round(p[source], 6)) for p in probes
+                    if p["full"] == full and judged(p) == j]
             got = [(d["x"], round(d["y"], 6)) for d in sets[k]["data"]]
-            assert got == want, (chart, full, got, want)
+            assert got == want, (chart, full, j, got, want)
+            assert ("no verdict" in sets[k]["label"]) != j, (chart, sets[k]["label"])
         if chart == "au-by-count":  # the target line
             assert all(d["y"] == summaries[0]["au_target_percentage"] for d in sets[-1]["data"])
         continue

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The report of a checkpointing workload (llama3_8b, scaled down to 2 small layers) shows the
-# checkpoints: a verdict with write and read GB/s, a throughput chart per checkpoint and their
-# table; no read-side figures (no AU chart, "storage only", a 0 B dataset or 0 accelerators),
-# and the page runs without a script error. The JSON line counts the accelerator and leaves
-# what was not measured (AU, samples/s, MB/s, read latency) null.
+# checkpoints: a verdict with write and read GB/s, a throughput chart per checkpoint (each
+# labelled by its step) and their table; no read-side figures (no AU chart, "storage only", a
+# 0 B dataset or 0 accelerators, no dataset rows in the Run table), and the page runs without
+# a script error. The JSON line counts the accelerator and leaves what was not measured (AU,
+# samples/s, MB/s, read latency) null.
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 small=(model.num_layers=2 model.transformer.hidden_size=256 model.transformer.ffn_hidden_size=1024
@@ -44,6 +45,27 @@ assert ops == ["write", "write", "read"], ops
 for bad in ("storage only", "0 accelerator(s)", "smaller than 5x", "no timeseries.csv"):
     assert bad not in text, bad
 print("checkpoint report ok")
+PY
+checks=$((checks + 1))
+# Each bar is labelled by the checkpoint it wrote or read (the read is of step 2, not "read
+# 3"), and the Run table has no dataset rows for a job that reads none.
+$PY - dom.html "$dir/summary.json" "$SRC/tests/report" <<'PY' || fail "checkpoint labels and Run table"
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from dom_page import Page
+page = Page()
+page.feed(open(sys.argv[1], encoding="utf-8").read())
+s = json.load(open(sys.argv[2]))
+assert [(c["operation"], c["step"]) for c in s["checkpoints"]] == \
+    [("write", 1), ("write", 2), ("read", 2)], s["checkpoints"]
+labels = json.loads(page.canvases["checkpoints"]["data-points"])["labels"]
+assert labels == ["write step 1", "write step 2", "read step 2"], labels
+fields = [row[0] for row in page.tables["run-table"] if row]
+for absent in ("format", "read engine", "batch size", "steps per epoch", "train files / samples",
+               "CPU us per sample"):
+    assert absent not in fields, (absent, fields)
+assert "workload" in fields and "run seconds" in fields, fields
+print("labels", labels, "run table", fields)
 PY
 checks=$((checks + 1))
 done_ok

@@ -3,7 +3,9 @@
 # against its summary.json and timeseries.csv (check_job_dom.py): datagen (write rate), stage
 # (time account, MB/s, streams), a sweep (AU and MB/s by accelerator count), a replay (latency
 # against the original's), a sai3-bench workload (latency per op, MB/s), train (images/s,
-# data wait) and a staged train (stage then train on one time axis). Two stages compare on one page; kinds that cannot share a page, and
+# data wait) and a staged train (stage then train on one time axis). Two stages compare on one
+# page; a stage and a replay shorter than one --interval say so instead of drawing empty
+# charts; a sweep draws its probes with no verdict apart; kinds that cannot share a page, and
 # --png / --check-replication of results that are not a run's, are refused (exit 2).
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
@@ -20,13 +22,14 @@ page_ok() {
     "$(kind_of "$1")" "$@"
 }
 
-expect_exit 0 dg.out "$TB" datagen resnet50_h100 dataset.num_files_train=8 dataset.num_samples_per_file=8 \
+# Each job long enough for several --interval rows (a shorter one has no time chart: below).
+expect_exit 0 dg.out "$TB" datagen resnet50_h100 dataset.num_files_train=64 dataset.num_samples_per_file=8 \
   dataset.record_length_bytes=100000 dataset.record_length_bytes_stdev=0 dataset.data_folder="$WORK/d" \
   --no-progress --output "$res" --interval 0.05
 datagen=$(json_last_line dg.out 'd["trainbench"]["results"]')
 page_ok "$datagen"
 
-head -c 20000000 /dev/urandom >blob.bin
+head -c 60000000 /dev/urandom >blob.bin
 for n in 1 2; do
   expect_exit 0 "stage$n.out" "$TB" stage "$WORK/blob.bin" "$WORK/dest$n" --no-progress \
     --output "$res" --interval 0.05
@@ -54,6 +57,34 @@ expect_exit 0 oprun.out "$TB" run "${sw[@]}" train.computation_time=0.001 --no-p
 expect_exit 0 replay.out "$TB" replay "$WORK/ops.tsv" --no-progress --output "$res" --mode timed \
   --interval 0.05
 page_ok "$(json_last_line replay.out 'd["trainbench"]["results"]')"
+
+# A stage and a replay shorter than one --interval: one partial row each, so no empty chart but
+# a note that says why (the other charts are drawn).
+head -c 1000000 /dev/urandom >small.bin
+expect_exit 0 short_stage.out "$TB" stage "$WORK/small.bin" "$WORK/dest-short" --no-progress \
+  --output "$res" --interval 30
+expect_exit 0 short_replay.out "$TB" replay "$WORK/ops.tsv" --no-progress --output "$res" --interval 30
+for short in "stage stage-rate,streams time-account" "replay replay-rate replay-latency"; do
+  set -- $short
+  folder=$(json_last_line "short_$1.out" 'd["trainbench"]["results"]')
+  "$TB" report "$folder" -o "$WORK/short_$1.html" >report.out 2>&1 || { cat report.out; fail "report $folder"; }
+  chromium_dump_dom "$WORK/short_$1.html" "$WORK/short_$1.dom"
+  check "a $1 shorter than one --interval: a note, not empty charts" $PY - "$WORK/short_$1.dom" \
+    "$SRC/tests/report" "$2" "$3" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[2])
+from dom_page import Page
+dom = open(sys.argv[1], encoding="utf-8").read()
+page = Page()
+page.feed(dom)
+missing, drawn = sys.argv[3].split(","), sys.argv[4].split(",")
+assert sorted(page.missing) == sorted(missing), (page.missing, sorted(page.canvases))
+assert sorted(page.canvases) == sorted(drawn), sorted(page.canvases)
+notes = re.findall(r'data-chart-missing="[^"]+">([^<]*)<', dom)
+assert notes and all("shorter than one --interval (30.00 s): no time series" in n for n in notes), notes
+print("short job ok:", notes[0])
+PY
+done
 
 # A sai3-bench config's workload: each operation's latency, the MB/s of prepare then the op mix.
 expect_exit 0 sai3.out "$TB" run "$SRC/tests/data/sai3-bench/resnet50_1-host.yaml" \
