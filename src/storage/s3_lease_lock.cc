@@ -78,6 +78,15 @@ double UnixNow() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+// The holder of a lease that must be honoured (unexpired, its process not known gone), as the
+// refusal names it; nothing when it may be taken over.
+std::optional<std::string> LiveHolder(const Lease& lease) {
+  const double left_s = lease.expires_unix - UnixNow();
+  if (left_s <= 0 || HolderGoneFromThisHost(lease)) return std::nullopt;
+  return fmt::format("{}; its lease runs {:.0f} s more unless renewed",
+                     lease.holder.empty() ? "an unknown holder" : lease.holder, left_s);
+}
+
 // PUT the lease; `condition` is the precondition header. The new ETag, or nothing when
 // the precondition failed.
 std::optional<std::string> Put(const S3Endpoint& endpoint, const std::string& key,
@@ -200,6 +209,16 @@ LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key) {
   mine.holder = fmt::format("pid {} on {}", mine.pid, mine.host);
   mine.token = fmt::format("{:016x}", std::random_device{}() * 0x100000001ULL ^ ::getpid());
   LockAttempt attempt;
+  // A live lease is looked for before any PUT: on a server that ignores If-None-Match (s3rver,
+  // fauxqs) the PUT would replace it, and two writers would share the prefix for the whole
+  // run. There the lock is then only as good as this read: a writer that starts between
+  // another's read and PUT (milliseconds) is not seen. Elsewhere the PUT decides, as below.
+  if (const auto stored = Get(endpoint, key)) {
+    if (auto holder = LiveHolder(stored->first)) {
+      attempt.holder = *holder;
+      return attempt;
+    }
+  }
   // Two rounds: a stale lease taken over by someone else between our GET and PUT leaves
   // its new holder's lease for the second round to report.
   for (int round = 0; round < 2; ++round) {
@@ -210,8 +229,10 @@ LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key) {
       if (auto again = Put(endpoint, key, mine, "If-None-Match: *")) {
         Warn(
             "the prefix of {} cannot be locked on this server: it ignores conditional writes "
-            "(a second PUT with If-None-Match: * of an existing object succeeded), so nothing "
-            "stops two trainbench processes from writing the same folder; run one at a time",
+            "(a second PUT with If-None-Match: * of an existing object succeeded); a trainbench "
+            "started later is refused once it reads this lease, but one started within the "
+            "moment between another's read and write of it is not: start writers of one "
+            "folder one at a time",
             endpoint.Describe(key));
         etag = again;
       }
@@ -225,14 +246,12 @@ LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key) {
       attempt.lock = std::make_unique<LeaseLock>(endpoint, key, mine, etag);
       return attempt;
     }
-    const double left_s = lease.expires_unix - UnixNow();
-    const bool gone = HolderGoneFromThisHost(lease);
-    if (left_s > 0 && !gone) {
-      attempt.holder =
-          fmt::format("{}; its lease runs {:.0f} s more unless renewed",
-                      lease.holder.empty() ? "an unknown holder" : lease.holder, left_s);
+    if (auto holder = LiveHolder(lease)) {
+      attempt.holder = *holder;
       return attempt;
     }
+    const double left_s = lease.expires_unix - UnixNow();
+    const bool gone = HolderGoneFromThisHost(lease);
     if (auto taken = PutIfMatch(endpoint, key, mine, etag)) {
       if (gone)
         Warn("took over the lock {} from {}, which no longer runs", endpoint.Describe(key),
