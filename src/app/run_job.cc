@@ -130,7 +130,10 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
     progress.OnRow(row);
     if (results && options.interval_s > 0) results->AppendRow(row);
   };
-  emulation.log = [&](const std::string& line) { progress.Above([&] { log.Info(line); }); };
+  // The step loop's lines (epochs, evaluations, checkpoints) are this rank's own figures:
+  // over several ranks they say whose, as the table at the end sums them.
+  const std::string whose = ranks.Size() > 1 ? fmt::format("rank {}'s share: ", ranks.Rank()) : "";
+  emulation.log = [&](const std::string& line) { progress.Above([&] { log.Info(whose + line); }); };
 
   // MLPerf Storage's checks of the setup (dataset >= 5x memory, results elsewhere, ...).
   report::RulesReport rules;
@@ -143,6 +146,11 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
       "run {}: {} accelerator(s){}, {} train files ({}) at {}, {} epochs, results in {}",
       config.workload_name, layout.total_accelerators, Spread(layout, ranks), dataset.num_train,
       FormatBytes(static_cast<double>(dataset.TrainBytes())), uri, config.train.epochs, folder));
+  if (ranks.Size() > 1)
+    log.Info(fmt::format(
+        "lines marked \"rank {}'s share:\" are this rank's own accelerators ({} of {}); the "
+        "table at the end sums the {} ranks",
+        ranks.Rank(), options.accelerators, layout.total_accelerators, ranks.Size()));
   if (options.drop_caches)
     log.Info(fmt::format("--drop-caches: page caches dropped on {} host(s) before the run",
                          hosts_dropped));

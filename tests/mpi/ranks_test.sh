@@ -3,7 +3,8 @@
 # the accelerators' shards without overlap, so the job reads the same samples per epoch as
 # one process with the same total accelerators (the sum of the varying sample sizes an epoch
 # took says which samples it took), with uneven accelerators per rank too; a random shuffle
-# is one order over all ranks (its seed is rank 0's); rank 0 reports hosts and ranks.
+# is one order over all ranks (its seed is rank 0's); rank 0 reports hosts and ranks, and its
+# epoch lines (its own share) say they are rank 0's.
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 skip_unless "command -v mpirun" "$MPI_NEEDS"
@@ -77,7 +78,13 @@ for shape in "2 2" "4 1"; do
     "($1, $(json "$s" 'list(range('"$1"'))'), 4)" ] || fail "hosts and ranks rows: $(json "$s" 'd["hosts"]')"
   [ "$(ls "$(results_dir)"/rank-*.json | wc -l)" = "$1" ] || fail "one rank-N.json per rank"
   grep -q "over $1 ranks on 1 host(s)" r.txt || fail "the run line names the ranks"
+  # Rank 0's epoch lines are its own share, under a table of the sum: they say so.
+  grep -q "^trainbench[^:]*: rank 0's share: epoch 1/2: " r.txt || fail "rank 0's epoch lines unlabelled: $(cat r.txt)"
+  if grep -q "^trainbench[^:]*: epoch " r.txt; then fail "an epoch line that does not say whose: $(cat r.txt)"; fi
+  grep -q "lines marked \"rank 0's share:\" are this rank's own accelerators ($2 of 4); the table at the end sums the $1 ranks" r.txt ||
+    fail "no line says what rank 0's lines are: $(cat r.txt)"
 done
+grep -q "^trainbench: epoch 1/2: " one.txt || fail "one process's epoch lines: $(cat one.txt)"
 # Uneven: rank 0 drives 3 accelerators, rank 1 one (mpirun's MPMD form).
 mpi_launch 120 -np 1 "$TB" run "${common[@]}" -a 3 : -np 1 "$TB" run "${common[@]}" -a 1 >u.txt 2>&1 ||
   { cat u.txt; fail "uneven run"; }
