@@ -6,31 +6,6 @@
 
 namespace trainbench::app {
 
-WrittenResults WriteJobResults(const std::string& output, const std::string& name,
-                               const report::ResultEnvelope& envelope,
-                               const nlohmann::ordered_json& figures,
-                               const TimeseriesResult& timeseries) {
-  WrittenResults written;
-  try {
-    const std::string folder = report::CreateResultsFolder(output, name, envelope.started);
-    auto summary = report::WithEnvelope(envelope, figures);
-    summary["timeseries_interval_s"] = timeseries.interval_s;
-    summary["timeseries_cpu_seconds"] = timeseries.sampler_cpu_s;
-    // A stop reason may hold bytes that are not UTF-8 (whatever a server sent): replaced,
-    // never a reason to lose the account.
-    report::WriteResultFile(
-        folder, "summary.json",
-        summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-    if (!timeseries.rows.empty())
-      report::WriteResultFile(folder, "timeseries.csv",
-                              report::TimeseriesCsv({timeseries.rows}, nullptr));
-    written.folder = folder;
-  } catch (const std::exception& e) {
-    written.error = e.what();
-  }
-  return written;
-}
-
 std::string FinalLine(nlohmann::ordered_json line, const report::ResultEnvelope& envelope,
                       const std::string& folder) {
   auto& ours = line["trainbench"];

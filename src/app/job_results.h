@@ -1,7 +1,5 @@
-// The results folder of a job that is not a `run` (stage, train, staged train, datagen):
-// <output>/<name>-<UTC stamp>/ with summary.json (the envelope, then the kind's figures and
-// the time series' interval and cost) and timeseries.csv (when it has rows). A `run` writes
-// its own through ResultsSink (run_report.h), with its per-rank files.
+// What every job but `run` shares at its two ends: the envelope it opens with, and its final
+// JSON line. Its results folder is ResultsWriter's (results_writer.h).
 // Thread-safe: plain functions.
 #pragma once
 
@@ -20,13 +18,6 @@ namespace trainbench::app {
 // collective: every rank calls it before the work, while all are there to answer.
 report::ResultEnvelope StartEnvelope(const std::string& kind, const std::string& workload,
                                      dist::Communicator& ranks);
-
-// Writes the folder; never throws: the caller decides whether an unwritten folder fails the
-// job, after it has shown what was measured.
-WrittenResults WriteJobResults(const std::string& output, const std::string& name,
-                               const report::ResultEnvelope& envelope,
-                               const nlohmann::ordered_json& figures,
-                               const TimeseriesResult& timeseries);
 
 // The final line: the kind's figures, then the envelope's short form as "trainbench" (merged
 // into the kind's own "trainbench" object where it has one, as train's line does).

@@ -6,6 +6,7 @@
 
 #include "app/job_checks.h"
 #include "app/job_op_log.h"
+#include "app/results_writer.h"
 #include "common/clock.h"
 #include "common/host_name.h"
 #include "common/interrupt.h"
@@ -71,9 +72,25 @@ StageJobOutcome StageJob(StageJobOptions options) {
     op_log.emplace(options.op_log, dist::World(), RedactUrlPasswords(options.stage.source));
     options.stage.op_log = op_log->log();
   };
-  JobTimeseries sampling(options.interval_s, &live, nullptr);
-  const stage::StageOutcome stage =
-      CheckAndRunStage(options.stage, "DEST", options.output, open_op_log);
+  // The folder opens once the options are checked, before the first byte: a stage killed
+  // then keeps its summary (counted by `stage --report` with its wall time so far) and rows.
+  FolderResults folder(options.output, "");
+  stage::StageAccount pending;
+  pending.source = RedactUrlPasswords(options.stage.source);
+  pending.start_utc = UtcStamp();
+  ResultsWriter writer(&folder, StageEnvelope(pending, options.stage, "stage"), options.interval_s);
+  const nlohmann::ordered_json began = {{"command", "stage"}, {"source", pending.source}};
+  JobTimeseries sampling(options.interval_s, &live, nullptr, {},
+                         [&](const metrics::TimeseriesRow& row) {
+                           writer.Row(row);
+                           nlohmann::ordered_json so_far = began;
+                           so_far["wall_s"] = row.elapsed_s;
+                           writer.Update(so_far);
+                         });
+  const stage::StageOutcome stage = CheckAndRunStage(options.stage, "DEST", options.output, [&] {
+    open_op_log();
+    writer.Open("stage", began);
+  });
   if (op_log) LogInfo(op_log->Close());
   const TimeseriesResult timeseries = sampling.Finish();
   const auto& account = stage.account;
@@ -83,8 +100,7 @@ StageJobOutcome StageJob(StageJobOptions options) {
   out.error = stage.error;
   out.text = stage::FormatTable(account);
   const auto envelope = StageEnvelope(account, options.stage, "stage");
-  out.results =
-      WriteJobResults(options.output, "stage", envelope, stage::ToJson(account), timeseries);
+  out.results = writer.Finish(envelope, stage::ToJson(account), timeseries);
   out.line = FinalLine(stage::FinalLine(account), envelope, out.results.folder);
   return out;
 }

@@ -3,8 +3,10 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/results_writer.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/secrets.h"
 #include "common/strings.h"
 #include "stage/stage_account.h"
 #include "stage/stage_live.h"
@@ -64,8 +66,25 @@ StagedTrainOutcome StagedTrainJob(const StagedTrainOptions& staged, train::Train
   metrics::LiveCounters train_live;
   o.live = &stage_live;
   options.live = &train_live;
-  JobTimeseries sampling(staged.interval_s, &stage_live, &train_live);
-  stage::StageOutcome outcome = CheckAndRunStage(o, "--stage-to", staged.output, ready);
+  // The folder opens once the options are checked, before the first byte: a job killed
+  // then keeps its summary (counted by `stage --report`) and time-series rows.
+  FolderResults folder(staged.output, "");
+  stage::StageAccount pending;
+  pending.source = RedactUrlPasswords(o.source);
+  pending.start_utc = UtcStamp();
+  ResultsWriter writer(&folder, StageEnvelope(pending, o, "staged_train"), staged.interval_s);
+  const nlohmann::ordered_json began = {{"command", "train"}, {"source", pending.source}};
+  JobTimeseries sampling(staged.interval_s, &stage_live, &train_live, {},
+                         [&](const metrics::TimeseriesRow& row) {
+                           writer.Row(row);
+                           nlohmann::ordered_json so_far = began;
+                           so_far["wall_s"] = row.elapsed_s;
+                           writer.Update(so_far);
+                         });
+  stage::StageOutcome outcome = CheckAndRunStage(o, "--stage-to", staged.output, [&] {
+    if (ready) ready();
+    writer.Open("train", began);
+  });
   stage::StageAccount& account = outcome.account;
   account.command = "train";
   StagedTrainOutcome out;
@@ -92,7 +111,7 @@ StagedTrainOutcome StagedTrainJob(const StagedTrainOptions& staged, train::Train
   const auto envelope = StageEnvelope(account, o, "staged_train");
   auto figures = stage::ToJson(account);
   if (!line.is_null()) figures["train"] = line;  // the training's own figures
-  out.results = WriteJobResults(staged.output, "train", envelope, figures, timeseries);
+  out.results = writer.Finish(envelope, figures, timeseries);
   if (!line.is_null()) out.line = FinalLine(line, envelope, out.results.folder);
   return out;
 }

@@ -3,8 +3,9 @@
 # holds summary.json from the start (valid JSON, complete false, a stop_reason saying the job
 # did not end) and the time-series rows sampled until the kill; `trainbench report` draws it
 # as incomplete with no "undefined" on the page; the rerun resumes where the kind can
-# (datagen keeps its finished files). Kinds: datagen --output, replay --output, a sai3-bench
-# config, train --output (when built with LibTorch).
+# (datagen keeps its finished files) and `stage --report` counts a killed stage. Kinds:
+# datagen --output, replay --output, a sai3-bench config, stage --output (from a slow origin on
+# loopback), train --output (when built with LibTorch).
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 
@@ -68,6 +69,60 @@ killed_job sai3 "$WORK/s3" "$TB" run "$SRC/tests/data/sai3-bench/resnet50_1-host
   prepare.ensure_objects.0.size_spec.std_dev=8192 prepare.ensure_objects.0.size_spec.min=4096 \
   prepare.ensure_objects.0.size_spec.max=65536 prepare.directory_structure.width=4 \
   prepare.directory_structure.files_per_dir=3 --no-progress
+
+# stage: 64 MiB from a slow origin on loopback (about 4 MB/s, Range honoured, bounded to 90 s);
+# `stage --report` counts the killed job, as not successful.
+"$PY" - "$WORK/slow.port" <<'PY' &
+import http.server, re, sys, threading, time
+SIZE = 64 << 20
+CHUNK = bytes(range(256)) * 256  # 64 KiB
+class Slow(http.server.BaseHTTPRequestHandler):
+    def span(self):
+        m = re.match(r"bytes=(\d+)-(\d*)", self.headers.get("Range", ""))
+        if not m:
+            return 0, SIZE - 1, False
+        end = int(m.group(2)) if m.group(2) else SIZE - 1
+        return int(m.group(1)), min(end, SIZE - 1), True
+    def head(self):
+        first, last, ranged = self.span()
+        self.send_response(206 if ranged else 200)
+        self.send_header("Content-Length", str(last - first + 1))
+        self.send_header("Accept-Ranges", "bytes")
+        if ranged:
+            self.send_header("Content-Range", f"bytes {first}-{last}/{SIZE}")
+        self.end_headers()
+        return last - first + 1
+    def do_HEAD(self):
+        self.head()
+    def do_GET(self):
+        left = self.head()
+        while left > 0:
+            n = min(left, len(CHUNK))
+            self.wfile.write(CHUNK[:n])
+            left -= n
+            time.sleep(0.016)
+    def log_message(self, *args):
+        pass
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # the killed client's broken pipe is expected
+server = Server(("127.0.0.1", 0), Slow)
+open(sys.argv[1], "w").write(str(server.server_address[1]))
+threading.Timer(90, server.shutdown).start()  # bounded, whatever happens to the test
+server.serve_forever()
+PY
+slow=$!
+for _ in $(seq 50); do
+  [ -s "$WORK/slow.port" ] && break
+  sleep 0.1
+done
+killed_job stage "$WORK/st" "$TB" stage "http://127.0.0.1:$(cat "$WORK/slow.port")/big.bin" "$WORK/staged" \
+  --streams 1 --output "$WORK/st" --interval 0.1 --no-progress
+kill "$slow" 2>/dev/null || true
+wait "$slow" 2>/dev/null || true
+expect_exit 0 campaign.out "$TB" stage --report "$WORK/st"
+check "stage --report counts the killed stage" grep -qE "^  jobs +1$" campaign.out
+check "... as not successful" grep -qE "^  successful +0$" campaign.out
 
 # train: a CPU training of many steps.
 if train_has_libtorch; then
