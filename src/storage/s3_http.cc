@@ -90,6 +90,14 @@ std::string ToLowerAscii(std::string s) {
   return s;
 }
 
+// Whether a body is an S3 error document (its root element is <Error>).
+bool IsErrorDocument(const std::string& body) {
+  if (body.find("<Error>") == std::string::npos) return false;
+  pugi::xml_document doc;
+  return doc.load_buffer(body.data(), body.size()) &&
+         std::string_view(doc.document_element().name()) == "Error";
+}
+
 }  // namespace
 
 std::string EndpointHost(const std::string& endpoint) {
@@ -277,6 +285,7 @@ S3Result S3Endpoint::Finish(CURL* easy, CURLcode code) {
 }
 
 bool S3Endpoint::Retryable(const S3Result& result, const S3Transfer& transfer) {
+  if (result.error_in_body) return true;
   if (result.curl != CURLE_OK) {
     // A refused connection too: a gateway restarting comes back.
     return result.curl == CURLE_COULDNT_CONNECT || CurlTransferBroke(result.curl);
@@ -358,6 +367,13 @@ std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
     code = doc.child("Error").child_value("Code");
     message = doc.child("Error").child_value("Message");
   }
+  if (result.error_in_body)
+    return fmt::format(
+        "{}: HTTP 200 with an error in its body{}{}{}; the server accepted the request, then "
+        "failed it, {} times in a row: see the endpoint's logs for the request id, and run the "
+        "command again (storage.storage_options.s3_max_attempts sets the tries)",
+        what, code.empty() ? "" : ": " + code, message.empty() ? "" : " (" + message + ")",
+        t.request_id.empty() ? "" : ", request id " + t.request_id, options_.max_attempts);
   std::string hint;
   if (code == "SignatureDoesNotMatch" || code == "InvalidAccessKeyId" || result.status == 403)
     hint = fmt::format("check the access key and secret (from {}) and the region ({})",
@@ -427,6 +443,9 @@ S3Result S3Endpoint::Perform(const S3Request& request, S3Transfer& transfer) con
     Prepare(easy.get(), request, transfer);
     result = Finish(easy.get(), curl_easy_perform(easy.get()));
     RecordLatency(request, transfer);
+    if (result.Ok() && Operation(request) == "CompleteMultipartUpload" &&
+        IsErrorDocument(transfer.text))
+      result.error_in_body = true;
     if (const std::string wrong = RangeError(request, result, transfer); !wrong.empty())
       throw IoError(wrong, 0);
     if (result.Ok() || (request.method == "HEAD" && result.status == 404) ||

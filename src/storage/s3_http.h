@@ -4,8 +4,9 @@
 // does not add it), the response into a caller's buffer or a string, and S3's error
 // XML turned into a message that names the bucket, key and endpoint and the next thing
 // to try, never a secret. Requests that may succeed on another try (5xx, SlowDown,
-// timeouts, cut connections) are retried with exponential backoff and full jitter, at
-// most S3Options::max_attempts tries in all.
+// timeouts, cut connections, a CompleteMultipartUpload answered 200 with an <Error> body) are
+// retried with exponential backoff and full jitter, at most S3Options::max_attempts tries in
+// all.
 // Thread safety: S3Endpoint is immutable and thread-safe; an S3Transfer belongs to one
 // easy handle and is used by one thread at a time.
 #pragma once
@@ -65,7 +66,10 @@ struct S3Transfer {
 struct S3Result {
   CURLcode curl = CURLE_OK;
   long status = 0;
-  bool Ok() const { return curl == CURLE_OK && status >= 200 && status < 300; }
+  // A 200 whose body is an S3 <Error> (CompleteMultipartUpload: AWS answers 200 at once and
+  // may fail the assembly later); retried as a 5xx, as AWS's SDKs do.
+  bool error_in_body = false;
+  bool Ok() const { return curl == CURLE_OK && status >= 200 && status < 300 && !error_in_body; }
 };
 
 class S3Endpoint {

@@ -70,11 +70,7 @@ class S3Writer : public AtomicWriter {
       S3Transfer t;
       std::string failure;
       try {
-        e_.Perform(r, t);
-        // S3 may answer 200 with an error in the body of a completion.
-        if (t.text.find("<Error>") != std::string::npos)
-          failure = fmt::format("S3 CompleteMultipartUpload {} failed: {}", e_.Describe(key_),
-                                t.text.substr(0, 300));
+        e_.Perform(r, t);  // a 200 with an <Error> body is retried there, and thrown
       } catch (const IoError& e) {
         failure = e.what();
       }

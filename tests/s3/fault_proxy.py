@@ -34,11 +34,14 @@ anyone read (a bucket policy: s3_public_read in lib.sh). --ignore-conditions ans
 answered a request with If-None-Match or If-Match 412 Precondition Failed, as a server that
 ignores conditional writes would (those headers are signed: they cannot be removed). --answer KIND=STATUS (repeatable; KIND as --lose-reply, or
 list-uploads for ListMultipartUploads) answers every such request with STATUS and an S3 error
-body (501 NotImplemented, 413 EntityTooLarge, ...) without forwarding it.
+body (501 NotImplemented, 413 EntityTooLarge, ...) without forwarding it. --error-200 KIND
+answers the first --error-200-count (1) requests of KIND with 200 OK and an S3 <Error> body
+(InternalError), not forwarded: AWS documents that CompleteMultipartUpload may answer so.
 
 The stats file (JSON, rewritten after every request and on SIGTERM/SIGINT/exit) counts:
 connections, requests, forwarded (reached upstream, cut and delayed included), slowdown, cut,
-delayed, stalled, corrupted, lost, ranges_dropped, conditions_ignored, answered, upstream_errors, and by_method.
+delayed, stalled, corrupted, lost, ranges_dropped, conditions_ignored, answered, errors_in_200,
+upstream_errors, and by_method.
 """
 
 import argparse
@@ -79,6 +82,7 @@ class Stats:
             "ranges_dropped": 0,
             "conditions_ignored": 0,
             "answered": 0,
+            "errors_in_200": 0,
             "upstream_errors": 0,
             "by_method": {},
         }
@@ -311,6 +315,25 @@ class Handler(socketserver.BaseRequestHandler):
             )
             stats.write()
             return keep
+
+        error_200 = False
+        if self.server.options.error_200 and request_kind(start) == self.server.options.error_200:
+            with self.server.lose_lock:
+                if self.server.error_200_left > 0:
+                    self.server.error_200_left -= 1
+                    error_200 = True
+        if error_200:
+            stats.add("errors_in_200")
+            if not expect:
+                copy_body(self.rfile, None, headers)
+            body = (b'<?xml version="1.0" encoding="UTF-8"?>\n\n<Error><Code>InternalError</Code>'
+                    b"<Message>We encountered an internal error. Please try again.</Message>"
+                    b"<RequestId>fault-proxy-%d</RequestId></Error>" % index)
+            self.request.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\n"
+                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+            stats.write()
+            return False
 
         answer = self.server.answers.get(request_kind(start))
         code_name = None
@@ -582,6 +605,9 @@ def main():
                    help="answer a conditional request's 412 with 200 (as if the write was done)")
     p.add_argument("--answer", action="append", default=[], metavar="KIND=STATUS",
                    help="answer requests of KIND with STATUS, not forwarded")
+    p.add_argument("--error-200", choices=["create", "complete", "part", "put", "get"],
+                   help="answer requests of this S3 operation 200 with an <Error> body")
+    p.add_argument("--error-200-count", type=int, default=1, help="how many --error-200 answers")
     p.add_argument("--max-seconds", type=float, default=600, help="exit after this long")
     p.add_argument("--rate-mb", type=float, default=0.0,
                    help="a bandwidth limit in MB/s (10^6 B/s) over every connection's bodies")
@@ -601,6 +627,7 @@ def main():
     server.lose_lock = threading.Lock()
     server.lose_left = o.lose_count if o.lose_reply else 0
     server.lost_requests = set()
+    server.error_200_left = o.error_200_count if o.error_200 else 0
     server.answers = {}
     for spec in o.answer:
         kind, _, status = spec.partition("=")
