@@ -7,7 +7,9 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <map>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "app/job_checks.h"
@@ -29,9 +31,11 @@
 #include "common/storage_option_names.h"
 #include "common/strings.h"
 #include "common/units.h"
+#include "metrics/process_stats.h"
 #include "metrics/run_record_json.h"
 #include "report/latency_histogram_json.h"
 #include "report/result_envelope.h"
+#include "report/rules_checks.h"
 #include "storage/page_cache_hint.h"
 
 namespace trainbench::app {
@@ -73,6 +77,31 @@ json RankJson(const ReplayFigures& f, const storage::Storage& target) {
           {"start_ns", f.start_ns},
           {"end_ns", f.end_ns},
           {"interrupted", f.interrupted}};
+}
+
+// The bytes of the objects the GETs read, against the memory of the job's hosts (each host
+// once): on a file system its page cache serves them once read (prepare just wrote them), as
+// it serves a run's dataset. `fits_in_page_cache`: local data under 5x the memory.
+json GetsAgainstMemory(const std::set<uint32_t>& gets, const std::vector<uint64_t>& sizes,
+                       bool local, dist::Communicator& ranks) {
+  uint64_t get_bytes = 0;
+  for (uint32_t o : gets) get_bytes += sizes[o];
+  std::map<std::string, uint64_t> memory_of;
+  for (const auto& line :
+       ranks.AllGather(std::to_string(metrics::HostMemoryBytes()) + " " + ranks.Host())) {
+    const size_t space = line.find(' ');
+    memory_of[line.substr(space + 1)] = std::stoull(line.substr(0, space));
+  }
+  uint64_t memory = 0;
+  for (const auto& [host, bytes] : memory_of) memory += bytes;
+  const bool fits =
+      local && get_bytes > 0 &&
+      report::PageCacheCanHold(static_cast<double>(get_bytes), static_cast<double>(memory));
+  return {{"get_bytes", get_bytes},
+          {"host_memory_bytes", memory},
+          {"hosts", memory_of.size()},
+          {"data_is_local", local},
+          {"fits_in_page_cache", fits}};
 }
 
 }  // namespace
@@ -169,6 +198,14 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   std::vector<MixOp> ops = MixOps(c, table[0].objects);
   for (const MixOp& op : ops)
     if (op.op == ReplayOp::kGet) table[0].gets.insert(op.objects.begin(), op.objects.end());
+  const json cache =
+      GetsAgainstMemory(table[0].gets, sizes, target->LocalPath("").has_value(), ranks);
+  if (cache.at("fits_in_page_cache").get<bool>() && ranks.Rank() == 0)
+    job_log.Warn(report::SmallerThanMemory(
+                     "the data its GETs read", cache.at("get_bytes").get<double>(),
+                     cache.at("hosts").get<size_t>(), cache.at("host_memory_bytes").get<double>()) +
+                 "; " + report::kPageCacheNote +
+                 " (prepare more or larger objects, 5x the memory, to measure the storage)");
   const int64_t start_ns =
       std::stoll(ranks.AllGather(std::to_string(metrics::WallNanos())).front());
   const int64_t end_ns = start_ns + static_cast<int64_t>(c.duration_s * 1e9);
@@ -299,6 +336,7 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
                   {"bytes", prepared.bytes},     {"bytes_written", prepared.bytes_written},
                   {"seconds", prepared.seconds}};
   f["cleanup"] = c.cleanup;
+  f["cache"] = cache;
   out.results = writer.Finish(envelope, f, timeseries);
   ordered_json line;
   ordered_json short_figures;

@@ -73,6 +73,13 @@ const char* const kReportScript = R"JS(
     parent.append(t);
     return t;
   }
+  // The warning of data the page cache can serve, the same on every page that reads data
+  // (a run's dataset, a sai3-bench workload's objects).
+  function pageCacheNote(what, dataBytes, memoryBytes) {
+    return `${what} (${bytes(dataBytes)}) is smaller than 5x host memory ` +
+           `(${bytes(memoryBytes)}): the page cache can serve it, so this measures memory, ` +
+           'not storage (MLPerf Storage asks for 5x memory)';
+  }
   const m = (run) => run.summary.metric || {};
   // A checkpointing workload reads no dataset: its figures are the checkpoints'.
   const ckptOnly = (run) => run.summary.checkpointing_only === true;
@@ -217,9 +224,7 @@ const char* const kRunPageScript = R"JS(
     const warn = (text) => verdicts.append(el('p', {class: 'warning'},
                                                 (runs.length > 1 ? label(r, i) + ': ' : '') + text));
     if (c.fits_in_page_cache)
-      warn(`the dataset (${bytes(c.dataset_bytes)}) is smaller than 5x host memory ` +
-           `(${bytes(c.host_memory_bytes)}): the page cache can serve it, so this measures ` +
-           'memory, not storage (MLPerf Storage asks for 5x memory)');
+      warn(pageCacheNote('the dataset', c.dataset_bytes, c.host_memory_bytes));
     if (c.device_read_available && c.bytes_read > 0 && c.device_read_fraction < 0.5)
       warn(`storage devices delivered ${num(100 * c.device_read_fraction, 1)}% of the ` +
            `${bytes(c.bytes_read)} read: the rest came from the page cache`);

@@ -69,6 +69,21 @@ const char* const kJobPageScript = R"JS(
       if (!s.complete && s.stop_reason) v.append(el('div', {}, s.stop_reason));
       vbox.append(v);
     });
+    runs.forEach((r, i) => {
+      const c = S(r).cache;
+      if (kind !== 'sai3' || !c) return;
+      const who = runs.length > 1 ? label(r, i) + ': ' : '';
+      if (c.fits_in_page_cache)
+        outcome.append(el('p', {class: 'warning', 'data-warning': 'page-cache'},
+                          who + pageCacheNote('the data its GETs read', c.get_bytes,
+                                              c.host_memory_bytes)));
+      if (c.data_is_local)
+        outcome.append(el('p', {class: 'note', 'data-note': 'open-files'},
+                          who + 'a GET here reads a file the read engine keeps open (as run ' +
+                          'does), where sai3-bench opens the file for every GET: the ops/s of ' +
+                          'small objects leave out that open, and page_cache_mode advises a ' +
+                          'file once, when first opened (docs/sai3-bench.md)'));
+    });
 
     // ---- figures: one row per figure, one column per result
     const figures = {

@@ -40,4 +40,14 @@ struct RulesReport {
 
 RulesReport CheckRules(const RulesInput& input);
 
+// MLPerf Storage's rule for data the page cache could serve: less than 5x the hosts' memory.
+bool PageCacheCanHold(double data_bytes, double hosts_memory_bytes);
+// "WHAT (X) is smaller than 5x the memory of the N host(s) (Y)", the start of the warning
+// a run gives of its dataset and a sai3-bench workload of the objects its GETs re-read.
+std::string SmallerThanMemory(const std::string& what, double data_bytes, size_t hosts,
+                              double hosts_memory_bytes);
+// What that means where the data is on a file system: said the same way by every job.
+inline constexpr const char* kPageCacheNote =
+    "the page cache can serve it, so this measures memory, not storage";
+
 }  // namespace trainbench::report

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # trainbench run CONFIG.yaml with sai3-bench's resnet50 1-host config, scaled down by
-# overrides, against a file:// target: prepare makes exactly `count` objects of the asked sizes
+# overrides, against a file:// target (whose re-read objects get the page-cache warning a run
+# gives of a small dataset): prepare makes exactly `count` objects of the asked sizes
 # in the directory_structure's folders; the op mix (get, put, stat, list, delete added by
 # overrides) keeps its weights, its per-op counts add up in summary.json, DELETE removes only
 # what the job PUT; the time series, the final line and --op-log are there; a re-run resumes
@@ -63,6 +64,20 @@ assert all(n == "foreign.dat" or n.startswith("trainbench-r0-") for n in left), 
 rows = list(csv.DictReader(open(sys.argv[1] + "/timeseries.csv")))
 assert len(rows) >= 8, len(rows)
 assert {r["phase"] for r in rows} >= {"workload"}, {r["phase"] for r in rows}
+PY
+# 48 small objects on file://, re-read for 2 s: the page cache serves them, and the job says so
+# as a run says it of its dataset (the same words), with the figures in summary.json.
+contains run.out "warning: the data its GETs read ("
+contains run.out "the page cache can serve it, so this measures memory, not storage"
+check "summary.json: the GETs' bytes against the host's memory" "$PY" - "$folder" "$t" <<'PY'
+import json, os, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+c = s["cache"]
+prepared = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(sys.argv[2])
+               for f in fs if f.startswith("prepared-"))
+assert 0 < c["get_bytes"] <= prepared, (c, prepared)
+assert c["data_is_local"] and c["fits_in_page_cache"] and c["hosts"] == 1, c
+assert c["host_memory_bytes"] > 5 * c["get_bytes"], c
 PY
 check "--op-log: a line for each GET the summary counts" "$PY" - "$folder" <<'PY'
 import csv, json, sys

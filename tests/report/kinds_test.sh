@@ -92,7 +92,24 @@ expect_exit 0 sai3.out "$TB" run "$SRC/tests/data/sai3-bench/resnet50_1-host.yam
   prepare.ensure_objects.0.count=16 prepare.directory_structure.width=2 \
   prepare.directory_structure.files_per_dir=4 workload.1.op=stat workload.1.path='scan.d*/**/*' \
   workload.1.weight=30 --no-progress
-page_ok "$(json_last_line sai3.out 'd["trainbench"]["results"]')"
+sai3=$(json_last_line sai3.out 'd["trainbench"]["results"]')
+page_ok "$sai3"
+# On file:// its objects are re-read from the page cache, and its files are kept open across
+# GETs (sai3-bench opens one per GET): the page says both, in a run page's words for the first.
+"$TB" report "$sai3" -o "$WORK/sai3.html" >report.out 2>&1 || { cat report.out; fail "report $sai3"; }
+chromium_dump_dom "$WORK/sai3.html" "$WORK/sai3.dom"
+check "the sai3 page's page-cache warning and open-files note" $PY - "$WORK/sai3.dom" <<'PY'
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+warning = re.search(r'data-warning="page-cache"[^>]*>([^<]*)<', dom)
+assert warning, "no page-cache warning"
+assert re.match(r"the data its GETs read \([0-9.]+ [KM]B\) is smaller than 5x host memory "
+                r"\([0-9.]+ GB\): the page cache can serve it, so this measures memory, not storage",
+                warning.group(1)), warning.group(1)
+note = re.search(r'data-note="open-files"[^>]*>([^<]*)<', dom)
+assert note and "sai3-bench opens the file for every GET" in note.group(1), note
+print("sai3 page notes ok")
+PY
 
 # Refusals: mixed kinds, and what only a run's results have.
 expect_exit 2 mixed.out "$TB" report "$stage1" "$datagen" -o "$WORK/mixed.html"
