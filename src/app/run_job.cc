@@ -126,6 +126,9 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
                        p.bytes_per_second, p.au_percentage, p.measured});
   };
   emulation.interval_s = options.interval_s;
+  emulation.on_phase = [&](const metrics::RunRecord& so_far) {
+    if (results) KeepRunSoFar(config, *results, started, layout, ranks.Size(), so_far);
+  };
   emulation.on_row = [&](const metrics::TimeseriesRow& row) {
     progress.OnRow(row);
     if (results && options.interval_s > 0) results->AppendRow(row);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/job_results.h"
+#include "app/results_writer.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -28,7 +29,37 @@ std::vector<uint64_t> AcceleratorCounts(const sim::RankLayout& layout, size_t re
   return counts;
 }
 
+report::ResultEnvelope RunEnvelope(const config::WorkloadConfig& config, const std::string& started,
+                                   const sim::RankLayout& layout) {
+  report::ResultEnvelope envelope;
+  envelope.kind = config.workflow.train ? "run" : "checkpoint";
+  envelope.workload = config.workload_name;
+  envelope.started = started;
+  envelope.host_names = sim::Hosts(layout);
+  envelope.config = config::ToJson(config);
+  return envelope;
+}
+
 }  // namespace
+
+void KeepRunSoFar(const config::WorkloadConfig& config, ResultsSink& results,
+                  const std::string& started, const sim::RankLayout& layout, int ranks,
+                  const metrics::RunRecord& so_far) {
+  try {
+    report::ResultEnvelope envelope = RunEnvelope(config, started, layout);
+    envelope.stop_reason =
+        ranks > 1 ? fmt::format("{} (rank 0's share of {} ranks)", kNotEndedReason, ranks)
+                  : std::string(kNotEndedReason);
+    results.WriteFile("epochs.csv", report::EpochsCsv(so_far));
+    results.WriteFile(
+        "summary.json",
+        report::WithEnvelope(envelope, report::Summary(so_far, config, started, UtcStamp()))
+                .dump(2) +
+            "\n");
+  } catch (const std::exception&) {
+    // The end writes them again and reports what it could not write.
+  }
+}
 
 std::string OpenRunResults(const config::WorkloadConfig& config, ResultsSink* results,
                            const std::string& started) {
@@ -70,15 +101,10 @@ int ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
           ranks.Size() - 1));
     }
   }
-  report::ResultEnvelope envelope;
-  envelope.kind = config.workflow.train ? "run" : "checkpoint";
-  envelope.workload = config.workload_name;
-  envelope.started = started;
+  report::ResultEnvelope envelope = RunEnvelope(config, started, layout);
   envelope.finished = finished;
   envelope.complete = record.complete;
   envelope.stop_reason = record.stop_reason;
-  envelope.host_names = sim::Hosts(layout);
-  envelope.config = config::ToJson(config);
   // Shown first: a results file that cannot be written (a full disk) must not take the
   // table and the JSON line along. Each file is written whole or not at all, and the
   // summary lists those that could not be written.

@@ -17,6 +17,13 @@ namespace trainbench::app {
 std::string OpenRunResults(const config::WorkloadConfig& config, ResultsSink* results,
                            const std::string& started);
 
+// Rewrites epochs.csv and summary.json (marked incomplete: the run has not ended) from rank
+// 0's record so far, so that a run killed later keeps what it measured; over several ranks
+// it is rank 0's own share, and says so. Never throws: the run goes on.
+void KeepRunSoFar(const config::WorkloadConfig& config, ResultsSink& results,
+                  const std::string& started, const sim::RankLayout& layout, int ranks,
+                  const metrics::RunRecord& so_far);
+
 struct FinishedRun {
   const RunJobOptions& options;
   JobEnv& env;

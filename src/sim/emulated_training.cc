@@ -56,6 +56,7 @@ class EmulatedRun {
     if (c_.workflow.checkpoint)
       checkpointer_ = std::make_unique<Checkpointer>(c_, comm_.Rank(), comm_.Size(),
                                                      options_.checkpoint_storage);
+    PhaseEnded();
     std::unique_ptr<metrics::IntervalSampler> timeseries;
     if (options_.interval_s > 0)
       timeseries =
@@ -94,6 +95,10 @@ class EmulatedRun {
  private:
   void Log(const std::string& line) {
     if (options_.log) options_.log(line);
+  }
+
+  void PhaseEnded() {
+    if (options_.on_phase) options_.on_phase(r_);
   }
 
   bool Stop(const PhaseOutcome& out) {
@@ -176,6 +181,7 @@ class EmulatedRun {
       r_.preloads.push_back(rec);
       Log(fmt::format("preload: {} samples, {} in {:.2f} s", rec.samples,
                       FormatBytes(static_cast<double>(rec.bytes_read)), rec.duration_s));
+      PhaseEnded();
       if (Stop(out)) return;
     }
     const double run_start = NowSeconds();
@@ -218,6 +224,7 @@ class EmulatedRun {
                       c_.train.epochs, rec.steps, rec.SamplesPerSecond(),
                       rec.BytesPerSecond() / kMB, rec.au_percentage,
                       rec.complete ? "" : " (incomplete)"));
+      PhaseEnded();
       if (Stop(out)) return;
       if (EvalDue(c_, epoch, dataset_.NumEval() > 0) && !Evaluate(epoch)) return;
       if (checkpointer_ && EpochCheckpointDue(c_, epoch) && checkpointer_->MayWrite())
@@ -248,6 +255,7 @@ class EmulatedRun {
     r_.evals.push_back(rec);
     Log(fmt::format("eval after epoch {}: {} steps in {:.2f} s, {:.1f} samples/s, AU {:.2f}%",
                     epoch, rec.steps, rec.duration_s, rec.SamplesPerSecond(), rec.au_percentage));
+    PhaseEnded();
     return !Stop(out);
   }
 

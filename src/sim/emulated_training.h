@@ -42,6 +42,9 @@ struct EmulationOptions {
   // sampler's thread) as it is taken.
   double interval_s = 1;
   std::function<void(const metrics::TimeseriesRow&)> on_row;
+  // This rank's record so far, once the reads are set up and after each preload, epoch and
+  // evaluation (on the run's thread): a run killed later keeps what it measured until then.
+  std::function<void(const metrics::RunRecord&)> on_phase;
 };
 
 metrics::RunRecord RunEmulatedTraining(const config::WorkloadConfig& config,

@@ -29,6 +29,12 @@ wait \$pid || code=\$?
 echo \$code >$WORK/run.code
 find \$mnt/results -type f | sort >$WORK/files
 ls -la \$mnt/results/* >$WORK/listing 2>&1
+for f in \$mnt/results/*/summary.json; do
+  if [ -f "\$f" ]; then python3 -c "import json,sys; json.load(open(sys.argv[1]))" "\$f" || echo "bad \$f" >>$WORK/bad; fi
+done
+for f in \$mnt/results/*/epochs.csv; do
+  if [ -f "\$f" ]; then head -n 1 "\$f" | grep -q '^kind,epoch,' || echo "bad \$f" >>$WORK/bad; fi
+done
 umount \$mnt
 INNER
 rc=0
@@ -39,6 +45,13 @@ check "exit 1 (got $(cat "$WORK/run.code"))" test "$(cat "$WORK/run.code")" -eq 
 contains "$WORK/run.out" "AU"                      # the table
 contains "$WORK/run.out" '{"trainbench_metrics":'  # the JSON line
 contains "$WORK/run.out" "results incomplete: could not write epochs.csv, timeseries.csv, summary.json"
+check "no summary.json or epochs.csv cut short" test ! -e "$WORK/bad"
 check "no temporary file left" bash -c "! grep -q tbtmp '$WORK/files'"
-check "no epochs.csv" bash -c "! grep -q epochs.csv '$WORK/files'"
+# epochs.csv and summary.json may be there from before the disk filled (they are kept as the run
+# goes, whole each time): then they are an earlier whole version, never a cut one.
+check "what is there is whole" "$PY" - "$WORK/listing" <<'PY'
+import sys
+listing = open(sys.argv[1]).read()
+assert "tbtmp" not in listing, listing
+PY
 echo "run_results_full_disk: ok"
