@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <future>
 #include <memory>
 #include <pugixml.hpp>
@@ -37,11 +38,19 @@ class S3Writer : public AtomicWriter {
     }
   }
 
+  // Parts are part_size bytes whatever the appends' sizes: one Append of a whole object (the
+  // dataset's manifest, 12 MB for 100k files) is cut into parts too, not sent as one body.
   void Append(const void* data, size_t size) override {
     const auto* p = static_cast<const unsigned char*>(data);
-    buffer_.insert(buffer_.end(), p, p + size);
+    const size_t part_size = e_.options().part_size;
     written_ += size;
-    if (buffer_.size() >= e_.options().part_size) StartPart();
+    while (size > 0) {
+      const size_t take = std::min(size, part_size - std::min(part_size, buffer_.size()));
+      buffer_.insert(buffer_.end(), p, p + take);
+      p += take;
+      size -= take;
+      if (buffer_.size() >= part_size) StartPart();
+    }
   }
   void Sync() override {}  // S3 acknowledges a PUT once it is durable
   void Commit() override {

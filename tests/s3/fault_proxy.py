@@ -37,10 +37,13 @@ list-uploads for ListMultipartUploads) answers every such request with STATUS an
 body (501 NotImplemented, 413 EntityTooLarge, ...) without forwarding it. --error-200 KIND
 answers the first --error-200-count (1) requests of KIND with 200 OK and an S3 <Error> body
 (InternalError), not forwarded: AWS documents that CompleteMultipartUpload may answer so.
+--max-body BYTES answers a request whose Content-Length exceeds BYTES 413 EntityTooLarge, not
+forwarded, as a server or proxy with a body limit does.
 
 The stats file (JSON, rewritten after every request and on SIGTERM/SIGINT/exit) counts:
 connections, requests, forwarded (reached upstream, cut and delayed included), slowdown, cut,
 delayed, stalled, corrupted, lost, ranges_dropped, conditions_ignored, answered, errors_in_200,
+too_large (--max-body's 413s), largest_body (the largest Content-Length forwarded),
 upstream_errors, and by_method.
 """
 
@@ -83,6 +86,8 @@ class Stats:
             "conditions_ignored": 0,
             "answered": 0,
             "errors_in_200": 0,
+            "too_large": 0,
+            "largest_body": 0,
             "upstream_errors": 0,
             "by_method": {},
         }
@@ -337,6 +342,13 @@ class Handler(socketserver.BaseRequestHandler):
 
         answer = self.server.answers.get(request_kind(start))
         code_name = None
+        length = int(header(headers, "content-length") or 0)
+        if self.server.options.max_body and length > self.server.options.max_body:
+            stats.add("too_large")
+            answer = 413
+        elif answer is None:
+            with stats.lock:
+                stats.counts["largest_body"] = max(stats.counts["largest_body"], length)
         if request_kind(start) == "complete" and start in self.server.lost_requests:
             answer, code_name = 404, b"NoSuchUpload"  # the upload is gone once completed
         if answer is not None:
@@ -608,6 +620,8 @@ def main():
     p.add_argument("--error-200", choices=["create", "complete", "part", "put", "get"],
                    help="answer requests of this S3 operation 200 with an <Error> body")
     p.add_argument("--error-200-count", type=int, default=1, help="how many --error-200 answers")
+    p.add_argument("--max-body", type=int, default=0,
+                   help="answer requests with a longer body 413 EntityTooLarge (0: no limit)")
     p.add_argument("--max-seconds", type=float, default=600, help="exit after this long")
     p.add_argument("--rate-mb", type=float, default=0.0,
                    help="a bandwidth limit in MB/s (10^6 B/s) over every connection's bodies")

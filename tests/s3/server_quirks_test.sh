@@ -8,7 +8,7 @@
 # is still right); and a
 # server that ignores conditional writes (the lock warns that the prefix cannot be locked); a
 # CompleteMultipartUpload answered 200 with an <Error> body (retried; when every try is, a
-# plain message).
+# plain message); a body limit (every part, the manifest's too, at most part_size bytes).
 source "$(dirname "$0")/../lib/common.sh"
 s3_use_gateway
 at_exit fault_proxy_stop
@@ -62,6 +62,23 @@ contains error200s.err "HTTP 200 with an error in its body: InternalError (We en
 contains error200s.err "3 times in a row: see the endpoint's logs for the request id, and run the command again"
 ! grep -qE "<Error>|<\?xml" error200s.err || fail "raw XML in the message: $(cat error200s.err)"
 check "no multipart upload left open" [ "$(open_uploads)" = 0 ]
+
+# --- issue 34: a body limit of 5.5 MiB, part_size 5 MiB. One file of 600,000 16-byte samples:
+# its 9.6 MB data and index and its 6.5 MB manifest (each sample's offset and length) go in
+# parts of part_size bytes, none above the limit (the manifest went in one 6.5 MB body, and
+# the 413 hint to lower part_size could not help). ---
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/limit.json" --max-body 5767168
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT "$TB" datagen resnet50_h100 dataset.format=indexed_binary \
+  dataset.num_files_train=1 dataset.num_samples_per_file=600000 dataset.record_length_bytes=16 \
+  dataset.record_length_bytes_stdev=0 "dataset.data_folder=s3://$bucket/limit" \
+  storage.storage_options.s3_force_path_style=true storage.storage_options.part_size=5242880 \
+  >limit.out 2>limit.err || fail "datagen behind a 5.5 MiB body limit: $(cat limit.err)"
+fault_proxy_stop
+check "no body over the limit" [ "$(json limit.json 'd["too_large"]')" = 0 ]
+check "parts of part_size" [ "$(json limit.json 'd["largest_body"]')" = 5242880 ]
+s3_curl HEAD "/$bucket/limit/trainbench_manifest.json" >manifest.head
+check "the manifest in 2 parts (ETag MD5-2)" grep -qi '^etag: "[0-9a-f]*-2"' manifest.head
+check "the manifest is over part_size" [ "$(sed -n 's/^[Cc]ontent-[Ll]ength: \([0-9]*\).*/\1/p' manifest.head)" -gt 5242880 ]
 
 # --- 25: the reply to the first CreateMultipartUpload is lost; its upload is aborted. ---
 fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/create.json" --lose-reply create
