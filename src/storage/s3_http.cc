@@ -367,6 +367,8 @@ std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
     code = doc.child("Error").child_value("Code");
     message = doc.child("Error").child_value("Message");
   }
+  const std::string credentials = options_.credentials_source.empty() ? "nowhere: none were found"
+                                                                      : options_.credentials_source;
   if (result.error_in_body)
     return fmt::format(
         "{}: HTTP 200 with an error in its body{}{}{}; the server accepted the request, then "
@@ -375,24 +377,40 @@ std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
         what, code.empty() ? "" : ": " + code, message.empty() ? "" : " (" + message + ")",
         t.request_id.empty() ? "" : ", request id " + t.request_id, options_.max_attempts);
   std::string hint;
-  if (code == "SignatureDoesNotMatch" || code == "InvalidAccessKeyId" || result.status == 403)
-    hint = fmt::format("check the access key and secret (from {}) and the region ({})",
-                       options_.credentials_source.empty() ? "nowhere: none were found"
-                                                           : options_.credentials_source,
+  if (code == "RequestTimeTooSkewed") {
+    // The signature is dated by this host's clock; S3 allows 15 minutes either way.
+    const std::string request_time = doc.child("Error").child_value("RequestTime");
+    const std::string server_time = doc.child("Error").child_value("ServerTime");
+    hint = fmt::format(
+        "this host's clock{} and the server's{} differ by more than the server allows: set this "
+        "host's clock right (NTP: timedatectl, chronyc tracking), or the server's",
+        request_time.empty() ? "" : " (" + request_time + ")",
+        server_time.empty() ? "" : " (" + server_time + ")");
+  } else if (code == "AccessDenied") {
+    // The signature was accepted (else SignatureDoesNotMatch or InvalidAccessKeyId): the key
+    // is known, it lacks a permission.
+    hint = fmt::format(
+        "the access key (from {}) is valid, but not allowed {} on {}: grant it that permission "
+        "(the user's policy or the bucket's), or use a key that has it",
+        credentials, Operation(r), Describe(target));
+  } else if (code == "SignatureDoesNotMatch" || code == "InvalidAccessKeyId" ||
+             result.status == 403) {
+    hint = fmt::format("check the access key and secret (from {}) and the region ({})", credentials,
                        options_.region);
-  else if (code == "NoSuchBucket")
+  } else if (code == "NoSuchBucket") {
     hint = fmt::format("create bucket '{}' or name an existing one", location_.bucket);
-  else if (result.status == 413 || code == "EntityTooLarge")
+  } else if (result.status == 413 || code == "EntityTooLarge") {
     hint = fmt::format(
         "the server refused a {}-byte request body as too large: lower "
         "storage.storage_options.part_size (now {} bytes) to what it accepts",
         r.body_size, options_.part_size);
-  else if (result.status == 501 || code == "NotImplemented")
+  } else if (result.status == 501 || code == "NotImplemented") {
     hint = fmt::format("this S3 server does not implement {}", Operation(r));
-  else if (code == "NoSuchKey" || result.status == 404)
+  } else if (code == "NoSuchKey" || result.status == 404) {
     hint = "the object is missing: write the dataset first (trainbench datagen)";
-  else
+  } else {
     hint = "see the endpoint's logs for the request id";
+  }
   return fmt::format("{}: HTTP {}{}{}{}; {}", what, result.status, code.empty() ? "" : " " + code,
                      message.empty() ? "" : " (" + message + ")",
                      t.request_id.empty() ? "" : ", request id " + t.request_id, hint);
@@ -404,6 +422,18 @@ std::string S3Endpoint::TransportHint(CURLcode code, const std::string& curl_err
   const std::string host = EndpointHost(options_.endpoint);
   switch (code) {
     case CURLE_PEER_FAILED_VERIFICATION:
+      // OpenSSL judges a certificate's dates by this host's clock.
+      if (curl_error.find("not yet valid") != std::string::npos)
+        return fmt::format(
+            "the endpoint's TLS certificate ({}) is not valid yet by this host's clock: this "
+            "host's clock is behind (check `date`; set it right with NTP), or the certificate "
+            "was issued for a later date",
+            host);
+      if (curl_error.find("has expired") != std::string::npos)
+        return fmt::format(
+            "the endpoint's TLS certificate ({}) has expired by this host's clock: renew the "
+            "certificate, or, if this host's clock is ahead (check `date`), set it right",
+            host);
       // libcurl's OpenSSL backend: "SSL: no alternative certificate subject name matches
       // target host name 'x'" or "SSL: certificate subject name 'y' does not match ...".
       if (curl_error.find("subject name") != std::string::npos)
