@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace trainbench::app {
 namespace {
@@ -29,6 +30,13 @@ class Search {
       return false;
     }
     return true;
+  }
+
+  // The verdict at `n`, the full-length run's where there was one.
+  std::optional<ProbeVerdict> Verdict(uint64_t n) const {
+    if (const auto it = full_.find(n); it != full_.end()) return it->second;
+    if (const auto it = short_.find(n); it != short_.end()) return it->second;
+    return std::nullopt;
   }
 
  private:
@@ -105,7 +113,13 @@ SearchResult FindMaxAccelerators(uint64_t lowest, uint64_t highest,
     break;
   }
   out.answer = pass;
-  if (fail != 0) out.first_failure = fail;
+  if (fail != 0) {
+    const auto at_fail = search.Verdict(fail);
+    if (at_fail && !at_fail->meaningful)
+      out.no_verdict = fail;
+    else
+      out.first_failure = fail;
+  }
   return out;
 }
 

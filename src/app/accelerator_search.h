@@ -29,10 +29,13 @@ struct SearchStep {
 
 struct SearchResult {
   uint64_t answer = 0;  // the largest count that passed (confirmed); 0: none passed
-  std::optional<uint64_t> first_failure;  // the smallest count that failed (confirmed)
-  bool confirmed = false;                 // full-length runs agree with the answer
-  bool limited_by_dataset = false;        // growth stopped where the AU was no verdict
-  bool limited_by_range = false;          // every count up to `highest` passed
+  std::optional<uint64_t> first_failure;  // the smallest count that failed AU (confirmed)
+  // The count above the answer where the AU was no verdict (too few steps: the dataset is too
+  // small for it), in place of a first failure: no verdict is not a failure.
+  std::optional<uint64_t> no_verdict;
+  bool confirmed = false;           // full-length runs agree with the answer
+  bool limited_by_dataset = false;  // growth stopped where the AU was no verdict
+  bool limited_by_range = false;    // every count up to `highest` passed
   bool stopped = false;
   std::string stop_reason;
   std::vector<SearchStep> steps;  // in the order run

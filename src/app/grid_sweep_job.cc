@@ -88,19 +88,6 @@ std::string Key(const std::vector<std::string>& values) {
   return fmt::format("{}", fmt::join(values, "\x1f"));
 }
 
-// Appends one line and syncs it: a finished point survives a SIGKILL right after.
-void AppendSynced(const std::string& path, const std::string& line) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw IoError(fmt::format("cannot open {}: {}", path, std::strerror(errno)), errno);
-  const std::string text = line + "\n";
-  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
-                  ::fsync(fd) == 0;
-  const int error = errno;
-  ::close(fd);
-  errno = error;
-  if (!ok) throw IoError(fmt::format("cannot append to {}: {}", path, std::strerror(errno)), errno);
-}
-
 double DemandPerAccelerator(const config::WorkloadConfig& c) {
   const double t = c.train.computation_time.mean;
   return t > 0 ? static_cast<double>(c.reader.batch_size) * c.dataset.record_length_bytes / t : 0;
@@ -296,7 +283,7 @@ GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
     nlohmann::ordered_json entry;
     entry["values"] = p.values;
     entry["run"] = ProbeJson(point.run);
-    AppendSynced(journal, entry.dump());
+    report::AppendResultLine(folder, "points.jsonl", entry.dump());
     out.points.push_back(std::move(point));
     write_summary();  // a sweep killed later keeps what it measured
   }

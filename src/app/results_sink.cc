@@ -17,8 +17,18 @@ FolderResults::~FolderResults() {
 
 std::string FolderResults::Open(const std::string& name, const std::string& started) {
   folder_ = report::CreateResultsFolder(output_folder_, name, started);
-  if (!log_file_.empty()) log_ = std::fopen((folder_ + "/" + log_file_).c_str(), "a");
+  OpenLog();
   return folder_;
+}
+
+std::string FolderResults::OpenResumable(const std::string& name) {
+  folder_ = report::OpenResumableFolder(output_folder_, name);
+  OpenLog();
+  return folder_;
+}
+
+void FolderResults::OpenLog() {
+  if (!log_file_.empty()) log_ = std::fopen((folder_ + "/" + log_file_).c_str(), "a");
 }
 
 void FolderResults::WriteFile(const std::string& file, const std::string& text) {
@@ -59,6 +69,11 @@ void FolderResults::Discard() {
 
 std::string MemoryResults::Open(const std::string& job_name, const std::string& started) {
   name = job_name + "-" + started;
+  return "memory:" + name;
+}
+
+std::string MemoryResults::OpenResumable(const std::string& job_name) {
+  name = job_name;
   return "memory:" + name;
 }
 

@@ -23,6 +23,9 @@ class ResultsSink {
   // Makes the job's place for results, named by `name` (the workload or the command) and
   // `started`, and returns it as the user sees it. Throws IoError naming the folder.
   virtual std::string Open(const std::string& name, const std::string& started) = 0;
+  // The same for a job that resumes: the place named `name` alone, taken as it is when an
+  // earlier invocation made it (its journal is there).
+  virtual std::string OpenResumable(const std::string& name) = 0;
   // Writes one results file whole; throws IoError naming it.
   virtual void WriteFile(const std::string& file, const std::string& text) = 0;
   // One line of the job's log (the caller stamps it). Failures are ignored: the log must
@@ -44,12 +47,15 @@ class FolderResults : public ResultsSink {
   FolderResults& operator=(const FolderResults&) = delete;
 
   std::string Open(const std::string& name, const std::string& started) override;
+  std::string OpenResumable(const std::string& name) override;
   void WriteFile(const std::string& file, const std::string& text) override;
   void AppendLog(const std::string& line) override;
   void AppendRow(const metrics::TimeseriesRow& row) override;
   void Discard() override;
 
  private:
+  void OpenLog();
+
   const std::string output_folder_;
   const std::string log_file_;
   std::string folder_;
@@ -62,6 +68,7 @@ class FolderResults : public ResultsSink {
 class MemoryResults : public ResultsSink {
  public:
   std::string Open(const std::string& name, const std::string& started) override;
+  std::string OpenResumable(const std::string& name) override;
   void WriteFile(const std::string& file, const std::string& text) override;
   void AppendLog(const std::string& line) override;
   void AppendRow(const metrics::TimeseriesRow& row) override;

@@ -3,19 +3,24 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
+#include <map>
 #include <memory>
 #include <set>
 #include <thread>
 
 #include "app/job_env.h"
 #include "app/official_commands.h"
+#include "app/results_writer.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/units.h"
 #include "config/datasize.h"
 #include "config/workload_yaml.h"
+#include "formats/crc32c.h"
 #include "metrics/process_stats.h"
+#include "report/results_folder.h"
 
 namespace trainbench::app {
 namespace {
@@ -38,16 +43,14 @@ std::string Sentence(const SearchResult& r, const std::vector<SweepProbe>& probe
       r.answer == 0
           ? fmt::format("this storage feeds no {} at AU >= {:.0f}%", who, target)
           : fmt::format("this storage feeds {} {} at AU >= {:.0f}%", r.answer, who, target);
-  if (r.first_failure) {
-    const SweepProbe* p = Best(probes, *r.first_failure);
-    if (r.limited_by_dataset && p && !p->au_meaningful)
-      text += fmt::format(
-          "; at {} the AU is no verdict: the dataset is too small for that many "
-          "(`trainbench datasize` says how many files)",
-          *r.first_failure);
-    else if (p)
+  if (r.no_verdict)
+    text += fmt::format(
+        "; at {} the AU is no verdict: the dataset is too small for that many "
+        "(`trainbench datasize` says how many files)",
+        *r.no_verdict);
+  if (r.first_failure)
+    if (const SweepProbe* p = Best(probes, *r.first_failure))
       text += fmt::format("; {} fail at {:.1f}%", *r.first_failure, p->au_percentage);
-  }
   if (r.first_failure) {
     // Past the answer, a client that used (nearly) every core is the limit as much as the
     // storage: say so rather than blame the storage.
@@ -85,6 +88,51 @@ std::string SweepText(const SweepOutcome& out) {
   return text;
 }
 
+constexpr const char* kProbeJournal = "probes.jsonl";
+
+// What the search is: the resolved config, its range and probe length, and the ranks.
+std::string SearchId(const config::WorkloadConfig& config, const SweepOptions& o,
+                     uint64_t probe_steps, int ranks) {
+  const std::string text =
+      config::ToYaml(config) + fmt::format("min={};max={};probe_steps={};ranks={};", o.lowest,
+                                           o.highest, probe_steps, ranks);
+  return fmt::format("{:08x}", formats::Crc32c(text.data(), text.size()));
+}
+
+// The probes an earlier invocation journaled, by (count, full-length); a line cut by a kill
+// is skipped (that probe runs again).
+std::map<std::pair<uint64_t, bool>, SweepProbe> ReadProbeJournal(const std::string& path) {
+  std::map<std::pair<uint64_t, bool>, SweepProbe> probes;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    try {
+      const SweepProbe p = ProbeFromJson(nlohmann::json::parse(line));
+      if (p.complete) probes[{p.accelerators, p.full}] = p;
+    } catch (const std::exception&) {
+    }
+  }
+  return probes;
+}
+
+// summary.json with the probes so far, marked incomplete: what a killed sweep leaves.
+void KeepSoFar(ResultsSink& results, const report::ResultEnvelope& envelope,
+               const std::vector<SweepProbe>& probes) {
+  nlohmann::ordered_json f;
+  f["answer_accelerators"] = nullptr;
+  auto& rows = f["probes"] = nlohmann::ordered_json::array();
+  for (const auto& p : probes) rows.push_back(ProbeJson(p));
+  report::ResultEnvelope so_far = envelope;
+  so_far.complete = false;
+  so_far.stop_reason = kNotEndedReason;
+  try {
+    results.WriteFile("probes.csv", ProbesCsv(probes));
+    results.WriteFile("summary.json", report::WithEnvelope(so_far, f).dump(2) + "\n");
+  } catch (const std::exception&) {
+    // The end writes them again and says what it could not write.
+  }
+}
+
 }  // namespace
 
 uint64_t DefaultProbeSteps(const config::WorkloadConfig& config) {
@@ -113,6 +161,24 @@ SweepOutcome SweepJob(
   const bool lead = ranks.Rank() == 0;
   const uint64_t probe_steps =
       options.probe_steps > 0 ? options.probe_steps : DefaultProbeSteps(config);
+  // Refused before any probe what can give no verdict: every count would read as "no
+  // verdict" and the sentence would blame the dataset.
+  const uint64_t verdict_steps = config::MinStepsForAuVerdict(config);
+  if (probe_steps < verdict_steps)
+    throw UsageError(fmt::format(
+        "--probe-steps {}: an AU verdict needs at least {} steps (metric.exclude_start_steps "
+        "{} plus the prefetch's); give --probe-steps {} or more",
+        probe_steps, verdict_steps, config.metric.exclude_start_steps, verdict_steps));
+  const uint64_t samples = config.dataset.num_files_train * config.dataset.num_samples_per_file;
+  const uint64_t steps_at_min =
+      samples / std::max<uint64_t>(1, config.reader.batch_size * options.lowest);
+  if (steps_at_min < verdict_steps)
+    throw UsageError(fmt::format(
+        "--min {}: {} train samples give {} steps per epoch at batch {} x {} accelerator(s), "
+        "fewer than the {} an AU verdict needs: add files (`trainbench datasize {} -a {}` says "
+        "how many) or lower --min",
+        options.lowest, samples, steps_at_min, config.reader.batch_size, options.lowest,
+        verdict_steps, config.workload_name, options.lowest));
   // What one accelerator asks of the storage at 100% AU: a batch per step time.
   const double demand_per_accel =
       static_cast<double>(config.reader.batch_size) * config.dataset.record_length_bytes / t.mean;
@@ -125,14 +191,28 @@ SweepOutcome SweepJob(
   envelope.host_names = report::DistinctHosts(ranks.Gather(ranks.Host()));
   SweepOutcome out;
   out.reports = lead;
+  // The sweep's folder is named by what it searches: the same command finds it again, and
+  // with it the journal of the probes an earlier invocation finished (probes.jsonl, a synced
+  // line as each ends), which it does not run again.
   std::string folder;
+  std::map<std::pair<uint64_t, bool>, SweepProbe> earlier;
   if (lead && env.results) {
     try {
-      folder = env.results->Open("sweep-" + config.workload_name, envelope.started);
+      folder = env.results->OpenResumable(
+          fmt::format("sweep-{}-max-{}", config.workload_name,
+                      SearchId(config, options, probe_steps, ranks.Size())));
     } catch (const std::exception& e) {
       throw UsageError(std::string(e.what()) + ": the sweep keeps its probes there");
     }
+    earlier = ReadProbeJournal(folder + "/" + kProbeJournal);
   }
+  const std::string reused =
+      ranks.AllGather(earlier.empty() ? "" : std::to_string(earlier.size())).front();
+  if (!reused.empty())
+    LogInfo(
+        fmt::format("sweep: {} probe(s) finished by an earlier run of this sweep in {} are "
+                    "taken as they are",
+                    reused, folder));
   LogInfo(fmt::format(
       "sweep {}: the most accelerators at AU >= {:.0f}%, counts {} to {}, probes of {} steps "
       "then full-length runs to confirm; each accelerator asks {:.2f} MB/s at 100% AU",
@@ -154,6 +234,18 @@ SweepOutcome SweepJob(
           "{} accelerator(s) over {} ranks leaves a rank without one: give --min {} or more", n,
           size, size));
     }
+    // A probe an earlier invocation finished: its verdict, on every rank, without a run.
+    std::string kept;
+    if (lead)
+      if (const auto it = earlier.find({n, full}); it != earlier.end()) {
+        const SweepProbe& p = it->second;
+        kept = fmt::format("{}{}", p.passed ? 1 : 0, p.au_meaningful ? 1 : 0);
+        out.probes.push_back(p);
+        LogInfo(fmt::format("sweep: {} accelerator(s) {}: AU {:.2f}% {} (an earlier run's)", n,
+                            full ? "full-length" : "probe", p.au_percentage, VerdictWord(p)));
+      }
+    kept = ranks.AllGather(kept).front();
+    if (!kept.empty()) return ProbeVerdict{kept[0] == '1', kept[1] == '1', false};
     const ProbeRun done = RunProbe(
         run, env, lead ? probe_results(folder.empty() ? "" : folder + "/probes") : nullptr);
     const int code = done.code;
@@ -173,7 +265,17 @@ SweepOutcome SweepJob(
                       "asked)",
                       n, full ? "full-length" : "probe", p.au_percentage, VerdictWord(p),
                       p.mb_per_second, p.demand_mb_per_second));
+      // Journaled as it ends (a stopped probe is not: the rerun runs it again), and the
+      // summary so far rewritten: a sweep killed later keeps both.
+      if (!folder.empty() && !v.stopped) {
+        try {
+          report::AppendResultLine(folder, kProbeJournal, ProbeJson(p).dump());
+        } catch (const std::exception& e) {
+          LogWarning(fmt::format("sweep: {}: a rerun will run this probe again", e.what()));
+        }
+      }
       out.probes.push_back(std::move(p));
+      if (!folder.empty()) KeepSoFar(*env.results, envelope, out.probes);
       verdict = fmt::format("{}{}{}", v.passed ? 1 : 0, v.meaningful ? 1 : 0, v.stopped ? 1 : 0);
     }
     // Every rank takes rank 0's verdict: the next count is the same everywhere.
@@ -188,7 +290,8 @@ SweepOutcome SweepJob(
   } catch (...) {
     // Refused before it measured anything (no dataset, a bad key): no folder that would pass
     // for a sweep.
-    if (lead && env.results && out.probes.empty()) env.results->Discard();
+    // A folder an earlier invocation filled keeps its journal.
+    if (lead && env.results && out.probes.empty() && earlier.empty()) env.results->Discard();
     throw;
   }
   envelope.finished = UtcStamp();
@@ -204,6 +307,9 @@ SweepOutcome SweepJob(
       out.search.stopped ? nlohmann::json() : nlohmann::json(out.search.answer);
   f["first_failure_accelerators"] =
       out.search.first_failure ? nlohmann::json(*out.search.first_failure) : nlohmann::json();
+  // The count whose AU was no verdict (too few steps), which is not a failure.
+  f["no_verdict_accelerators"] =
+      out.search.no_verdict ? nlohmann::json(*out.search.no_verdict) : nlohmann::json();
   f["confirmed"] = out.search.confirmed;
   f["limited_by_dataset"] = out.search.limited_by_dataset;
   f["limited_by_range"] = out.search.limited_by_range;

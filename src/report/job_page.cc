@@ -108,7 +108,9 @@ const char* const kJobPageScript = R"JS(
               ['device', 'trainbench.device_name'], ['processes', 'trainbench.world_size']],
     };
     figures.sweep = [['accelerators fed', 'answer_accelerators'],
-                     ['first failure', 'first_failure_accelerators'], ['confirmed', 'confirmed'],
+                     ['first failure', 'first_failure_accelerators'],
+                     ['no verdict at (too few steps)', 'no_verdict_accelerators'],
+                     ['confirmed', 'confirmed'],
                      ['AU target %', 'au_target_percentage', 0], ['probe steps', 'probe_steps'],
                      ['MB/s asked per accelerator', 'demand_MB_per_second_per_accelerator', 3],
                      ['counts tried', 'counts_tried'],
@@ -314,7 +316,9 @@ const char* const kJobPageScript = R"JS(
           ? [{x: s0.answer_accelerators,
               label: `N* = ${s0.answer_accelerators}` +
                      (s0.first_failure_accelerators
-                          ? ` (${s0.first_failure_accelerators} fails)` : '')}]
+                          ? ` (${s0.first_failure_accelerators} fails)`
+                          : s0.no_verdict_accelerators
+                              ? ` (${s0.no_verdict_accelerators}: no verdict)` : '')}]
           : [];
       chart(charts, 'au-by-count', 'AU at each accelerator count',
             {type: 'scatter', data: {datasets: auSets},

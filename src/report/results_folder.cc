@@ -1,7 +1,11 @@
 #include "report/results_folder.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "common/error.h"
@@ -27,6 +31,29 @@ std::string CreateResultsFolder(const std::string& output_folder, const std::str
           fmt::format("cannot create results folder '{}': {}", path.string(), ec.message()),
           ec.value());
   }
+}
+
+std::string OpenResumableFolder(const std::string& output_folder, const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path path = fs::path(output_folder) / name;
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  if (ec)
+    throw IoError(fmt::format("cannot create results folder '{}': {}", path.string(), ec.message()),
+                  ec.value());
+  return path.string();
+}
+
+void AppendResultLine(const std::string& folder, const std::string& name, const std::string& line) {
+  const std::string path = folder + "/" + name;
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw IoError(fmt::format("cannot open {}: {}", path, std::strerror(errno)), errno);
+  const std::string text = line + "\n";
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
+                  ::fsync(fd) == 0;
+  const int error = errno;
+  ::close(fd);
+  if (!ok) throw IoError(fmt::format("cannot append to {}: {}", path, std::strerror(error)), error);
 }
 
 void WriteResultFile(const std::string& folder, const std::string& name, const std::string& text) {

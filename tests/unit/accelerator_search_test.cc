@@ -97,7 +97,18 @@ TEST(AcceleratorSearch, ADatasetTooSmallEndsTheGrowth) {
   const auto r = FindMaxAccelerators(1, 4096, probe);
   EXPECT_EQ(r.answer, 30u);
   EXPECT_TRUE(r.limited_by_dataset);
-  EXPECT_EQ(r.first_failure.value_or(0), 31u);
+  // 31 had no verdict: it is named as such, not as the first failure.
+  EXPECT_FALSE(r.first_failure.has_value());
+  EXPECT_EQ(r.no_verdict.value_or(0), 31u);
+}
+
+TEST(AcceleratorSearch, AFailureBelowTheNoVerdictIsTheFirstFailure) {
+  // 16 fails AU; from 32 on the AU is no verdict: the bisection's failure is a real one.
+  auto probe = [](uint64_t n, bool) { return ProbeVerdict{n <= 12, n < 32, false}; };
+  const auto r = FindMaxAccelerators(1, 4096, probe);
+  EXPECT_EQ(r.answer, 12u);
+  EXPECT_EQ(r.first_failure.value_or(0), 13u);
+  EXPECT_FALSE(r.no_verdict.has_value());
 }
 
 TEST(AcceleratorSearch, AStoppedRunEndsTheSearch) {
