@@ -459,8 +459,9 @@ class RangeFetcher::Impl {
     const std::string where = !effective.empty() ? effective : sources_.Url(s.source, item.object);
     if ((source.origin && !f.retryable) || s.attempt >= options_.max_attempts)
       throw RuntimeError(fmt::format(
-          "cannot fetch {} bytes {}-{} (chunk {}): {} attempt(s), the last at {}: {}; {}",
-          item.object.name, s.offset, s.offset + s.length - 1, s.chunk, s.attempt, where, f.reason,
+          "cannot fetch {} bytes {}-{} (chunk {}): {} failed attempt{}, the last at {}: {}; {}",
+          item.object.name, s.offset, s.offset + s.length - 1, s.chunk, s.attempt,
+          s.attempt == 1 ? "" : "s", where, f.reason,
           source.origin && !f.retryable
               ? "the origin refuses it: check SOURCE"
               : "raise --max-attempts, add a --mirror, or run again later (the journal keeps "

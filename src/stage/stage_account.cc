@@ -138,8 +138,10 @@ std::string FormatTable(const StageAccount& a) {
                      FormatBytes(static_cast<double>(a.total_bytes)));
   out += fmt::format("  {:<22}{:>10}{:>8}\n", "time", "seconds", "share");
   out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "transfer", a.transfer_s, share(a.transfer_s));
-  out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%  ({} retries, {} thrown away)\n", "retry wasted",
-                     a.retry_wasted_s, share(a.retry_wasted_s), a.retries,
+  // Failed attempts, as the error of a range that ran out of tries counts them.
+  out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%  ({} failed attempt{}, {} thrown away)\n",
+                     "retry wasted", a.retry_wasted_s, share(a.retry_wasted_s), a.retries,
+                     a.retries == 1 ? "" : "s",
                      FormatBytes(static_cast<double>(a.retry_wasted_bytes)));
   out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "verify", a.verify_s, share(a.verify_s));
   out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "extract", a.extract_s, share(a.extract_s));
@@ -147,7 +149,7 @@ std::string FormatTable(const StageAccount& a) {
     out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "compute", a.compute_s, share(a.compute_s));
   out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "wall", a.wall_s, 100.0);
   out += fmt::format("  {:<32}{:<9}{:>12}{:>9}{:>8}{:>9}{:>9}{:>9}\n", "source", "role", "bytes",
-                     "requests", "retries", "MB/s", "p50 ms", "p99 ms");
+                     "requests", "failed", "MB/s", "p50 ms", "p99 ms");
   for (const auto& s : a.sources)
     out +=
         fmt::format("  {:<32}{:<9}{:>12}{:>9}{:>8}{:>9.1f}{:>9.1f}{:>9.1f}{}\n", s.source, s.role,

@@ -40,7 +40,7 @@ void StageProgress::Update(uint64_t bytes, uint64_t retries, unsigned active) {
   const double left = total_bytes_ > bytes ? static_cast<double>(total_bytes_ - bytes) : 0;
   const std::string eta = rate > 0 ? FormatDuration(left / rate) : "?";
   const std::string line =
-      fmt::format("stage: {} of {} ({:.1f} MB/s), ETA {}, {} retries, {} streams busy",
+      fmt::format("stage: {} of {} ({:.1f} MB/s), ETA {}, {} failed attempts, {} streams busy",
                   FormatBytes(static_cast<double>(bytes)),
                   FormatBytes(static_cast<double>(total_bytes_)), rate / kMB, eta, retries, active);
   display_.Show(line + "\n", line + "\n");

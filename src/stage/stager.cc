@@ -484,13 +484,19 @@ class Stager {
     item.done.assign((probe.size - begin + o_.chunk_size - 1) / o_.chunk_size, 0);
     StageProgress progress(o_.progress, probe.size - begin, o_.live);
     FetchHooks hooks;
+    bool tar_failed = false;  // the extractor threw (not the fetch)
     hooks.ordered = [&](size_t, uint64_t, const unsigned char* data, size_t size) {
       if (e.hasher) {
         PhaseScope verify(clock_, Phase::kVerify);
         e.hasher->Update(data, size);
       }
       PhaseScope extract(clock_, Phase::kExtract);
-      target->Feed(data, size);
+      try {
+        target->Feed(data, size);
+      } catch (...) {
+        tar_failed = true;
+        throw;
+      }
     };
     hooks.on_sync = [&] {
       journal.SetResumeOffset(target->ResumeOffset());
@@ -498,12 +504,37 @@ class Stager {
     };
     hooks.progress = progress.Hook();
     RangeFetcher fetcher(sources, FetchOptionsOfStage(), ledger_, stream_time_, clock_);
-    const FetchResult fetched = fetcher.Run(items, hooks);
-    progress.Finish();
-    r.fetched_bytes = fetched.bytes;
-    {
+    bool progress_done = false;
+    auto finish_progress = [&] {
+      if (!progress_done) progress.Finish();
+      progress_done = true;
+    };
+    try {
+      fetcher.Run(items, hooks);
+      finish_progress();
+      r.fetched_bytes = fetcher.SoFar().bytes;
       PhaseScope extract(clock_, Phase::kExtract);
+      tar_failed = true;  // from here on, a failure is the extractor's
       target->Finish();
+    } catch (const RuntimeError& e) {
+      // What came counts, whatever stopped the stage; a tar that cannot be read fails the
+      // object, and the message names it and the way out.
+      finish_progress();
+      r.fetched_bytes = fetcher.SoFar().bytes;
+      if (!tar_failed) throw;
+      r.status = "failed";
+      if (target->Members() == 0 && begin == 0) {
+        journal.Remove();  // nothing to resume from
+        throw RuntimeError(
+            fmt::format("{}: {}; it is not a tar archive (nor a gzip'd one): drop "
+                        "--extract to fetch it as a file",
+                        obj.name, e.what()));
+      }
+      throw RuntimeError(fmt::format("{}: {}", obj.name, e.what()));
+    } catch (...) {
+      finish_progress();
+      r.fetched_bytes = fetcher.SoFar().bytes;
+      throw;
     }
     if (e.hasher) {
       const std::string got = e.hasher->FinalHex();

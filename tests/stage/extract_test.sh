@@ -61,6 +61,9 @@ expect_exit 1 "$WORK/out4" "$TRAINBENCH" stage "$STAGE_ORIGIN/$garbage" "$WORK/d
 rm -f "$STAGE_WWW/$garbage"
 cat -v "$WORK/out4"
 contains "$WORK/out4" "tar header at archive offset 0"
+# It names the object and the way out (issue 34), and counts the 20 KB that came.
+contains "$WORK/out4" "error: $garbage: tar header at archive offset 0"
+contains "$WORK/out4" "it is not a tar archive (nor a gzip'd one): drop --extract to fetch it as a file"
 "$PY" - "$WORK/out4" <<'PY' || fail "the output holds raw bytes from the network"
 import sys
 text = open(sys.argv[1], "rb").read().decode("utf-8")  # raises on bytes that are not UTF-8
@@ -70,4 +73,5 @@ PY
 summary=$(ls "$WORK"/results4/*/summary.json 2>/dev/null | head -n 1)
 check "the failed job wrote summary.json" [ -s "$summary" ]
 check "its account says why it stopped" [ "$(json "$summary" '(d["complete"], "tar header" in d["stop_reason"])')" = "(False, True)" ]
+check "the object failed, with the bytes that came" [ "$(json "$summary" '(d["objects"][0]["status"], d["objects"][0]["fetched_bytes"])')" = "('failed', 20000)" ]
 done_ok

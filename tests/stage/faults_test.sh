@@ -47,7 +47,11 @@ expect_exit 1 "$WORK/out3" "$TRAINBENCH" stage "$FAULT_PROXY_ENDPOINT/small.bin"
 fault_proxy_stop
 cat "$WORK/out3"
 contains "$WORK/out3" "cannot fetch small.bin bytes "
-contains "$WORK/out3" "3 attempt(s)"
+contains "$WORK/out3" "3 failed attempts, the last at"
+# The table counts what the error counts, in the same words (issue 34: "3 attempt(s)" beside
+# "3 retries").
+contains "$WORK/out3" " failed attempts, "
+check "no other word for them" [ "$(grep -v '^{' "$WORK/out3" | grep -c "retries\|attempt(s)")" = 0 ]
 contains "$WORK/out3" "HTTP 503"
 check "nothing under the final name" [ ! -e "$WORK/dest3/small.bin" ]
 check "results marked incomplete" [ "$(json "$(stage_summary_of "$WORK/out3")" 'd["complete"]')" = False ]
@@ -83,7 +87,7 @@ expect_exit 1 "$WORK/out4" "$TRAINBENCH" stage "http://127.0.0.1:$(cat "$WORK/cu
 kill "$cutter" 2>/dev/null || true
 wait "$cutter" 2>/dev/null || true
 cat "$WORK/out4"
-contains "$WORK/out4" "3 attempt(s)"
+contains "$WORK/out4" "3 failed attempts, the last at"
 contains "$WORK/out4" "body cut short at byte 524288"
 check "not called a server that ignores Range" [ "$(grep -c "ignores Range" "$WORK/out4")" = 0 ]
 done_ok
