@@ -1,5 +1,5 @@
 // The workloads shipped under workloads/*.yaml, embedded into the binary at build time
-// (cmake/EmbedWorkloads.cmake writes the definition).
+// (trainbench_embed_files in CMakeLists.txt, cmake/EmbedFiles.cmake, writes the definition).
 #pragma once
 
 #include <string>

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "report/html_page.h"
+#include "report/page_assets.h"
 
 namespace trainbench::report {
 namespace {
@@ -88,14 +88,16 @@ std::string RenderReportHtml(const nlohmann::json& model, const std::string& cha
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   page +=
       "<meta name=\"generator\" content=\"" + HtmlEscape(model.value("generated_by", "")) + "\">\n";
-  page += "<title>" + HtmlEscape(title) + "</title>\n<style>" + kReportStyle + "</style>\n";
+  page += "<title>" + HtmlEscape(title) + "</title>\n<style>\n" + PageAssetText("page.css") +
+          "</style>\n";
   page += "</head>\n<body>\n<header><h1>" + HtmlEscape(title) +
           "</h1><p id=\"subtitle\"></p></header>\n<main id=\"report\"></main>\n";
   page += "<script type=\"application/json\" id=\"report-data\">" + ScriptSafeJson(model) +
           "</script>\n";
   page += "<script>\n" + ScriptSafeSource(chart_js) + "\n</script>\n";
-  page += "<script>" + std::string(kReportScript) + kJobPageScript + kRunPageScript +
-          "</script>\n</body>\n</html>\n";
+  page += "<script>";
+  for (const char* script : kPageScripts) page += "\n" + PageAssetText(script);
+  page += "</script>\n</body>\n</html>\n";
   return page;
 }
 

@@ -1,7 +1,7 @@
 // `trainbench report`'s HTML page: one self-contained file that opens from disk with no
 // network. It holds the results as data (a <script type="application/json" id="report-data">:
 // each run's summary.json, time series and config), Chart.js inlined, and the script that
-// draws the page from the data (html_page.h). Its Content-Security-Policy allows nothing
+// draws the page from the data (page_assets.h). Its Content-Security-Policy allows nothing
 // but its own inline scripts and styles, so the page can make no request even if asked to.
 // One run gives its report; several give a comparison (charts overlaid, a table of deltas).
 // Pure; thread-compatible.

@@ -1,0 +1,431 @@
+  const kind = runs[0].kind || 'run';
+  if (kind !== 'run' && kind !== 'checkpoint') {
+    const S = (r) => r.summary;
+    const at = (o, path) => path.split('.').reduce((x, k) => (x == null ? undefined : x[k]), o);
+    // A sweep's probe or point says its verdict; summaries written before it did, by its flags.
+    const verdictOf = (p) =>
+        p.verdict || (!p.au_meaningful ? 'no verdict' : p.passed ? 'pass' : 'FAIL');
+    const kindName = {datagen: 'datagen', stage: 'stage', train: 'training',
+                      staged_train: 'staged training', sweep: 'sweep',
+                      replay: 'replay', sai3: 'sai3-bench workload'}[kind] || kind;
+    const staged = kind === 'stage' || kind === 'staged_train';
+    document.body.setAttribute('data-kind', kind);
+    document.getElementById('subtitle').textContent = runs.length === 1
+        ? `${kindName}: ${S(runs[0]).workload}, ${S(runs[0]).started} - ` +
+          `${S(runs[0]).finished}, ${runs[0].folder}`
+        : `comparison of ${runs.length} ${kindName} results`;
+
+    // ---- outcome
+    // A job killed before its end left the summary it wrote when it began: no figures yet.
+    const leadFigure = {sweep: 'mode', replay: 'operations', sai3: 'operations',
+                        datagen: 'files_written', train: 'radix_metrics.images_per_second'};
+    function headline(s) {
+      if (at(s, leadFigure[kind] || 'bytes') == null)
+        return 'no final figures: the job did not end; its time series below shows what it ' +
+               'did until then';
+      if (kind === 'sweep' && s.mode === 'grid')
+        return `${s.points_done} of ${s.points_total} points run` +
+               (s.points_resumed ? ` (${s.points_resumed} by an earlier invocation)` : '');
+      if (kind === 'sweep') return s.sentence;
+      if (kind === 'replay')
+        return `${s.operations} of ${s.original_operations} operations replayed (${s.mode}` +
+               `${s.mode === 'timed' ? ' at ' + s.speed + 'x' : ''}) in ${num(s.seconds, 3)} s; ` +
+               `the original took ${num(s.original_seconds, 3)} s; ${s.errors} failed`;
+      if (kind === 'sai3')
+        return `${s.operations} operations in ${num(s.seconds, 3)} s: ` +
+               `${num(s.ops_per_second, 1)} ops/s, ${num(s.MiB_per_second, 2)} MiB/s over ` +
+               `${s.ranks} rank(s) x ${s.concurrency} workers; ${s.errors} failed`;
+      if (kind === 'datagen')
+        return `${s.files_written} files, ${bytes(s.bytes_written)} written in ` +
+               `${num(s.seconds, 2)} s: ${num(s.write_MB_per_second, 1)} MB/s`;
+      if (kind === 'train')
+        return `${num(at(s, 'radix_metrics.images_per_second'), 1)} images/s, data wait ` +
+               `${num(100 * at(s, 'trainbench.data_wait_share'), 1)}% of step time`;
+      let text = `${bytes(s.bytes)} in ${num(s.wall_s, 2)} s: ${num(s.MB_per_second, 1)} MB/s`;
+      if (kind === 'staged_train' && at(s, 'train.radix_metrics'))
+        text += `; then ${num(at(s, 'train.radix_metrics.images_per_second'), 1)} images/s`;
+      return text;
+    }
+    const outcome = section('Outcome');
+    const vbox = el('div', {class: 'verdicts', id: 'verdicts'});
+    outcome.append(vbox);
+    runs.forEach((r, i) => {
+      const s = S(r);
+      const v = el('div', {class: 'verdict ' + (s.complete ? 'pass' : 'fail'),
+                           'data-passed': String(s.complete === true)});
+      v.append(el('b', {}, (s.complete ? 'complete' : 'incomplete') +
+                           (runs.length > 1 ? ` (${label(r, i)})` : '')),
+               headline(s));
+      if (!s.complete && s.stop_reason) v.append(el('div', {}, s.stop_reason));
+      vbox.append(v);
+    });
+    runs.forEach((r, i) => {
+      const c = S(r).cache;
+      if (kind !== 'sai3' || !c) return;
+      const who = runs.length > 1 ? label(r, i) + ': ' : '';
+      if (c.fits_in_page_cache)
+        outcome.append(el('p', {class: 'warning', 'data-warning': 'page-cache'},
+                          who + pageCacheNote('the data its GETs read', c.get_bytes,
+                                              c.host_memory_bytes)));
+      if (c.data_is_local)
+        outcome.append(el('p', {class: 'note', 'data-note': 'open-files'},
+                          who + 'a GET here reads a file the read engine keeps open (as run ' +
+                          'does), where sai3-bench opens the file for every GET: the ops/s of ' +
+                          'small objects leave out that open, and page_cache_mode advises a ' +
+                          'file once, when first opened (docs/sai3-bench.md)'));
+    });
+
+    // ---- figures: one row per figure, one column per result
+    const figures = {
+      datagen: [['files', 'files'], ['files written', 'files_written'],
+                ['files already complete', 'files_skipped'], ['bytes written', 'bytes_written', 'B'],
+                ['dataset bytes', 'dataset_bytes', 'B'], ['seconds', 'seconds', 3],
+                ['write MB/s', 'write_MB_per_second', 1], ['files/s', 'files_per_second', 1],
+                ['threads', 'threads'], ['ranks', 'ranks'], ['verified', 'verified']],
+      stage: [['bytes fetched', 'bytes', 'B'], ['bytes resumed', 'resumed_bytes', 'B'],
+              ['bytes staged', 'total_bytes', 'B'], ['wall s', 'wall_s', 3],
+              ['transfer s', 'transfer_s', 3], ['retry wasted s', 'retry_wasted_s', 3],
+              ['verify s', 'verify_s', 3], ['extract s', 'extract_s', 3],
+              ['MB/s', 'MB_per_second', 1], ['retries', 'retries'], ['streams', 'streams']],
+      train: [['images/s', 'radix_metrics.images_per_second', 1],
+              ['images', 'radix_metrics.total_images'],
+              ['elapsed s', 'radix_metrics.elapsed_seconds', 2],
+              ['batch size', 'radix_metrics.batch_size'], ['epochs', 'radix_metrics.epochs'],
+              ['step p50 ms', 'trainbench.step_time_p50_ms', 1],
+              ['step p99 ms', 'trainbench.step_time_p99_ms', 1],
+              ['data wait share', 'trainbench.data_wait_share', 4],
+              ['model', 'trainbench.model'], ['precision', 'trainbench.precision'],
+              ['device', 'trainbench.device_name'], ['processes', 'trainbench.world_size']],
+    };
+    figures.sweep = [['accelerators fed', 'answer_accelerators'],
+                     ['first failure', 'first_failure_accelerators'],
+                     ['no verdict at (too few steps)', 'no_verdict_accelerators'],
+                     ['confirmed', 'confirmed'],
+                     ['AU target %', 'au_target_percentage', 0], ['probe steps', 'probe_steps'],
+                     ['MB/s asked per accelerator', 'demand_MB_per_second_per_accelerator', 3],
+                     ['counts tried', 'counts_tried'],
+                     ['fewest accelerators (--min)', 'min_accelerators'],
+                     ['most accelerators (--max)', 'max_accelerators'], ['ranks', 'ranks']];
+    if (kind === 'sweep' && S(runs[0]).mode === 'grid')
+      figures.sweep = [['points', 'points_total'], ['done', 'points_done'],
+                       ['done earlier', 'points_resumed']];
+    figures.replay = [['operations', 'operations'], ['original operations', 'original_operations'],
+                      ['failed', 'errors'], ['seconds', 'seconds', 3],
+                      ['original seconds', 'original_seconds', 3], ['speed-up', 'speedup', 2],
+                      ['mode', 'mode'], ['workers', 'concurrency'], ['ranks', 'ranks'],
+                      ['late (timed)', 'late_operations'], ['storage', 'storages']];
+    figures.sai3 = [['operations', 'operations'], ['failed', 'errors'], ['seconds', 'seconds', 3],
+                    ['ops/s', 'ops_per_second', 1], ['MiB/s', 'MiB_per_second', 2],
+                    ['bytes', 'bytes', 'B'], ['workers per rank', 'concurrency'],
+                    ['ranks', 'ranks'], ['prepared objects', 'prepare.objects'],
+                    ['objects written', 'prepare.written'],
+                    ['objects already there', 'prepare.skipped'],
+                    ['prepare seconds', 'prepare.seconds', 3], ['target', 'target']];
+    figures.staged_train = figures.stage.concat(
+        [['compute s', 'compute_s', 3], ['images/s', 'train.radix_metrics.images_per_second', 1],
+         ['data wait share', 'train.trainbench.data_wait_share', 4]]);
+    const fsec = section('Figures');
+    const ft = el('table', {id: 'job-figures'});
+    ft.append(el('tr', {}, el('th', {}, 'figure'),
+                 ...runs.map((r, i) => el('th', {}, runs.length > 1 ? label(r, i) : r.name))));
+    for (const [name, key, how] of figures[kind] || []) {
+      const tr = el('tr', {'data-figure': key}, el('td', {}, name));
+      for (const r of runs) {
+        // null: not measured (a stopped sweep's answer), shown as absent, never as 0.
+        const v = at(S(r), key);
+        const text = typeof v === 'number' ? (how === 'B' ? bytes(v) : num(v, how || 0)) :
+                     v == null ? '-' : String(v);
+        tr.append(el('td', {'data-value': v == null ? '' : JSON.stringify(v)}, text));
+      }
+      ft.append(tr);
+    }
+    fsec.append(ft);
+
+    // ---- charts
+    const charts = el('div', {class: 'charts'});
+    section('Charts').append(charts);
+    if (staged) {
+      const parts = [['transfer', 'transfer_s'], ['retry wasted', 'retry_wasted_s'],
+                     ['verify', 'verify_s'], ['extract', 'extract_s']];
+      if (kind === 'staged_train') parts.push(['compute (training)', 'compute_s']);
+      const other = (s) => Math.max(0, s.wall_s - parts.reduce((a, p) => a + (s[p[1]] || 0), 0));
+      const sets = parts.map(([name, key], k) => ({label: name, backgroundColor: color(k),
+                                                   data: runs.map((r) => S(r)[key] || 0)}));
+      sets.push({label: 'other', backgroundColor: '#b8c0cc', data: runs.map((r) => other(S(r)))});
+      chart(charts, 'time-account', 'Where the time went (s)',
+            {type: 'bar', data: {labels: runs.map((r, i) => label(r, i)), datasets: sets},
+             options: {indexAxis: 'y', scales: {x: {stacked: true, beginAtZero: true,
+                                                    title: {display: true, text: 'seconds'}},
+                                                y: {stacked: true}}}},
+            'The shares add up to the wall time: transfer (bytes arriving), time lost to ' +
+            'retries, verifying, extracting' + (kind === 'staged_train' ? ', training' : '') +
+            '.');
+    }
+    const xAxis = {type: 'linear', beginAtZero: true,
+                   title: {display: true, text: 'seconds since the start'}};
+    const marks = phaseMarksOf(runs[0]);
+    // A job shorter than one --interval has one row, its partial last interval: one point,
+    // which a line chart draws as nothing.
+    const shortJob = !runs.some((r) => r.timeseries && r.timeseries.elapsed_s.length > 1);
+    function line(id, title, column, scale, yTitle, note, extraSets) {
+      if (!runs.some((r) => r.timeseries))
+        return placeholder(charts, id, title, 'no time series in these results (--interval 0?)');
+      if (shortJob) {
+        const iv = S(runs[0]).timeseries_interval_s;
+        return placeholder(charts, id, title,
+                           'shorter than one --interval' + (iv ? ` (${num(iv, 2)} s)` : '') +
+                           ': no time series (a smaller --interval draws one)');
+      }
+      const sets = runs.filter((r) => r.timeseries).map((r) => {
+        const i = runs.indexOf(r), t = r.timeseries;
+        return {label: label(r, i), borderColor: color(i), backgroundColor: color(i),
+                pointRadius: 0, borderWidth: 1.5, yAxisID: 'y',
+                data: t.elapsed_s.map((x, k) => ({x: x, y: t[column][k] * scale}))};
+      });
+      const scales = {x: xAxis, y: {beginAtZero: true, title: {display: true, text: yTitle}}};
+      for (const extra of extraSets || []) {
+        sets.push(extra.set);
+        scales[extra.set.yAxisID] = extra.axis;
+      }
+      chart(charts, id, title, {type: 'line', data: {datasets: sets},
+                                options: {scales: scales, plugins: {phaseMarks: marks}}}, note);
+    }
+    if (kind === 'datagen')
+      line('write-rate', 'Write rate: MB/s written', 'io_MB_per_second', 1, 'MB/s (10^6 B/s)',
+           'Bytes appended to the dataset in each interval, every writer thread together.');
+    if (kind === 'stage')
+      line('stage-rate', 'Staging rate: MB/s fetched', 'io_MB_per_second', 1, 'MB/s (10^6 B/s)',
+           'Bytes that arrived in each interval, every stream together.');
+    if (kind === 'replay')
+      line('replay-rate', 'Replay rate: MB/s', 'io_MB_per_second', 1, 'MB/s (10^6 B/s)',
+           'Bytes the replayed operations moved in each interval, every worker together.');
+    if (kind === 'sai3')
+      line('sai3-rate', 'Throughput: MB/s', 'io_MB_per_second', 1, 'MB/s (10^6 B/s)',
+           'Bytes prepare wrote, then the op mix moved, in each interval, every worker of ' +
+           'every rank together; the dashed line marks where the workload begins.');
+    if (staged)
+      line('streams', 'Streams busy', 'reads_in_flight', 1, 'ranged GETs in flight',
+           'Connections with a ranged GET in flight at the end of each interval.');
+    if (kind === 'staged_train') {
+      const t = runs[0].timeseries;
+      const images = t ? [{set: {label: 'images/s (training)', borderColor: '#2ca02c',
+                                 backgroundColor: '#2ca02c', pointRadius: 0, borderWidth: 1.5,
+                                 yAxisID: 'y2',
+                                 data: t.elapsed_s.map((x, k) => ({x: x,
+                                                                   y: t.samples_per_second[k]}))},
+                           axis: {position: 'right', beginAtZero: true,
+                                  grid: {drawOnChartArea: false},
+                                  title: {display: true, text: 'images/s'}}}]
+                       : [];
+      line('stage-train', 'Stage, then train, on one time axis: MB/s staged and images/s',
+           'io_MB_per_second', 1, 'MB/s staged (10^6 B/s)',
+           'The stage\'s bytes per interval (left) and the training\'s images per interval ' +
+           '(right); the dashed lines mark where each phase begins.', images);
+    }
+    if (kind === 'train')
+      line('images', 'Training throughput: images/s', 'samples_per_second', 1, 'images/s',
+           'Images of the steps that ended in each interval.');
+    if (kind === 'train' || kind === 'staged_train')
+      line('wait', 'Data wait: share of the time the model waited for a batch',
+           'data_wait_share', 100, '% of the time', 'Per interval, while training.');
+
+    if (kind === 'sweep' && S(runs[0]).mode === 'grid') {
+      // Each figure against the first swept key, a line per combination of the others.
+      const s0 = S(runs[0]);
+      const axes = s0.axes || [];
+      const first = axes[0], others = axes.slice(1);
+      const comboOf = (p) => others.map((a) => `${a.key}=${p.values[a.key]}`).join(', ');
+      const combos = [...new Set((s0.points || []).map(comboOf))];
+      function gridChart(id, title, field, yTitle, scale) {
+        const sets = combos.map((combo, k) => ({
+          label: combo || title, borderColor: color(k), backgroundColor: color(k),
+          pointRadius: 3, borderWidth: 1.5, spanGaps: true,
+          data: first.values.map((v) => {
+            const p = (s0.points || []).find((q) => q.values[first.key] === v &&
+                                                   comboOf(q) === combo);
+            return p ? p.run[field] * scale : null;
+          })}));
+        chart(charts, id, title, {type: 'line', data: {labels: first.values, datasets: sets},
+              options: {scales: {x: {title: {display: true, text: first.key}},
+                                 y: {beginAtZero: true, title: {display: true, text: yTitle}}}}});
+      }
+      gridChart('grid-au', 'AU by ' + first.key, 'au_percentage', 'AU %', 1);
+      gridChart('grid-samples', 'Samples/s by ' + first.key, 'samples_per_second', 'samples/s', 1);
+      gridChart('grid-mbps', 'MB/s by ' + first.key, 'MB_per_second', 'MB/s', 1);
+      const sec = section('Points');
+      table(sec, axes.map((a) => a.key).concat(['AU %', 'verdict', 'samples/s', 'MB/s',
+                                                 'p99 read ms', 'results']),
+            (s0.points || []).map((p) => axes.map((a) => p.values[a.key]).concat([
+              num(p.run.au_percentage, 2),
+              verdictOf(p.run),
+              num(p.run.samples_per_second, 1), num(p.run.MB_per_second, 1),
+              num(p.run.read_latency_p99_ms, 2), p.run.results])),
+            'points-table');
+    } else if (kind === 'sweep') {
+      // Each probe at its count: AU against the target, delivered against asked.
+      const byCount = {x: {type: 'linear', beginAtZero: true,
+                           title: {display: true, text: 'accelerators'}}};
+      // A probe whose AU is no verdict (too few steps at that count) or that was stopped
+      // passed nothing, whatever its AU: grey crosses, in sets of their own.
+      const judged = (p) => ['pass', 'FAIL'].includes(verdictOf(p));
+      const auSets = [], mbSets = [];
+      runs.forEach((r, i) => {
+        const probes = S(r).probes || [];
+        for (const full of [false, true]) {
+          for (const verdict of [true, false]) {
+            const ps = probes.filter((p) => p.full === full && judged(p) === verdict);
+            if (!ps.length) continue;
+            const name = label(r, i) + (full ? ' full-length' : ' probes') +
+                         (verdict ? '' : ', no verdict');
+            const c = verdict ? color(i) : '#8a94a3';
+            const style = verdict ? (full ? 'rectRot' : 'circle') : 'crossRot';
+            auSets.push({label: name, type: 'scatter', borderColor: c,
+                         backgroundColor: full && verdict ? c : 'transparent',
+                         pointRadius: full ? 5 : 4, pointStyle: style, borderWidth: verdict ? 1 : 2,
+                         data: ps.map((p) => ({x: p.accelerators, y: p.au_percentage}))});
+            mbSets.push({label: name + ' delivered', type: 'scatter', borderColor: c,
+                         backgroundColor: full && verdict ? c : 'transparent', pointRadius: 4,
+                         pointStyle: style, borderWidth: verdict ? 1 : 2,
+                         data: ps.map((p) => ({x: p.accelerators, y: p.MB_per_second}))});
+          }
+        }
+      });
+      const counts = runs.flatMap((r) => (S(r).probes || []).map((p) => p.accelerators));
+      const top = Math.max(1, ...counts);
+      const target = S(runs[0]).au_target_percentage;
+      auSets.push({label: `target ${num(target, 0)}%`, type: 'line', borderColor: '#b3261e',
+                   borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5,
+                   data: [{x: 0, y: target}, {x: top, y: target}]});
+      const asked = S(runs[0]).demand_MB_per_second_per_accelerator;
+      mbSets.push({label: 'asked at 100% AU', type: 'line', borderColor: '#5f6b7a',
+                   borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5,
+                   data: [{x: 0, y: 0}, {x: top, y: asked * top}]});
+      // The knee: a dashed line at the answer.
+      const s0 = S(runs[0]);
+      const knee = s0.answer_accelerators > 0
+          ? [{x: s0.answer_accelerators,
+              label: `N* = ${s0.answer_accelerators}` +
+                     (s0.first_failure_accelerators
+                          ? ` (${s0.first_failure_accelerators} fails)`
+                          : s0.no_verdict_accelerators
+                              ? ` (${s0.no_verdict_accelerators}: no verdict)` : '')}]
+          : [];
+      chart(charts, 'au-by-count', 'AU at each accelerator count',
+            {type: 'scatter', data: {datasets: auSets},
+             options: {scales: Object.assign({y: {min: 0, max: 105,
+                                                  title: {display: true, text: 'AU %'}}},
+                                             byCount),
+                       plugins: {phaseMarks: knee}}},
+            'Short probes (circles) find the knee; full-length runs (diamonds) confirm it; ' +
+            'grey crosses are probes with no verdict (too few steps at that count, or stopped): ' +
+            'neither pass nor fail, whatever their AU.');
+      chart(charts, 'throughput-by-count', 'What the storage delivered against what was asked',
+            {type: 'scatter', data: {datasets: mbSets},
+             options: {scales: Object.assign({y: {beginAtZero: true,
+                                                  title: {display: true, text: 'MB/s'}}},
+                                             byCount)}},
+            'Where delivered falls below asked, the storage (or the client: see each run\'s ' +
+            'CPU) is the limit.');
+      const sec = section('Probes');
+      runs.forEach((r, i) => table(sec, ['accelerators', 'run', 'AU %', 'verdict', 'MB/s',
+                                         'asked MB/s', 'p99 read ms', 'CPU share',
+                                         'page cache', 'results'],
+                                   (S(r).probes || []).map((p) => [
+                                     p.accelerators, p.full ? 'full-length' : 'probe',
+                                     num(p.au_percentage, 2),
+                                     verdictOf(p),
+                                     num(p.MB_per_second, 1), num(p.demand_MB_per_second, 1),
+                                     num(p.read_latency_p99_ms, 2), num(p.cpu_share, 2),
+                                     num(p.page_cache_fraction, 2), p.results]),
+                                   i === 0 ? 'probes-table' : undefined));
+    }
+
+    if (kind === 'replay') {
+      // Each operation's latency, the original's against the replay's.
+      const ops = S(runs[0]).ops || [];
+      const sets = [];
+      [['original', 'original', '#5f6b7a'], ['replay', 'replayed', color(0)]].forEach(
+          ([name, key, c]) => ['p50', 'p99'].forEach((q, k) => sets.push({
+            label: `${name} ${q}`, backgroundColor: k ? c : c + '88',
+            data: ops.map((o) => o[key].latency_ms[q])})));
+      chart(charts, 'replay-latency', 'Latency of each operation: original against replay (ms)',
+            {type: 'bar', data: {labels: ops.map((o) => o.op), datasets: sets},
+             options: {scales: {y: {beginAtZero: true, title: {display: true, text: 'ms'}}}}},
+            'p50 and p99 of each kind of operation, as the op-log recorded them and as replayed.');
+      const sec = section('Operations');
+      runs.forEach((r, i) => table(sec, ['op', 'original ops', 'replayed', 'skipped',
+                                         'original bytes', 'bytes', 'ops/s', 'MiB/s',
+                                         'p50 ms orig', 'p50 ms', 'p99 ms orig', 'p99 ms',
+                                         'failed'],
+                                   (S(r).ops || []).map((o) => [
+                                     o.op, o.original.count, o.replayed.count, o.replayed.skipped,
+                                     bytes(o.original.bytes), bytes(o.replayed.bytes),
+                                     num(o.replayed.ops_per_second, 1),
+                                     num(o.replayed.MiB_per_second, 1),
+                                     num(o.original.latency_ms.p50, 3),
+                                     num(o.replayed.latency_ms.p50, 3),
+                                     num(o.original.latency_ms.p99, 3),
+                                     num(o.replayed.latency_ms.p99, 3),
+                                     o.replayed.errors ? `${o.replayed.errors}: ` +
+                                                         o.replayed.first_error : '0']),
+                                   i === 0 ? 'replay-ops-table' : undefined));
+    }
+
+    if (kind === 'sai3') {
+      // Each operation's latency percentiles, and time to first byte where measured.
+      const ops = S(runs[0]).ops || [];
+      const sets = ['p50', 'p90', 'p99'].map((q, k) => ({
+        label: q, backgroundColor: color(k), data: ops.map((o) => o.latency_ms[q])}));
+      if (ops.some((o) => o.first_byte_latency_ms))
+        sets.push({label: 'first byte p50', backgroundColor: '#5f6b7a',
+                   data: ops.map((o) => o.first_byte_latency_ms
+                                        ? o.first_byte_latency_ms.p50 : null)});
+      chart(charts, 'sai3-latency', 'Latency of each operation (ms)',
+            {type: 'bar', data: {labels: ops.map((o) => o.op), datasets: sets},
+             options: {scales: {y: {beginAtZero: true, title: {display: true, text: 'ms'}}}}},
+            'p50, p90 and p99 of each kind of operation over every rank; a GET\'s time to ' +
+            'first byte where the storage measures it (S3).');
+      const sec = section('Operations');
+      runs.forEach((r, i) => table(sec, ['op', 'ops', 'share', 'skipped', 'bytes', 'ops/s',
+                                         'MiB/s', 'p50 ms', 'p99 ms', 'first byte p50 ms',
+                                         'failed'],
+                                   (S(r).ops || []).map((o) => [
+                                     o.op, o.count, num(100 * o.share, 1) + '%', o.skipped,
+                                     bytes(o.bytes), num(o.ops_per_second, 1),
+                                     num(o.MiB_per_second, 2), num(o.latency_ms.p50, 3),
+                                     num(o.latency_ms.p99, 3),
+                                     o.first_byte_latency_ms
+                                         ? num(o.first_byte_latency_ms.p50, 3) : '-',
+                                     o.errors ? `${o.errors}: ${o.first_error}` : '0']),
+                                   i === 0 ? 'sai3-ops-table' : undefined));
+    }
+
+    // ---- details
+    runs.forEach((r, i) => {
+      const s = S(r);
+      const sec = section(runs.length > 1 ? `Details: ${label(r, i)}` : 'Details');
+      if (staged && (s.objects || []).length) {
+        sec.append(el('h3', {}, 'Objects'));
+        table(sec, ['object', 'size', 'fetched', 'resumed', 'checksum', 'status'],
+              s.objects.map((o) => [o.name, bytes(o.size_bytes), bytes(o.fetched_bytes),
+                                    bytes(o.resumed_bytes), o.checksum, o.status]),
+              i === 0 ? 'objects-table' : undefined);
+      }
+      if (staged && (s.sources || []).length) {
+        sec.append(el('h3', {}, 'Sources'));
+        table(sec, ['source', 'role', 'bytes'],
+              s.sources.map((o) => [o.source, o.role, bytes(o.bytes)]));
+      }
+      sec.append(el('h3', {}, 'Job'));
+      table(sec, ['field', 'value'],
+            [['kind', s.kind], ['workload', s.workload], ['started', s.started],
+             ['finished', s.finished], ['hosts', (s.host_names || []).join(', ')],
+             ['version', s.version], ['results folder', r.folder]]);
+      const d = el('details', {});
+      d.append(el('summary', {}, 'config (the job\'s resolved options)'),
+               el('pre', {class: 'config'}, JSON.stringify(s.config || {}, null, 2)));
+      sec.append(d);
+    });
+    document.body.setAttribute('data-report-ready', 'true');
+    return;
+  }
