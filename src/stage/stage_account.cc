@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/clock.h"
 #include "common/units.h"
 
@@ -148,13 +150,17 @@ std::string FormatTable(const StageAccount& a) {
   if (a.command != "stage")
     out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "compute", a.compute_s, share(a.compute_s));
   out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "wall", a.wall_s, 100.0);
-  out += fmt::format("  {:<32}{:<9}{:>12}{:>9}{:>8}{:>9}{:>9}{:>9}\n", "source", "role", "bytes",
-                     "requests", "failed", "MB/s", "p50 ms", "p99 ms");
+  // The source column is as wide as its longest URL and two spaces: a long one never runs
+  // into the role.
+  size_t width = 32;
+  for (const auto& s : a.sources) width = std::max(width, s.source.size() + 2);
+  out += fmt::format("  {:<{}}{:<9}{:>12}{:>9}{:>8}{:>9}{:>9}{:>9}\n", "source", width, "role",
+                     "bytes", "requests", "failed", "MB/s", "p50 ms", "p99 ms");
   for (const auto& s : a.sources)
-    out +=
-        fmt::format("  {:<32}{:<9}{:>12}{:>9}{:>8}{:>9.1f}{:>9.1f}{:>9.1f}{}\n", s.source, s.role,
-                    s.bytes, s.requests, s.retries, Mbps(s.bytes, a.wall_s), Ms(s.latency_ns, 0.5),
-                    Ms(s.latency_ns, 0.99), s.demoted ? "  demoted: " + s.demoted_reason : "");
+    out += fmt::format("  {:<{}}{:<9}{:>12}{:>9}{:>8}{:>9.1f}{:>9.1f}{:>9.1f}{}\n", s.source, width,
+                       s.role, s.bytes, s.requests, s.retries, Mbps(s.bytes, a.wall_s),
+                       Ms(s.latency_ns, 0.5), Ms(s.latency_ns, 0.99),
+                       s.demoted ? "  demoted: " + s.demoted_reason : "");
   for (const auto& o : a.objects)
     if (o.status != "staged" || !o.repaired_ranges.empty())
       out += fmt::format("  {}: {}{}\n", o.name, o.status,
