@@ -18,10 +18,7 @@
 #include "app/job_log.h"
 #include "app/job_op_log.h"
 #include "app/job_worker.h"
-#include "app/replay_plan.h"
-#include "app/replay_workers.h"
 #include "app/results_writer.h"
-#include "app/step_io_estimate.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -31,6 +28,9 @@
 #include "common/units.h"
 #include "metrics/op_log_reader.h"
 #include "metrics/run_record_json.h"
+#include "ops/replay_plan.h"
+#include "ops/step_io_estimate.h"
+#include "ops/workers.h"
 #include "report/latency_histogram_json.h"
 #include "report/result_envelope.h"
 #include "report/timeseries_csv.h"
@@ -58,7 +58,7 @@ void CheckReplayOptions(const ReplayOptions& o) {
         fmt::format("--concurrency {}: at most {}", o.concurrency, kMaxReplayConcurrency));
   if (o.mode == "sequential" && o.concurrency > 1)
     throw UsageError("--mode sequential replays one operation at a time: drop --concurrency");
-  for (const auto& op : o.ops) ReplayOpOf(op);
+  for (const auto& op : o.ops) ops::ReplayOpOf(op);
   for (const auto& [key, value] : o.storage_options)
     if (const std::string wrong = UnknownStorageOption(key); !wrong.empty())
       throw UsageError("--s3-option " + wrong);
@@ -73,7 +73,7 @@ void CheckReplayOptions(const ReplayOptions& o) {
 
 // Replayed writes land only where nothing is: a log's PUTs would otherwise overwrite what is
 // there, and its DELETEs could remove it.
-void CheckWritesTarget(const ReplayPlan& plan, const ReplayOptions& o,
+void CheckWritesTarget(const ops::ReplayPlan& plan, const ReplayOptions& o,
                        std::vector<std::unique_ptr<storage::Storage>>& storages) {
   if (!plan.writes) return;
   if (o.target.empty())
@@ -90,19 +90,19 @@ void CheckWritesTarget(const ReplayPlan& plan, const ReplayOptions& o,
 }
 
 // One rank's plan and replay, as JSON for rank 0 to sum.
-json RankJson(const ReplayPlan& plan, const ReplayFigures& f) {
-  json ops = json::object();
+json RankJson(const ops::ReplayPlan& plan, const ops::ReplayFigures& f) {
+  json by_op = json::object();
   for (const auto& [op, original] : plan.original) {
     const auto it = f.ops.find(op);
-    ops[ReplayOpName(op)] = {
+    by_op[ops::ReplayOpName(op)] = {
         {"original",
          {{"count", original.count},
           {"bytes", original.bytes},
           {"errors", original.errors},
           {"latency", original.latency_ns}}},
-        {"replayed", ReplayedToJson(it == f.ops.end() ? ReplayedOps() : it->second)}};
+        {"replayed", ops::ReplayedToJson(it == f.ops.end() ? ops::ReplayedOps() : it->second)}};
   }
-  return {{"ops", ops},
+  return {{"ops", by_op},
           {"original_start_ns", plan.first_start_ns},
           {"original_end_ns", plan.last_end_ns},
           {"start_ns", f.start_ns},
@@ -114,11 +114,11 @@ json RankJson(const ReplayPlan& plan, const ReplayFigures& f) {
 }
 
 struct OpTotals {
-  OriginalOps original;
-  ReplayedOps replayed;
+  ops::OriginalOps original;
+  ops::ReplayedOps replayed;
 };
 
-ordered_json StepIoJson(const TrainingShape& t, const StepIoEstimate& e) {
+ordered_json StepIoJson(const ops::TrainingShape& t, const ops::StepIoEstimate& e) {
   ordered_json j;
   j["train_results"] = t.path;
   j["batch_size"] = t.batch_size;
@@ -134,7 +134,8 @@ ordered_json StepIoJson(const TrainingShape& t, const StepIoEstimate& e) {
   return j;
 }
 
-std::string StepIoText(const TrainingShape& t, const StepIoEstimate& e, unsigned concurrency) {
+std::string StepIoText(const ops::TrainingShape& t, const ops::StepIoEstimate& e,
+                       unsigned concurrency) {
   std::string text = fmt::format(
       "the training ({}): {:.3f} s a step of {} images, {:.3f} s of it waiting for data\n"
       "here its loader ({} reads in flight) brings {:.1f} images/s: {:.3f} s a batch against "
@@ -154,8 +155,8 @@ std::string StepIoText(const TrainingShape& t, const StepIoEstimate& e, unsigned
 
 ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   CheckReplayOptions(options);
-  std::optional<TrainingShape> training;
-  if (!options.train_results.empty()) training = ReadTrainingShape(options.train_results);
+  std::optional<ops::TrainingShape> training;
+  if (!options.train_results.empty()) training = ops::ReadTrainingShape(options.train_results);
   dist::Communicator& ranks = env.ranks;
   const std::string path = OpLogPath(options.op_log, ranks);
   if (access(path.c_str(), R_OK) != 0)
@@ -165,9 +166,9 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
                            "--op-log` wrote them"
                          : ""));
   const metrics::OpLogContents log = metrics::ReadOpLog(path);
-  std::set<ReplayOp> kinds;
-  for (const auto& op : options.ops) kinds.insert(ReplayOpOf(op));
-  const ReplayPlan plan = PlanReplay(log.entries, kinds, options.target, path);
+  std::set<ops::ReplayOp> kinds;
+  for (const auto& op : options.ops) kinds.insert(ops::ReplayOpOf(op));
+  const ops::ReplayPlan plan = ops::PlanReplay(log.entries, kinds, options.target, path);
   std::vector<std::unique_ptr<storage::Storage>> storages;
   for (const auto& s : plan.storages)
     storages.push_back(env.open_storage(s.uri, options.storage_options));
@@ -177,7 +178,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   JobLog job_log(results);
   report::ResultEnvelope envelope = StartEnvelope("replay", options.op_log, ranks);
   ReplayOutcome out;
-  ReplaySettings settings;
+  ops::ReplaySettings settings;
   settings.timed = options.mode == "timed";
   settings.speed = options.speed;
   settings.concurrency =
@@ -220,7 +221,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   const int64_t start_ns =
       std::stoll(ranks.AllGather(std::to_string(metrics::WallNanos() + 100000000)).front());
   if (!ranks.Barrier()) throw Interrupted("replay interrupted before it started");
-  ReplayProgress progress;
+  ops::ReplayProgress progress;
   LiveDisplay display(STDERR_FILENO,
                       LiveDisplay::ModeFor(STDERR_FILENO, options.progress && ranks.Rank() == 0),
                       10.0, 0.25);
@@ -232,10 +233,10 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
         p.phase = metrics::LivePhase::kReplay;
       },
       [&writer](const metrics::TimeseriesRow& row) { writer.Row(row); });
-  ReplayFigures figures;
+  ops::ReplayFigures figures;
   const auto t0 = std::chrono::steady_clock::now();
   RunShowingStatus(
-      [&] { figures = RunReplay(plan, storages, settings, start_ns, progress); },
+      [&] { figures = ops::RunReplay(plan, storages, settings, start_ns, progress); },
       [&] {
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -264,7 +265,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
       t.original.bytes += o.at("bytes").get<uint64_t>();
       t.original.errors += o.at("errors").get<uint64_t>();
       t.original.latency_ns.Merge(o.at("latency").get<metrics::Histogram>());
-      t.replayed.Add(ReplayedFromJson(j.at("replayed")));
+      t.replayed.Add(ops::ReplayedFromJson(j.at("replayed")));
     }
     original_start = std::min(original_start, r.at("original_start_ns").get<int64_t>());
     original_end = std::max(original_end, r.at("original_end_ns").get<int64_t>());
@@ -279,14 +280,14 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   }
   const double original_span = SecondsBetween(original_start, original_end);
   const double span = SecondsBetween(start, end);
-  std::optional<StepIoEstimate> step_io;
+  std::optional<ops::StepIoEstimate> step_io;
   if (training) {
     const auto get = totals.find("GET");
-    step_io = EstimateStepIo(*training, get == totals.end() ? 0 : get->second.replayed.count, span,
-                             ranks.Size());
+    step_io = ops::EstimateStepIo(*training, get == totals.end() ? 0 : get->second.replayed.count,
+                                  span, ranks.Size());
   }
   uint64_t original_ops = 0, replayed_ops = 0, errors = 0;
-  ordered_json ops = ordered_json::array();
+  ordered_json op_rows = ordered_json::array();
   out.text = fmt::format("{:<7} {:>9} {:>9} {:>11} {:>11} {:>10} {:>21} {:>21}  {}\n", "op",
                          "orig ops", "ops", "orig MB", "MB", "ops/s", "p50 ms orig/replay",
                          "p99 ms orig/replay", "errors");
@@ -296,7 +297,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
     errors += t.replayed.errors;
     const auto& ol = t.original.latency_ns;
     const auto& rl = t.replayed.latency_ns;
-    ops.push_back(
+    op_rows.push_back(
         {{"op", op},
          {"original",
           {{"count", t.original.count},
@@ -358,7 +359,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   f["speedup"] = span > 0 ? original_span / span : 0.0;
   f["late_operations"] = late;
   f["max_late_ms"] = static_cast<double>(max_late_ns) / 1e6;
-  f["ops"] = ops;
+  f["ops"] = op_rows;
   if (step_io) f["training"] = StepIoJson(*training, *step_io);
   out.results = writer.Finish(envelope, f, timeseries);
   ordered_json line;

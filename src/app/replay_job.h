@@ -30,7 +30,7 @@ struct ReplayOptions {
   std::string own_op_log;         // this replay's own op-log ("": none)
   bool progress = true;
   double interval_s = 1;  // per timeseries.csv row with a results folder; 0: none
-  // The results of the `train` whose op-log this is (app/step_io_estimate.h): the replay then
+  // The results of the `train` whose op-log this is (ops/step_io_estimate.h): the replay then
   // says what that training's steps would lose to I/O against the replay's storage. "": none.
   std::string train_results;
 };

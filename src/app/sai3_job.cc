@@ -17,10 +17,7 @@
 #include "app/job_log.h"
 #include "app/job_op_log.h"
 #include "app/job_worker.h"
-#include "app/op_mix.h"
-#include "app/replay_workers.h"
 #include "app/results_writer.h"
-#include "app/sai3_prepare.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -33,6 +30,9 @@
 #include "common/units.h"
 #include "metrics/process_stats.h"
 #include "metrics/run_record_json.h"
+#include "ops/op_mix.h"
+#include "ops/sai3_prepare.h"
+#include "ops/workers.h"
 #include "report/latency_histogram_json.h"
 #include "report/result_envelope.h"
 #include "report/rules_checks.h"
@@ -65,14 +65,14 @@ std::string ListFolder(const config::Sai3Config& c) {
   return common.value_or("");
 }
 
-json RankJson(const ReplayFigures& f, const storage::Storage& target) {
-  json ops = json::object();
-  for (const auto& [op, r] : f.ops) ops[ReplayOpName(op)] = ReplayedToJson(r);
+json RankJson(const ops::ReplayFigures& f, const storage::Storage& target) {
+  json by_op = json::object();
+  for (const auto& [op, r] : f.ops) by_op[ops::ReplayOpName(op)] = ops::ReplayedToJson(r);
   json first_byte = nullptr;
   const auto latencies = target.OperationLatencies();
   if (const auto it = latencies.find("GET_first_byte"); it != latencies.end())
     first_byte = it->second;
-  return {{"ops", ops},
+  return {{"ops", by_op},
           {"first_byte", first_byte},
           {"start_ns", f.start_ns},
           {"end_ns", f.end_ns},
@@ -152,7 +152,7 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   InstallInterruptHandler();
   std::atomic<uint64_t> prepare_bytes{0};
   std::atomic<bool> preparing{true};
-  ReplayProgress progress;
+  ops::ReplayProgress progress;
   JobTimeseries sampling(
       results ? interval_s : 0, nullptr, nullptr,
       [&](metrics::IntervalProbe& p) {
@@ -163,14 +163,14 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
       },
       [&writer](const metrics::TimeseriesRow& row) { writer.Row(row); });
 
-  PrepareFigures prepared;
+  ops::PrepareFigures prepared;
   if (!sets.empty()) {
     job_log.Info(
         fmt::format("prepare: {} object set(s) under {}{}", sets.size(), c.target,
                     ranks.Size() > 1 ? fmt::format(", each rank 1/{} of them", ranks.Size()) : ""));
     try {
-      prepared = PrepareObjects(c, sets, ranks, std::min(c.concurrency, kMaxPrepareThreads),
-                                prepare_bytes);
+      prepared = ops::PrepareObjects(c, sets, ranks, std::min(c.concurrency, kMaxPrepareThreads),
+                                     prepare_bytes);
     } catch (const Interrupted&) {
       throw Interrupted(
           "prepare interrupted; finished objects are kept and no partial object is left: "
@@ -188,16 +188,16 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
 
   // The op mix: the objects its globs match, listed once the ranks all prepared.
   const std::string folder = ListFolder(c);
-  std::vector<PlannedStorage> table(1);
+  std::vector<ops::PlannedStorage> table(1);
   table[0].uri = c.target;
   std::vector<uint64_t> sizes;
   for (const auto& entry : target->List(folder)) {
     table[0].objects.push_back(entry.path);
     sizes.push_back(entry.size_bytes);
   }
-  std::vector<MixOp> ops = MixOps(c, table[0].objects);
-  for (const MixOp& op : ops)
-    if (op.op == ReplayOp::kGet) table[0].gets.insert(op.objects.begin(), op.objects.end());
+  std::vector<ops::MixOp> mix_ops = ops::MixOps(c, table[0].objects);
+  for (const ops::MixOp& op : mix_ops)
+    if (op.op == ops::ReplayOp::kGet) table[0].gets.insert(op.objects.begin(), op.objects.end());
   const json cache =
       GetsAgainstMemory(table[0].gets, sizes, target->LocalPath("").has_value(), ranks);
   if (cache.at("fits_in_page_cache").get<bool>() && ranks.Rank() == 0)
@@ -209,10 +209,10 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   const int64_t start_ns =
       std::stoll(ranks.AllGather(std::to_string(metrics::WallNanos())).front());
   const int64_t end_ns = start_ns + static_cast<int64_t>(c.duration_s * 1e9);
-  OpMix mix(std::move(ops), std::move(sizes), end_ns,
-            Mix(kMixSeed, static_cast<uint64_t>(ranks.Rank())),
-            fmt::format("trainbench-r{}-", ranks.Rank()));
-  ReplaySettings settings;
+  ops::OpMix mix(std::move(mix_ops), std::move(sizes), end_ns,
+                 Mix(kMixSeed, static_cast<uint64_t>(ranks.Rank())),
+                 fmt::format("trainbench-r{}-", ranks.Rank()));
+  ops::ReplaySettings settings;
   settings.concurrency = c.concurrency;
   settings.page_cache =
       storage::ParsePageCacheHint(c.page_cache_mode).value_or(storage::PageCacheHint::kNone);
@@ -227,11 +227,11 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   LiveDisplay display(STDERR_FILENO,
                       LiveDisplay::ModeFor(STDERR_FILENO, options.progress && ranks.Rank() == 0),
                       10.0, 0.25);
-  ReplayFigures figures;
+  ops::ReplayFigures figures;
   RunShowingStatus(
       [&] {
         if (!c.workload.empty() && c.duration_s > 0)
-          figures = RunOps(table, storages, mix, settings, progress);
+          figures = ops::RunOps(table, storages, mix, settings, progress);
       },
       [&] {
         const double left = std::max(0.0, static_cast<double>(end_ns - metrics::WallNanos()) / 1e9);
@@ -242,7 +242,7 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   const TimeseriesResult timeseries = sampling.Finish();
   uint64_t cleaned = 0;
   if (c.cleanup && !figures.interrupted) {
-    cleaned = CleanupObjects(c, sets, ranks);
+    cleaned = ops::CleanupObjects(c, sets, ranks);
     job_log.Info(fmt::format("cleanup: removed the {} prepared object(s){}", cleaned,
                              ranks.Size() > 1 ? " of this rank" : ""));
   }
@@ -252,13 +252,13 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
   envelope.finished = UtcStamp();
   if (ranks.Rank() != 0) return out;
   out.reports = true;
-  std::map<std::string, ReplayedOps> totals;
+  std::map<std::string, ops::ReplayedOps> totals;
   metrics::Histogram first_byte;
   int64_t start = INT64_MAX, end = 0;
   bool interrupted = false, has_first_byte = false;
   for (const auto& text : gathered) {
     const json r = json::parse(text);
-    for (const auto& [op, j] : r.at("ops").items()) totals[op].Add(ReplayedFromJson(j));
+    for (const auto& [op, j] : r.at("ops").items()) totals[op].Add(ops::ReplayedFromJson(j));
     if (!r.at("first_byte").is_null()) {
       first_byte.Merge(r.at("first_byte").get<metrics::Histogram>());
       has_first_byte = true;

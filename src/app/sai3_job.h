@@ -1,6 +1,6 @@
 // `trainbench run CONFIG.yaml` for a sai3-bench config (config/sai3_config.h): prepare (each
-// rank its 1/N of every ensure_objects set, app/sai3_prepare.h), then the weighted op mix for
-// `duration` with `concurrency` workers per rank through storage/ (app/op_mix.h on the
+// rank its 1/N of every ensure_objects set, ops/sai3_prepare.h), then the weighted op mix for
+// `duration` with `concurrency` workers per rank through storage/ (ops/op_mix.h on the
 // replay's workers), then cleanup when asked. Rank 0 sums the ranks: per op count, bytes,
 // ops/s, MiB/s, latency percentiles (and time to first byte where the storage measures it);
 // results kind "sai3": summary.json, timeseries.csv every perf_log.interval, the log.

@@ -1,16 +1,14 @@
-#include "app/op_log_profile.h"
+#include "ops/op_log_profile.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 #include <unordered_map>
 
-#include "common/log.h"
 #include "metrics/histogram.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 namespace {
 
 struct OpFigures {
@@ -133,23 +131,4 @@ std::string ProfileTable(const std::vector<std::string>& names,
   return out;
 }
 
-JobReport CompareOpLogs(const std::vector<std::string>& files) {
-  std::vector<std::string> names;
-  std::vector<nlohmann::ordered_json> profiles;
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const auto& file : files) {
-    const auto read = ProfileOpLogFile(file);
-    if (!read.dropped.empty())
-      LogWarning(fmt::format("op-log {}: read up to its last whole line ({})", file, read.dropped));
-    names.push_back(std::filesystem::path(file).filename().string());
-    profiles.push_back(read.profile);
-    rows.push_back({{"op_log", file}, {"profile", profiles.back()}});
-  }
-  JobReport report;
-  report.reports = true;
-  report.text = ProfileTable(names, profiles);
-  report.line = nlohmann::ordered_json{{"trainbench_oplog", rows}}.dump();
-  return report;
-}
-
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

@@ -11,10 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "app/job_report.h"
 #include "metrics/op_log_reader.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 
 // Figures of one log, in the order they print: name -> value (numbers or text).
 nlohmann::ordered_json ProfileOpLog(const std::vector<metrics::OpLogEntry>& entries);
@@ -30,9 +29,4 @@ OpLogFileProfile ProfileOpLogFile(const std::string& path);
 std::string ProfileTable(const std::vector<std::string>& names,
                          const std::vector<nlohmann::ordered_json>& profiles);
 
-// `trainbench oplog FILE...`: the files' profiles as a table and the final line
-// {"trainbench_oplog": [{"op_log": FILE, "profile": {...}}, ...]}. A log cut short is read up
-// to its last whole line, with a warning on stderr.
-JobReport CompareOpLogs(const std::vector<std::string>& files);
-
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

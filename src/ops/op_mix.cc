@@ -1,18 +1,18 @@
-#include "app/op_mix.h"
+#include "ops/op_mix.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "app/sai3_objects.h"
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/random.h"
 #include "common/strings.h"
 #include "dataset/dataset_lock.h"
 #include "dataset/manifest.h"
+#include "ops/sai3_objects.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 namespace {
 
 ReplayOp OpOf(const std::string& name) {
@@ -124,4 +124,4 @@ std::vector<MixOp> MixOps(const config::Sai3Config& config, const std::vector<st
   return out;
 }
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

@@ -1,4 +1,4 @@
-// A sai3-bench workload as the workers' source (app/replay_workers.h): until `end_ns`, each
+// A sai3-bench workload as the workers' source (ops/workers.h): until `end_ns`, each
 // operation is one of the ops drawn by weight; a GET or STAT of an object its glob matched
 // (chosen uniformly), a PUT of new random bytes named under its path, a LIST of its folder,
 // a DELETE of an object this job PUT that its glob matches. Draws are seeded by the op's
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "app/replay_workers.h"
 #include "config/sai3_config.h"
+#include "ops/workers.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 
 struct MixOp {
   ReplayOp op = ReplayOp::kGet;
@@ -53,4 +53,4 @@ class OpMix : public OpSource {
 // no glob.
 std::vector<MixOp> MixOps(const config::Sai3Config& config, const std::vector<std::string>& names);
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

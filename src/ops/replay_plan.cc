@@ -1,4 +1,4 @@
-#include "app/replay_plan.h"
+#include "ops/replay_plan.h"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 
 #include "common/error.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 
 const char* ReplayOpName(ReplayOp op) {
   switch (op) {
@@ -108,4 +108,4 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
   return plan;
 }
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

@@ -13,7 +13,7 @@
 #include "metrics/histogram.h"
 #include "metrics/op_log_reader.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 
 enum class ReplayOp { kGet, kPut, kHead, kList, kDelete };
 
@@ -65,4 +65,4 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
                       const std::set<ReplayOp>& ops, const std::string& target,
                       const std::string& where);
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

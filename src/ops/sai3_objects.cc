@@ -1,11 +1,11 @@
-#include "app/sai3_objects.h"
+#include "ops/sai3_objects.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-namespace trainbench::app {
+namespace trainbench::ops {
 namespace {
 
 constexpr uint64_t kSizeSeed = 0x736169332d73697a;  // "sai3-siz"
@@ -87,4 +87,4 @@ nlohmann::json ObjectSetKey(const config::Sai3Config& config, size_t set) {
           {"tree", {t.width, t.depth, t.files_per_dir, t.bottom, t.dir_mask}}};
 }
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

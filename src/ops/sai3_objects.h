@@ -13,7 +13,7 @@
 #include "common/random.h"
 #include "config/sai3_config.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 
 struct PlannedObject {
   std::string path;  // relative to the set's base_uri
@@ -33,4 +33,4 @@ std::vector<PlannedObject> PlanObjectSet(const config::Sai3Config& config, size_
 // What decides a set's objects: two prepares with the same key make the same objects.
 nlohmann::json ObjectSetKey(const config::Sai3Config& config, size_t set);
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

@@ -1,4 +1,4 @@
-#include "app/sai3_prepare.h"
+#include "ops/sai3_prepare.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,6 @@
 #include <optional>
 #include <set>
 
-#include "app/sai3_objects.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -15,8 +14,9 @@
 #include "dataset/dataset_lock.h"
 #include "dataset/manifest.h"
 #include "dataset/parallel.h"
+#include "ops/sai3_objects.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 namespace {
 
 constexpr uint64_t kChunk = 1 << 20;
@@ -184,4 +184,4 @@ uint64_t CleanupObjects(const config::Sai3Config& config, std::vector<storage::S
   return removed;
 }
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

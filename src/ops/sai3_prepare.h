@@ -16,7 +16,7 @@
 #include "dist/communicator.h"
 #include "storage/storage.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 
 struct PrepareFigures {
   uint64_t objects = 0;  // planned, every set and rank
@@ -36,4 +36,4 @@ PrepareFigures PrepareObjects(const config::Sai3Config& config,
 uint64_t CleanupObjects(const config::Sai3Config& config, std::vector<storage::Storage*>& sets,
                         dist::Communicator& ranks);
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

@@ -1,4 +1,4 @@
-#include "app/step_io_estimate.h"
+#include "ops/step_io_estimate.h"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 
 #include "common/error.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 
 TrainingShape ReadTrainingShape(const std::string& path) {
   namespace fs = std::filesystem;
@@ -69,4 +69,4 @@ StepIoEstimate EstimateStepIo(const TrainingShape& t, uint64_t gets, double seco
   return e;
 }
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

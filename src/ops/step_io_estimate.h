@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-namespace trainbench::app {
+namespace trainbench::ops {
 
 struct TrainingShape {
   std::string path;         // the summary.json read
@@ -41,4 +41,4 @@ struct StepIoEstimate {
 StepIoEstimate EstimateStepIo(const TrainingShape& training, uint64_t gets, double seconds,
                               int ranks);
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

@@ -1,4 +1,4 @@
-#include "app/replay_workers.h"
+#include "ops/workers.h"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@
 #include "common/random.h"
 #include "metrics/run_record_json.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 
 nlohmann::json ReplayedToJson(const ReplayedOps& r) {
   return {{"count", r.count},     {"bytes", r.bytes},        {"errors", r.errors},
@@ -346,4 +346,4 @@ ReplayFigures RunReplay(const ReplayPlan& plan,
   return RunOps(plan.storages, storages, source, settings, progress);
 }
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

@@ -1,9 +1,10 @@
-// The workers of `trainbench replay` and of a sai3-bench workload (`run CONFIG.yaml`):
+// The operation engine's workers, which run a plan or a weighted mix: `trainbench replay`'s
+// and a sai3-bench workload's (`run CONFIG.yaml`: this is sai3-bench's executor).
 // `concurrency` threads take operations from a source and do them through storage/ (GETs
 // through the storage's read engine, as `run` reads; PUTs of random bytes through
 // AtomicWriter; HEAD, LIST, DELETE through Storage). The sources: a replay plan's operations
 // in the order they started, as fast as the workers go or each at its original offset over
-// `speed` (timed); or a weighted random mix for a duration (app/op_mix.h). A DELETE removes
+// `speed` (timed); or a weighted random mix for a duration (ops/op_mix.h). A DELETE removes
 // only an object this job PUT: nothing it did not write.
 // Thread safety: one run at a time per source; `progress` is read by others.
 #pragma once
@@ -16,13 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "app/replay_plan.h"
 #include "metrics/op_log.h"
+#include "ops/replay_plan.h"
 #include "storage/page_cache_hint.h"
 #include "storage/read_engines.h"
 #include "storage/storage.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 
 struct ReplayedOps {
   uint64_t count = 0, bytes = 0, errors = 0, skipped = 0;
@@ -110,4 +111,4 @@ ReplayFigures RunReplay(const ReplayPlan& plan,
                         std::vector<std::unique_ptr<storage::Storage>>& storages,
                         const ReplaySettings& settings, int64_t start_ns, ReplayProgress& progress);
 
-}  // namespace trainbench::app
+}  // namespace trainbench::ops

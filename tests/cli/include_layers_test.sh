@@ -13,7 +13,7 @@ declare -A layer=(
   [storage]=2
   [formats]=3 [image]=3
   [dataset]=4 [train]=4
-  [loader]=5 [stage]=5
+  [loader]=5 [stage]=5 [ops]=5
   [sim]=6 [report]=6
   [app]=7
   [cli]=8
@@ -65,6 +65,10 @@ printf '#include "app/run_job.h"\n' >"$WORK/bad/src/common/up.h"
 printf '#include "storage/storage.h"\n#include "app/run_job.h"\n' >"$WORK/bad/src/cli/cmd.cc"
 mkdir -p "$WORK/bad/src/stage"
 printf '#include "storage/s3_source.h"\n#include "storage/curl_multi.h"\n' >"$WORK/bad/src/stage/fetch.cc"
+# The operation engine (ops/) runs a plan or a mix for the jobs above it and knows none of them.
+mkdir -p "$WORK/bad/src/ops"
+printf '#include "app/job_report.h"\n#include "loader/sampler.h"\n#include "dataset/manifest.h"\n' \
+  >"$WORK/bad/src/ops/engine.cc"
 scan "$WORK/bad" "$WORK/bad.txt"
 check "an upward include is caught" grep -q '^src/common/up.h:1: common/ (layer 0) includes app/' "$WORK/bad.txt"
 check "cli/ including storage/ is caught" grep -q '^src/cli/cmd.cc:1: cli/ includes storage/' "$WORK/bad.txt"
@@ -72,6 +76,10 @@ check "cli/ including app/ is allowed" bash -c "! grep -q 'cmd.cc:2' '$WORK/bad.
 check "stage/ including storage's curl internals is caught" \
   grep -q '^src/stage/fetch.cc:2: includes storage/curl_multi.h, one of storage' "$WORK/bad.txt"
 check "stage/ including storage's public s3_source.h is allowed" bash -c "! grep -q 'fetch.cc:1' '$WORK/bad.txt'"
+check "ops/ including app/ is caught" grep -q '^src/ops/engine.cc:1: ops/ (layer 5) includes app/' "$WORK/bad.txt"
+check "ops/ including loader/ (its own layer) is caught" \
+  grep -q '^src/ops/engine.cc:2: ops/ (layer 5) includes loader/ (layer 5)' "$WORK/bad.txt"
+check "ops/ including dataset/ is allowed" bash -c "! grep -q 'engine.cc:3' '$WORK/bad.txt'"
 check "a folder with no layer is caught" grep -q '^src/extra has no layer' "$WORK/bad.txt"
 
 scan "$SRC" "$WORK/violations"

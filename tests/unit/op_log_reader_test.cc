@@ -8,9 +8,9 @@
 
 #include <fstream>
 
-#include "app/replay_plan.h"
 #include "common/error.h"
 #include "metrics/op_log.h"
+#include "ops/replay_plan.h"
 
 namespace trainbench::metrics {
 namespace {
@@ -118,27 +118,27 @@ TEST(ReplayPlan, StartOrderEndpointsOpsAndTarget) {
     entries[i].end_ns = starts[i] + 5;
     entries[i].bytes = 100;
   }
-  const auto plan = app::PlanReplay(entries, {}, "", "test");
+  const auto plan = ops::PlanReplay(entries, {}, "", "test");
   ASSERT_EQ(plan.ops.size(), 4u);
-  EXPECT_EQ(plan.ops[0].op, app::ReplayOp::kPut);  // started first
+  EXPECT_EQ(plan.ops[0].op, ops::ReplayOp::kPut);  // started first
   EXPECT_EQ(plan.ops[1].offset_ns, 10);
   EXPECT_EQ(plan.storages.size(), 2u);
   EXPECT_TRUE(plan.writes);
   EXPECT_EQ(plan.last_end_ns, 45);
 
-  const auto gets = app::PlanReplay(entries, {app::ReplayOp::kGet}, "/elsewhere", "test");
+  const auto gets = ops::PlanReplay(entries, {ops::ReplayOp::kGet}, "/elsewhere", "test");
   EXPECT_EQ(gets.ops.size(), 2u);
   EXPECT_EQ(gets.dropped_by_ops, 2u);
   ASSERT_EQ(gets.storages.size(), 1u);
   EXPECT_EQ(gets.storages[0].uri, "/elsewhere");
   EXPECT_EQ(gets.storages[0].objects, (std::vector<std::string>{"f0"}));
   EXPECT_FALSE(gets.writes);
-  EXPECT_THROW(app::PlanReplay(entries, {app::ReplayOp::kDelete}, "", "test"), UsageError);
+  EXPECT_THROW(ops::PlanReplay(entries, {ops::ReplayOp::kDelete}, "", "test"), UsageError);
 
   // An op on an object waits for the last PUT or DELETE of it before it: a GET after a PUT.
   entries[3].endpoint = "/b/";
   entries[3].file = "/b/f1";
-  const auto chained = app::PlanReplay(entries, {}, "", "test");
+  const auto chained = ops::PlanReplay(entries, {}, "", "test");
   EXPECT_EQ(chained.ops[0].after, -1);  // the PUT of /b/f1
   EXPECT_EQ(chained.ops[3].after, 0);   // the HEAD of /b/f1, after it
   EXPECT_EQ(chained.ops[1].after, -1);

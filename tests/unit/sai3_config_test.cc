@@ -1,6 +1,6 @@
 // A sai3-bench config as `trainbench run` takes it: the vendored configs' keys mapped
 // (config/sai3_config.h), refusals naming the key, the objects prepare plans
-// (app/sai3_objects.h) and the op mix's weights (app/op_mix.h).
+// (ops/sai3_objects.h) and the op mix's weights (ops/op_mix.h).
 #include "config/sai3_config.h"
 
 #include <gtest/gtest.h>
@@ -11,11 +11,11 @@
 #include <map>
 #include <string>
 
-#include "app/op_mix.h"
-#include "app/sai3_objects.h"
 #include "common/error.h"
 #include "common/random.h"
 #include "common/strings.h"
+#include "ops/op_mix.h"
+#include "ops/sai3_objects.h"
 
 namespace trainbench {
 namespace {
@@ -171,7 +171,7 @@ TEST(Sai3ConfigTest, PrepareNamesObjectsInTheTreeAtSizesInRange) {
                                    "prepare.directory_structure.width=2",
                                    "prepare.directory_structure.files_per_dir=10"})
                .config;
-  const auto objects = app::PlanObjectSet(c, 0);
+  const auto objects = ops::PlanObjectSet(c, 0);
   ASSERT_EQ(objects.size(), 40u);
   // Four leaves (width 2, depth 2), object i in leaf i mod 4.
   EXPECT_EQ(objects[0].path, "scan.d1_w1.dir/scan.d2_w1.dir/prepared-00000000.dat");
@@ -183,11 +183,11 @@ TEST(Sai3ConfigTest, PrepareNamesObjectsInTheTreeAtSizesInRange) {
     EXPECT_LE(o.size, 1048576u);
     EXPECT_TRUE(GlobMatch(c.workload[0].path, o.path)) << o.path;
   }
-  EXPECT_EQ(app::PlanObjectSet(c, 0)[7].size, objects[7].size);  // the same on every rank
+  EXPECT_EQ(ops::PlanObjectSet(c, 0)[7].size, objects[7].size);  // the same on every rank
   c.tree.bottom = false;
-  EXPECT_EQ(app::TreeFolders(c.tree), 6u);
-  EXPECT_EQ(app::TreeFolder(c.tree, 1), "scan.d1_w2.dir/");
-  EXPECT_EQ(app::TreeFolder(c.tree, 2), "scan.d1_w1.dir/scan.d2_w1.dir/");
+  EXPECT_EQ(ops::TreeFolders(c.tree), 6u);
+  EXPECT_EQ(ops::TreeFolder(c.tree, 1), "scan.d1_w2.dir/");
+  EXPECT_EQ(ops::TreeFolder(c.tree, 2), "scan.d1_w1.dir/scan.d2_w1.dir/");
 }
 
 TEST(Sai3ConfigTest, LognormalSizesHaveTheAskedMean) {
@@ -200,60 +200,60 @@ TEST(Sai3ConfigTest, LognormalSizesHaveTheAskedMean) {
   Random random(7);
   double sum = 0;
   const int n = 20000;
-  for (int i = 0; i < n; ++i) sum += static_cast<double>(app::DrawObjectSize(s, random));
+  for (int i = 0; i < n; ++i) sum += static_cast<double>(ops::DrawObjectSize(s, random));
   EXPECT_NEAR(sum / n, 100000, 2000);
 }
 
 TEST(Sai3ConfigTest, TheOpMixDrawsOpsByWeight) {
-  std::vector<app::MixOp> ops(4);
-  ops[0].op = app::ReplayOp::kGet;
+  std::vector<ops::MixOp> ops(4);
+  ops[0].op = ops::ReplayOp::kGet;
   ops[0].weight = 60;
   ops[0].objects = {0, 1};
-  ops[1].op = app::ReplayOp::kPut;
+  ops[1].op = ops::ReplayOp::kPut;
   ops[1].weight = 25;
   ops[1].path = "out/";
   ops[1].sizes.min = ops[1].sizes.max = 10;
-  ops[2].op = app::ReplayOp::kHead;
+  ops[2].op = ops::ReplayOp::kHead;
   ops[2].weight = 0;  // never drawn
   ops[2].objects = {0};
-  ops[3].op = app::ReplayOp::kList;
+  ops[3].op = ops::ReplayOp::kList;
   ops[3].weight = 15;
   ops[3].path = "data/";
-  app::OpMix mix(ops, {100, 200}, INT64_MAX, 42, "trainbench-r0-");
-  std::map<app::ReplayOp, int> drawn;
-  app::ReplayFigures figures;
-  app::WorkerOp op;
+  ops::OpMix mix(ops, {100, 200}, INT64_MAX, 42, "trainbench-r0-");
+  std::map<ops::ReplayOp, int> drawn;
+  ops::ReplayFigures figures;
+  ops::WorkerOp op;
   const int n = 100000;
   for (int i = 0; i < n; ++i) {
     ASSERT_TRUE(mix.Next(op, figures));
     ++drawn[op.op];
-    if (op.op == app::ReplayOp::kGet) {
+    if (op.op == ops::ReplayOp::kGet) {
       EXPECT_EQ(op.bytes, op.object == 0 ? 100u : 200u);
     }
-    if (op.op == app::ReplayOp::kPut) {
+    if (op.op == ops::ReplayOp::kPut) {
       EXPECT_TRUE(StartsWith(op.name, "out/trainbench-r0-"));
       EXPECT_EQ(op.bytes, 10u);
     }
-    if (op.op == app::ReplayOp::kList) {
+    if (op.op == ops::ReplayOp::kList) {
       EXPECT_EQ(op.name, "data/");
     }
   }
-  EXPECT_NEAR(drawn[app::ReplayOp::kGet] / double(n), 0.60, 0.01);
-  EXPECT_NEAR(drawn[app::ReplayOp::kPut] / double(n), 0.25, 0.01);
-  EXPECT_NEAR(drawn[app::ReplayOp::kList] / double(n), 0.15, 0.01);
-  EXPECT_EQ(drawn[app::ReplayOp::kHead], 0);
+  EXPECT_NEAR(drawn[ops::ReplayOp::kGet] / double(n), 0.60, 0.01);
+  EXPECT_NEAR(drawn[ops::ReplayOp::kPut] / double(n), 0.25, 0.01);
+  EXPECT_NEAR(drawn[ops::ReplayOp::kList] / double(n), 0.15, 0.01);
+  EXPECT_EQ(drawn[ops::ReplayOp::kHead], 0);
   // Past its end the mix has nothing more.
-  app::OpMix ended(ops, {100, 200}, 0, 42, "x");
+  ops::OpMix ended(ops, {100, 200}, 0, 42, "x");
   EXPECT_FALSE(ended.Next(op, figures));
 }
 
 TEST(Sai3ConfigTest, AGetThatMatchesNothingIsRefused) {
   auto c = config::LoadSai3Config(kConfigs + "resnet50_1-host.yaml", {"target=/tmp/x/"}).config;
-  const auto ops = app::MixOps(c, {"trainbench_manifest.json", "other/prepared-00000000.dat"});
+  const auto ops = ops::MixOps(c, {"trainbench_manifest.json", "other/prepared-00000000.dat"});
   ASSERT_EQ(ops.size(), 1u);
   EXPECT_TRUE(ops[0].objects.empty());
-  EXPECT_THROW(app::OpMix(ops, {1, 1}, INT64_MAX, 1, "x"), UsageError);
-  const auto matched = app::MixOps(c, {"scan.d1_w1.dir/scan.d2_w1.dir/prepared-00000000.dat"});
+  EXPECT_THROW(ops::OpMix(ops, {1, 1}, INT64_MAX, 1, "x"), UsageError);
+  const auto matched = ops::MixOps(c, {"scan.d1_w1.dir/scan.d2_w1.dir/prepared-00000000.dat"});
   EXPECT_EQ(matched[0].objects.size(), 1u);
 }
 

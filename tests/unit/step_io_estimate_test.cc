@@ -1,7 +1,7 @@
 // replay --train-results: a step takes the longer of its compute and its batch's loading at
 // the replayed rate; the rest of it is lost to I/O. A train's and a staged train's
 // summary.json both give the training's shape; anything else is refused naming the key.
-#include "app/step_io_estimate.h"
+#include "ops/step_io_estimate.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 
 #include "common/error.h"
 
-namespace trainbench::app {
+namespace trainbench::ops {
 namespace {
 
 TrainingShape Shape() {
@@ -95,4 +95,4 @@ TEST_F(TrainingShapeTest, RefusesWhatIsNoTrainingNamingTheKey) {
 }
 
 }  // namespace
-}  // namespace trainbench::app
+}  // namespace trainbench::ops
