@@ -60,10 +60,10 @@
   // first run's time series.
   const phaseMarks = {
     id: 'phaseMarks',
-    afterDatasetsDraw(chart) {
-      const marks = chart.options.plugins.phaseMarks;
+    afterDatasetsDraw(drawn) {
+      const marks = drawn.options.plugins.phaseMarks;
       if (!marks || !marks.length) return;
-      const {ctx, chartArea, scales} = chart;
+      const {ctx, chartArea, scales} = drawn;
       ctx.save();
       ctx.strokeStyle = 'rgba(60,60,60,0.35)';
       ctx.fillStyle = '#5f6b7a';
