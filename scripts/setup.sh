@@ -74,11 +74,13 @@ else
   echo "setup: all ${#packages[@]} packages present"
 fi
 
-# The JS packages of tests/interop/node (hyparquet and its decompressors) and tests/s3/node
-# (s3rver, a second S3 server), at the versions of their package-lock.json; again only when a
-# lock changed. Without the npm registry this warns and goes on: the tests that need them
-# skip (and fail under CI=true).
-for node_dir in "$(dirname "$0")/../tests/interop/node" "$(dirname "$0")/../tests/s3/node"; do
+# The JS packages of tests/interop/node (hyparquet and its decompressors), tests/s3/node
+# (s3rver, a second S3 server) and tests/report/lint (ESLint and stylelint for the report
+# page's assets), at the versions of their package-lock.json; again only when a lock changed.
+# Without the npm registry this warns and goes on: the tests that need them skip (and fail
+# under CI=true).
+for node_dir in "$(dirname "$0")/../tests/interop/node" "$(dirname "$0")/../tests/s3/node" \
+  "$(dirname "$0")/../tests/report/lint"; do
   if [ ! -f "$node_dir/node_modules/.package-lock.json" ] ||
     [ "$node_dir/package-lock.json" -nt "$node_dir/node_modules/.package-lock.json" ]; then
     if (cd "$node_dir" && npm ci --no-audit --no-fund --prefer-offline --loglevel=error); then
