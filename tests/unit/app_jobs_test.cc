@@ -74,7 +74,9 @@ TEST_F(AppJobsTest, RunGeneratesTheDatasetReadsItAndKeepsEveryResult) {
   EXPECT_EQ(RunJob(SmallRun(), env_), 0);
   EXPECT_EQ(shown_, 1);
   EXPECT_TRUE(shown_complete_);
-  EXPECT_EQ(files_when_shown_, 1u);  // config.yaml alone, written when the run began
+  // config.yaml, written when the run began, and epochs.csv and summary.json as it went
+  // (marked incomplete, rewritten at the end): a run killed midway keeps them.
+  EXPECT_EQ(files_when_shown_, 3u);
   for (const char* file : {"config.yaml", "summary.json", "epochs.csv", "timeseries.csv"})
     EXPECT_EQ(results_.files.count(file), 1u) << file;
   EXPECT_EQ(results_.name.rfind("resnet50_h100-", 0), 0u) << results_.name;
@@ -188,9 +190,13 @@ TEST_F(AppJobsTest, CheckpointJobWritesThenReadsBackItsShards) {
     if (k["operation"] == "write") written += k["bytes"].get<uint64_t>();
   // Model and optimizer states: 3 x the model's bytes per checkpoint, all in memory.
   EXPECT_EQ(written, 2u * 3 * 65536);
-  uint64_t stored = 0;
-  for (const auto& e : memory_.List("")) stored += e.size_bytes;
+  // Beside them, each checkpoint's record of its files (what `clean --checkpoints` goes by).
+  uint64_t stored = 0, records = 0;
+  for (const auto& e : memory_.List(""))
+    (e.path.find("/.trainbench_checkpoint.rank") != std::string::npos ? records : stored) +=
+        e.size_bytes;
   EXPECT_EQ(stored, written);
+  EXPECT_GT(records, 0u);
   EXPECT_EQ(checkpoints[2]["operation"], "read");
   EXPECT_EQ(checkpoints[2]["bytes"].get<uint64_t>(), 3u * 65536);
 }

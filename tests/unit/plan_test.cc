@@ -29,7 +29,8 @@ TEST(PlanTest, FilesSamplesAndSizes) {
   EXPECT_EQ(plan.files[5].path, "valid/img_1_of_2.tfrecord");
   EXPECT_EQ(plan.NumSamples(), 6u * 1251);
   for (const auto& f : plan.files)
-    for (uint64_t s : f.sample_sizes) EXPECT_EQ(s, 114660u);  // no stdev: the rounded mean
+    // No stdev: the rounded mean, squared down to DLIO's side x side image (338 x 338).
+    for (uint64_t s : f.sample_sizes) EXPECT_EQ(s, 114244u);
   // Seeds differ per file and split.
   EXPECT_NE(plan.files[0].seed, plan.files[1].seed);
   EXPECT_NE(plan.files[0].seed, plan.files[4].seed);
