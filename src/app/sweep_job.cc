@@ -6,12 +6,14 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <thread>
 
 #include "app/job_env.h"
 #include "app/official_commands.h"
 #include "app/results_writer.h"
+#include "app/sweep_limit.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
@@ -33,16 +35,51 @@ const SweepProbe* Best(const std::vector<SweepProbe>& probes, uint64_t n) {
   return found;
 }
 
-std::string Sentence(const SearchResult& r, const std::vector<SweepProbe>& probes,
-                     const config::WorkloadConfig& c) {
+// The answer in one sentence, from what limited it (sweep_limit.h): "this storage feeds N"
+// only where the storage was the limit.
+struct Answer {
+  std::string sentence;
+  std::optional<LimitFinding> limit;  // none: stopped, or nothing to judge
+};
+
+Answer Sentence(const SearchResult& r, const std::vector<SweepProbe>& probes,
+                const config::WorkloadConfig& c) {
   const double target = 100.0 * c.metric.au;
   const std::string who =
       fmt::format("emulated accelerators training {} ({})", c.model.name, c.workload_name);
-  if (r.stopped) return "the sweep stopped before an answer: " + r.stop_reason;
-  std::string text =
-      r.answer == 0
-          ? fmt::format("this storage feeds no {} at AU >= {:.0f}%", who, target)
-          : fmt::format("this storage feeds {} {} at AU >= {:.0f}%", r.answer, who, target);
+  if (r.stopped) return {"the sweep stopped before an answer: " + r.stop_reason, {}};
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  // The failing side of the boundary says what limited the answer; without a failure (the
+  // range or the dataset ended the search), the answer's own run says whether the reads came
+  // from memory.
+  std::optional<LimitFinding> limit;
+  if (r.first_failure) {
+    if (const SweepProbe* p = Best(probes, *r.first_failure))
+      limit = ClassifyLimit(*p, c.train.computation_time.mean, cores);
+  } else if (r.answer > 0) {
+    if (const SweepProbe* p = Best(probes, r.answer)) limit = ClassifyPassed(*p);
+  }
+  const std::string fed =
+      r.answer == 0 ? fmt::format("no {}", who) : fmt::format("{} {}", r.answer, who);
+  std::string text;
+  switch (limit ? limit->limit : SweepLimit::kStorage) {
+    case SweepLimit::kStorage:
+      text = fmt::format("this storage feeds {} at AU >= {:.0f}%", fed, target);
+      break;
+    case SweepLimit::kClient:
+      text = fmt::format(
+          "this client host ({}) limits the answer to {} at AU >= {:.0f}%; the storage was not "
+          "the limit: add client hosts (mpirun -np 2 --host A,B trainbench sweep {} "
+          "--find-max-accelerators ...)",
+          limit->evidence, fed, target, c.workload_name);
+      break;
+    case SweepLimit::kMemory:
+      text = fmt::format(
+          "{} at AU >= {:.0f}%, read from memory ({}): the dataset is below MLPerf's 5x-memory "
+          "rule, so this is not the storage's answer (`trainbench datasize {}` says how big)",
+          fed, target, limit->evidence, c.workload_name);
+      break;
+  }
   if (r.no_verdict)
     text += fmt::format(
         "; at {} the AU is no verdict: the dataset is too small for that many "
@@ -51,21 +88,10 @@ std::string Sentence(const SearchResult& r, const std::vector<SweepProbe>& probe
   if (r.first_failure)
     if (const SweepProbe* p = Best(probes, *r.first_failure))
       text += fmt::format("; {} fail at {:.1f}%", *r.first_failure, p->au_percentage);
-  if (r.first_failure) {
-    // Past the answer, a client that used (nearly) every core is the limit as much as the
-    // storage: say so rather than blame the storage.
-    const SweepProbe* p = Best(probes, *r.first_failure);
-    const double cores = static_cast<double>(std::max(1u, std::thread::hardware_concurrency()));
-    if (p && p->run_seconds > 0 && p->cpu_seconds / p->run_seconds >= 0.8 * cores)
-      text += fmt::format(
-          "; at {} trainbench itself used {:.1f} of this host's {:.0f} cores: client-bound, "
-          "the storage may feed more (add client hosts)",
-          *r.first_failure, p->cpu_seconds / p->run_seconds, cores);
-  }
   if (r.limited_by_range)
     text += fmt::format(" (every count up to the --max {} passed: raise it)", r.answer);
   if (!r.confirmed && !r.stopped) text += " (not confirmed by full-length runs)";
-  return text;
+  return {text, limit};
 }
 
 // The probes' table, the answer, and the commands that confirm it with the official tools.
@@ -300,7 +326,8 @@ SweepOutcome SweepJob(
   if (out.search.stopped) out.exit_code = StoppedSweepExitCode(stop_code);
   if (!lead) return out;
 
-  out.sentence = Sentence(out.search, out.probes, config);
+  const Answer answer = Sentence(out.search, out.probes, config);
+  out.sentence = answer.sentence;
   auto& f = out.figures;
   // A stopped search has no answer: null, not 0 (0 is the answer "not even --min passes").
   f["answer_accelerators"] =
@@ -314,6 +341,9 @@ SweepOutcome SweepJob(
   f["limited_by_dataset"] = out.search.limited_by_dataset;
   f["limited_by_range"] = out.search.limited_by_range;
   f["sentence"] = out.sentence;
+  // What limited the answer (storage, client, memory) and the figures that said so.
+  f["limited_by"] = answer.limit ? nlohmann::json(LimitName(answer.limit->limit)) : nullptr;
+  f["limit_evidence"] = answer.limit ? nlohmann::json(answer.limit->evidence) : nullptr;
   f["au_target_percentage"] = 100.0 * config.metric.au;
   f["probe_steps"] = probe_steps;
   std::set<uint64_t> counts;
@@ -347,7 +377,7 @@ SweepOutcome SweepJob(
   nlohmann::ordered_json line;
   nlohmann::ordered_json brief;
   for (const char* key : {"answer_accelerators", "first_failure_accelerators", "confirmed",
-                          "au_target_percentage", "sentence"})
+                          "au_target_percentage", "limited_by", "sentence"})
     brief[key] = f[key];
   line["trainbench_sweep"] = brief;
   out.line = FinalLine(line, envelope, out.results.folder);

@@ -32,10 +32,17 @@ SweepProbe ProbeOf(const nlohmann::json& s, uint64_t n, bool full, double demand
   p.cpu_seconds = Number(s, P("/cpu_seconds"));
   p.run_seconds = Number(s, P("/run_seconds"));
   const double read = Number(s, P("/cache/bytes_read"));
-  p.page_cache_fraction = read > 0 && s.contains(P("/cache/device_read_available")) &&
+  // Only a local file system's reads can come from the page cache (an object store's device
+  // reads are 0 whatever it served); summaries before the key were file-system runs.
+  const bool cacheable = s.value(P("/cache/page_cache_applies"), true);
+  p.page_cache_fraction = read > 0 && cacheable && s.contains(P("/cache/device_read_available")) &&
                                   s[P("/cache/device_read_available")].get<bool>()
                               ? 1.0 - std::min(1.0, Number(s, P("/cache/device_read_bytes")) / read)
                               : 0.0;
+  if (s.contains(P("/client/host_busy_share")) && s[P("/client/host_busy_share")].is_number())
+    p.host_busy_share = s[P("/client/host_busy_share")].get<double>();
+  p.timer_late_p50_ms = Number(s, P("/client/compute_timer_late_ms/p50"));
+  p.timer_late_p99_ms = Number(s, P("/client/compute_timer_late_ms/p99"));
   return p;
 }
 
@@ -55,6 +62,9 @@ nlohmann::ordered_json ProbeJson(const SweepProbe& p) {
   j["cpu_seconds"] = p.cpu_seconds;
   j["cpu_share"] = p.run_seconds > 0 ? p.cpu_seconds / p.run_seconds : 0.0;
   j["page_cache_fraction"] = p.page_cache_fraction;
+  j["host_busy_share"] = p.host_busy_share >= 0 ? nlohmann::json(p.host_busy_share) : nullptr;
+  j["timer_late_p50_ms"] = p.timer_late_p50_ms;
+  j["timer_late_p99_ms"] = p.timer_late_p99_ms;
   j["results"] = p.folder;
   return j;
 }
@@ -70,16 +80,19 @@ std::string ProbesCsv(const std::vector<SweepProbe>& probes, const std::vector<s
   for (const auto& key : keys) out += CsvField(key) + ",";
   out +=
       "accelerators,full,passed,au_meaningful,au_percentage,samples_per_second,MB_per_second,"
-      "demand_MB_per_second,read_latency_p99_ms,cpu_seconds,page_cache_fraction,results\n";
+      "demand_MB_per_second,read_latency_p99_ms,cpu_seconds,page_cache_fraction,host_busy_share,"
+      "timer_late_p99_ms,results\n";
   for (size_t i = 0; i < probes.size(); ++i) {
     const auto& p = probes[i];
     if (!keys.empty())
       for (const auto& v : values.at(i)) out += CsvField(v) + ",";
     out +=
-        fmt::format("{},{},{},{},{:.4f},{:.3f},{:.3f},{:.3f},{:.4f},{:.3f},{:.4f},{}\n",
+        fmt::format("{},{},{},{},{:.4f},{:.3f},{:.3f},{:.3f},{:.4f},{:.3f},{:.4f},{},{:.4f},{}\n",
                     p.accelerators, p.full ? 1 : 0, p.passed ? 1 : 0, p.au_meaningful ? 1 : 0,
                     p.au_percentage, p.samples_per_second, p.mb_per_second, p.demand_mb_per_second,
-                    p.read_p99_ms, p.cpu_seconds, p.page_cache_fraction, CsvField(p.folder));
+                    p.read_p99_ms, p.cpu_seconds, p.page_cache_fraction,
+                    p.host_busy_share >= 0 ? fmt::format("{:.4f}", p.host_busy_share) : "",
+                    p.timer_late_p99_ms, CsvField(p.folder));
   }
   return out;
 }
@@ -99,6 +112,10 @@ SweepProbe ProbeFromJson(const nlohmann::json& j) {
   p.cpu_seconds = j.value("cpu_seconds", 0.0);
   p.run_seconds = p.cpu_seconds / std::max(1e-12, j.value("cpu_share", 0.0));
   p.page_cache_fraction = j.value("page_cache_fraction", 0.0);
+  if (j.contains("host_busy_share") && j["host_busy_share"].is_number())
+    p.host_busy_share = j["host_busy_share"].get<double>();
+  p.timer_late_p50_ms = j.value("timer_late_p50_ms", 0.0);
+  p.timer_late_p99_ms = j.value("timer_late_p99_ms", 0.0);
   p.folder = j.value("results", std::string());
   return p;
 }

@@ -26,7 +26,11 @@ struct SweepProbe {
   double read_p99_ms = 0;
   double cpu_seconds = 0, run_seconds = 0;
   double page_cache_fraction = 0;  // of the bytes read, served from the page cache
-  std::string folder;              // its run results
+  // The client host during the run: its CPUs' busy share, all processes (-1 unknown), and
+  // how late the emulated compute's timers were handled.
+  double host_busy_share = -1;
+  double timer_late_p50_ms = 0, timer_late_p99_ms = 0;
+  std::string folder;  // its run results
 };
 
 // From a run's summary.json; `demand_per_accel` in bytes/s at 100% AU.

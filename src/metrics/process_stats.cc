@@ -67,4 +67,23 @@ uint64_t AvailableMemoryBytes() {
 
 unsigned HostCpuCount() { return std::max(1u, std::thread::hardware_concurrency()); }
 
+HostCpuTimes ReadHostCpuTimes() {
+  HostCpuTimes t;
+  std::ifstream in("/proc/stat");
+  std::string cpu;
+  uint64_t user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+  if (!(in >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq) || cpu != "cpu")
+    return t;
+  in >> steal;  // absent on old kernels
+  t.busy = user + nice + system + irq + softirq + steal;
+  t.total = t.busy + idle + iowait;
+  return t;
+}
+
+double HostBusyShare(const HostCpuTimes& before, const HostCpuTimes& after) {
+  if (after.total <= before.total || after.busy < before.busy) return -1;
+  return static_cast<double>(after.busy - before.busy) /
+         static_cast<double>(after.total - before.total);
+}
+
 }  // namespace trainbench::metrics

@@ -76,7 +76,16 @@ struct RunRecord {
 
   Histogram read_latency_ns;  // every read that happened (a transfer_size piece, an hdf5 sample)
   Histogram data_wait_ns;     // every step's wait for its batch
-  IoCounters io;              // from the reads that happened, prefetched ones included
+  // How late the step loop handled each accelerator's end of compute (its timer) on this
+  // host: scheduling delay, a busy client's mark (the step still ends at its deadline).
+  Histogram compute_late_ns;
+  // The host's CPUs busy over the run, all processes (/proc/stat): -1 unknown. Merged, the
+  // busiest host's.
+  double host_busy_share = -1;
+  // The dataset is on a local file system, whose reads this host's page cache can serve (an
+  // object store's cannot: its device reads are 0 whatever it served).
+  bool page_cache_applies = true;
+  IoCounters io;  // from the reads that happened, prefetched ones included
 
   double run_seconds = 0;
   double cpu_seconds = 0;

@@ -26,15 +26,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimeseriesRow, elapsed_s, interval_s, phase, 
                                    data_wait_share, accelerators_waiting, read_latency_p50_ms,
                                    read_latency_p99_ms, cpu_percent, rss_bytes)
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunRecord, workload, accelerators, ranks, hosts, epochs_planned,
-                                   steps_per_epoch, batch_size, train_files, train_samples,
-                                   dataset_bytes, train_bytes, random_shuffle_seed,
-                                   nominal_sample_bytes, barrier, read_engine, io_threads, io_depth,
-                                   epochs, evals, preloads, checkpoints, read_latency_ns,
-                                   data_wait_ns, io, run_seconds, cpu_seconds, peak_rss_bytes,
-                                   host_memory_bytes, io_before, io_after, storage_counters,
-                                   storage_latency_ns, checkpoint_gap_s, timeseries_interval_s,
-                                   timeseries, timeseries_cpu_seconds, complete, stop_reason,
-                                   stopped_by_peer)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(
+    RunRecord, workload, accelerators, ranks, hosts, epochs_planned, steps_per_epoch, batch_size,
+    train_files, train_samples, dataset_bytes, train_bytes, random_shuffle_seed,
+    nominal_sample_bytes, barrier, read_engine, io_threads, io_depth, epochs, evals, preloads,
+    checkpoints, read_latency_ns, data_wait_ns, compute_late_ns, host_busy_share,
+    page_cache_applies, io, run_seconds, cpu_seconds, peak_rss_bytes, host_memory_bytes, io_before,
+    io_after, storage_counters, storage_latency_ns, checkpoint_gap_s, timeseries_interval_s,
+    timeseries, timeseries_cpu_seconds, complete, stop_reason, stopped_by_peer)
 
 }  // namespace trainbench::metrics

@@ -104,6 +104,8 @@ RunRecord MergeRanks(const std::vector<RunRecord>& ranks) {
     const RunRecord& r = ranks[i];
     m.read_latency_ns.Merge(r.read_latency_ns);
     m.data_wait_ns.Merge(r.data_wait_ns);
+    m.compute_late_ns.Merge(r.compute_late_ns);
+    m.host_busy_share = std::max(m.host_busy_share, r.host_busy_share);
     Add(m.io, r.io);
     m.run_seconds = std::max(m.run_seconds, r.run_seconds);
     m.cpu_seconds += r.cpu_seconds;

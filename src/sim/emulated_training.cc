@@ -43,8 +43,10 @@ class EmulatedRun {
         c_, dataset_,
         {total, static_cast<uint64_t>(comm_.Size()), steps, random_seed, options_.barrier});
     r_.hosts = {comm_.Host()};
+    r_.page_cache_applies = storage_.LocalPath("").has_value();
     r_.io_before = metrics::ReadProcessIo();
     const double cpu0 = metrics::ProcessCpuSeconds();
+    const metrics::HostCpuTimes host0 = metrics::ReadHostCpuTimes();
     const double t0 = NowSeconds();
 
     reads_ = SetUpReads(c_, local, options_.reads, storage_, dataset_.files);
@@ -87,6 +89,7 @@ class EmulatedRun {
     r_.io = io_->Counters();
     r_.run_seconds = NowSeconds() - t0;
     r_.cpu_seconds = metrics::ProcessCpuSeconds() - cpu0;
+    r_.host_busy_share = metrics::HostBusyShare(host0, metrics::ReadHostCpuTimes());
     r_.peak_rss_bytes = metrics::PeakResidentBytes();
     r_.io_after = metrics::ReadProcessIo();
     return std::move(r_);
@@ -175,6 +178,7 @@ class EmulatedRun {
                        loader::SequentialWithinFiles(preload));
       if (!StartTogether()) return;
       const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
+      r_.compute_late_ns.Merge(out.compute_late_ns);
       auto rec = out.record;
       rec.requested_bytes = phase_requested_;
       rec.start_s = 0;
@@ -215,6 +219,7 @@ class EmulatedRun {
       if (!StartTogether()) return;
       const double start = NowSeconds() - run_start;
       const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
+      r_.compute_late_ns.Merge(out.compute_late_ns);
       auto rec = out.record;
       rec.start_s = start;
       rec.requested_bytes = phase_requested_;
@@ -250,6 +255,7 @@ class EmulatedRun {
     auto spec = Spec("eval", epoch, plans, offset, o.batch_size, steps, c_.evaluation.eval_time,
                      loader::SequentialWithinFiles(o));
     const auto out = RunPhase(spec, scheduler_.get(), r_.data_wait_ns);
+    r_.compute_late_ns.Merge(out.compute_late_ns);
     auto rec = out.record;
     rec.requested_bytes = phase_requested_;
     r_.evals.push_back(rec);

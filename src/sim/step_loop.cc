@@ -117,6 +117,7 @@ class Loop {
       while (!timers_.empty() && timers_.top().deadline <= now) {
         const Timer t = timers_.top();
         timers_.pop();
+        out.compute_late_ns.Record(static_cast<uint64_t>((now - t.deadline) * 1e9));
         FinishCompute(t.accelerator, t.deadline);
       }
       CheckWaiting();

@@ -67,6 +67,7 @@ struct PhaseSpec {
 
 struct PhaseOutcome {
   metrics::PhaseRecord record;
+  metrics::Histogram compute_late_ns;  // how late each compute timer was handled
   bool interrupted = false;
   bool failed = false;       // a read failed: scheduler->Error() says which
   std::string peer_failure;  // another rank stopped: which, where and why

@@ -31,6 +31,10 @@ a, w = $answer, $want
 assert abs(a - w) <= max(1, 0.05 * w), (a, w)"
   check "limit $limit MB/s: confirmed by full-length runs" \
     test "$(json_last_line "$out" 'd["trainbench_sweep"]["confirmed"]')" = True
+  # The proxy's cap is the limit: the answer is the storage's, and says so.
+  check "limit $limit MB/s: classified storage-bound" \
+    test "$(json_last_line "$out" 'd["trainbench_sweep"]["limited_by"]')" = storage
+  contains "$out" "this storage feeds $answer emulated accelerators"
   contains "$out" "mlpstorage training run --hosts"
   contains "$out" "--num-accelerators $answer"
 done

@@ -1,0 +1,56 @@
+#include "app/sweep_limit.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace trainbench::app {
+
+LimitFinding ClassifyLimit(const SweepProbe& p, double computation_time_s, unsigned cores) {
+  LimitFinding f;
+  const double trainbench_cores = p.run_seconds > 0 ? p.cpu_seconds / p.run_seconds : 0;
+  const double late_share =
+      computation_time_s > 0 ? p.timer_late_p99_ms / 1e3 / computation_time_s : 0;
+  const bool busy_host = p.host_busy_share >= kBusyHostShare;
+  const bool busy_self = trainbench_cores >= kBusyCoresShare * std::max(1u, cores);
+  const bool late =
+      late_share > kLateTimerShare || (busy_host && late_share > kLateOnBusyHostShare);
+  if (busy_self || late) {
+    f.limit = SweepLimit::kClient;
+    f.evidence = fmt::format(
+        "{} cores, busy {:.0f}%{}; trainbench used {:.1f} of them; compute timers late by "
+        "{:.2f} ms (p99)",
+        cores, 100 * std::max(0.0, p.host_busy_share), p.host_busy_share < 0 ? " (unknown)" : "",
+        trainbench_cores, p.timer_late_p99_ms);
+    return f;
+  }
+  return ClassifyPassed(p);
+}
+
+LimitFinding ClassifyPassed(const SweepProbe& p) {
+  LimitFinding f;
+  if (p.page_cache_fraction >= kCachedShare) {
+    f.limit = SweepLimit::kMemory;
+    f.evidence =
+        fmt::format("the page cache served {:.0f}% of the reads", 100 * p.page_cache_fraction);
+    return f;
+  }
+  f.evidence =
+      fmt::format("{:.1f} MB/s delivered of {:.1f} asked; host busy {:.0f}%", p.mb_per_second,
+                  p.demand_mb_per_second, 100 * std::max(0.0, p.host_busy_share));
+  return f;
+}
+
+const char* LimitName(SweepLimit limit) {
+  switch (limit) {
+    case SweepLimit::kClient:
+      return "client";
+    case SweepLimit::kMemory:
+      return "memory";
+    case SweepLimit::kStorage:
+      break;
+  }
+  return "storage";
+}
+
+}  // namespace trainbench::app

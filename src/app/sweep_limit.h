@@ -1,0 +1,44 @@
+// What limited a `sweep --find-max-accelerators` answer, read off the probe on the failing
+// side of the boundary (the first failure, its full-length run where there was one):
+//   client   the client host, not the storage: the emulated compute's timers were handled
+//            late by more than the AU's headroom, trainbench itself used most cores, or the
+//            host's CPUs were busy (all processes, so a neighbour's load counts) and that
+//            showed in our timers. A busy host whose load never delays our threads (work at a
+//            lower priority, say) is not called the limit: the timers say whether it bit;
+//   memory   the page cache served the reads: the storage was not measured;
+//   storage  neither: the storage delivered less than the accelerators asked.
+// Only "storage" lets the answer say "this storage feeds N". Pure; thread-safe.
+#pragma once
+
+#include <string>
+
+#include "app/sweep_probe.h"
+
+namespace trainbench::app {
+
+enum class SweepLimit { kStorage, kClient, kMemory };
+
+// A host this busy has no CPU to spare for more accelerators' reads and timers.
+inline constexpr double kBusyHostShare = 0.90;
+// trainbench alone on this share of the cores: its own threads are the limit.
+inline constexpr double kBusyCoresShare = 0.80;
+// A compute timer handled late by this share of the step's compute (p99) spends the whole
+// headroom of MLPerf's 90% AU target on the client alone.
+inline constexpr double kLateTimerShare = 0.10;
+// On a busy host, half of that is already the host biting: the readers wait as the loop does.
+inline constexpr double kLateOnBusyHostShare = 0.05;
+// Reads this much served from the page cache measured memory, not the storage.
+inline constexpr double kCachedShare = 0.90;
+
+struct LimitFinding {
+  SweepLimit limit = SweepLimit::kStorage;
+  std::string evidence;  // the figures that decided it, for the sentence
+};
+
+LimitFinding ClassifyLimit(const SweepProbe& failing, double computation_time_s, unsigned cores);
+// For a probe that passed (no failure ended the search): memory where the page cache served
+// its reads, else the storage.
+LimitFinding ClassifyPassed(const SweepProbe& passed);
+const char* LimitName(SweepLimit limit);  // "storage", "client", "memory"
+
+}  // namespace trainbench::app
