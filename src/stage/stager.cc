@@ -516,7 +516,7 @@ class Stager {
       PhaseScope extract(clock_, Phase::kExtract);
       tar_failed = true;  // from here on, a failure is the extractor's
       target->Finish();
-    } catch (const RuntimeError& e) {
+    } catch (const RuntimeError& error) {
       // What came counts, whatever stopped the stage; a tar that cannot be read fails the
       // object, and the message names it and the way out.
       finish_progress();
@@ -528,9 +528,9 @@ class Stager {
         throw RuntimeError(
             fmt::format("{}: {}; it is not a tar archive (nor a gzip'd one): drop "
                         "--extract to fetch it as a file",
-                        obj.name, e.what()));
+                        obj.name, error.what()));
       }
-      throw RuntimeError(fmt::format("{}: {}", obj.name, e.what()));
+      throw RuntimeError(fmt::format("{}: {}", obj.name, error.what()));
     } catch (...) {
       finish_progress();
       r.fetched_bytes = fetcher.SoFar().bytes;
