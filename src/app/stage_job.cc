@@ -32,7 +32,7 @@ report::ResultEnvelope StageEnvelope(const stage::StageAccount& account,
   e.stop_reason = account.stop_reason;
   e.host_names = {LocalHostName()};
   nlohmann::json s3 = nlohmann::json::object();
-  for (const auto& [key, value] : o.s3_options) s3[key] = IsSecretName(key) ? "<a secret>" : value;
+  for (const auto& [key, value] : o.s3_options) s3[key] = IsSecretName(key) ? std::string(kRedacted) : value;
   std::vector<std::string> mirrors;
   for (const auto& m : o.mirrors) mirrors.push_back(RedactUrlPasswords(m));
   e.config = {{"source", RedactUrlPasswords(o.source)},

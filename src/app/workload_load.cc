@@ -43,7 +43,7 @@ std::string TrainbenchCommand(const std::string& command, const std::string& wor
     // A secret's value is never printed: the user gives it again.
     const size_t eq = o.find('=');
     const bool secret = eq != std::string::npos && IsSecretName(o.substr(0, eq));
-    line += " " + ShellQuote(secret ? o.substr(0, eq + 1) + "<redacted>" : o);
+    line += " " + ShellQuote(secret ? o.substr(0, eq + 1) + std::string(kRedacted) : o);
   }
   return line;
 }

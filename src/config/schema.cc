@@ -582,7 +582,7 @@ std::vector<KeySpec> BuildSchema() {
         YAML::Node n(YAML::NodeType::Map);
         // Secrets are never written back (config.yaml in results, `trainbench config`).
         for (const auto& [k, v] : c.storage.storage_options)
-          n[k] = IsSecretName(k) ? std::string("<redacted>") : v;
+          n[k] = IsSecretName(k) ? std::string(kRedacted) : v;
         return n;
       }};
   keys.push_back(std::move(options));

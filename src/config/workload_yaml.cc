@@ -168,10 +168,10 @@ void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
   if (eq == std::string::npos || eq == 0)
     throw UsageError(
         fmt::format("override '{}' is not key=value (example: dataset.num_files_train=16)",
-                    IsSecretName(override_text) ? "<a secret>" : override_text));
+                    IsSecretName(override_text) ? std::string(kRedacted) : override_text));
   // Messages quote the override; a secret's value is never among what they show.
   const std::string shown = IsSecretName(override_text.substr(0, eq))
-                                ? override_text.substr(0, eq) + "=<redacted>"
+                                ? override_text.substr(0, eq) + "=" + std::string(kRedacted)
                                 : override_text;
   std::string key = override_text.substr(0, eq);
   while (!key.empty() && key.front() == '+') key.erase(0, 1);

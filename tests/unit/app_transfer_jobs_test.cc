@@ -162,7 +162,7 @@ TEST(StageJob, StagesALocalFileAndWritesItsAccountUnderTheEnvelope) {
   EXPECT_EQ(summary["workload"], o.stage.source);
   EXPECT_TRUE(summary["complete"].get<bool>());
   EXPECT_EQ(summary["config"]["streams"], 2);
-  EXPECT_EQ(summary["config"]["s3_options"]["secret_access_key"], "<a secret>");
+  EXPECT_EQ(summary["config"]["s3_options"]["secret_access_key"], "<redacted>");
   EXPECT_EQ(summary["total_bytes"], 300000);
   EXPECT_EQ(summary["command"], "stage");  // `stage --report` reads it as before
   EXPECT_TRUE(out.reports);
