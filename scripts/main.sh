@@ -5,12 +5,12 @@
 # Usage: scripts/main.sh [DATA_DIR] (default: ./data/resnet50_h100)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh binary
 # Only the trainbench binary (not the tests, not the LibTorch plugin); its output goes to a
 # log, shown when it fails, and its progress ([n/N]) to the terminal meanwhile.
 mkdir -p build
 echo "build: compiling build/trainbench (minutes the first time; log: build/build.log)"
-if BUILD_TARGET=trainbench bash scripts/build.sh 2>&1 | tee build/build.log |
+if TRAINBENCH_TESTS=OFF BUILD_TARGET=trainbench bash scripts/build.sh 2>&1 | tee build/build.log |
   bash scripts/build_progress.sh; then
   echo "build: $(./build/trainbench --version) in build/ (log: build/build.log)"
 else

@@ -1,32 +1,51 @@
 #!/usr/bin/env bash
-# Installs every Debian package that trainbench's build, tests and benches need.
+# Installs what trainbench needs, from Debian's apt (and, for the tests, the npm registry and PyPI).
+#   setup.sh binary   the build and runtime packages of the trainbench binary alone (scripts/main.sh)
+#   setup.sh          those, and everything the tests and benches need (scripts/test.sh)
 # Idempotent: packages already present are left alone, so re-running costs seconds.
+# The binary's: the compiler and CMake, the libraries it links, Open MPI (mpirun across hosts),
+# libjs-chart.js and gnuplot-nox (`trainbench report` inlines Chart.js; gnuplot draws --png).
+# The tests' and benches':
 # ceph-mon, ceph-osd, radosgw, ceph-common: the S3 server the tests run (tests/s3/gateway.sh).
-# chromium, gnuplot-nox, libjs-chart.js, tmux: `trainbench report` (Chart.js inlined in its page,
-# gnuplot for --png) and its tests (headless Chromium renders the page, tmux the live view).
+# chromium, tmux: the report's tests (headless Chromium renders the page, tmux the live view).
 # nginx, squid: the origin and the mirror the stage tests fetch from (tests/stage/servers.sh).
 # aria2: the third client of bench/stage_vs_curl.sh (aria2c -x 8).
 # slurmctld, slurmd, slurm-client, munge: the Slurm cluster the slurm tests start (tests/slurm/cluster.sh).
 # podman, mmdebstrap, runc: the container image (container/build.sh) and its tests (runc: crun
 # refuses hybrid cgroups; tests/container/image.sh); python3-yaml: the Kubernetes Job's check.
+# The PyPI peers (pyarrow, TensorFlow, PyTorch, DLIO, ...): scripts/setup_python.sh, into .venv/.
 set -euo pipefail
+profile=${1:-all}
+case $profile in
+  binary | all) ;;
+  *)
+    echo "usage: setup.sh [binary]  (binary: the trainbench binary's packages alone)" >&2
+    exit 2
+    ;;
+esac
 
 packages=(
-  build-essential cmake ninja-build pkg-config clang-format git
+  build-essential cmake ninja-build pkg-config
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-  libhdf5-dev hdf5-tools libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev
+  libhdf5-dev libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev
   libisal-dev libzip-dev liburing-dev libsnappy-dev libzstd-dev liblz4-dev
   libcurl4-openssl-dev libpugixml-dev libssl-dev libarchive-dev
   libopenmpi-dev openmpi-bin
-  libtorch-dev libgloo-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  ceph-mon ceph-osd radosgw ceph-common
-  nginx squid
-  slurmctld slurmd slurm-client munge
-  fio aria2 time zstd python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
-  chromium gnuplot-nox libjs-chart.js tmux
-  podman mmdebstrap runc python3-yaml strace
+  libjs-chart.js gnuplot-nox
 )
+if [ "$profile" = all ]; then
+  packages+=(
+    clang-format git hdf5-tools
+    libtorch-dev libgloo-dev
+    libgtest-dev libgmock-dev libbenchmark-dev
+    ceph-mon ceph-osd radosgw ceph-common
+    nginx squid
+    slurmctld slurmd slurm-client munge
+    fio aria2 time zstd python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
+    chromium tmux
+    podman mmdebstrap runc python3-yaml strace
+  )
+fi
 
 # Ubuntu (22.04, 24.04; NGC containers) names libjpeg-turbo's libjpeg API differently, and a
 # GPU host builds `train` against its own PyTorch: Debian's CPU LibTorch is left out there when
@@ -44,7 +63,7 @@ fi
 # node and npm for the independent Parquet reader (tests/interop/node). A NodeSource nodejs
 # carries its own npm and conflicts with Debian's npm package: ask for them only when no npm
 # is there.
-command -v npm >/dev/null || packages+=(nodejs npm)
+[ "$profile" = binary ] || command -v npm >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -73,6 +92,7 @@ if ((${#missing[@]})); then
 else
   echo "setup: all ${#packages[@]} packages present"
 fi
+[ "$profile" = all ] || exit 0
 
 # The JS packages of tests/interop/node (hyparquet and its decompressors), tests/s3/node
 # (s3rver, a second S3 server) and tests/report/lint (ESLint and stylelint for the report
@@ -91,3 +111,5 @@ for node_dir in "$(dirname "$0")/../tests/interop/node" "$(dirname "$0")/../test
     fi
   fi
 done
+
+bash "$(dirname "$0")/setup_python.sh"

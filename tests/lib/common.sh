@@ -36,6 +36,10 @@ set -euo pipefail
 TRAINBENCH=${TRAINBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/trainbench}
 SRC=${TRAINBENCH_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 PY=${PY:-/usr/bin/python3}  # the GPU host: PY=python3, its own with PIL and numpy
+# The PyPI peers (pyarrow, TensorFlow, PyTorch, DLIO, s3dlio): the project's environment, made by
+# scripts/setup_python.sh from requirements.txt. A test that needs one says so with
+# skip_unless_pypi MODULE... (skip.sh).
+PYPI_PY=${PYPI_PY:-$SRC/.venv/bin/python}
 TESTS_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 WORK=$(mktemp -d /tmp/trainbench-test.XXXXXX)
 # at_exit COMMAND: run by cleanup (last registered first, with the test's exit status in

@@ -29,3 +29,13 @@ skip_if_gpu() {
   echo "SKIP (a GPU is here, also under CI): $1"
   exit 77
 }
+
+# skip_unless_pypi MODULE...: the project's PyPI environment ($PYPI_PY, scripts/setup_python.sh)
+# imports every MODULE.
+skip_unless_pypi() {
+  local m
+  for m in "$@"; do
+    skip_unless "'$PYPI_PY' -c 'import $m'" \
+      "$m from PyPI is not in $PYPI_PY: run bash scripts/setup_python.sh (requirements.txt)"
+  done
+}
