@@ -3,7 +3,8 @@
 # in the project's one virtual environment, .venv/ (git ignores it), at the versions
 # requirements.txt pins: every package there, the peers' own dependencies included, so that a
 # fresh machine gets what the last session measured with. Wheels only (--only-binary): nothing
-# is compiled here. Idempotent: when .venv already holds requirements.txt as it is, this costs
+# is compiled here. --no-deps: the file is the whole set (DLIO's own list asks for a CUDA DALI
+# and the full TensorFlow, which a CPU suite does not use); `pip check` says what it leaves out. Idempotent: when .venv already holds requirements.txt as it is, this costs
 # a second. The tests find the environment's python at .venv/bin/python (tests/lib/common.sh).
 # Environment: TRAINBENCH_VENV_PYTHON, the python3 that makes the environment (default: the
 # first python3 on PATH whose venv module works; Debian's needs python3-venv).
@@ -27,12 +28,14 @@ echo "setup: installing requirements.txt from PyPI into .venv ($("$python" --ver
 rm -f "$stamp"
 # pip says what it installed at the end; its whole output goes to .venv/pip.log.
 if ! "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off \
-  --only-binary=:all: -r requirements.txt >"$venv/pip.log" 2>&1; then
+  --only-binary=:all: --no-deps -r requirements.txt >"$venv/pip.log" 2>&1; then
   tail -n 20 "$venv/pip.log" >&2
   echo "setup: pip could not install requirements.txt into .venv (no PyPI here?); the whole log" \
     "is $venv/pip.log" >&2
   exit 1
 fi
 grep -E '^Successfully installed' "$venv/pip.log" | cut -c1-300 || true
+"$venv/bin/python" -m pip check >"$venv/pip-check.log" 2>&1 ||
+  echo "setup: $(wc -l <"$venv/pip-check.log") dependencies left out on purpose or missing: see $venv/pip-check.log"
 echo "$want" >"$stamp"
 echo "setup: .venv ready ($("$venv/bin/python" -m pip list --format=freeze 2>/dev/null | wc -l) packages)"
