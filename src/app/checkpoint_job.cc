@@ -16,7 +16,7 @@
 
 namespace trainbench::app {
 
-int CheckpointJob(const RunJobOptions& options, JobEnv& env) {
+RunOutcome CheckpointJob(const RunJobOptions& options, JobEnv& env) {
   CheckRunOptions(options);
   const auto& config = options.config;
   dist::Communicator& ranks = env.ranks;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "app/job_report.h"
-#include "app/run_job.h"
+#include "app/job_env.h"
 #include "config/workload.h"
 
 namespace trainbench::app {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "app/job_results.h"
-#include "app/run_job.h"
+#include "app/job_env.h"
 #include "config/workload.h"
 #include "dataset/generator.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "app/job_report.h"
-#include "app/run_job.h"
+#include "app/job_env.h"
 #include "config/datasize.h"
 #include "sim/llm_checkpoint.h"
 

@@ -1,34 +1,28 @@
-// The JobEnv of the binary: the world's communicator (MPI when launched by mpirun, else a
-// single process) and storage::OpenStorage.
+// What every job runs with: its ranks, how it opens a storage, and where rank 0's results go.
+// The binary's (app/binary_job.h) are the world communicator, storage::OpenStorage and a
+// FolderResults under the job's output folder; the tests' a single process, MemoryStorage and
+// MemoryResults. Plain data; not owned by the job.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
 #include "app/results_sink.h"
-#include "app/run_job.h"
+#include "dist/communicator.h"
+#include "storage/storage.h"
 
 namespace trainbench::app {
 
-JobEnv BinaryJobEnv(ResultsSink* results);
+using StorageOpener = std::function<std::unique_ptr<storage::Storage>(
+    const std::string& uri, const std::map<std::string, std::string>& options)>;
 
-// The binary's JobEnv with its results kept under `folder` (FolderResults, the log named
-// `log_file`), or kept nowhere when `folder` is "". With `flag` ("--output"), the folder is
-// checked first, named so in the error: one that cannot take the results must not cost the
-// work. Not copyable: the env points at the results.
-class BinaryJob {
- public:
-  BinaryJob(const std::string& folder, const std::string& log_file, const std::string& flag = "");
-  BinaryJob(const BinaryJob&) = delete;
-  BinaryJob& operator=(const BinaryJob&) = delete;
-  JobEnv& env() { return env_; }
-
- private:
-  std::unique_ptr<FolderResults> results_;
-  JobEnv env_;
+struct JobEnv {
+  dist::Communicator& ranks;
+  StorageOpener open_storage;
+  ResultsSink* results = nullptr;   // rank 0's; null elsewhere
+  bool check_local_folders = true;  // output and checkpoint folders writable (file systems)
 };
-
-// Ends every rank of the job with `code` after this one has said why (dist::AbortJob).
-void EndJob(int code);
 
 }  // namespace trainbench::app

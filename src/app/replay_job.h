@@ -15,7 +15,7 @@
 
 #include "app/job_results.h"
 #include "app/job_timeseries.h"
-#include "app/run_job.h"
+#include "app/job_env.h"
 
 namespace trainbench::app {
 

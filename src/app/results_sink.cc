@@ -78,7 +78,9 @@ std::string MemoryResults::OpenResumable(const std::string& job_name) {
 }
 
 void MemoryResults::WriteFile(const std::string& file, const std::string& text) {
+  std::lock_guard<std::mutex> lock(mutex_);
   files[file] = text;
+  ++writes[file];
 }
 
 void MemoryResults::AppendLog(const std::string& line) {

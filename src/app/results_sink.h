@@ -77,6 +77,7 @@ class MemoryResults : public ResultsSink {
   std::string name;  // "" until opened
   bool discarded = false;
   std::map<std::string, std::string> files;
+  std::map<std::string, int> writes;  // how many times each file was written (as the job went)
   std::vector<std::string> log;
   std::vector<metrics::TimeseriesRow> rows;
 

@@ -59,54 +59,57 @@ void CheckRunOptions(const RunJobOptions& options) {
         options.reads.io_threads, options.reads.io_depth, in_flight, sim::kMaxReadsInFlight));
 }
 
-int RunJob(const RunJobOptions& options, JobEnv& env) {
-  CheckRunOptions(options);
-  const auto& config = options.config;
-  if (!config.workflow.train && !config.workflow.checkpoint)
-    throw UsageError(
-        "workflow.train and workflow.checkpoint are false: `trainbench run` emulates training "
-        "or checkpointing; set one of them true");
-  if (!config.workflow.train) return CheckpointJob(options, env);
-  dist::Communicator& ranks = env.ranks;
-  const bool lead = ranks.Rank() == 0;
-  // Where results and checkpoints go must be writable before the first byte is read.
-  if (lead && env.check_local_folders) CheckWritableFolder(config.output.folder, "output.folder");
-  if (!options.op_log.empty()) CheckWritableFile(options.op_log, "--op-log");
-  std::unique_ptr<storage::Storage> checkpoints;
+namespace {
+
+// The storages a run reads and writes, opened and checked before the first byte is read.
+struct RunStorages {
+  std::unique_ptr<storage::Storage> dataset;
+  std::string uri;                                // the dataset's
+  std::unique_ptr<storage::Storage> checkpoints;  // null without workflow.checkpoint
   std::string checkpoint_folder;
+};
+
+RunStorages OpenRunStorages(const RunJobOptions& options, JobEnv& env) {
+  const auto& config = options.config;
+  // Where results and checkpoints go must be writable before the first byte is read.
+  if (env.ranks.Rank() == 0 && env.check_local_folders)
+    CheckWritableFolder(config.output.folder, "output.folder");
+  if (!options.op_log.empty()) CheckWritableFile(options.op_log, "--op-log");
+  RunStorages s;
   if (config.workflow.checkpoint) {
-    checkpoints =
+    s.checkpoints =
         env.open_storage(config.checkpoint.checkpoint_folder, config.storage.storage_options);
-    checkpoint_folder = checkpoints->Describe("");
-    if (const auto local = checkpoints->LocalPath(""); local && env.check_local_folders)
+    s.checkpoint_folder = s.checkpoints->Describe("");
+    if (const auto local = s.checkpoints->LocalPath(""); local && env.check_local_folders)
       CheckWritableFolder(*local, "checkpoint.checkpoint_folder");
   }
-  const std::string uri = config::DatasetUri(config);
-  auto storage = env.open_storage(uri, config.storage.storage_options);
-  // One log for the run's reads (its engine's), the dataset's writes with
-  // workflow.generate_data and the checkpoints' writes and reads.
-  JobOpLog op_log(options.op_log, ranks, storage->Describe(""));
+  s.uri = config::DatasetUri(config);
+  s.dataset = env.open_storage(s.uri, config.storage.storage_options);
+  return s;
+}
+
+// DLIO's workflow.generate_data: generate (or finish generating) the dataset, then train on
+// it. Otherwise a dataset another job is still writing is refused.
+void GenerateOrCheckDataset(const RunJobOptions& options, dist::Communicator& ranks, RunStorages& s,
+                            JobOpLog& op_log) {
+  const auto& config = options.config;
   if (config.workflow.generate_data) {
-    // DLIO's workflow: generate (or finish generating) the dataset, then train on it.
-    LogInfo(fmt::format("workflow.generate_data: writing the dataset to {} first", uri));
+    LogInfo(fmt::format("workflow.generate_data: writing the dataset to {} first", s.uri));
     const auto generated =
-        dataset::Generate(config, op_log.Wrap(*storage), {0, false, options.progress}, &ranks);
+        dataset::Generate(config, op_log.Wrap(*s.dataset), {0, false, options.progress}, &ranks);
     LogInfo(fmt::format("datagen: {} files written, {} already complete, {:.3f} s",
                         generated.files_written, generated.files_skipped, generated.seconds));
-  } else if (lead) {  // one rank: ranks probing the lock at once would see each other
-    dataset::DatasetLock::RefuseIfBeingWritten(*storage);
+  } else if (ranks.Rank() == 0) {  // one rank: ranks probing the lock at once would see each other
+    dataset::DatasetLock::RefuseIfBeingWritten(*s.dataset);
   }
-  const auto dataset = loader::ResolveDataset(config, *storage, options.datagen_command);
+}
 
-  const sim::RankLayout layout = sim::ExchangeRankLayout(ranks, options.accelerators);
-  sim::TrainStepsPerEpoch(config, dataset, layout.total_accelerators);
-  const size_t hosts_dropped = options.drop_caches ? DropPageCaches(layout, ranks) : 0;
-
-  const std::string started = UtcStamp();
-  ResultsSink* results = lead ? env.results : nullptr;
-  JobLog log(results);
-  const std::string folder = OpenRunResults(config, results, started);
-
+// The emulation's settings: this rank's accelerators, the reads, and where its progress, rows
+// and lines go (the live view, rank 0's results so far, the log).
+sim::EmulationOptions EmulationFor(const RunJobOptions& options, const sim::RankLayout& layout,
+                                   dist::Communicator& ranks, report::LiveView& progress,
+                                   ResultsSink* results, const std::string& started, JobLog& log) {
+  const auto& config = options.config;
   sim::EmulationOptions emulation;
   emulation.accelerators = options.accelerators;
   emulation.first_accelerator = layout.first_accelerator;
@@ -116,39 +119,39 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
   emulation.reads = options.reads;
   emulation.reads.ranks_on_host =
       static_cast<unsigned>(sim::RanksOnHost(layout, ranks.Host()).size());
-  // Plain lines (stderr not a terminal) every 10 rows: every 10 s by default.
-  report::LiveView progress(STDERR_FILENO,
-                            report::LiveView::ModeFor(STDERR_FILENO, lead && options.progress),
-                            config.workload_name, 100 * config.metric.au,
-                            options.interval_s > 0 ? 10 * options.interval_s : 10);
-  emulation.progress = [&](const sim::Progress& p) {
+  emulation.progress = [&progress](const sim::Progress& p) {
     progress.OnStatus({p.kind, p.epoch, p.epochs, p.step, p.steps, p.samples_per_second,
                        p.bytes_per_second, p.au_percentage, p.measured});
   };
   emulation.interval_s = options.interval_s;
-  emulation.on_phase = [&](const metrics::RunRecord& so_far) {
-    if (results) KeepRunSoFar(config, *results, started, layout, ranks.Size(), so_far);
+  const int size = ranks.Size();
+  emulation.on_phase = [&config, results, started, &layout, size](const metrics::RunRecord& r) {
+    if (results) KeepRunSoFar(config, *results, started, layout, size, r);
   };
-  emulation.on_row = [&](const metrics::TimeseriesRow& row) {
+  const bool rows = results && options.interval_s > 0;
+  emulation.on_row = [&progress, results, rows](const metrics::TimeseriesRow& row) {
     progress.OnRow(row);
-    if (results && options.interval_s > 0) results->AppendRow(row);
+    if (rows) results->AppendRow(row);
   };
   // The step loop's lines (epochs, evaluations, checkpoints) are this rank's own figures:
   // over several ranks they say whose, as the table at the end sums them.
-  const std::string whose = ranks.Size() > 1 ? fmt::format("rank {}'s share: ", ranks.Rank()) : "";
-  emulation.log = [&](const std::string& line) { progress.Above([&] { log.Info(whose + line); }); };
+  const std::string whose = size > 1 ? fmt::format("rank {}'s share: ", ranks.Rank()) : "";
+  emulation.log = [&progress, &log, whose](const std::string& line) {
+    progress.Above([&] { log.Info(whose + line); });
+  };
+  return emulation;
+}
 
-  // MLPerf Storage's checks of the setup (dataset >= 5x memory, results elsewhere, ...).
-  report::RulesReport rules;
-  if (lead) {
-    rules = CheckRunRules(layout, *storage, "the data", dataset.TrainBytes(), folder);
-    for (const auto& w : rules.warnings) log.Warn(w);
-  }
-  InstallInterruptHandler();  // before the line that tells a watcher the run has begun
+// What the run is about to do, on rank 0's console and log.
+void LogRunStart(const RunJobOptions& options, const sim::RankLayout& layout,
+                 dist::Communicator& ranks, const RunStorages& s,
+                 const loader::DatasetFiles& dataset, const std::string& folder,
+                 size_t hosts_dropped, JobLog& log) {
+  const auto& config = options.config;
   log.Info(fmt::format(
       "run {}: {} accelerator(s){}, {} train files ({}) at {}, {} epochs, results in {}",
       config.workload_name, layout.total_accelerators, Spread(layout, ranks), dataset.num_train,
-      FormatBytes(static_cast<double>(dataset.TrainBytes())), uri, config.train.epochs, folder));
+      FormatBytes(static_cast<double>(dataset.TrainBytes())), s.uri, config.train.epochs, folder));
   if (ranks.Size() > 1)
     log.Info(fmt::format(
         "lines marked \"rank {}'s share:\" are this rank's own accelerators ({} of {}); the "
@@ -160,12 +163,55 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
   if (config.workflow.checkpoint)
     log.Info(fmt::format("checkpoints ({} model bytes, twice that of optimizer state) go to {}",
                          FormatBytes(static_cast<double>(config.model.model_size_bytes)),
-                         checkpoint_folder));
+                         s.checkpoint_folder));
+}
+
+}  // namespace
+
+RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
+  CheckRunOptions(options);
+  const auto& config = options.config;
+  if (!config.workflow.train && !config.workflow.checkpoint)
+    throw UsageError(
+        "workflow.train and workflow.checkpoint are false: `trainbench run` emulates training "
+        "or checkpointing; set one of them true");
+  if (!config.workflow.train) return CheckpointJob(options, env);
+  dist::Communicator& ranks = env.ranks;
+  const bool lead = ranks.Rank() == 0;
+  RunStorages s = OpenRunStorages(options, env);
+  // One log for the run's reads (its engine's), the dataset's writes with
+  // workflow.generate_data and the checkpoints' writes and reads.
+  JobOpLog op_log(options.op_log, ranks, s.dataset->Describe(""));
+  GenerateOrCheckDataset(options, ranks, s, op_log);
+  const auto dataset = loader::ResolveDataset(config, *s.dataset, options.datagen_command);
+  const sim::RankLayout layout = sim::ExchangeRankLayout(ranks, options.accelerators);
+  sim::TrainStepsPerEpoch(config, dataset, layout.total_accelerators);
+  const size_t hosts_dropped = options.drop_caches ? DropPageCaches(layout, ranks) : 0;
+
+  const std::string started = UtcStamp();
+  ResultsSink* results = lead ? env.results : nullptr;
+  JobLog log(results);
+  const std::string folder = OpenRunResults(config, results, started);
+  // Plain lines (stderr not a terminal) every 10 rows: every 10 s by default.
+  report::LiveView progress(STDERR_FILENO,
+                            report::LiveView::ModeFor(STDERR_FILENO, lead && options.progress),
+                            config.workload_name, 100 * config.metric.au,
+                            options.interval_s > 0 ? 10 * options.interval_s : 10);
+  sim::EmulationOptions emulation =
+      EmulationFor(options, layout, ranks, progress, results, started, log);
+  // MLPerf Storage's checks of the setup (dataset >= 5x memory, results elsewhere, ...).
+  report::RulesReport rules;
+  if (lead) {
+    rules = CheckRunRules(layout, *s.dataset, "the data", dataset.TrainBytes(), folder);
+    for (const auto& w : rules.warnings) log.Warn(w);
+  }
+  InstallInterruptHandler();  // before the line that tells a watcher the run has begun
+  LogRunStart(options, layout, ranks, s, dataset, folder, hosts_dropped, log);
   emulation.reads.op_log = op_log.log();
-  if (checkpoints) emulation.checkpoint_storage = &op_log.Wrap(*checkpoints);
+  if (s.checkpoints) emulation.checkpoint_storage = &op_log.Wrap(*s.checkpoints);
   metrics::RunRecord mine;
   try {
-    mine = sim::RunEmulatedTraining(config, dataset, *storage, ranks, emulation);
+    mine = sim::RunEmulatedTraining(config, dataset, *s.dataset, ranks, emulation);
   } catch (const UsageError&) {
     // Refused before the first read (what the reads need cannot be done, e.g. compressed
     // HDF5 on S3): a results folder with nothing measured would pass for a run.
@@ -173,8 +219,8 @@ int RunJob(const RunJobOptions& options, JobEnv& env) {
     throw;
   }
   if (op_log) log.Info(op_log.Close());
-  mine.storage_counters = storage->Counters();
-  for (auto& [op, latency] : storage->OperationLatencies())
+  mine.storage_counters = s.dataset->Counters();
+  for (auto& [op, latency] : s.dataset->OperationLatencies())
     mine.storage_latency_ns[op] = std::move(latency);
   progress.End();
   return ReportRun({options, env, layout, folder, started, log, lead ? &rules : nullptr}, mine);

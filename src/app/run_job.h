@@ -1,29 +1,23 @@
 // `trainbench run`'s jobs: emulated training over a workload's dataset (RunJob) and a
 // checkpointing workload (CheckpointJob, workflow.train false), MLPerf Storage style. Each
 // takes the resolved config and the run's flags, runs on every rank of the job, and
-// returns the rank's exit status; rank 0 gathers the ranks' records, hands the outcome to
-// `show` (the console: table and JSON line, before any file, so a full disk cannot take
-// them along) and writes the results (summary.json, epochs.csv, timeseries.csv, the log,
-// rank-NNNN.json) through its ResultsSink.
+// returns the rank's outcome; rank 0 gathers the ranks' records and writes the results
+// (summary.json, epochs.csv, timeseries.csv, the log, rank-NNNN.json) through its
+// ResultsSink, as the run goes and at its end.
 // Not thread-safe: one job per process at a time (the interrupt handler is the process's).
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <map>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/job_env.h"
 #include "app/job_report.h"
-#include "app/results_sink.h"
 #include "config/workload.h"
-#include "dist/communicator.h"
 #include "metrics/run_record.h"
 #include "report/result_envelope.h"
 #include "sim/read_setup.h"
 #include "storage/read_engines.h"
-#include "storage/storage.h"
 
 namespace trainbench::app {
 
@@ -43,34 +37,22 @@ struct RunJobOptions {
   std::string op_log;
 };
 
-// What rank 0 shows of a finished run.
-// The console's share (JobReport): text, the run's table and the rules' checks; results, the
-// folder the results go to; line, {"trainbench_metrics": {...}, "trainbench": {...}}. Shown
-// before any file is written, so its exit status is RunJob's to say.
+// How a run ended, RunJob's answer on every rank (JobReport: reports on rank 0 alone).
+// Rank 0's also carries the ranks' merged record and what summary.json says, for a sweep's
+// probes; its results files are written before it returns, and a file that could not be
+// (a full disk) is named in `error` with exit 1 while the table and line are still there.
 struct RunOutcome : JobReport {
-  const metrics::RunRecord& record;  // the ranks' merged
-  const config::WorkloadConfig& config;
-  const nlohmann::json& summary;  // summary.json's content
-  const report::ResultEnvelope& envelope;
-};
-
-using StorageOpener = std::function<std::unique_ptr<storage::Storage>(
-    const std::string& uri, const std::map<std::string, std::string>& options)>;
-
-// What a job runs with; the binary's are the world communicator, storage::OpenStorage and a
-// FolderResults under output.folder; the tests' a single process, MemoryStorage and
-// MemoryResults.
-struct JobEnv {
-  dist::Communicator& ranks;
-  StorageOpener open_storage;
-  ResultsSink* results = nullptr;  // rank 0's; null elsewhere
-  std::function<void(const RunOutcome&)> show;
-  bool check_local_folders = true;  // output and checkpoint folders writable (file systems)
+  metrics::RunRecord record;  // the ranks' merged (rank 0's)
+  nlohmann::json summary;     // summary.json's content (rank 0's)
+  report::ResultEnvelope envelope;
+  // Rank 0 of several stopped by a signal: the other ranks may wait for it; the caller ends
+  // every rank (EndJob) once it has shown this.
+  bool end_job = false;
 };
 
 // Throws UsageError for options out of range or a config `run` cannot do, before any work.
-int RunJob(const RunJobOptions& options, JobEnv& env);
-int CheckpointJob(const RunJobOptions& options, JobEnv& env);
+RunOutcome RunJob(const RunJobOptions& options, JobEnv& env);
+RunOutcome CheckpointJob(const RunJobOptions& options, JobEnv& env);
 
 // The read engines --io-engine offers, for the flag's help.
 inline const std::vector<storage::ReadEngineDescription>& KnownReadEngines() {

@@ -69,11 +69,103 @@ std::string OpenRunResults(const config::WorkloadConfig& config, ResultsSink* re
   return folder;
 }
 
-int ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
-  const auto& [options, env, layout, folder, started, log, rules] = run;
-  const auto& config = options.config;
-  dist::Communicator& ranks = env.ranks;
+namespace {
+
+// Rank 0's summary of the merged record, with the setup's checks and, over several ranks,
+// each host's and rank's rows.
+nlohmann::json RunSummary(const FinishedRun& run, const std::vector<metrics::RunRecord>& records,
+                          const metrics::RunRecord& record, const std::string& finished,
+                          bool job_ending) {
+  const auto& options = run.options;
+  const int size = run.env.ranks.Size();
+  auto summary = report::Summary(record, options.config, run.started, finished);
+  summary["cache"]["dropped_before_run"] = options.drop_caches;
+  if (run.rules) summary.update(run.rules->summary);
+  if (size > 1) {
+    const auto counts = AcceleratorCounts(run.layout, records.size());
+    summary["hosts"] = report::HostRows(records, counts);
+    summary["ranks"] = report::RankRows(records, counts);
+    if (job_ending) {
+      summary["ranks_missing"] = size - 1;
+      run.log.Warn(fmt::format(
+          "the job is ending (a signal): these results hold rank 0's measurements only, not "
+          "the other {} ranks'",
+          size - 1));
+    }
+  }
+  return summary;
+}
+
+// Writes the run's files, each whole or not at all; returns the names of those that could not
+// be written (summary.json lists the others' failures, when it fits).
+std::vector<std::string> WriteRunFiles(const FinishedRun& run,
+                                       const std::vector<metrics::RunRecord>& records,
+                                       const metrics::RunRecord& record,
+                                       const report::ResultEnvelope& envelope,
+                                       nlohmann::json& summary) {
+  const auto& config = run.options.config;
+  std::vector<std::string> unwritten;
+  auto write = [&](const std::string& name, const std::string& text) {
+    if (!run.env.results) return;
+    try {
+      run.env.results->WriteFile(name, text);
+    } catch (const std::exception& e) {
+      unwritten.push_back(name);
+      run.log.Warn(fmt::format("could not write {}: {}", name, e.what()));
+    }
+  };
+  write("epochs.csv", report::EpochsCsv(record));
+  if (run.options.interval_s > 0) {
+    std::vector<std::vector<metrics::TimeseriesRow>> rows;
+    for (const auto& r : records) rows.push_back(r.timeseries);
+    std::vector<metrics::TimeseriesRow> merged;
+    if (records.size() > 1)
+      merged = metrics::MergeRankRows(rows, AcceleratorCounts(run.layout, records.size()));
+    write("timeseries.csv", report::TimeseriesCsv(rows, records.size() > 1 ? &merged : nullptr));
+  }
+  if (run.env.ranks.Size() > 1)  // each rank as it measured itself
+    for (size_t r = 0; r < records.size(); ++r)
+      write(fmt::format("rank-{:04}.json", r),
+            report::Summary(records[r], config, run.started, UtcStamp()).dump(2) + "\n");
+  if (!unwritten.empty()) summary["unwritten_files"] = unwritten;
+  write("summary.json", report::WithEnvelope(envelope, summary).dump(2) + "\n");
+  return unwritten;
+}
+
+// The exit status and the last words: complete (0), interrupted (130), or stopped (1).
+void EndRun(const FinishedRun& run, bool job_ending, RunOutcome& out) {
+  const auto& record = out.record;
+  if (record.complete) {
+    const auto& au = out.summary["metric"]["train_au_mean_percentage"];
+    if (!run.options.config.workflow.train)
+      run.log.Info("run complete: checkpoints written and read");
+    else
+      run.log.Info(fmt::format(
+          "run complete: AU {:.2f}%, {}", au.is_number() ? au.get<double>() : 0.0,
+          out.summary["passed"].is_null()
+              ? "AU not meaningful: " + out.summary["au_not_meaningful_reason"].get<std::string>()
+          : out.summary["passed"].get<bool>() ? std::string("passed")
+                                              : std::string("failed")));
+    return;
+  }
+  if (record.stop_reason == "interrupted") {
+    run.log.Warn("interrupted: partial results (marked incomplete) in " + run.folder);
+    out.exit_code = static_cast<int>(ExitCode::kInterrupted);
+    // The other ranks did not hand over their records and may wait for rank 0.
+    out.end_job = job_ending;
+    return;
+  }
+  run.log.Line("error: " + record.stop_reason);
+  out.exit_code = static_cast<int>(ExitCode::kRuntime);
+  out.error = record.stop_reason + "; partial results (marked incomplete) in " + run.folder;
+}
+
+}  // namespace
+
+RunOutcome ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
+  dist::Communicator& ranks = run.env.ranks;
   const bool lead = ranks.Rank() == 0;
+  RunOutcome out;
   // A signal to rank 0 under several ranks is mpirun ending the job (Ctrl-C, or a rank
   // that died): the others may be gone, so rank 0 keeps its own measurements rather than
   // wait for theirs, and ends the job once they are written.
@@ -81,93 +173,33 @@ int ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
   const auto records = job_ending ? std::vector{mine} : sim::GatherRecords(ranks, mine);
   if (!lead) {
     if (!mine.complete && !mine.stopped_by_peer) LogWarning("stopped: " + mine.stop_reason);
-    return mine.complete ? 0 : mine.stop_reason == "interrupted" ? 130 : 1;
+    out.exit_code = mine.complete                       ? 0
+                    : mine.stop_reason == "interrupted" ? static_cast<int>(ExitCode::kInterrupted)
+                                                        : static_cast<int>(ExitCode::kRuntime);
+    return out;
   }
-  const auto record = metrics::MergeRanks(records);
-  const auto counts = AcceleratorCounts(layout, records.size());
-
+  const auto& config = run.options.config;
+  out.reports = true;
+  out.record = metrics::MergeRanks(records);
   const std::string finished = UtcStamp();
-  auto summary = report::Summary(record, config, started, finished);
-  summary["cache"]["dropped_before_run"] = options.drop_caches;
-  if (rules) summary.update(rules->summary);
-  if (ranks.Size() > 1) {
-    summary["hosts"] = report::HostRows(records, counts);
-    summary["ranks"] = report::RankRows(records, counts);
-    if (job_ending) {
-      summary["ranks_missing"] = ranks.Size() - 1;
-      log.Warn(fmt::format(
-          "the job is ending (a signal): these results hold rank 0's measurements only, not "
-          "the other {} ranks'",
-          ranks.Size() - 1));
-    }
+  out.summary = RunSummary(run, records, out.record, finished, job_ending);
+  out.envelope = RunEnvelope(config, run.started, run.layout);
+  out.envelope.finished = finished;
+  out.envelope.complete = out.record.complete;
+  out.envelope.stop_reason = out.record.stop_reason;
+  out.text = report::ConsoleTable(out.record, config) + (run.rules ? run.rules->table : "");
+  out.results.folder = run.folder;
+  // The kind's figures first, as before the envelope, so a reader matching the line's start
+  // still finds it.
+  out.line = FinalLine(report::MetricsLine(out.record, config), out.envelope, run.folder);
+  const auto unwritten = WriteRunFiles(run, records, out.record, out.envelope, out.summary);
+  EndRun(run, job_ending, out);
+  if (!unwritten.empty()) {
+    out.results.error = fmt::format("results incomplete: could not write {} in {}",
+                                    fmt::join(unwritten, ", "), run.folder);
+    if (out.exit_code == 0) out.exit_code = static_cast<int>(ExitCode::kRuntime);
   }
-  report::ResultEnvelope envelope = RunEnvelope(config, started, layout);
-  envelope.finished = finished;
-  envelope.complete = record.complete;
-  envelope.stop_reason = record.stop_reason;
-  // Shown first: a results file that cannot be written (a full disk) must not take the
-  // table and the JSON line along. Each file is written whole or not at all, and the
-  // summary lists those that could not be written.
-  if (env.show) {
-    JobReport shown;
-    shown.reports = true;
-    shown.text = report::ConsoleTable(record, config) + (rules ? rules->table : "");
-    shown.results.folder = folder;
-    // The kind's figures first, as before the envelope, so a reader matching the line's
-    // start still finds it.
-    shown.line = FinalLine(report::MetricsLine(record, config), envelope, folder);
-    env.show({shown, record, config, summary, envelope});
-  }
-  std::vector<std::string> unwritten;
-  auto write = [&](const std::string& name, const std::string& text) {
-    if (!env.results) return;
-    try {
-      env.results->WriteFile(name, text);
-    } catch (const std::exception& e) {
-      unwritten.push_back(name);
-      log.Warn(fmt::format("could not write {}: {}", name, e.what()));
-    }
-  };
-  write("epochs.csv", report::EpochsCsv(record));
-  if (options.interval_s > 0) {
-    std::vector<std::vector<metrics::TimeseriesRow>> rows;
-    for (const auto& r : records) rows.push_back(r.timeseries);
-    std::vector<metrics::TimeseriesRow> merged;
-    if (records.size() > 1) merged = metrics::MergeRankRows(rows, counts);
-    write("timeseries.csv", report::TimeseriesCsv(rows, records.size() > 1 ? &merged : nullptr));
-  }
-  if (ranks.Size() > 1)  // each rank as it measured itself
-    for (size_t r = 0; r < records.size(); ++r)
-      write(fmt::format("rank-{:04}.json", r),
-            report::Summary(records[r], config, started, UtcStamp()).dump(2) + "\n");
-  if (!unwritten.empty()) summary["unwritten_files"] = unwritten;
-  write("summary.json", report::WithEnvelope(envelope, summary).dump(2) + "\n");
-  if (!unwritten.empty())
-    throw RuntimeError(fmt::format("results incomplete: could not write {} in {}",
-                                   fmt::join(unwritten, ", "), folder));
-  if (record.complete) {
-    const auto& au = summary["metric"]["train_au_mean_percentage"];
-    if (!config.workflow.train)
-      log.Info("run complete: checkpoints written and read");
-    else
-      log.Info(fmt::format(
-          "run complete: AU {:.2f}%, {}", au.is_number() ? au.get<double>() : 0.0,
-          summary["passed"].is_null()
-              ? "AU not meaningful: " + summary["au_not_meaningful_reason"].get<std::string>()
-          : summary["passed"].get<bool>() ? std::string("passed")
-                                          : std::string("failed")));
-    return 0;
-  }
-  if (record.stop_reason == "interrupted") {
-    log.Warn("interrupted: partial results (marked incomplete) in " + folder);
-    // The other ranks did not hand over their records and may wait for rank 0: end them.
-    if (job_ending) dist::AbortJob(static_cast<int>(ExitCode::kInterrupted));
-    return 130;
-  }
-  log.Line("error: " + record.stop_reason);
-  // Not thrown: under several ranks an exception ends the job at once (dist::AbortJob).
-  LogError(record.stop_reason + "; partial results (marked incomplete) in " + folder);
-  return static_cast<int>(ExitCode::kRuntime);
+  return out;
 }
 
 }  // namespace trainbench::app

@@ -1,6 +1,6 @@
 // The end of a `run` job, shared by RunJob and CheckpointJob: rank 0 gathers the ranks'
-// records, merges them, hands the outcome to JobEnv::show and writes the results files;
-// every rank returns its exit status (0, 1, or 130 interrupted). Not thread-safe.
+// records, merges them and writes the results files; every rank returns its outcome (exit
+// status 0, 1, or 130 interrupted; rank 0's with the table and the line). Not thread-safe.
 #pragma once
 
 #include <string>
@@ -34,6 +34,6 @@ struct FinishedRun {
   const report::RulesReport* rules;  // rank 0's checks of the setup (null elsewhere)
 };
 
-int ReportRun(const FinishedRun& run, const metrics::RunRecord& mine);
+RunOutcome ReportRun(const FinishedRun& run, const metrics::RunRecord& mine);
 
 }  // namespace trainbench::app

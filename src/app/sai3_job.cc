@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "app/job_checks.h"
-#include "app/job_env.h"
+#include "app/binary_job.h"
 #include "app/job_log.h"
 #include "app/job_op_log.h"
 #include "app/job_worker.h"

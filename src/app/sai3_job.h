@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "app/job_results.h"
-#include "app/run_job.h"
+#include "app/job_env.h"
 #include "config/sai3_config.h"
 
 namespace trainbench::app {

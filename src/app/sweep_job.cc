@@ -10,7 +10,7 @@
 #include <set>
 #include <thread>
 
-#include "app/job_env.h"
+#include "app/binary_job.h"
 #include "app/official_commands.h"
 #include "app/results_writer.h"
 #include "app/sweep_limit.h"

@@ -122,13 +122,12 @@ SweepProbe ProbeFromJson(const nlohmann::json& j) {
 
 ProbeRun RunProbe(RunJobOptions run, JobEnv& env, std::unique_ptr<ResultsSink> sink) {
   run.progress = false;
-  JobEnv probe_env{env.ranks, env.open_storage, sink.get(), nullptr, env.check_local_folders};
+  JobEnv probe_env{env.ranks, env.open_storage, sink.get(), env.check_local_folders};
+  RunOutcome run_out = RunJob(run, probe_env);
   ProbeRun out;
-  probe_env.show = [&out](const RunOutcome& o) {
-    out.summary = o.summary;
-    out.folder = o.results.folder;
-  };
-  out.code = RunJob(run, probe_env);
+  out.summary = std::move(run_out.summary);
+  out.folder = run_out.results.folder;
+  out.code = run_out.exit_code;
   return out;
 }
 

@@ -3,7 +3,7 @@
 // lines on stdout; with --output DIR its results folder too.
 
 #include "app/datagen_job.h"
-#include "app/job_env.h"
+#include "app/binary_job.h"
 #include "app/workload_load.h"
 #include "cli/command.h"
 #include "cli/job_output.h"

@@ -2,7 +2,7 @@
 // of app's DatasizeJob (MLPerf Storage's dataset sizing rule, so the page cache cannot hold
 // the dataset; or a transformer's checkpoint) and its answer.
 #include "app/datasize_job.h"
-#include "app/job_env.h"
+#include "app/binary_job.h"
 #include "cli/command.h"
 #include "cli/job_output.h"
 #include "cli/shared_flags.h"

@@ -3,7 +3,7 @@
 // share of its results: the table and the final JSON line on stdout.
 #include <fmt/format.h>
 
-#include "app/job_env.h"
+#include "app/binary_job.h"
 #include "app/run_job.h"
 #include "app/sai3_job.h"
 #include "cli/command.h"
@@ -46,8 +46,10 @@ int Execute(RunFlags& flags, const RunOnlyFlags& own) {
         "keys: storage.storage_options.endpoint_url=http://...");
   app::RunJobOptions job = ResolveRunFlags(flags);
   app::BinaryJob binary(job.config.output.folder, job.config.output.log_file);
-  binary.env().show = [](const app::RunOutcome& run) { ShowJobReport(run); };
-  return app::RunJob(job, binary.env());
+  const app::RunOutcome run = app::RunJob(job, binary.env());
+  const int code = ShowJobReport(run);
+  if (run.end_job) app::EndJob(code);  // after the table: the other ranks may wait for rank 0
+  return code;
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // accelerators this storage feeds at the workload's AU target) and its answer on stdout.
 
 #include "app/grid_sweep_job.h"
-#include "app/job_env.h"
+#include "app/binary_job.h"
 #include "app/sweep_job.h"
 #include "cli/command.h"
 #include "cli/job_output.h"
@@ -17,7 +17,7 @@ struct SweepFlags {
   RunFlags run;
   std::string accelerators;  // a grid axis: 8,16,32
   bool find_max = false;
-  app::SweepOptions search;  // --min, --max, --probe-steps
+  app::SweepOptions search;  // --min, --max, --probe-steps, --confirm
 };
 
 int Grid(SweepFlags& flags) {
@@ -70,6 +70,9 @@ void AddSweepCommand(CLI::App& app, Action& action) {
       ->add_option("--probe-steps", flags.search.probe_steps,
                    "Steps per probe (default: twice what an AU verdict needs, at least 20)")
       ->check(AtLeast(1));
+  // Its range (1 to 10) is app's SweepJob's to refuse, with the reason for 3.
+  command->add_option("--confirm", flags.search.confirm_runs,
+                      "Full-length runs at the answer and at one more, each (default 3, 1 to 10)");
   command->callback([&action] { action = [] { return Sweep(flags); }; });
 }
 

@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 
-#include "app/job_env.h"
+#include "app/binary_job.h"
 #include "cli/command.h"
 #include "common/error.h"
 #include "common/log.h"

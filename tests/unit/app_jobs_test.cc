@@ -31,12 +31,6 @@ class AppJobsTest : public ::testing::Test {
       return std::make_unique<storage::ForwardingStorage>(memory_);
     };
     env_.results = &results_;
-    env_.show = [this](const RunOutcome& run) {
-      ++shown_;
-      shown_complete_ = run.record.complete;
-      // Shown before any results file: a full disk must not take the table along.
-      files_when_shown_ = results_.files.size();
-    };
     env_.check_local_folders = false;
   }
 
@@ -63,20 +57,24 @@ class AppJobsTest : public ::testing::Test {
   std::unique_ptr<dist::Communicator> ranks_;
   storage::MemoryStorage memory_;
   MemoryResults results_;
-  JobEnv env_{*ranks_, nullptr, nullptr, nullptr};
+  JobEnv env_{*ranks_, nullptr, nullptr};
   std::vector<std::string> opened_;
-  int shown_ = 0;
-  bool shown_complete_ = false;
-  size_t files_when_shown_ = 0;
 };
 
 TEST_F(AppJobsTest, RunGeneratesTheDatasetReadsItAndKeepsEveryResult) {
-  EXPECT_EQ(RunJob(SmallRun(), env_), 0);
-  EXPECT_EQ(shown_, 1);
-  EXPECT_TRUE(shown_complete_);
-  // config.yaml, written when the run began, and epochs.csv and summary.json as it went
-  // (marked incomplete, rewritten at the end): a run killed midway keeps them.
-  EXPECT_EQ(files_when_shown_, 3u);
+  const RunOutcome out = RunJob(SmallRun(), env_);
+  EXPECT_EQ(out.exit_code, 0);
+  EXPECT_TRUE(out.reports);
+  EXPECT_TRUE(out.record.complete);
+  EXPECT_NE(out.text.find("AU"), std::string::npos) << out.text;  // the table
+  EXPECT_EQ(out.line.rfind("{\"trainbench_metrics\":", 0), 0u) << out.line;
+  EXPECT_TRUE(out.results.error.empty());
+  EXPECT_EQ(out.summary["epochs_completed"].get<uint64_t>(), 2u);
+  // epochs.csv and summary.json were written as it went (marked incomplete), then at the end:
+  // a run killed midway keeps them.
+  EXPECT_GE(results_.writes["summary.json"], 2);
+  EXPECT_GE(results_.writes["epochs.csv"], 2);
+  EXPECT_EQ(results_.writes["config.yaml"], 1);
   for (const char* file : {"config.yaml", "summary.json", "epochs.csv", "timeseries.csv"})
     EXPECT_EQ(results_.files.count(file), 1u) << file;
   EXPECT_EQ(results_.name.rfind("resnet50_h100-", 0), 0u) << results_.name;
@@ -115,7 +113,6 @@ TEST_F(AppJobsTest, RunRefusesOutOfRangeOptionsBeforeAnyWork) {
                UsageError);
   EXPECT_TRUE(opened_.empty());
   EXPECT_TRUE(results_.name.empty());
-  EXPECT_EQ(shown_, 0);
 }
 
 TEST(TrainbenchCommandTest, QuotesWhatTheShellWouldSplitOrExpand) {
@@ -141,7 +138,7 @@ TEST_F(AppJobsTest, RunOfAMissingDatasetNamesTheCommandThatWritesIt) {
 }
 
 TEST_F(AppJobsTest, CleanListsThenRemovesOnlyWhatTrainbenchWrote) {
-  ASSERT_EQ(RunJob(SmallRun(), env_), 0);
+  ASSERT_EQ(RunJob(SmallRun(), env_).exit_code, 0);
   memory_.Publish("thesis.txt", std::make_shared<storage::MemoryStorage::Bytes>(10, 'x'));
   CleanOptions clean{SmallRun().config, false, false};
   const auto listed = CleanJob(clean, env_);
@@ -178,7 +175,7 @@ TEST_F(AppJobsTest, CheckpointJobWritesThenReadsBackItsShards) {
       SmallRun({"workflow.train=false", "workflow.checkpoint=true", "workflow.generate_data=false",
                 "checkpoint.checkpoint_folder=mem/ckpt", "checkpoint.num_checkpoints_write=2",
                 "checkpoint.num_checkpoints_read=1", "model.model_size_bytes=65536"});
-  EXPECT_EQ(RunJob(options, env_), 0);  // a checkpointing workload goes to CheckpointJob
+  EXPECT_EQ(RunJob(options, env_).exit_code, 0);  // a checkpointing workload goes to CheckpointJob
   EXPECT_EQ(opened_, std::vector<std::string>{"mem/ckpt"});
   const auto summary = nlohmann::json::parse(results_.files["summary.json"]);
   EXPECT_TRUE(summary["complete"].get<bool>());

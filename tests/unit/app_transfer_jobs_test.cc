@@ -65,7 +65,7 @@ class DatagenJobTest : public ::testing::Test {
   std::unique_ptr<dist::Communicator> ranks_;
   storage::MemoryStorage memory_;
   MemoryResults results_;
-  JobEnv env_{*ranks_, nullptr, nullptr, nullptr};
+  JobEnv env_{*ranks_, nullptr, nullptr};
 };
 
 TEST_F(DatagenJobTest, WritesTheDatasetAndKeepsItsWriteRateInTheEnvelope) {

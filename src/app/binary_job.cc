@@ -1,11 +1,12 @@
-#include "app/job_env.h"
+#include "app/binary_job.h"
 
 #include "common/output_path.h"
+#include "storage/storage.h"
 
 namespace trainbench::app {
 
 JobEnv BinaryJobEnv(ResultsSink* results) {
-  JobEnv env{dist::World(), nullptr, results, nullptr};
+  JobEnv env{dist::World(), nullptr, results};
   env.open_storage = [](const std::string& uri, const std::map<std::string, std::string>& o) {
     return storage::OpenStorage(uri, o);
   };
