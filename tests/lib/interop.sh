@@ -50,3 +50,98 @@ interop_dlio_both_ways() {
     test "$got" = "$((2 * want)) 2 True"
   echo "OK: $format both ways"
 }
+
+# DLIO itself, from PyPI (dlio-benchmark 2.0.0 in $PYPI_PY's environment, requirements.txt), on
+# its tensorflow framework and data loader (the CPU path: no DALI, no torch). A test starts with
+#   skip_unless_pypi dlio_benchmark tensorflow
+# interop_dlio RANKS OUT KEY=VALUE...: DLIO's dlio_benchmark entry point with its default
+# workload and the KEY=VALUEs under workload. (hydra overrides), results and its log in OUT;
+# RANKS > 1: under mpirun (mpi.sh). DLIO's TFRecord generator runs DALI's tfrecord2idx, which
+# tests/interop/bin stands in for.
+interop_dlio() {
+  local ranks=$1 out=$2 kv args=()
+  shift 2
+  for kv in "$@"; do args+=("++workload.$kv"); done
+  local cmd=("$(dirname "$PYPI_PY")/dlio_benchmark" workload=default ++workload.framework=tensorflow
+    ++workload.reader.data_loader=tensorflow "${args[@]}" "++workload.output.folder=$out"
+    "hydra.run.dir=$out")
+  mkdir -p "$out"
+  if [ "$ranks" -gt 1 ]; then
+    cmd=(mpi_launch 240 -np "$ranks" -x PATH -x TF_CPP_MIN_LOG_LEVEL "${cmd[@]}")
+  fi
+  PATH="$INTEROP_DIR/bin:$PATH" TF_CPP_MIN_LOG_LEVEL=2 "${cmd[@]}" >"$out/stdout.txt" 2>&1
+}
+
+# interop_dlio_samples OUT BATCH: the samples DLIO's ranks trained on in each epoch, summed
+# over the ranks ("40 40"): steps each rank took (its <rank>_output.json) times the batch.
+interop_dlio_samples() {
+  "$PYPI_PY" - "$1" "$2" <<'PY'
+import glob, json, sys
+epochs = {}
+for path in glob.glob(f"{sys.argv[1]}/*_output.json"):
+    for key, value in json.load(open(path)).items():
+        if key.isdigit():
+            steps = sum(len(v) for v in value["proc"].values())
+            epochs[int(key)] = epochs.get(int(key), 0) + steps * int(sys.argv[2])
+print(" ".join(str(epochs[e]) for e in sorted(epochs)))
+PY
+}
+
+# The shape of the datasets both sides train over: 4 files x 10 samples of 10000 bytes, a
+# batch of 10, 2 epochs: 40 samples an epoch, all ranks together.
+INTEROP_DLIO_SHAPE=(dataset.num_files_train=4 dataset.num_files_eval=0 dataset.num_samples_per_file=10
+  dataset.num_subfolders_train=0 dataset.num_subfolders_eval=0 reader.batch_size=10 train.epochs=2
+  train.computation_time=0 workflow.evaluation=false)
+# DLIO 2.0 names the sample size record_length (later versions record_length_bytes).
+INTEROP_DLIO_SIZE=(dataset.record_length=10000 dataset.record_length_stdev=0)
+INTEROP_TB_SIZE=(dataset.record_length_bytes=10000 dataset.record_length_bytes_stdev=0)
+
+# interop_dlio_reads_ours FORMAT RANKS: datagen writes FORMAT, DLIO trains over it on RANKS
+# ranks; its output is in $WORK/dlio_reads_FORMAT. Returns DLIO's exit status.
+interop_dlio_reads_ours() {
+  local format=$1 ranks=$2
+  "$TRAINBENCH" datagen resnet50_h100 dataset.format="$format" "${INTEROP_DLIO_SHAPE[@]}" \
+    "${INTEROP_TB_SIZE[@]}" dataset.data_folder="$WORK/ours_$format" --no-progress --no-warnings \
+    >"$WORK/log" 2>&1 || fail "datagen $format: $(cat "$WORK/log")"
+  interop_dlio "$ranks" "$WORK/dlio_reads_$format" dataset.format="$format" "${INTEROP_DLIO_SHAPE[@]}" \
+    "${INTEROP_DLIO_SIZE[@]}" dataset.data_folder="$WORK/ours_$format" workflow.generate_data=False \
+    workflow.train=True
+}
+
+# interop_run_reads_dlio FORMAT RANKS: DLIO's generator writes FORMAT on RANKS ranks, and
+# trainbench's run (on as many ranks) trains over it with the same sample counts. (DLIO's HDF5
+# generator fills a buffer of generation_buffer_size, 2 GiB unless told: a few samples here.)
+interop_run_reads_dlio() {
+  local format=$1 ranks=$2 theirs=$WORK/theirs_$1
+  interop_dlio "$ranks" "$WORK/dlio_writes_$format" dataset.format="$format" "${INTEROP_DLIO_SHAPE[@]}" \
+    "${INTEROP_DLIO_SIZE[@]}" dataset.data_folder="$theirs" dataset.generation_buffer_size=100000 \
+    workflow.generate_data=True workflow.train=False ||
+    fail "DLIO's generator, $format: $(tail -n 30 "$WORK/dlio_writes_$format/stdout.txt")"
+  local run=("$TRAINBENCH" run resnet50_h100 dataset.format="$format" "${INTEROP_DLIO_SHAPE[@]}"
+    "${INTEROP_TB_SIZE[@]}" dataset.data_folder="$theirs" "output.folder=$WORK/out_$format"
+    --accelerators 1 --no-warnings)
+  [ "$ranks" -gt 1 ] && run=(mpi_launch 120 -np "$ranks" "${run[@]}")
+  "${run[@]}" >"$WORK/run.txt" 2>"$WORK/log" || fail "trainbench run over DLIO's $format: $(cat "$WORK/log")"
+  local got
+  got=$(tail -n 1 "$WORK/run.txt" | "$PYPI_PY" -c '
+import json, os, sys
+line = json.load(sys.stdin)
+s = json.load(open(os.path.join(line["trainbench"]["results"], "summary.json")))
+print(line["trainbench_metrics"]["epochs"], line["trainbench_metrics"]["complete"],
+      " ".join(str(p["samples"]) for p in s["phases"]))')
+  check "trainbench trains over DLIO's $format: epochs, complete, samples an epoch ($got)" \
+    test "$got" = "2 True 40 40"
+}
+
+# interop_dlio_pypi FORMAT [RANKS]: DLIO from PyPI trains over datagen's FORMAT dataset, and
+# `run` over the one DLIO's generator wrote, 40 samples an epoch each. RANKS (default 1):
+# DLIO's ranks, and run's, under mpirun.
+interop_dlio_pypi() {
+  local format=$1 ranks=${2:-1}
+  interop_dlio_reads_ours "$format" "$ranks" ||
+    fail "DLIO over datagen's $format: $(tail -n 30 "$WORK/dlio_reads_$format/stdout.txt")"
+  check "DLIO trains over datagen's $format, 40 samples an epoch over $ranks rank(s)" \
+    test "$(interop_dlio_samples "$WORK/dlio_reads_$format" 10)" = "40 40"
+  interop_run_reads_dlio "$format" "$ranks"
+  echo "OK: DLIO $format both ways over $ranks rank(s)"
+}
