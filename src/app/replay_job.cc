@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "app/job_checks.h"
+#include "app/job_frame.h"
 #include "app/job_log.h"
 #include "app/job_op_log.h"
 #include "app/job_worker.h"
@@ -151,33 +152,40 @@ std::string StepIoText(const ops::TrainingShape& t, const ops::StepIoEstimate& e
   return text;
 }
 
-}  // namespace
-
-ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
-  CheckReplayOptions(options);
+// What a replay reads and replays against, opened before the job begins.
+struct ReplayInputs {
   std::optional<ops::TrainingShape> training;
-  if (!options.train_results.empty()) training = ops::ReadTrainingShape(options.train_results);
+  std::string path;  // this rank's op-log
+  metrics::OpLogContents log;
+  ops::ReplayPlan plan;
+  std::vector<std::unique_ptr<storage::Storage>> storages;
+  std::string where;  // the storages, for the text
+};
+
+ReplayInputs OpenReplay(const ReplayOptions& options, JobEnv& env) {
+  ReplayInputs in;
+  if (!options.train_results.empty()) in.training = ops::ReadTrainingShape(options.train_results);
   dist::Communicator& ranks = env.ranks;
-  const std::string path = OpLogPath(options.op_log, ranks);
-  if (access(path.c_str(), R_OK) != 0)
+  in.path = OpLogPath(options.op_log, ranks);
+  if (access(in.path.c_str(), R_OK) != 0)
     throw UsageError(fmt::format(
-        "op-log {}: cannot read it ({}){}", path, std::strerror(errno),
+        "op-log {}: cannot read it ({}){}", in.path, std::strerror(errno),
         ranks.Size() > 1 ? ": under mpirun each rank replays its own rank's file, as `run "
                            "--op-log` wrote them"
                          : ""));
-  const metrics::OpLogContents log = metrics::ReadOpLog(path);
+  in.log = metrics::ReadOpLog(in.path);
   std::set<ops::ReplayOp> kinds;
   for (const auto& op : options.ops) kinds.insert(ops::ReplayOpOf(op));
-  const ops::ReplayPlan plan = ops::PlanReplay(log.entries, kinds, options.target, path);
-  std::vector<std::unique_ptr<storage::Storage>> storages;
-  for (const auto& s : plan.storages)
-    storages.push_back(env.open_storage(s.uri, options.storage_options));
-  CheckWritesTarget(plan, options, storages);
+  in.plan = ops::PlanReplay(in.log.entries, kinds, options.target, in.path);
+  for (const auto& s : in.plan.storages) {
+    in.storages.push_back(env.open_storage(s.uri, options.storage_options));
+    in.where += (in.where.empty() ? "" : ", ") + s.uri;
+  }
+  CheckWritesTarget(in.plan, options, in.storages);
+  return in;
+}
 
-  ResultsSink* results = ranks.Rank() == 0 ? env.results : nullptr;
-  JobLog job_log(results);
-  report::ResultEnvelope envelope = StartEnvelope("replay", options.op_log, ranks);
-  ReplayOutcome out;
+ops::ReplaySettings ReplaySettingsFor(const ReplayOptions& options, const ops::ReplayPlan& plan) {
   ops::ReplaySettings settings;
   settings.timed = options.mode == "timed";
   settings.speed = options.speed;
@@ -186,192 +194,224 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
       : options.concurrency
           ? options.concurrency
           : static_cast<unsigned>(std::clamp<uint64_t>(plan.threads, 1, kDefaultMaxConcurrency));
-  JobOpLog own_log(options.own_op_log, ranks, storages.front()->Describe(""));
-  settings.op_log = own_log.log();
-  envelope.config = {{"op_log", options.op_log},
-                     {"target", options.target},
-                     {"mode", options.mode},
-                     {"speed", options.speed},
-                     {"ops", options.ops},
-                     {"concurrency", settings.concurrency},
-                     {"own_op_log", options.own_op_log}};
-  // The folder and its first summary before any operation: a killed replay leaves them.
-  ResultsWriter writer(results, envelope, options.interval_s);
-  writer.Open("replay", {{"op_log", options.op_log},
-                         {"mode", options.mode},
-                         {"original_operations", plan.ops.size()}});
-  if (!log.dropped.empty())
-    job_log.Warn(fmt::format("op-log {}: read up to its last whole line ({})", path, log.dropped));
-  std::string where;
-  for (const auto& s : plan.storages) where += (where.empty() ? "" : ", ") + s.uri;
-  job_log.Info(fmt::format(
-      "replay {}: {} operations over {:.3f} s, {} mode{}, {} worker(s){}, against {}", path,
-      plan.ops.size(), SecondsBetween(plan.first_start_ns, plan.last_end_ns), options.mode,
-      settings.timed ? fmt::format(" at {}x", options.speed) : "", settings.concurrency,
-      ranks.Size() > 1 ? fmt::format(" per rank, {} ranks", ranks.Size()) : "", where));
+  return settings;
+}
 
+// The work: every rank replays its plan from a start rank 0 sets for all, under the live
+// display, its bytes and operations sampled into the time series.
+ops::ReplayFigures ReplayWork(JobFrame& frame, const ReplayOptions& options, ReplayInputs& in,
+                              ops::ReplaySettings& settings, TimeseriesResult& timeseries) {
+  dist::Communicator& ranks = frame.ranks();
   InstallInterruptHandler();
   // A timed replay keeps the ranks' operations where they were relative to each other: offsets
   // from the first operation of any rank's log, from a start that rank 0 sets for all (the
   // hosts' clocks agree as NTP makes them).
-  int64_t job_first_ns = plan.first_start_ns;
-  for (const auto& first : ranks.AllGather(std::to_string(plan.first_start_ns)))
+  int64_t job_first_ns = in.plan.first_start_ns;
+  for (const auto& first : ranks.AllGather(std::to_string(in.plan.first_start_ns)))
     job_first_ns = std::min<int64_t>(job_first_ns, std::stoll(first));
-  settings.rank_offset_ns = plan.first_start_ns - job_first_ns;
+  settings.rank_offset_ns = in.plan.first_start_ns - job_first_ns;
   const int64_t start_ns =
       std::stoll(ranks.AllGather(std::to_string(metrics::WallNanos() + 100000000)).front());
   if (!ranks.Barrier()) throw Interrupted("replay interrupted before it started");
   ops::ReplayProgress progress;
   LiveDisplay display(STDERR_FILENO,
-                      LiveDisplay::ModeFor(STDERR_FILENO, options.progress && ranks.Rank() == 0),
-                      10.0, 0.25);
-  JobTimeseries sampling(
-      results ? options.interval_s : 0, nullptr, nullptr,
-      [&progress](metrics::IntervalProbe& p) {
-        p.bytes = progress.bytes.load(std::memory_order_relaxed);
-        p.reads = progress.ops.load(std::memory_order_relaxed);
-        p.phase = metrics::LivePhase::kReplay;
-      },
-      [&writer](const metrics::TimeseriesRow& row) { writer.Row(row); });
+                      LiveDisplay::ModeFor(STDERR_FILENO, options.progress && frame.lead()), 10.0,
+                      0.25);
+  auto sampling = frame.Sample([&progress](metrics::IntervalProbe& p) {
+    p.bytes = progress.bytes.load(std::memory_order_relaxed);
+    p.reads = progress.ops.load(std::memory_order_relaxed);
+    p.phase = metrics::LivePhase::kReplay;
+  });
   ops::ReplayFigures figures;
   const auto t0 = std::chrono::steady_clock::now();
   RunShowingStatus(
-      [&] { figures = ops::RunReplay(plan, storages, settings, start_ns, progress); },
+      [&] { figures = ops::RunReplay(in.plan, in.storages, settings, start_ns, progress); },
       [&] {
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        return fmt::format("replay: {}/{} ops, {}, {:.1f} s", progress.ops.load(), plan.ops.size(),
+        return fmt::format("replay: {}/{} ops, {}, {:.1f} s", progress.ops.load(),
+                           in.plan.ops.size(),
                            FormatBytes(static_cast<double>(progress.bytes.load())), elapsed);
       },
       display);
-  const TimeseriesResult timeseries = sampling.Finish();
-  if (own_log) job_log.Info(own_log.Close());
+  timeseries = sampling->Finish();
+  return figures;
+}
 
-  // Rank 0 sums the ranks.
-  const auto gathered = ranks.Gather(RankJson(plan, figures).dump());
-  envelope.finished = UtcStamp();
-  if (ranks.Rank() != 0) return out;
-  out.reports = true;
-  std::map<std::string, OpTotals> totals;
-  int64_t original_start = INT64_MAX, original_end = 0, start = INT64_MAX, end = 0;
+// The ranks' figures summed on rank 0.
+struct ReplayTotals {
+  std::map<std::string, OpTotals> ops;
+  int64_t original_start = INT64_MAX, original_end = 0;
+  RanksSpan span;
   uint64_t late = 0, max_late_ns = 0, dropped = 0;
-  bool interrupted = false;
-  for (const auto& text : gathered) {
-    const json r = json::parse(text);
+  double OriginalSeconds() const { return SecondsBetween(original_start, original_end); }
+};
+
+ReplayTotals SumReplayRanks(const std::vector<json>& gathered) {
+  ReplayTotals t;
+  for (const json& r : gathered) {
     for (const auto& [op, j] : r.at("ops").items()) {
-      OpTotals& t = totals[op];
-      const json& o = j.at("original");
-      t.original.count += o.at("count").get<uint64_t>();
-      t.original.bytes += o.at("bytes").get<uint64_t>();
-      t.original.errors += o.at("errors").get<uint64_t>();
-      t.original.latency_ns.Merge(o.at("latency").get<metrics::Histogram>());
-      t.replayed.Add(ops::ReplayedFromJson(j.at("replayed")));
+      OpTotals& o = t.ops[op];
+      const json& orig = j.at("original");
+      o.original.count += orig.at("count").get<uint64_t>();
+      o.original.bytes += orig.at("bytes").get<uint64_t>();
+      o.original.errors += orig.at("errors").get<uint64_t>();
+      o.original.latency_ns.Merge(orig.at("latency").get<metrics::Histogram>());
+      o.replayed.Add(ops::ReplayedFromJson(j.at("replayed")));
     }
-    original_start = std::min(original_start, r.at("original_start_ns").get<int64_t>());
-    original_end = std::max(original_end, r.at("original_end_ns").get<int64_t>());
-    if (r.at("end_ns").get<int64_t>() > 0) {
-      start = std::min(start, r.at("start_ns").get<int64_t>());
-      end = std::max(end, r.at("end_ns").get<int64_t>());
-    }
-    late += r.at("late").get<uint64_t>();
-    max_late_ns = std::max(max_late_ns, r.at("max_late_ns").get<uint64_t>());
-    interrupted = interrupted || r.at("interrupted").get<bool>();
-    dropped += r.at("dropped_by_ops").get<uint64_t>();
+    t.original_start = std::min(t.original_start, r.at("original_start_ns").get<int64_t>());
+    t.original_end = std::max(t.original_end, r.at("original_end_ns").get<int64_t>());
+    t.span.Add(r);
+    t.late += r.at("late").get<uint64_t>();
+    t.max_late_ns = std::max(t.max_late_ns, r.at("max_late_ns").get<uint64_t>());
+    t.dropped += r.at("dropped_by_ops").get<uint64_t>();
   }
-  const double original_span = SecondsBetween(original_start, original_end);
-  const double span = SecondsBetween(start, end);
+  return t;
+}
+
+// One operation kind's row, original beside replayed, for summary.json.
+ordered_json ReplayOpRow(const std::string& op, const OpTotals& t, double original_span,
+                         double span) {
+  return {
+      {"op", op},
+      {"original",
+       {{"count", t.original.count},
+        {"bytes", t.original.bytes},
+        {"errors", t.original.errors},
+        {"ops_per_second", PerSecond(static_cast<double>(t.original.count), original_span)},
+        {"MiB_per_second", PerSecond(static_cast<double>(t.original.bytes) / kMiB, original_span)},
+        {"latency_ms", report::LatencyJson(t.original.latency_ns, 1e-6)}}},
+      {"replayed",
+       {{"count", t.replayed.count},
+        {"bytes", t.replayed.bytes},
+        {"errors", t.replayed.errors},
+        {"skipped", t.replayed.skipped},
+        {"first_error", t.replayed.first_error},
+        {"ops_per_second", PerSecond(static_cast<double>(t.replayed.count), span)},
+        {"MiB_per_second", PerSecond(static_cast<double>(t.replayed.bytes) / kMiB, span)},
+        {"latency_ms", report::LatencyJson(t.replayed.latency_ns, 1e-6)}}}};
+}
+
+// The table of operation kinds, original against replayed.
+std::string ReplayOpsTable(const ReplayTotals& t) {
+  const double span = t.span.Seconds();
+  std::string text = fmt::format("{:<7} {:>9} {:>9} {:>11} {:>11} {:>10} {:>21} {:>21}  {}\n", "op",
+                                 "orig ops", "ops", "orig MB", "MB", "ops/s", "p50 ms orig/replay",
+                                 "p99 ms orig/replay", "errors");
+  for (const auto& [op, o] : t.ops) {
+    const auto& ol = o.original.latency_ns;
+    const auto& rl = o.replayed.latency_ns;
+    text += fmt::format(
+        "{:<7} {:>9} {:>9} {:>11.3f} {:>11.3f} {:>10.1f} {:>10.3f}/{:<10.3f} {:>10.3f}/{:<10.3f}  "
+        "{}\n",
+        op, o.original.count, o.replayed.count, static_cast<double>(o.original.bytes) / 1e6,
+        static_cast<double>(o.replayed.bytes) / 1e6,
+        PerSecond(static_cast<double>(o.replayed.count), span), ol.Percentile(0.5) / 1e6,
+        rl.Percentile(0.5) / 1e6, ol.Percentile(0.99) / 1e6, rl.Percentile(0.99) / 1e6,
+        o.replayed.errors ? fmt::format("{} ({})", o.replayed.errors, o.replayed.first_error)
+                          : "0");
+  }
+  return text;
+}
+
+// Rank 0's report: the table, the figures of summary.json, and how the replay ended.
+ReplayOutcome ReportReplay(JobFrame& frame, const ReplayOptions& options, const ReplayInputs& in,
+                           const ops::ReplaySettings& settings, const std::vector<json>& gathered,
+                           const TimeseriesResult& timeseries) {
+  const ReplayTotals t = SumReplayRanks(gathered);
+  const double original_span = t.OriginalSeconds();
+  const double span = t.span.Seconds();
   std::optional<ops::StepIoEstimate> step_io;
-  if (training) {
-    const auto get = totals.find("GET");
-    step_io = ops::EstimateStepIo(*training, get == totals.end() ? 0 : get->second.replayed.count,
-                                  span, ranks.Size());
+  if (in.training) {
+    const auto get = t.ops.find("GET");
+    step_io = ops::EstimateStepIo(*in.training, get == t.ops.end() ? 0 : get->second.replayed.count,
+                                  span, frame.ranks().Size());
   }
   uint64_t original_ops = 0, replayed_ops = 0, errors = 0;
   ordered_json op_rows = ordered_json::array();
-  out.text = fmt::format("{:<7} {:>9} {:>9} {:>11} {:>11} {:>10} {:>21} {:>21}  {}\n", "op",
-                         "orig ops", "ops", "orig MB", "MB", "ops/s", "p50 ms orig/replay",
-                         "p99 ms orig/replay", "errors");
-  for (const auto& [op, t] : totals) {
-    original_ops += t.original.count;
-    replayed_ops += t.replayed.count;
-    errors += t.replayed.errors;
-    const auto& ol = t.original.latency_ns;
-    const auto& rl = t.replayed.latency_ns;
-    op_rows.push_back(
-        {{"op", op},
-         {"original",
-          {{"count", t.original.count},
-           {"bytes", t.original.bytes},
-           {"errors", t.original.errors},
-           {"ops_per_second", PerSecond(static_cast<double>(t.original.count), original_span)},
-           {"MiB_per_second",
-            PerSecond(static_cast<double>(t.original.bytes) / kMiB, original_span)},
-           {"latency_ms", report::LatencyJson(ol, 1e-6)}}},
-         {"replayed",
-          {{"count", t.replayed.count},
-           {"bytes", t.replayed.bytes},
-           {"errors", t.replayed.errors},
-           {"skipped", t.replayed.skipped},
-           {"first_error", t.replayed.first_error},
-           {"ops_per_second", PerSecond(static_cast<double>(t.replayed.count), span)},
-           {"MiB_per_second", PerSecond(static_cast<double>(t.replayed.bytes) / kMiB, span)},
-           {"latency_ms", report::LatencyJson(rl, 1e-6)}}}});
-    out.text += fmt::format(
-        "{:<7} {:>9} {:>9} {:>11.3f} {:>11.3f} {:>10.1f} {:>10.3f}/{:<10.3f} {:>10.3f}/{:<10.3f}  "
-        "{}\n",
-        op, t.original.count, t.replayed.count, static_cast<double>(t.original.bytes) / 1e6,
-        static_cast<double>(t.replayed.bytes) / 1e6,
-        PerSecond(static_cast<double>(t.replayed.count), span), ol.Percentile(0.5) / 1e6,
-        rl.Percentile(0.5) / 1e6, ol.Percentile(0.99) / 1e6, rl.Percentile(0.99) / 1e6,
-        t.replayed.errors ? fmt::format("{} ({})", t.replayed.errors, t.replayed.first_error)
-                          : "0");
+  for (const auto& [op, o] : t.ops) {
+    original_ops += o.original.count;
+    replayed_ops += o.replayed.count;
+    errors += o.replayed.errors;
+    op_rows.push_back(ReplayOpRow(op, o, original_span, span));
   }
-  out.text += fmt::format(
-      "replayed {} of {} operations in {:.3f} s (the original took {:.3f} s: {:.2f}x){}\n",
-      replayed_ops, original_ops, span, original_span, span > 0 ? original_span / span : 0.0,
-      settings.timed ? fmt::format("; {} began over 1 ms late (at most {:.1f} ms): raise "
-                                   "--concurrency if many did",
-                                   late, static_cast<double>(max_late_ns) / 1e6)
-                     : "");
-  if (step_io) out.text += StepIoText(*training, *step_io, settings.concurrency);
-  envelope.complete = !interrupted && replayed_ops == original_ops;
-  if (interrupted) envelope.stop_reason = "interrupted";
-  // Interrupted, it exits 130 as every job does; an operation that failed is a failure.
-  out.exit_code = interrupted  ? static_cast<int>(ExitCode::kInterrupted)
-                  : errors > 0 ? static_cast<int>(ExitCode::kRuntime)
-                               : 0;
-  if (interrupted) out.error = "interrupted: what ran is reported above, marked incomplete";
-
+  ReplayOutcome out;
+  out.text =
+      ReplayOpsTable(t) +
+      fmt::format(
+          "replayed {} of {} operations in {:.3f} s (the original took {:.3f} s: {:.2f}x){}\n",
+          replayed_ops, original_ops, span, original_span, span > 0 ? original_span / span : 0.0,
+          settings.timed ? fmt::format("; {} began over 1 ms late (at most {:.1f} ms): raise "
+                                       "--concurrency if many did",
+                                       t.late, static_cast<double>(t.max_late_ns) / 1e6)
+                         : "");
+  if (step_io) out.text += StepIoText(*in.training, *step_io, settings.concurrency);
   ordered_json f;
   f["op_log"] = options.op_log;
   f["mode"] = options.mode;
   f["speed"] = options.speed;
   f["concurrency"] = settings.concurrency;
-  f["ranks"] = ranks.Size();
+  f["ranks"] = frame.ranks().Size();
   f["target"] = options.target;
-  f["storages"] = where;
+  f["storages"] = in.where;
   f["operations"] = replayed_ops;
   f["original_operations"] = original_ops;
-  f["not_in_ops"] = dropped;
+  f["not_in_ops"] = t.dropped;
   f["errors"] = errors;
   f["seconds"] = span;
   f["original_seconds"] = original_span;
   f["speedup"] = span > 0 ? original_span / span : 0.0;
-  f["late_operations"] = late;
-  f["max_late_ms"] = static_cast<double>(max_late_ns) / 1e6;
+  f["late_operations"] = t.late;
+  f["max_late_ms"] = static_cast<double>(t.max_late_ns) / 1e6;
   f["ops"] = op_rows;
-  if (step_io) f["training"] = StepIoJson(*training, *step_io);
-  out.results = writer.Finish(envelope, f, timeseries);
-  ordered_json line;
-  ordered_json short_figures;
-  for (const char* key :
-       {"mode", "speed", "concurrency", "ranks", "operations", "original_operations", "errors",
-        "seconds", "original_seconds", "speedup"})
-    short_figures[key] = f[key];
-  if (step_io) short_figures["io_lost_s_per_step"] = step_io->lost_s;
-  line["trainbench_replay"] = short_figures;
-  out.line = FinalLine(line, envelope, out.results.folder);
+  ordered_json extra = ordered_json::object();
+  if (step_io) {
+    f["training"] = StepIoJson(*in.training, *step_io);
+    extra["io_lost_s_per_step"] = step_io->lost_s;
+  }
+  frame.End(out, {t.span.interrupted, !t.span.interrupted && replayed_ops == original_ops, errors},
+            f, timeseries, "trainbench_replay",
+            {"mode", "speed", "concurrency", "ranks", "operations", "original_operations", "errors",
+             "seconds", "original_seconds", "speedup"},
+            extra);
   return out;
+}
+
+}  // namespace
+
+ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
+  CheckReplayOptions(options);
+  ReplayInputs in = OpenReplay(options, env);
+  ops::ReplaySettings settings = ReplaySettingsFor(options, in.plan);
+  JobFrame frame(env, "replay", options.op_log,
+                 {{"op_log", options.op_log},
+                  {"target", options.target},
+                  {"mode", options.mode},
+                  {"speed", options.speed},
+                  {"ops", options.ops},
+                  {"concurrency", settings.concurrency},
+                  {"own_op_log", options.own_op_log}},
+                 options.interval_s);
+  JobOpLog own_log(options.own_op_log, frame.ranks(), in.storages.front()->Describe(""));
+  settings.op_log = own_log.log();
+  frame.Begin("replay", {{"op_log", options.op_log},
+                         {"mode", options.mode},
+                         {"original_operations", in.plan.ops.size()}});
+  if (!in.log.dropped.empty())
+    frame.log().Warn(
+        fmt::format("op-log {}: read up to its last whole line ({})", in.path, in.log.dropped));
+  frame.log().Info(fmt::format(
+      "replay {}: {} operations over {:.3f} s, {} mode{}, {} worker(s){}, against {}", in.path,
+      in.plan.ops.size(), SecondsBetween(in.plan.first_start_ns, in.plan.last_end_ns), options.mode,
+      settings.timed ? fmt::format(" at {}x", options.speed) : "", settings.concurrency,
+      frame.ranks().Size() > 1 ? fmt::format(" per rank, {} ranks", frame.ranks().Size()) : "",
+      in.where));
+  TimeseriesResult timeseries;
+  const ops::ReplayFigures figures = ReplayWork(frame, options, in, settings, timeseries);
+  if (own_log) frame.log().Info(own_log.Close());
+  const auto gathered = frame.Gather(RankJson(in.plan, figures));
+  if (!frame.lead()) return {};
+  return ReportReplay(frame, options, in, settings, gathered, timeseries);
 }
 
 }  // namespace trainbench::app

@@ -12,8 +12,9 @@
 #include <set>
 #include <thread>
 
-#include "app/job_checks.h"
 #include "app/binary_job.h"
+#include "app/job_checks.h"
+#include "app/job_frame.h"
 #include "app/job_log.h"
 #include "app/job_op_log.h"
 #include "app/job_worker.h"
@@ -106,132 +107,123 @@ json GetsAgainstMemory(const std::set<uint32_t>& gets, const std::vector<uint64_
 
 }  // namespace
 
-Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
-  const config::Sai3Config& c = options.config;
-  dist::Communicator& ranks = env.ranks;
+namespace {
+
+void CheckSai3Options(const Sai3Options& options, const std::string& own_op_log,
+                      double interval_s) {
   for (const auto& [key, value] : options.storage_options)
     if (const std::string wrong = UnknownStorageOption(key); !wrong.empty())
       throw UsageError("--s3-option " + wrong);
-  const std::string own_op_log = options.op_log.empty() ? c.op_log_path : options.op_log;
   if (!own_op_log.empty())
     CheckWritableFile(own_op_log, options.op_log.empty() ? "op_log_path" : "--op-log");
-  const double interval_s = options.interval_s >= 0 ? options.interval_s
-                            : c.perf_log            ? c.interval_s
-                                                    : 0;
   CheckInterval(interval_s);
+}
 
-  // The workload's storage, and one per object set (the same where a set is the target).
-  auto target = env.open_storage(c.target, options.storage_options);
-  std::vector<std::unique_ptr<storage::Storage>> opened;
-  std::vector<storage::Storage*> sets;
+// The workload's storage, and one per object set (the same where a set is the target).
+struct Sai3Storages {
+  std::unique_ptr<storage::Storage> target;
+  std::vector<std::unique_ptr<storage::Storage>> sets;
+};
+
+Sai3Storages OpenSai3Storages(const Sai3Options& options, JobEnv& env) {
+  const config::Sai3Config& c = options.config;
+  Sai3Storages s;
+  s.target = env.open_storage(c.target, options.storage_options);
   for (const auto& set : c.ensure_objects) {
-    opened.push_back(env.open_storage(set.base_uri, options.storage_options));
+    s.sets.push_back(env.open_storage(set.base_uri, options.storage_options));
     if (env.check_local_folders)
-      if (const auto local = opened.back()->LocalPath(""))
+      if (const auto local = s.sets.back()->LocalPath(""))
         CheckWritableFolder(*local, "prepare.ensure_objects.base_uri");
   }
   if (env.check_local_folders && c.ensure_objects.empty())
-    if (const auto local = target->LocalPath("")) CheckWritableFolder(*local, "target");
+    if (const auto local = s.target->LocalPath("")) CheckWritableFolder(*local, "target");
+  return s;
+}
 
-  ResultsSink* results = ranks.Rank() == 0 ? env.results : nullptr;
-  JobLog job_log(results);
-  report::ResultEnvelope envelope = StartEnvelope("sai3", c.name, ranks);
-  Sai3Outcome out;
-  envelope.config = c.resolved;
-  // The folder and its first summary before prepare: a killed job leaves them.
-  ResultsWriter writer(results, envelope, interval_s);
-  writer.Open("sai3-" + c.name, {{"target", c.target}, {"concurrency", c.concurrency}});
-  if (c.agents > 1 && static_cast<uint64_t>(ranks.Size()) != c.agents)
-    job_log.Warn(fmt::format(
-        "{}: distributed.agents lists {} agents but this job has {} rank(s): each rank "
-        "prepares 1/{} of the objects and runs the op mix (mpirun -np {} for the config's)",
-        c.source, c.agents, ranks.Size(), ranks.Size(), c.agents));
-  JobOpLog own_log(own_op_log, ranks, target->Describe(""));
-  for (auto& s : opened) sets.push_back(&own_log.Wrap(*s));
-
-  InstallInterruptHandler();
-  std::atomic<uint64_t> prepare_bytes{0};
-  std::atomic<bool> preparing{true};
-  ops::ReplayProgress progress;
-  JobTimeseries sampling(
-      results ? interval_s : 0, nullptr, nullptr,
-      [&](metrics::IntervalProbe& p) {
-        p.bytes = prepare_bytes.load(std::memory_order_relaxed) +
-                  progress.bytes.load(std::memory_order_relaxed);
-        p.reads = progress.ops.load(std::memory_order_relaxed);
-        p.phase = preparing ? metrics::LivePhase::kPrepare : metrics::LivePhase::kWorkload;
-      },
-      [&writer](const metrics::TimeseriesRow& row) { writer.Row(row); });
-
+// Prepare: every rank writes its share of the object sets (objects already there are kept).
+ops::PrepareFigures Prepare(JobFrame& frame, const config::Sai3Config& c,
+                            std::vector<storage::Storage*>& sets, std::atomic<uint64_t>& bytes) {
   ops::PrepareFigures prepared;
-  if (!sets.empty()) {
-    job_log.Info(
-        fmt::format("prepare: {} object set(s) under {}{}", sets.size(), c.target,
-                    ranks.Size() > 1 ? fmt::format(", each rank 1/{} of them", ranks.Size()) : ""));
-    try {
-      prepared = ops::PrepareObjects(c, sets, ranks, std::min(c.concurrency, kMaxPrepareThreads),
-                                     prepare_bytes);
-    } catch (const Interrupted&) {
-      throw Interrupted(
-          "prepare interrupted; finished objects are kept and no partial object is left: "
-          "re-run the same command to finish");
-    }
-    if (ranks.Rank() == 0)
-      // The bytes beside the time are those written in it: objects already there took none.
-      job_log.Info(fmt::format(
-          "prepare: {} ({} written, {} already there; {} in all), {} written in {:.3f} s",
-          CountOf(prepared.objects, "object"), prepared.written, prepared.skipped,
-          FormatBytes(static_cast<double>(prepared.bytes)),
-          FormatBytes(static_cast<double>(prepared.bytes_written)), prepared.seconds));
+  if (sets.empty()) return prepared;
+  dist::Communicator& ranks = frame.ranks();
+  frame.log().Info(
+      fmt::format("prepare: {} object set(s) under {}{}", sets.size(), c.target,
+                  ranks.Size() > 1 ? fmt::format(", each rank 1/{} of them", ranks.Size()) : ""));
+  try {
+    prepared =
+        ops::PrepareObjects(c, sets, ranks, std::min(c.concurrency, kMaxPrepareThreads), bytes);
+  } catch (const Interrupted&) {
+    throw Interrupted(
+        "prepare interrupted; finished objects are kept and no partial object is left: "
+        "re-run the same command to finish");
   }
-  preparing = false;
+  if (frame.lead())
+    // The bytes beside the time are those written in it: objects already there took none.
+    frame.log().Info(
+        fmt::format("prepare: {} ({} written, {} already there; {} in all), {} written in {:.3f} s",
+                    CountOf(prepared.objects, "object"), prepared.written, prepared.skipped,
+                    FormatBytes(static_cast<double>(prepared.bytes)),
+                    FormatBytes(static_cast<double>(prepared.bytes_written)), prepared.seconds));
+  return prepared;
+}
 
-  // The op mix: the objects its globs match, listed once the ranks all prepared.
-  const std::string folder = ListFolder(c);
-  std::vector<ops::PlannedStorage> table(1);
-  table[0].uri = c.target;
+// The op mix over the objects its globs match, listed once the ranks all prepared; warns when
+// its GETs would read from memory.
+struct Sai3Mix {
+  std::vector<ops::PlannedStorage> table;
+  std::vector<ops::MixOp> ops;
   std::vector<uint64_t> sizes;
-  for (const auto& entry : target->List(folder)) {
-    table[0].objects.push_back(entry.path);
-    sizes.push_back(entry.size_bytes);
+  json cache;
+};
+
+Sai3Mix PlanMix(JobFrame& frame, const config::Sai3Config& c, storage::Storage& target) {
+  Sai3Mix m;
+  m.table.resize(1);
+  m.table[0].uri = c.target;
+  for (const auto& entry : target.List(ListFolder(c))) {
+    m.table[0].objects.push_back(entry.path);
+    m.sizes.push_back(entry.size_bytes);
   }
-  std::vector<ops::MixOp> mix_ops = ops::MixOps(c, table[0].objects);
-  for (const ops::MixOp& op : mix_ops)
-    if (op.op == ops::ReplayOp::kGet) table[0].gets.insert(op.objects.begin(), op.objects.end());
-  const json cache =
-      GetsAgainstMemory(table[0].gets, sizes, target->LocalPath("").has_value(), ranks);
-  if (cache.at("fits_in_page_cache").get<bool>() && ranks.Rank() == 0)
-    job_log.Warn(report::SmallerThanMemory(
-                     "the data its GETs read", cache.at("get_bytes").get<double>(),
-                     cache.at("hosts").get<size_t>(), cache.at("host_memory_bytes").get<double>()) +
-                 "; " + report::kPageCacheNote +
-                 " (prepare more or larger objects, 5x the memory, to measure the storage)");
+  m.ops = ops::MixOps(c, m.table[0].objects);
+  for (const ops::MixOp& op : m.ops)
+    if (op.op == ops::ReplayOp::kGet) m.table[0].gets.insert(op.objects.begin(), op.objects.end());
+  m.cache =
+      GetsAgainstMemory(m.table[0].gets, m.sizes, target.LocalPath("").has_value(), frame.ranks());
+  if (m.cache.at("fits_in_page_cache").get<bool>() && frame.lead())
+    frame.log().Warn(report::SmallerThanMemory("the data its GETs read",
+                                               m.cache.at("get_bytes").get<double>(),
+                                               m.cache.at("hosts").get<size_t>(),
+                                               m.cache.at("host_memory_bytes").get<double>()) +
+                     "; " + report::kPageCacheNote +
+                     " (prepare more or larger objects, 5x the memory, to measure the storage)");
+  return m;
+}
+
+// The work: the op mix for duration_s on every rank, under the live display.
+ops::ReplayFigures RunMix(JobFrame& frame, const Sai3Options& options, Sai3Mix& m,
+                          std::vector<std::unique_ptr<storage::Storage>>& storages,
+                          const ops::ReplaySettings& settings, ops::ReplayProgress& progress) {
+  const config::Sai3Config& c = options.config;
+  dist::Communicator& ranks = frame.ranks();
   const int64_t start_ns =
       std::stoll(ranks.AllGather(std::to_string(metrics::WallNanos())).front());
   const int64_t end_ns = start_ns + static_cast<int64_t>(c.duration_s * 1e9);
-  ops::OpMix mix(std::move(mix_ops), std::move(sizes), end_ns,
+  ops::OpMix mix(std::move(m.ops), std::move(m.sizes), end_ns,
                  Mix(kMixSeed, static_cast<uint64_t>(ranks.Rank())),
                  fmt::format("trainbench-r{}-", ranks.Rank()));
-  ops::ReplaySettings settings;
-  settings.concurrency = c.concurrency;
-  settings.page_cache =
-      storage::ParsePageCacheHint(c.page_cache_mode).value_or(storage::PageCacheHint::kNone);
-  settings.op_log = own_log.log();
-  std::vector<std::unique_ptr<storage::Storage>> storages;
-  storages.push_back(std::move(target));
   if (!ranks.Barrier()) throw Interrupted("the workload was interrupted before it started");
-  job_log.Info(fmt::format("workload: {} op(s) for {:.1f} s, {} worker(s){}, against {}",
-                           c.workload.size(), c.duration_s, c.concurrency,
-                           ranks.Size() > 1 ? fmt::format(" per rank, {} ranks", ranks.Size()) : "",
-                           c.target));
+  frame.log().Info(fmt::format(
+      "workload: {} op(s) for {:.1f} s, {} worker(s){}, against {}", c.workload.size(),
+      c.duration_s, c.concurrency,
+      ranks.Size() > 1 ? fmt::format(" per rank, {} ranks", ranks.Size()) : "", c.target));
   LiveDisplay display(STDERR_FILENO,
-                      LiveDisplay::ModeFor(STDERR_FILENO, options.progress && ranks.Rank() == 0),
-                      10.0, 0.25);
+                      LiveDisplay::ModeFor(STDERR_FILENO, options.progress && frame.lead()), 10.0,
+                      0.25);
   ops::ReplayFigures figures;
   RunShowingStatus(
       [&] {
         if (!c.workload.empty() && c.duration_s > 0)
-          figures = ops::RunOps(table, storages, mix, settings, progress);
+          figures = ops::RunOps(m.table, storages, mix, settings, progress);
       },
       [&] {
         const double left = std::max(0.0, static_cast<double>(end_ns - metrics::WallNanos()) / 1e9);
@@ -239,97 +231,96 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
                            FormatBytes(static_cast<double>(progress.bytes.load())), left);
       },
       display);
-  const TimeseriesResult timeseries = sampling.Finish();
-  uint64_t cleaned = 0;
-  if (c.cleanup && !figures.interrupted) {
-    cleaned = ops::CleanupObjects(c, sets, ranks);
-    job_log.Info(fmt::format("cleanup: removed the {} prepared object(s){}", cleaned,
-                             ranks.Size() > 1 ? " of this rank" : ""));
-  }
-  if (own_log) job_log.Info(own_log.Close());
+  return figures;
+}
 
-  const auto gathered = ranks.Gather(RankJson(figures, *storages.front()).dump());
-  envelope.finished = UtcStamp();
-  if (ranks.Rank() != 0) return out;
-  out.reports = true;
-  std::map<std::string, ops::ReplayedOps> totals;
+// The ranks' operations summed on rank 0, by kind.
+struct Sai3Totals {
+  std::map<std::string, ops::ReplayedOps> ops;
   metrics::Histogram first_byte;
-  int64_t start = INT64_MAX, end = 0;
-  bool interrupted = false, has_first_byte = false;
-  for (const auto& text : gathered) {
-    const json r = json::parse(text);
-    for (const auto& [op, j] : r.at("ops").items()) totals[op].Add(ops::ReplayedFromJson(j));
-    if (!r.at("first_byte").is_null()) {
-      first_byte.Merge(r.at("first_byte").get<metrics::Histogram>());
-      has_first_byte = true;
-    }
-    if (r.at("end_ns").get<int64_t>() > 0) {
-      start = std::min(start, r.at("start_ns").get<int64_t>());
-      end = std::max(end, r.at("end_ns").get<int64_t>());
-    }
-    interrupted = interrupted || r.at("interrupted").get<bool>();
-  }
-  const double span = SecondsBetween(start, end);
+  bool has_first_byte = false;
+  RanksSpan span;
   uint64_t operations = 0, bytes = 0, errors = 0;
-  for (const auto& [op, t] : totals) {
-    operations += t.count;
-    bytes += t.bytes;
-    errors += t.errors;
+};
+
+Sai3Totals SumSai3Ranks(const std::vector<json>& gathered) {
+  Sai3Totals t;
+  for (const json& r : gathered) {
+    for (const auto& [op, j] : r.at("ops").items()) t.ops[op].Add(ops::ReplayedFromJson(j));
+    if (!r.at("first_byte").is_null()) {
+      t.first_byte.Merge(r.at("first_byte").get<metrics::Histogram>());
+      t.has_first_byte = true;
+    }
+    t.span.Add(r);
   }
-  ordered_json op_rows = ordered_json::array();
-  out.text =
+  for (const auto& [op, o] : t.ops) {
+    t.operations += o.count;
+    t.bytes += o.bytes;
+    t.errors += o.errors;
+  }
+  return t;
+}
+
+// The table of operation kinds and their rows for summary.json.
+std::string Sai3OpsTable(const Sai3Totals& t, ordered_json& op_rows) {
+  const double span = t.span.Seconds();
+  std::string text =
       fmt::format("{:<7} {:>9} {:>7} {:>12} {:>10} {:>10} {:>9} {:>9} {:>11}  {}\n", "op", "ops",
                   "share", "MiB", "ops/s", "MiB/s", "p50 ms", "p99 ms", "1st byte ms", "errors");
-  for (const auto& [op, t] : totals) {
-    const double share = operations ? static_cast<double>(t.count) / operations : 0.0;
+  for (const auto& [op, o] : t.ops) {
+    const double share = t.operations ? static_cast<double>(o.count) / t.operations : 0.0;
     ordered_json row = {{"op", op},
-                        {"count", t.count},
+                        {"count", o.count},
                         {"share", share},
-                        {"bytes", t.bytes},
-                        {"errors", t.errors},
-                        {"skipped", t.skipped},
-                        {"first_error", t.first_error},
-                        {"ops_per_second", PerSecond(static_cast<double>(t.count), span)},
-                        {"MiB_per_second", PerSecond(static_cast<double>(t.bytes) / kMiB, span)},
-                        {"latency_ms", report::LatencyJson(t.latency_ns, 1e-6)}};
-    const bool first = op == "GET" && has_first_byte;
-    if (first) row["first_byte_latency_ms"] = report::LatencyJson(first_byte, 1e-6);
+                        {"bytes", o.bytes},
+                        {"errors", o.errors},
+                        {"skipped", o.skipped},
+                        {"first_error", o.first_error},
+                        {"ops_per_second", PerSecond(static_cast<double>(o.count), span)},
+                        {"MiB_per_second", PerSecond(static_cast<double>(o.bytes) / kMiB, span)},
+                        {"latency_ms", report::LatencyJson(o.latency_ns, 1e-6)}};
+    const bool first = op == "GET" && t.has_first_byte;
+    if (first) row["first_byte_latency_ms"] = report::LatencyJson(t.first_byte, 1e-6);
     op_rows.push_back(row);
-    out.text += fmt::format(
+    text += fmt::format(
         "{:<7} {:>9} {:>6.1f}% {:>12.3f} {:>10.1f} {:>10.2f} {:>9.3f} {:>9.3f} {:>11}  {}\n", op,
-        t.count, share * 100, static_cast<double>(t.bytes) / kMiB,
-        PerSecond(static_cast<double>(t.count), span),
-        PerSecond(static_cast<double>(t.bytes) / kMiB, span), t.latency_ns.Percentile(0.5) / 1e6,
-        t.latency_ns.Percentile(0.99) / 1e6,
-        first ? fmt::format("{:.3f}", first_byte.Percentile(0.5) / 1e6) : "-",
-        t.errors ? fmt::format("{} ({})", t.errors, t.first_error) : "0");
+        o.count, share * 100, static_cast<double>(o.bytes) / kMiB,
+        PerSecond(static_cast<double>(o.count), span),
+        PerSecond(static_cast<double>(o.bytes) / kMiB, span), o.latency_ns.Percentile(0.5) / 1e6,
+        o.latency_ns.Percentile(0.99) / 1e6,
+        first ? fmt::format("{:.3f}", t.first_byte.Percentile(0.5) / 1e6) : "-",
+        o.errors ? fmt::format("{} ({})", o.errors, o.first_error) : "0");
   }
-  out.text += fmt::format(
-      "{} operations in {:.3f} s over {} rank(s) x {} worker(s): {:.1f} ops/s, {:.2f} MiB/s; "
-      "prepared {} ({} written)\n",
-      operations, span, ranks.Size(), c.concurrency,
-      PerSecond(static_cast<double>(operations), span),
-      PerSecond(static_cast<double>(bytes) / kMiB, span), CountOf(prepared.objects, "object"),
-      prepared.written);
-  envelope.complete = !interrupted;
-  if (interrupted) envelope.stop_reason = "interrupted";
-  // Interrupted, it exits 130 as every job does; an operation that failed is a failure.
-  out.exit_code = interrupted  ? static_cast<int>(ExitCode::kInterrupted)
-                  : errors > 0 ? static_cast<int>(ExitCode::kRuntime)
-                               : 0;
-  if (interrupted) out.error = "interrupted: what ran is reported above, marked incomplete";
+  return text;
+}
 
+// Rank 0's report: the table, summary.json's figures, and how the job ended.
+Sai3Outcome ReportSai3(JobFrame& frame, const config::Sai3Config& c,
+                       const ops::PrepareFigures& prepared, const json& cache,
+                       const std::vector<json>& gathered, const TimeseriesResult& timeseries) {
+  const Sai3Totals t = SumSai3Ranks(gathered);
+  const double span = t.span.Seconds();
+  ordered_json op_rows = ordered_json::array();
+  Sai3Outcome out;
+  out.text = Sai3OpsTable(t, op_rows) +
+             fmt::format(
+                 "{} operations in {:.3f} s over {} rank(s) x {} worker(s): {:.1f} ops/s, {:.2f} "
+                 "MiB/s; prepared {} ({} written)\n",
+                 t.operations, span, frame.ranks().Size(), c.concurrency,
+                 PerSecond(static_cast<double>(t.operations), span),
+                 PerSecond(static_cast<double>(t.bytes) / kMiB, span),
+                 CountOf(prepared.objects, "object"), prepared.written);
   ordered_json f;
   f["target"] = c.target;
   f["duration_s"] = c.duration_s;
   f["concurrency"] = c.concurrency;
-  f["ranks"] = ranks.Size();
-  f["operations"] = operations;
-  f["bytes"] = bytes;
-  f["errors"] = errors;
+  f["ranks"] = frame.ranks().Size();
+  f["operations"] = t.operations;
+  f["bytes"] = t.bytes;
+  f["errors"] = t.errors;
   f["seconds"] = span;
-  f["ops_per_second"] = PerSecond(static_cast<double>(operations), span);
-  f["MiB_per_second"] = PerSecond(static_cast<double>(bytes) / kMiB, span);
+  f["ops_per_second"] = PerSecond(static_cast<double>(t.operations), span);
+  f["MiB_per_second"] = PerSecond(static_cast<double>(t.bytes) / kMiB, span);
   f["ops"] = op_rows;
   f["prepare"] = {{"objects", prepared.objects}, {"written", prepared.written},
                   {"skipped", prepared.skipped}, {"removed", prepared.removed},
@@ -337,16 +328,67 @@ Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
                   {"seconds", prepared.seconds}};
   f["cleanup"] = c.cleanup;
   f["cache"] = cache;
-  out.results = writer.Finish(envelope, f, timeseries);
-  ordered_json line;
-  ordered_json short_figures;
-  for (const char* key : {"concurrency", "ranks", "operations", "errors", "seconds",
-                          "ops_per_second", "MiB_per_second"})
-    short_figures[key] = f[key];
-  short_figures["prepared_objects"] = prepared.objects;
-  line["trainbench_sai3"] = short_figures;
-  out.line = FinalLine(line, envelope, out.results.folder);
+  frame.End(out, {t.span.interrupted, !t.span.interrupted, t.errors}, f, timeseries,
+            "trainbench_sai3",
+            {"concurrency", "ranks", "operations", "errors", "seconds", "ops_per_second",
+             "MiB_per_second"},
+            {{"prepared_objects", prepared.objects}});
   return out;
+}
+
+}  // namespace
+
+Sai3Outcome Sai3Job(const Sai3Options& options, JobEnv& env) {
+  const config::Sai3Config& c = options.config;
+  const std::string own_op_log = options.op_log.empty() ? c.op_log_path : options.op_log;
+  const double interval_s = options.interval_s >= 0 ? options.interval_s
+                            : c.perf_log            ? c.interval_s
+                                                    : 0;
+  CheckSai3Options(options, own_op_log, interval_s);
+  Sai3Storages opened = OpenSai3Storages(options, env);
+  JobFrame frame(env, "sai3", c.name, c.resolved, interval_s);
+  frame.Begin("sai3-" + c.name, {{"target", c.target}, {"concurrency", c.concurrency}});
+  dist::Communicator& ranks = frame.ranks();
+  if (c.agents > 1 && static_cast<uint64_t>(ranks.Size()) != c.agents)
+    frame.log().Warn(fmt::format(
+        "{}: distributed.agents lists {} agents but this job has {} rank(s): each rank "
+        "prepares 1/{} of the objects and runs the op mix (mpirun -np {} for the config's)",
+        c.source, c.agents, ranks.Size(), ranks.Size(), c.agents));
+  JobOpLog own_log(own_op_log, ranks, opened.target->Describe(""));
+  std::vector<storage::Storage*> sets;
+  for (auto& s : opened.sets) sets.push_back(&own_log.Wrap(*s));
+
+  InstallInterruptHandler();
+  std::atomic<uint64_t> prepare_bytes{0};
+  std::atomic<bool> preparing{true};
+  ops::ReplayProgress progress;
+  auto sampling = frame.Sample([&](metrics::IntervalProbe& p) {
+    p.bytes = prepare_bytes.load(std::memory_order_relaxed) +
+              progress.bytes.load(std::memory_order_relaxed);
+    p.reads = progress.ops.load(std::memory_order_relaxed);
+    p.phase = preparing ? metrics::LivePhase::kPrepare : metrics::LivePhase::kWorkload;
+  });
+  const ops::PrepareFigures prepared = Prepare(frame, c, sets, prepare_bytes);
+  preparing = false;
+  Sai3Mix mix = PlanMix(frame, c, *opened.target);
+  ops::ReplaySettings settings;
+  settings.concurrency = c.concurrency;
+  settings.page_cache =
+      storage::ParsePageCacheHint(c.page_cache_mode).value_or(storage::PageCacheHint::kNone);
+  settings.op_log = own_log.log();
+  std::vector<std::unique_ptr<storage::Storage>> storages;
+  storages.push_back(std::move(opened.target));
+  const ops::ReplayFigures figures = RunMix(frame, options, mix, storages, settings, progress);
+  const TimeseriesResult timeseries = sampling->Finish();
+  if (c.cleanup && !figures.interrupted) {
+    const uint64_t cleaned = ops::CleanupObjects(c, sets, ranks);
+    frame.log().Info(fmt::format("cleanup: removed the {} prepared object(s){}", cleaned,
+                                 ranks.Size() > 1 ? " of this rank" : ""));
+  }
+  if (own_log) frame.log().Info(own_log.Close());
+  const auto gathered = frame.Gather(RankJson(figures, *storages.front()));
+  if (!frame.lead()) return {};
+  return ReportSai3(frame, c, prepared, mix.cache, gathered, timeseries);
 }
 
 Sai3Outcome RunSai3Config(const std::string& path, const std::vector<std::string>& overrides,
