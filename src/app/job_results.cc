@@ -17,12 +17,7 @@ std::string FinalLine(nlohmann::ordered_json line, const report::ResultEnvelope&
 
 report::ResultEnvelope StartEnvelope(const std::string& kind, const std::string& workload,
                                      dist::Communicator& ranks) {
-  report::ResultEnvelope envelope;
-  envelope.kind = kind;
-  envelope.workload = workload;
-  envelope.started = UtcStamp();
-  envelope.host_names = report::DistinctHosts(ranks.AllGather(ranks.Host()));
-  return envelope;
+  return report::NewEnvelope(kind, workload, report::DistinctHosts(ranks.AllGather(ranks.Host())));
 }
 
 }  // namespace trainbench::app

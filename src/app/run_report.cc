@@ -31,13 +31,8 @@ std::vector<uint64_t> AcceleratorCounts(const sim::RankLayout& layout, size_t re
 
 report::ResultEnvelope RunEnvelope(const config::WorkloadConfig& config, const std::string& started,
                                    const sim::RankLayout& layout) {
-  report::ResultEnvelope envelope;
-  envelope.kind = config.workflow.train ? "run" : "checkpoint";
-  envelope.workload = config.workload_name;
-  envelope.started = started;
-  envelope.host_names = sim::Hosts(layout);
-  envelope.config = config::ToJson(config);
-  return envelope;
+  return report::NewEnvelope(config.workflow.train ? "run" : "checkpoint", config.workload_name,
+                             sim::Hosts(layout), config::ToJson(config), started);
 }
 
 }  // namespace

@@ -23,29 +23,27 @@ namespace trainbench::app {
 
 report::ResultEnvelope StageEnvelope(const stage::StageAccount& account,
                                      const stage::StageOptions& o, const std::string& kind) {
-  report::ResultEnvelope e;
-  e.kind = kind;
-  e.workload = account.source;
-  e.started = account.start_utc;
+  nlohmann::json s3 = nlohmann::json::object();
+  for (const auto& [key, value] : o.s3_options)
+    s3[key] = IsSecretName(key) ? std::string(kRedacted) : value;
+  std::vector<std::string> mirrors;
+  for (const auto& m : o.mirrors) mirrors.push_back(RedactUrlPasswords(m));
+  report::ResultEnvelope e = report::NewEnvelope(kind, account.source, {LocalHostName()},
+                                                 {{"source", RedactUrlPasswords(o.source)},
+                                                  {"dest", o.dest},
+                                                  {"mirrors", mirrors},
+                                                  {"streams", o.streams},
+                                                  {"chunk_size_bytes", o.chunk_size},
+                                                  {"max_attempts", o.max_attempts},
+                                                  {"stall_timeout_s", o.stall_timeout_s},
+                                                  {"sha256", o.sha256},
+                                                  {"checksums_file", o.checksums_file},
+                                                  {"extract", o.extract},
+                                                  {"s3_options", s3}},
+                                                 account.start_utc);
   e.finished = account.end_utc;
   e.complete = account.complete;
   e.stop_reason = account.stop_reason;
-  e.host_names = {LocalHostName()};
-  nlohmann::json s3 = nlohmann::json::object();
-  for (const auto& [key, value] : o.s3_options) s3[key] = IsSecretName(key) ? std::string(kRedacted) : value;
-  std::vector<std::string> mirrors;
-  for (const auto& m : o.mirrors) mirrors.push_back(RedactUrlPasswords(m));
-  e.config = {{"source", RedactUrlPasswords(o.source)},
-              {"dest", o.dest},
-              {"mirrors", mirrors},
-              {"streams", o.streams},
-              {"chunk_size_bytes", o.chunk_size},
-              {"max_attempts", o.max_attempts},
-              {"stall_timeout_s", o.stall_timeout_s},
-              {"sha256", o.sha256},
-              {"checksums_file", o.checksums_file},
-              {"extract", o.extract},
-              {"s3_options", s3}};
   return e;
 }
 

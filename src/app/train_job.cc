@@ -179,12 +179,8 @@ JobReport Train(train::TrainFunction train_fn, TrainJobOptions& job) {
   train_fn(check);
   // Rank 0 of a launched job keeps the results, as it reports them.
   const bool keep_results = job.given.output && train::ReadLaunchEnvironment().rank == 0;
-  report::ResultEnvelope envelope;
-  envelope.kind = "train";
-  envelope.workload = job.train.model;
-  envelope.started = UtcStamp();
-  envelope.host_names = {LocalHostName()};
-  envelope.config = TrainConfig(job.train);
+  report::ResultEnvelope envelope =
+      report::NewEnvelope("train", job.train.model, {LocalHostName()}, TrainConfig(job.train));
   metrics::LiveCounters live;
   if (keep_results) job.train.live = &live;
   // The folder and its first summary before the first step: a killed training leaves them,

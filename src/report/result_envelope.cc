@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/clock.h"
 #include "common/error.h"
 
 namespace trainbench::report {
@@ -65,6 +66,18 @@ nlohmann::ordered_json WithEnvelope(const ResultEnvelope& e, const nlohmann::jso
   for (const auto& [key, value] : figures.items())
     if (!out.contains(key)) out[key] = value;  // the envelope's fields win: one meaning each
   return out;
+}
+
+ResultEnvelope NewEnvelope(const std::string& kind, const std::string& workload,
+                           std::vector<std::string> hosts, nlohmann::json config,
+                           const std::string& started) {
+  ResultEnvelope e;
+  e.kind = kind;
+  e.workload = workload;
+  e.started = started.empty() ? UtcStamp() : started;
+  e.host_names = std::move(hosts);
+  e.config = std::move(config);
+  return e;
 }
 
 ResultEnvelope EnvelopeOf(const nlohmann::json& s, const std::string& where) {

@@ -24,6 +24,14 @@ struct ResultEnvelope {
   nlohmann::json config = nlohmann::json::object();  // the job's resolved config or options
 };
 
+// The one way to make an envelope: a job of `kind` over `workload` on `hosts`, with its
+// resolved config or options, started at `started` (a UTC stamp; "" is now). Not complete
+// until the job says so at its end.
+ResultEnvelope NewEnvelope(const std::string& kind, const std::string& workload,
+                           std::vector<std::string> hosts,
+                           nlohmann::json config = nlohmann::json::object(),
+                           const std::string& started = "");
+
 // `hosts` (every rank's, in rank order) once each, in the order they first appear.
 std::vector<std::string> DistinctHosts(const std::vector<std::string>& hosts);
 
