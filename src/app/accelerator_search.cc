@@ -1,5 +1,7 @@
 #include "app/accelerator_search.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -121,6 +123,40 @@ SearchResult FindMaxAccelerators(uint64_t lowest, uint64_t highest,
       out.first_failure = fail;
   }
   return out;
+}
+
+Confirmation HoldBoundary(SearchResult& search, int runs,
+                          const std::function<ProbeVerdict(uint64_t, int)>& repeat) {
+  Confirmation held;
+  if (search.stopped || !search.confirmed || runs < 1) return held;
+  held.runs_per_side = runs;
+  // The search's own full-length run at `n` is the first of the side's runs.
+  auto side = [&](uint64_t n) -> std::optional<SideRuns> {
+    SideRuns s{n, 0, 0};
+    for (const auto& step : search.steps)
+      if (step.full && step.accelerators == n) {
+        s.runs = 1;
+        s.passed = step.verdict.passed && step.verdict.meaningful ? 1 : 0;
+      }
+    if (s.runs == 0) return std::nullopt;
+    for (int i = 1; i < runs; ++i) {
+      const ProbeVerdict v = repeat(n, i);
+      search.steps.push_back({n, true, v, i});
+      if (v.stopped) {
+        search.stopped = true;
+        search.stop_reason =
+            fmt::format("a repeat of the full-length run at {} accelerator(s) did not finish", n);
+        return std::nullopt;
+      }
+      ++s.runs;
+      if (v.passed && v.meaningful) ++s.passed;
+    }
+    return s;
+  };
+  if (search.answer > 0) held.answer = side(search.answer);
+  if (search.first_failure && !search.stopped) held.failure = side(*search.first_failure);
+  if (search.stopped) held.runs_per_side = 0;
+  return held;
 }
 
 }  // namespace trainbench::app

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "app/binary_job.h"
 #include "app/official_commands.h"
@@ -42,8 +43,19 @@ struct Answer {
   std::optional<LimitFinding> limit;  // none: stopped, or nothing to judge
 };
 
-Answer Sentence(const SearchResult& r, const std::vector<SweepProbe>& probes,
-                const config::WorkloadConfig& c) {
+// The failing side's finding: its full-length runs that failed (every repeat), else its probe.
+std::optional<LimitFinding> FailingSide(const std::vector<SweepProbe>& probes, uint64_t n,
+                                        double computation_time_s, unsigned cores) {
+  std::vector<const SweepProbe*> failing;
+  for (const auto& p : probes)
+    if (p.full && p.accelerators == n && !(p.passed && p.au_meaningful)) failing.push_back(&p);
+  if (!failing.empty()) return ClassifyRuns(failing, computation_time_s, cores);
+  if (const SweepProbe* p = Best(probes, n)) return ClassifyLimit(*p, computation_time_s, cores);
+  return std::nullopt;
+}
+
+Answer Sentence(const SearchResult& r, const Confirmation& held,
+                const std::vector<SweepProbe>& probes, const config::WorkloadConfig& c) {
   const double target = 100.0 * c.metric.au;
   const std::string who =
       fmt::format("emulated accelerators training {} ({})", c.model.name, c.workload_name);
@@ -54,8 +66,7 @@ Answer Sentence(const SearchResult& r, const std::vector<SweepProbe>& probes,
   // from memory.
   std::optional<LimitFinding> limit;
   if (r.first_failure) {
-    if (const SweepProbe* p = Best(probes, *r.first_failure))
-      limit = ClassifyLimit(*p, c.train.computation_time.mean, cores);
+    limit = FailingSide(probes, *r.first_failure, c.train.computation_time.mean, cores);
   } else if (r.answer > 0) {
     if (const SweepProbe* p = Best(probes, r.answer)) limit = ClassifyPassed(*p);
   }
@@ -85,12 +96,21 @@ Answer Sentence(const SearchResult& r, const std::vector<SweepProbe>& probes,
         "; at {} the AU is no verdict: the dataset is too small for that many "
         "(`trainbench datasize` says how many files)",
         *r.no_verdict);
-  if (r.first_failure)
-    if (const SweepProbe* p = Best(probes, *r.first_failure))
-      text += fmt::format("; {} fail at {:.1f}%", *r.first_failure, p->au_percentage);
+  if (r.first_failure) {
+    // The median of its full-length runs where it was held by several.
+    const AuSpread spread = SpreadAt(probes, *r.first_failure);
+    const SweepProbe* p = Best(probes, *r.first_failure);
+    if (spread.runs > 0 || p)
+      text += fmt::format("; {} fail at {:.1f}%", *r.first_failure,
+                          spread.runs > 0 ? spread.median : p->au_percentage);
+  }
   if (r.limited_by_range)
     text += fmt::format(" (every count up to the --max {} passed: raise it)", r.answer);
   if (!r.confirmed && !r.stopped) text += " (not confirmed by full-length runs)";
+  // Repeats that disagree lead the sentence: no side is picked, and the search's own answer
+  // follows as what its runs said, never as the storage's.
+  const std::string disagreement = Disagreement(held, probes, c.train.computation_time.mean, cores);
+  if (!disagreement.empty()) text = disagreement + "; the search's own runs said: " + text;
   return {text, limit};
 }
 
@@ -101,6 +121,7 @@ std::string SweepText(const SweepOutcome& out) {
     text += fmt::format("{:>12}  {:<11} {:>6.2f} {:>9.1f} {:>11.1f}  {}\n", p.accelerators,
                         p.full ? "full-length" : "probe", p.au_percentage, p.mb_per_second,
                         p.demand_mb_per_second, VerdictWord(p));
+  if (const std::string held = SpreadLine(out.held, out.probes); !held.empty()) text += held + "\n";
   text += out.sentence + "\n";
   if (const auto it = out.figures.find("official"); it != out.figures.end()) {
     const auto& o = *it;
@@ -125,16 +146,19 @@ std::string SearchId(const config::WorkloadConfig& config, const SweepOptions& o
   return fmt::format("{:08x}", formats::Crc32c(text.data(), text.size()));
 }
 
-// The probes an earlier invocation journaled, by (count, full-length); a line cut by a kill
-// is skipped (that probe runs again).
-std::map<std::pair<uint64_t, bool>, SweepProbe> ReadProbeJournal(const std::string& path) {
-  std::map<std::pair<uint64_t, bool>, SweepProbe> probes;
+// A probe's place in the search: its count, full-length or not, and which repeat.
+using ProbeKey = std::tuple<uint64_t, bool, int>;
+
+// The probes an earlier invocation journaled, by their place; a line cut by a kill is skipped
+// (that probe runs again).
+std::map<ProbeKey, SweepProbe> ReadProbeJournal(const std::string& path) {
+  std::map<ProbeKey, SweepProbe> probes;
   std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
     try {
       const SweepProbe p = ProbeFromJson(nlohmann::json::parse(line));
-      if (p.complete) probes[{p.accelerators, p.full}] = p;
+      if (p.complete) probes[{p.accelerators, p.full, p.repeat}] = p;
     } catch (const std::exception&) {
     }
   }
@@ -178,6 +202,11 @@ SweepOutcome SweepJob(
     throw UsageError(
         fmt::format("{} is a checkpointing workload (workflow.train false): it has no AU to sweep",
                     config.workload_name));
+  if (options.confirm_runs < 1 || options.confirm_runs > kMaxConfirmRuns)
+    throw UsageError(fmt::format(
+        "--confirm {}: give 1 to {} full-length runs at each side of the answer ({} by default; "
+        "MLPerf Storage's submissions take 5)",
+        options.confirm_runs, kMaxConfirmRuns, kDefaultConfirmRuns));
   const auto& t = config.train.computation_time;
   if (t.mean <= 0)
     throw UsageError(
@@ -221,7 +250,7 @@ SweepOutcome SweepJob(
   // with it the journal of the probes an earlier invocation finished (probes.jsonl, a synced
   // line as each ends), which it does not run again.
   std::string folder;
-  std::map<std::pair<uint64_t, bool>, SweepProbe> earlier;
+  std::map<ProbeKey, SweepProbe> earlier;
   if (lead && env.results) {
     try {
       folder = env.results->OpenResumable(
@@ -241,12 +270,17 @@ SweepOutcome SweepJob(
                     reused, folder));
   LogInfo(fmt::format(
       "sweep {}: the most accelerators at AU >= {:.0f}%, counts {} to {}, probes of {} steps "
-      "then full-length runs to confirm; each accelerator asks {:.2f} MB/s at 100% AU",
+      "then {} full-length run(s) at the answer and above it to confirm; each accelerator asks "
+      "{:.2f} MB/s at 100% AU",
       config.workload_name, 100.0 * config.metric.au, options.lowest, options.highest, probe_steps,
-      demand_per_accel / 1e6));
+      options.confirm_runs, demand_per_accel / 1e6));
 
   int stop_code = 0;  // the exit status of the run that stopped the search
-  auto probe = [&](uint64_t n, bool full) {
+  auto probe = [&](uint64_t n, bool full, int repeat) {
+    const std::string what =
+        !full         ? "probe"
+        : repeat == 0 ? "full-length"
+                      : fmt::format("full-length {} of {}", repeat + 1, options.confirm_runs);
     RunJobOptions run = options.run;
     // This rank's share of n, as `run --accelerators` per rank adds up.
     const auto size = static_cast<uint64_t>(ranks.Size());
@@ -263,12 +297,12 @@ SweepOutcome SweepJob(
     // A probe an earlier invocation finished: its verdict, on every rank, without a run.
     std::string kept;
     if (lead)
-      if (const auto it = earlier.find({n, full}); it != earlier.end()) {
+      if (const auto it = earlier.find({n, full, repeat}); it != earlier.end()) {
         const SweepProbe& p = it->second;
         kept = fmt::format("{}{}", p.passed ? 1 : 0, p.au_meaningful ? 1 : 0);
         out.probes.push_back(p);
         LogInfo(fmt::format("sweep: {} accelerator(s) {}: AU {:.2f}% {} (an earlier run's)", n,
-                            full ? "full-length" : "probe", p.au_percentage, VerdictWord(p)));
+                            what, p.au_percentage, VerdictWord(p)));
       }
     kept = ranks.AllGather(kept).front();
     if (!kept.empty()) return ProbeVerdict{kept[0] == '1', kept[1] == '1', false};
@@ -282,15 +316,15 @@ SweepOutcome SweepJob(
     std::string verdict;
     if (lead) {
       SweepProbe p = ProbeOf(summary, n, full, demand_per_accel);
+      p.repeat = repeat;
       p.folder = probe_folder;
       v.passed = p.passed;
       v.meaningful = p.au_meaningful;
       v.stopped = code != 0 || summary.is_null() || !summary.value("complete", false);
-      LogInfo(
-          fmt::format("sweep: {} accelerator(s) {}: AU {:.2f}% {} ({:.1f} MB/s of {:.1f} "
-                      "asked)",
-                      n, full ? "full-length" : "probe", p.au_percentage, VerdictWord(p),
-                      p.mb_per_second, p.demand_mb_per_second));
+      LogInfo(fmt::format(
+          "sweep: {} accelerator(s) {}: AU {:.2f}% {} ({:.1f} MB/s of {:.1f} "
+          "asked)",
+          n, what, p.au_percentage, VerdictWord(p), p.mb_per_second, p.demand_mb_per_second));
       // Journaled as it ends (a stopped probe is not: the rerun runs it again), and the
       // summary so far rewritten: a sweep killed later keeps both.
       if (!folder.empty() && !v.stopped) {
@@ -312,7 +346,10 @@ SweepOutcome SweepJob(
     return v;
   };
   try {
-    out.search = FindMaxAccelerators(options.lowest, options.highest, probe);
+    out.search = FindMaxAccelerators(options.lowest, options.highest,
+                                     [&](uint64_t n, bool full) { return probe(n, full, 0); });
+    out.held = HoldBoundary(out.search, options.confirm_runs,
+                            [&](uint64_t n, int repeat) { return probe(n, true, repeat); });
   } catch (...) {
     // Refused before it measured anything (no dataset, a bad key): no folder that would pass
     // for a sweep.
@@ -326,7 +363,7 @@ SweepOutcome SweepJob(
   if (out.search.stopped) out.exit_code = StoppedSweepExitCode(stop_code);
   if (!lead) return out;
 
-  const Answer answer = Sentence(out.search, out.probes, config);
+  const Answer answer = Sentence(out.search, out.held, out.probes, config);
   out.sentence = answer.sentence;
   auto& f = out.figures;
   // A stopped search has no answer: null, not 0 (0 is the answer "not even --min passes").
@@ -337,7 +374,10 @@ SweepOutcome SweepJob(
   // The count whose AU was no verdict (too few steps), which is not a failure.
   f["no_verdict_accelerators"] =
       out.search.no_verdict ? nlohmann::json(*out.search.no_verdict) : nlohmann::json();
-  f["confirmed"] = out.search.confirmed;
+  // Confirmed: the full-length runs agree with the search, every repeat included.
+  f["confirmed"] = out.search.confirmed && out.held.Stable();
+  f["stable"] = out.held.runs_per_side > 0 ? nlohmann::json(out.held.Stable()) : nullptr;
+  f["confirmation"] = ConfirmationJson(out.held, out.probes);
   f["limited_by_dataset"] = out.search.limited_by_dataset;
   f["limited_by_range"] = out.search.limited_by_range;
   f["sentence"] = out.sentence;
@@ -376,8 +416,9 @@ SweepOutcome SweepJob(
   }
   nlohmann::ordered_json line;
   nlohmann::ordered_json brief;
-  for (const char* key : {"answer_accelerators", "first_failure_accelerators", "confirmed",
-                          "au_target_percentage", "limited_by", "sentence"})
+  for (const char* key :
+       {"answer_accelerators", "first_failure_accelerators", "confirmed", "stable", "confirmation",
+        "au_target_percentage", "limited_by", "sentence"})
     brief[key] = f[key];
   line["trainbench_sweep"] = brief;
   out.line = FinalLine(line, envelope, out.results.folder);

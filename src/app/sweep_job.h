@@ -1,11 +1,12 @@
 // `trainbench sweep WORKLOAD --find-max-accelerators`: how many accelerators this storage
 // feeds. Runs RunJob at the counts accelerator_search.h picks: short probes (a step budget,
 // train.total_training_steps, long enough that the AU is a verdict: the start steps it
-// excludes plus as many measured) and full-length runs to confirm. Every probe keeps its own
-// run results under the sweep's folder (<output>/sweep-<workload>-<UTC stamp>/probes/), and
-// the sweep's summary.json (kind sweep) lists them with the answer. Under mpirun a count is
-// split over the ranks as `run --accelerators` takes it (the first ranks take one more).
-// Not thread-safe: one job per process.
+// excludes plus as many measured) and full-length runs to confirm, repeated at N* and N*+1
+// (sweep_confirm.h) so the answer carries its spread or says that it is not stable. Every probe
+// keeps its own run results under the sweep's folder (<output>/sweep-<workload>-<UTC
+// stamp>/probes/), and the sweep's summary.json (kind sweep) lists them with the answer. Under
+// mpirun a count is split over the ranks as `run --accelerators` takes it (the first ranks take one
+// more). Not thread-safe: one job per process.
 #pragma once
 
 #include <functional>
@@ -17,6 +18,7 @@
 #include "app/accelerator_search.h"
 #include "app/job_results.h"
 #include "app/run_job.h"
+#include "app/sweep_confirm.h"
 #include "app/sweep_probe.h"
 
 namespace trainbench::app {
@@ -25,6 +27,9 @@ struct SweepOptions {
   RunJobOptions run;  // the workload and the run's flags; accelerators is set per probe
   uint64_t lowest = 1, highest = 1024;
   uint64_t probe_steps = 0;  // per probe; 0: twice what an AU verdict needs, at least 20
+  // Full-length runs at N* and at N*+1 each, the search's own included (sweep_confirm.h says
+  // why 3); 1 to kMaxConfirmRuns.
+  int confirm_runs = kDefaultConfirmRuns;
 };
 
 // text: the probes' table, the answer, the official tools' commands; line:
@@ -32,6 +37,7 @@ struct SweepOptions {
 // search, 1 when anything else did (StoppedSweepExitCode).
 struct SweepOutcome : JobReport {
   SearchResult search;
+  Confirmation held;  // the repeats at N* and N*+1
   std::vector<SweepProbe> probes;
   std::string sentence;  // the answer in one sentence
   nlohmann::ordered_json figures;

@@ -27,6 +27,16 @@ LimitFinding ClassifyLimit(const SweepProbe& p, double computation_time_s, unsig
   return ClassifyPassed(p);
 }
 
+LimitFinding ClassifyRuns(const std::vector<const SweepProbe*>& failing, double computation_time_s,
+                          unsigned cores) {
+  std::vector<LimitFinding> found;
+  for (const SweepProbe* p : failing) found.push_back(ClassifyLimit(*p, computation_time_s, cores));
+  for (const SweepLimit limit : {SweepLimit::kClient, SweepLimit::kMemory})
+    for (const auto& f : found)
+      if (f.limit == limit) return f;
+  return found.empty() ? LimitFinding{} : found.front();
+}
+
 LimitFinding ClassifyPassed(const SweepProbe& p) {
   LimitFinding f;
   if (p.page_cache_fraction >= kCachedShare) {
@@ -51,6 +61,18 @@ const char* LimitName(SweepLimit limit) {
       break;
   }
   return "storage";
+}
+
+const char* LimitTrait(SweepLimit limit) {
+  switch (limit) {
+    case SweepLimit::kClient:
+      return "client-bound";
+    case SweepLimit::kMemory:
+      return "read from memory";
+    case SweepLimit::kStorage:
+      break;
+  }
+  return "storage-bound";
 }
 
 }  // namespace trainbench::app

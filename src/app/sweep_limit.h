@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "app/sweep_probe.h"
 
@@ -36,9 +37,16 @@ struct LimitFinding {
 };
 
 LimitFinding ClassifyLimit(const SweepProbe& failing, double computation_time_s, unsigned cores);
+// The same over several failing runs of one count (a boundary held by repeats): the storage
+// only where every run says so, else the first run's finding of client, then of memory (the
+// order ClassifyLimit tries them). `failing` is not empty.
+LimitFinding ClassifyRuns(const std::vector<const SweepProbe*>& failing, double computation_time_s,
+                          unsigned cores);
 // For a probe that passed (no failure ended the search): memory where the page cache served
 // its reads, else the storage.
 LimitFinding ClassifyPassed(const SweepProbe& passed);
 const char* LimitName(SweepLimit limit);  // "storage", "client", "memory"
+// As a run's trait: "storage-bound", "client-bound", "read from memory".
+const char* LimitTrait(SweepLimit limit);
 
 }  // namespace trainbench::app

@@ -50,6 +50,7 @@ nlohmann::ordered_json ProbeJson(const SweepProbe& p) {
   nlohmann::ordered_json j;
   j["accelerators"] = p.accelerators;
   j["full"] = p.full;
+  j["repeat"] = p.repeat;
   j["complete"] = p.complete;
   j["passed"] = p.passed;
   j["au_meaningful"] = p.au_meaningful;
@@ -79,20 +80,21 @@ std::string ProbesCsv(const std::vector<SweepProbe>& probes, const std::vector<s
   std::string out;
   for (const auto& key : keys) out += CsvField(key) + ",";
   out +=
-      "accelerators,full,passed,au_meaningful,au_percentage,samples_per_second,MB_per_second,"
+      "accelerators,full,repeat,passed,au_meaningful,au_percentage,samples_per_second,MB_per_"
+      "second,"
       "demand_MB_per_second,read_latency_p99_ms,cpu_seconds,page_cache_fraction,host_busy_share,"
       "timer_late_p99_ms,results\n";
   for (size_t i = 0; i < probes.size(); ++i) {
     const auto& p = probes[i];
     if (!keys.empty())
       for (const auto& v : values.at(i)) out += CsvField(v) + ",";
-    out +=
-        fmt::format("{},{},{},{},{:.4f},{:.3f},{:.3f},{:.3f},{:.4f},{:.3f},{:.4f},{},{:.4f},{}\n",
-                    p.accelerators, p.full ? 1 : 0, p.passed ? 1 : 0, p.au_meaningful ? 1 : 0,
-                    p.au_percentage, p.samples_per_second, p.mb_per_second, p.demand_mb_per_second,
-                    p.read_p99_ms, p.cpu_seconds, p.page_cache_fraction,
-                    p.host_busy_share >= 0 ? fmt::format("{:.4f}", p.host_busy_share) : "",
-                    p.timer_late_p99_ms, CsvField(p.folder));
+    out += fmt::format(
+        "{},{},{},{},{},{:.4f},{:.3f},{:.3f},{:.3f},{:.4f},{:.3f},{:.4f},{},{:.4f},{}\n",
+        p.accelerators, p.full ? 1 : 0, p.repeat, p.passed ? 1 : 0, p.au_meaningful ? 1 : 0,
+        p.au_percentage, p.samples_per_second, p.mb_per_second, p.demand_mb_per_second,
+        p.read_p99_ms, p.cpu_seconds, p.page_cache_fraction,
+        p.host_busy_share >= 0 ? fmt::format("{:.4f}", p.host_busy_share) : "", p.timer_late_p99_ms,
+        CsvField(p.folder));
   }
   return out;
 }
@@ -101,6 +103,7 @@ SweepProbe ProbeFromJson(const nlohmann::json& j) {
   SweepProbe p;
   p.accelerators = j.value("accelerators", uint64_t{0});
   p.full = j.value("full", false);
+  p.repeat = j.value("repeat", 0);         // journals before repeats held one run per count
   p.complete = j.value("complete", true);  // journals before the key held finished runs
   p.passed = j.value("passed", false);
   p.au_meaningful = j.value("au_meaningful", false);

@@ -16,6 +16,7 @@ namespace trainbench::app {
 struct SweepProbe {
   uint64_t accelerators = 0;
   bool full = false;
+  int repeat = 0;         // a full-length run's index at its count (0: the search's; 1..: repeats)
   bool complete = false;  // the run did all its steps (not stopped by Ctrl-C or a failure)
   bool passed = false;
   bool au_meaningful = false;

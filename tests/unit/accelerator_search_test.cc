@@ -118,5 +118,75 @@ TEST(AcceleratorSearch, AStoppedRunEndsTheSearch) {
   EXPECT_EQ(r.steps.back().accelerators, 8u);
 }
 
+TEST(AcceleratorSearch, HoldBoundaryRepeatsBothSidesAndKeepsTheAnswer) {
+  auto r = FindMaxAccelerators(1, 4096, Limited(18.0, 1.0));  // N* = 20
+  const size_t searched = r.steps.size();
+  std::vector<std::pair<uint64_t, int>> asked;
+  const auto held = HoldBoundary(r, 3, [&](uint64_t n, int repeat) {
+    asked.emplace_back(n, repeat);
+    return Limited(18.0, 1.0)(n, true);
+  });
+  // Two more runs at each side: the search's own full-length run is the first.
+  EXPECT_EQ(asked, (std::vector<std::pair<uint64_t, int>>{{20, 1}, {20, 2}, {21, 1}, {21, 2}}));
+  ASSERT_EQ(r.steps.size(), searched + 4);
+  EXPECT_EQ(r.steps.back().repeat, 2);
+  EXPECT_TRUE(r.steps.back().full);
+  ASSERT_TRUE(held.answer && held.failure);
+  EXPECT_EQ(held.answer->runs, 3u);
+  EXPECT_EQ(held.answer->passed, 3u);
+  EXPECT_EQ(held.failure->runs, 3u);
+  EXPECT_EQ(held.failure->passed, 0u);
+  EXPECT_TRUE(held.Stable());
+  EXPECT_EQ(r.answer, 20u);
+}
+
+TEST(AcceleratorSearch, RepeatsThatDisagreeAreCountedNotPicked) {
+  // N* fails its second repeat (a busy neighbour, say); N*+1 passes its first.
+  auto r = FindMaxAccelerators(1, 4096, Limited(18.0, 1.0));
+  const auto held = HoldBoundary(r, 3, [](uint64_t n, int repeat) {
+    const bool passed = n == 20 ? repeat != 2 : repeat == 1;
+    return ProbeVerdict{passed, true, false};
+  });
+  EXPECT_FALSE(held.Stable());
+  EXPECT_EQ(held.answer->passed, 2u);
+  EXPECT_EQ(held.failure->passed, 1u);
+  EXPECT_EQ(r.answer, 20u);  // the search's answer stands; the disagreement is said beside it
+  EXPECT_EQ(r.first_failure.value_or(0), 21u);
+}
+
+TEST(AcceleratorSearch, HoldBoundaryOnlyWhereThereIsASide) {
+  // The dataset ended the growth: no failure to repeat, only N*.
+  auto nv = FindMaxAccelerators(1, 4096, [](uint64_t n, bool) {
+    return ProbeVerdict{true, n <= 30, false};
+  });
+  int calls = 0;
+  const auto held = HoldBoundary(nv, 2, [&](uint64_t, int) {
+    ++calls;
+    return ProbeVerdict{true, true, false};
+  });
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(held.answer.has_value());
+  EXPECT_FALSE(held.failure.has_value());
+  // One run per side asks for nothing more.
+  auto one = FindMaxAccelerators(1, 4096, Limited(18.0, 1.0));
+  const auto single = HoldBoundary(one, 1, [&](uint64_t, int) {
+    ++calls;
+    return ProbeVerdict{};
+  });
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(single.Stable());
+  EXPECT_EQ(single.answer->runs, 1u);
+}
+
+TEST(AcceleratorSearch, ARepeatThatStopsEndsTheSweep) {
+  auto r = FindMaxAccelerators(1, 4096, Limited(18.0, 1.0));
+  const auto held = HoldBoundary(r, 3, [](uint64_t n, int) {
+    return ProbeVerdict{true, true, n == 21};
+  });
+  EXPECT_TRUE(r.stopped);
+  EXPECT_NE(r.stop_reason.find("21"), std::string::npos) << r.stop_reason;
+  EXPECT_EQ(held.runs_per_side, 0);
+}
+
 }  // namespace
 }  // namespace trainbench::app

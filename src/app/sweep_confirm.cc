@@ -1,0 +1,117 @@
+#include "app/sweep_confirm.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "app/sweep_limit.h"
+
+namespace trainbench::app {
+namespace {
+
+std::vector<const SweepProbe*> FullRunsAt(const std::vector<SweepProbe>& probes, uint64_t n) {
+  std::vector<const SweepProbe*> runs;
+  for (const auto& p : probes)
+    if (p.full && p.accelerators == n) runs.push_back(&p);
+  return runs;
+}
+
+nlohmann::ordered_json SideJson(const std::optional<SideRuns>& side,
+                                const std::vector<SweepProbe>& probes) {
+  if (!side) return nullptr;
+  const AuSpread s = SpreadAt(probes, side->accelerators);
+  nlohmann::ordered_json j;
+  j["accelerators"] = s.accelerators;
+  j["runs"] = s.runs;
+  j["passed"] = s.passed;
+  j["au_min_percentage"] = s.min;
+  j["au_median_percentage"] = s.median;
+  j["au_max_percentage"] = s.max;
+  return j;
+}
+
+std::string SideText(const std::optional<SideRuns>& side, const std::vector<SweepProbe>& probes) {
+  const AuSpread s = SpreadAt(probes, side->accelerators);
+  return fmt::format("{} passed {} of {} (AU min/median/max {:.1f}/{:.1f}/{:.1f}%)", s.accelerators,
+                     s.passed, s.runs, s.min, s.median, s.max);
+}
+
+// "the failing one client-bound (...)" or "the failing ones storage-bound (...) and client-
+// bound (...)": each kind of limit once, with its first run's evidence.
+std::string FailingRuns(const std::vector<const SweepProbe*>& failing, double computation_time_s,
+                        unsigned cores) {
+  std::vector<SweepLimit> order;
+  std::map<SweepLimit, std::string> evidence;
+  for (const SweepProbe* p : failing) {
+    const LimitFinding f = ClassifyLimit(*p, computation_time_s, cores);
+    if (evidence.emplace(f.limit, f.evidence).second) order.push_back(f.limit);
+  }
+  std::string text = failing.size() == 1 ? "the failing one " : "the failing ones ";
+  for (size_t i = 0; i < order.size(); ++i)
+    text +=
+        fmt::format("{}{} ({})", i == 0 ? "" : " and ", LimitTrait(order[i]), evidence[order[i]]);
+  return text;
+}
+
+}  // namespace
+
+AuSpread SpreadAt(const std::vector<SweepProbe>& probes, uint64_t n) {
+  AuSpread s;
+  s.accelerators = n;
+  std::vector<double> au;
+  for (const SweepProbe* p : FullRunsAt(probes, n)) {
+    au.push_back(p->au_percentage);
+    if (p->passed && p->au_meaningful) ++s.passed;
+  }
+  s.runs = au.size();
+  if (au.empty()) return s;
+  std::sort(au.begin(), au.end());
+  s.min = au.front();
+  s.max = au.back();
+  const size_t mid = au.size() / 2;
+  s.median = au.size() % 2 ? au[mid] : (au[mid - 1] + au[mid]) / 2;
+  return s;
+}
+
+nlohmann::ordered_json ConfirmationJson(const Confirmation& held,
+                                        const std::vector<SweepProbe>& probes) {
+  nlohmann::ordered_json j;
+  j["runs_per_side"] = held.runs_per_side;
+  j["stable"] = held.runs_per_side > 0 ? nlohmann::json(held.Stable()) : nlohmann::json();
+  j["answer"] = SideJson(held.answer, probes);
+  j["first_failure"] = SideJson(held.failure, probes);
+  return j;
+}
+
+std::string SpreadLine(const Confirmation& held, const std::vector<SweepProbe>& probes) {
+  if (held.runs_per_side == 0 || (!held.answer && !held.failure)) return "";
+  std::string text =
+      fmt::format("held by {} full-length run(s) at each side: ", held.runs_per_side);
+  if (held.answer) text += SideText(held.answer, probes);
+  if (held.failure) text += (held.answer ? "; " : "") + SideText(held.failure, probes);
+  return text;
+}
+
+std::string Disagreement(const Confirmation& held, const std::vector<SweepProbe>& probes,
+                         double computation_time_s, unsigned cores) {
+  if (held.runs_per_side == 0 || held.Stable()) return "";
+  std::string text = "the answer is not stable: ";
+  bool first = true;
+  for (const auto* side : {&held.answer, &held.failure}) {
+    if (!*side) continue;
+    const SideRuns& s = **side;
+    text += fmt::format("{}{} passed {} of {} full-length runs", first ? "" : "; ", s.accelerators,
+                        s.passed, s.runs);
+    first = false;
+    std::vector<const SweepProbe*> failing;
+    for (const SweepProbe* p : FullRunsAt(probes, s.accelerators))
+      if (!(p->passed && p->au_meaningful)) failing.push_back(p);
+    // A side that agrees needs no why; a side that disagrees is explained by its failures.
+    const bool agrees = side == &held.answer ? s.passed == s.runs : s.passed == 0;
+    if (!agrees && !failing.empty()) text += ", " + FailingRuns(failing, computation_time_s, cores);
+  }
+  return text;
+}
+
+}  // namespace trainbench::app
