@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "app/job_checks.h"
+#include "app/job_frame.h"
 #include "app/job_op_log.h"
 #include "app/results_writer.h"
 #include "common/clock.h"
@@ -43,9 +44,8 @@ nlohmann::ordered_json Figures(const dataset::GenerateResult& r, const DatagenJo
   return j;
 }
 
-}  // namespace
-
-DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
+// Refusals before any work (exit 2).
+void CheckDatagen(const DatagenJobOptions& options) {
   CheckInterval(options.interval_s);
   const auto& config = options.config;
   // DLIO's defaults would write 8 files for a workload that reads none (a checkpointing
@@ -59,68 +59,78 @@ DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
     throw UsageError(
         "dataset.num_files_train and dataset.num_files_eval are 0: no file to write; give "
         "dataset.num_files_train=N (`trainbench datasize` says how many)");
-  dist::Communicator& ranks = env.ranks;
-  const std::string uri = config::DatasetUri(config);
-  auto storage = env.open_storage(uri, config.storage.storage_options);
-  // A folder that cannot be written is refused before any work, as `run` refuses its
-  // output.folder (exit 2).
+  if (!options.op_log.empty()) CheckWritableFile(options.op_log, "--op-log");
+}
+
+// The dataset's storage; a folder that cannot be written is refused before any work, as
+// `run` refuses its output.folder (exit 2).
+std::unique_ptr<storage::Storage> OpenDatasetStorage(const config::WorkloadConfig& config,
+                                                     JobEnv& env) {
+  auto storage = env.open_storage(config::DatasetUri(config), config.storage.storage_options);
   if (env.check_local_folders)
     if (const auto local = storage->LocalPath(""))
       CheckWritableFolder(*local, "dataset.data_folder");
-  if (!options.op_log.empty()) CheckWritableFile(options.op_log, "--op-log");
-  InstallInterruptHandler();
-  const unsigned threads = options.generate.threads
-                               ? options.generate.threads
-                               : std::max(1u, std::thread::hardware_concurrency());
-  LogInfo(fmt::format("datagen {}: {} train + {} eval {} files into {} with {} threads{}",
-                      config.workload_name, config.dataset.num_files_train,
-                      config.dataset.num_files_eval, config.dataset.format, uri, threads,
-                      ranks.Size() > 1
-                          ? fmt::format(" per rank, {} ranks (rank r writes files r, r+{}, ...)",
-                                        ranks.Size(), ranks.Size())
-                          : ""));
-  ResultsSink* results = ranks.Rank() == 0 ? env.results : nullptr;
-  report::ResultEnvelope envelope = StartEnvelope("datagen", config.workload_name, ranks);
-  envelope.config = config::ToJson(config);
-  // The folder and its first summary before any file: a killed datagen leaves them.
-  ResultsWriter writer(results, envelope, options.interval_s);
-  const nlohmann::ordered_json planned = {{"format", config.dataset.format},
-                                          {"data_folder", uri},
-                                          {"threads", threads},
-                                          {"ranks", ranks.Size()}};
-  writer.Open("datagen-" + config.workload_name, planned);
-  JobOpLog op_log(options.op_log, ranks, storage->Describe(""));
+  return storage;
+}
+
+// The work: every rank writes its files, its bytes sampled as they are appended. What was
+// measured is kept, marked incomplete with why, before an error goes up.
+dataset::GenerateResult Generate(JobFrame& frame, const DatagenJobOptions& options,
+                                 storage::Storage& storage, const nlohmann::ordered_json& planned,
+                                 TimeseriesResult& timeseries) {
   // Bytes count as they are appended, so the series shows a large file's progress.
-  storage::CountingStorage counting(op_log.Wrap(*storage));
-  JobTimeseries sampling(
-      results ? options.interval_s : 0, nullptr, nullptr,
-      [&counting](metrics::IntervalProbe& p) {
-        p.bytes = counting.bytes_appended();
-        p.phase = metrics::LivePhase::kDatagen;
-      },
-      [&writer](const metrics::TimeseriesRow& row) { writer.Row(row); });
-  dataset::GenerateResult result;
+  storage::CountingStorage counting(storage);
+  auto sampling = frame.Sample([&counting](metrics::IntervalProbe& p) {
+    p.bytes = counting.bytes_appended();
+    p.phase = metrics::LivePhase::kDatagen;
+  });
   try {
-    result = dataset::Generate(config, counting, options.generate, &ranks);
+    auto result = dataset::Generate(options.config, counting, options.generate, &frame.ranks());
+    timeseries = sampling->Finish();
+    return result;
   } catch (const std::exception& e) {
-    // What was measured is kept, marked incomplete with why, before the error goes up.
     const bool interrupted = dynamic_cast<const Interrupted*>(&e) != nullptr;
-    envelope.finished = UtcStamp();
-    envelope.stop_reason = interrupted ? "interrupted" : e.what();
-    writer.Finish(envelope, planned, sampling.Finish());
+    frame.Stop(interrupted ? "interrupted" : e.what(), planned, sampling->Finish());
     if (!interrupted) throw;
     throw Interrupted(
         "datagen interrupted; finished files are kept and no partial file is left: "
         "re-run the same command to finish");
   }
-  const TimeseriesResult timeseries = sampling.Finish();
+}
+
+}  // namespace
+
+DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
+  CheckDatagen(options);
+  const auto& config = options.config;
+  auto storage = OpenDatasetStorage(config, env);
+  const std::string uri = config::DatasetUri(config);
+  InstallInterruptHandler();
+  const unsigned threads = options.generate.threads
+                               ? options.generate.threads
+                               : std::max(1u, std::thread::hardware_concurrency());
+  const int size = env.ranks.Size();
+  LogInfo(fmt::format(
+      "datagen {}: {} train + {} eval {} files into {} with {} threads{}", config.workload_name,
+      config.dataset.num_files_train, config.dataset.num_files_eval, config.dataset.format, uri,
+      threads,
+      size > 1 ? fmt::format(" per rank, {} ranks (rank r writes files r, r+{}, ...)", size, size)
+               : ""));
+  JobFrame frame(env, "datagen", config.workload_name, config::ToJson(config), options.interval_s);
+  // The folder and its first summary before any file: a killed datagen leaves them.
+  const nlohmann::ordered_json planned = {{"format", config.dataset.format},
+                                          {"data_folder", uri},
+                                          {"threads", threads},
+                                          {"ranks", size}};
+  frame.Begin("datagen-" + config.workload_name, planned);
+  JobOpLog op_log(options.op_log, frame.ranks(), storage->Describe(""));
+  TimeseriesResult timeseries;
+  const dataset::GenerateResult result =
+      Generate(frame, options, op_log.Wrap(*storage), planned, timeseries);
   if (op_log) LogInfo(op_log.Close());
-  envelope.finished = UtcStamp();
-  envelope.complete = true;  // a datagen that fails throws
   DatagenOutcome out;
-  if (ranks.Rank() != 0) return out;  // rank 0 reports for the job
-  out.reports = true;
-  const auto figures = Figures(result, options, threads, ranks.Size());
+  if (!frame.lead()) return out;  // rank 0 reports for the job (a datagen that fails throws)
+  const auto figures = Figures(result, options, threads, size);
   out.text = fmt::format(
       "datagen: {} files ({} written, {} already complete), {} bytes ({}) written in {:.3f} s, "
       "{:.3f} GB/s; dataset {} bytes; manifest {}\n",
@@ -131,10 +141,7 @@ DatagenOutcome DatagenJob(const DatagenJobOptions& options, JobEnv& env) {
   if (options.generate.verify)
     out.text += fmt::format("verify: {} files OK in {:.2f} s\n", result.manifest.files.size(),
                             result.verify_seconds);
-  out.results = writer.Finish(envelope, figures, timeseries);
-  nlohmann::ordered_json line;
-  line["trainbench_datagen"] = figures;
-  out.line = FinalLine(line, envelope, out.results.folder);
+  frame.End(out, {}, figures, timeseries, "trainbench_datagen");
   return out;
 }
 

@@ -46,6 +46,7 @@ void JobFrame::End(JobReport& out, const JobEnding& ending, const nlohmann::orde
                    std::initializer_list<const char*> short_keys,
                    const nlohmann::ordered_json& extra) {
   out.reports = true;
+  if (envelope_.finished.empty()) envelope_.finished = UtcStamp();
   envelope_.complete = ending.complete && !ending.interrupted;
   if (ending.interrupted) envelope_.stop_reason = "interrupted";
   // Interrupted, it exits 130 as every job does; an operation that failed is a failure.
@@ -54,12 +55,20 @@ void JobFrame::End(JobReport& out, const JobEnding& ending, const nlohmann::orde
                                       : 0;
   if (ending.interrupted) out.error = "interrupted: what ran is reported above, marked incomplete";
   out.results = writer_.Finish(envelope_, figures, timeseries);
-  nlohmann::ordered_json short_figures;
+  nlohmann::ordered_json short_figures = short_keys.size() ? nlohmann::ordered_json() : figures;
   for (const char* key : short_keys) short_figures[key] = figures.at(key);
   for (const auto& [key, value] : extra.items()) short_figures[key] = value;
   nlohmann::ordered_json line;
   line[line_key] = short_figures;
   out.line = FinalLine(line, envelope_, out.results.folder);
+}
+
+void JobFrame::Stop(const std::string& reason, const nlohmann::ordered_json& figures,
+                    const TimeseriesResult& timeseries) {
+  envelope_.finished = UtcStamp();
+  envelope_.complete = false;
+  envelope_.stop_reason = reason;
+  writer_.Finish(envelope_, figures, timeseries);
 }
 
 void RanksSpan::Add(const nlohmann::json& rank) {

@@ -58,11 +58,16 @@ class JobFrame {
   // Every rank's `mine` to rank 0, in rank order (empty elsewhere); stamps the end.
   std::vector<nlohmann::json> Gather(const nlohmann::json& mine);
   // The end, on rank 0: how it ended into `out` and the envelope, the final summary with
-  // `figures` and the series, and the final line {line_key: figures[short_keys] + extra}.
+  // `figures` and the series, and the final line {line_key: figures[short_keys] + extra}
+  // (no short_keys: every figure).
   void End(JobReport& out, const JobEnding& ending, const nlohmann::ordered_json& figures,
            const TimeseriesResult& timeseries, const std::string& line_key,
-           std::initializer_list<const char*> short_keys,
+           std::initializer_list<const char*> short_keys = {},
            const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
+  // A job stopped by an error (or interrupted) before its end: rank 0's summary keeps
+  // `figures` and the series so far, marked incomplete with `reason`. Never throws.
+  void Stop(const std::string& reason, const nlohmann::ordered_json& figures,
+            const TimeseriesResult& timeseries);
 
  private:
   dist::Communicator& ranks_;
