@@ -131,15 +131,26 @@ TEST(ParquetMetadataTest, FooterAndPageHeaderRoundTrip) {
   m.created_by = "test";
   const std::string bytes = parquet::EncodeFileMetaData(m);
   const parquet::FileMetaData d = parquet::DecodeFileMetaData(U(bytes), bytes.size());
-  ASSERT_EQ(d.schema.size(), 5u);
+  // DLIO's (pyarrow's) layout: a scalar, then three fixed-size lists, each
+  // optional group <name> (LIST) { repeated group list { optional <type> element; } }.
+  ASSERT_EQ(d.schema.size(), 11u);
   EXPECT_EQ(d.schema[0].num_children, 4);
   EXPECT_EQ(d.schema[1].type, parquet::PhysicalType::kFloat);  // a scalar float32
-  EXPECT_EQ(d.schema[2].type, parquet::PhysicalType::kFixedLenByteArray);
-  EXPECT_EQ(d.schema[2].type_length, 52);
-  EXPECT_EQ(d.schema[3].type_length, 26 * 8);
-  EXPECT_EQ(d.schema[4].type_length, 6);  // float16 x 3
-  EXPECT_EQ(d.schema[2].repetition, parquet::Repetition::kRequired);
+  EXPECT_EQ(d.schema[1].repetition, parquet::Repetition::kOptional);
   EXPECT_EQ(d.schema[2].name, "numerical_features");
+  EXPECT_FALSE(d.schema[2].type);
+  EXPECT_EQ(d.schema[2].num_children, 1);
+  EXPECT_EQ(d.schema[2].converted_type, parquet::kConvertedList);
+  EXPECT_EQ(d.schema[2].logical.kind, parquet::Logical::kList);
+  EXPECT_EQ(d.schema[3].name, "list");
+  EXPECT_EQ(d.schema[3].repetition, parquet::Repetition::kRepeated);
+  EXPECT_EQ(d.schema[4].name, "element");
+  EXPECT_EQ(d.schema[4].type, parquet::PhysicalType::kFloat);
+  EXPECT_EQ(d.schema[4].repetition, parquet::Repetition::kOptional);
+  EXPECT_EQ(d.schema[7].type, parquet::PhysicalType::kInt64);               // categorical_features
+  EXPECT_EQ(d.schema[10].type, parquet::PhysicalType::kFixedLenByteArray);  // float16
+  EXPECT_EQ(d.schema[10].type_length, 2);
+  EXPECT_EQ(d.schema[10].logical.kind, parquet::Logical::kFloat16);
   EXPECT_EQ(d.num_rows, 7);
   ASSERT_EQ(d.row_groups.size(), 2u);
   EXPECT_EQ(d.row_groups[1].total_byte_size, 999);
@@ -160,6 +171,21 @@ TEST(ParquetMetadataTest, FooterAndPageHeaderRoundTrip) {
   EXPECT_EQ(used, hb.size());
   EXPECT_EQ(hd.compressed_page_size, 12345);
   EXPECT_EQ(hd.data_page_header->num_values, 8192);
+  // A dictionary page's header, and an unsigned INTEGER annotation (its byte and bool).
+  parquet::PageHeader dict;
+  dict.type = parquet::PageType::kDictionaryPage;
+  dict.dictionary_page_header = parquet::DictionaryPageHeader{256};
+  const std::string db = parquet::EncodePageHeader(dict);
+  const auto dd = parquet::DecodePageHeader(U(db), db.size(), &used);
+  ASSERT_TRUE(dd.dictionary_page_header);
+  EXPECT_EQ(dd.dictionary_page_header->num_values, 256);
+  parquet::FileMetaData u8;
+  u8.schema = parquet::SchemaFor(parquet::ColumnLayouts({}, 10));
+  const std::string ub = parquet::EncodeFileMetaData(u8);
+  const auto ud = parquet::DecodeFileMetaData(U(ub), ub.size());
+  ASSERT_EQ(ud.schema.size(), 4u);
+  EXPECT_EQ(ud.schema[3].logical, (parquet::LogicalType{parquet::Logical::kInteger, 8, false}));
+  EXPECT_EQ(ud.schema[3].converted_type, parquet::kConvertedUint8);
   // A footer without its row groups is not one.
   thrift::CompactWriter w;
   w.I32(1, 1);
@@ -264,10 +290,17 @@ TEST_F(ParquetTest, WithoutColumnsOneDataColumnOfTheSampleSize) {
   EXPECT_EQ(VerifyMessage(format, written, storage()), "");
   auto file = storage().Open("a.parquet");
   const auto footer = parquet::ReadFooter(*file, file->Size(), "a.parquet");
-  ASSERT_EQ(footer.metadata.schema.size(), 2u);
+  // DLIO's: a fixed-size list of 2500 uint8, dictionary-encoded as pyarrow does.
+  ASSERT_EQ(footer.metadata.schema.size(), 4u);
   EXPECT_EQ(footer.metadata.schema[1].name, "data");
-  EXPECT_EQ(footer.metadata.schema[1].type_length, 2500);
+  EXPECT_EQ(footer.metadata.schema[3].type, parquet::PhysicalType::kInt32);
   ASSERT_EQ(footer.metadata.row_groups.size(), 1u);  // no row_group_size: one group
+  const auto& m = *footer.metadata.row_groups[0].columns.at(0).meta_data;
+  EXPECT_EQ(m.num_values, 3 * 2500);
+  ASSERT_TRUE(m.dictionary_page_offset);
+  EXPECT_EQ(*m.dictionary_page_offset, 4);
+  // One byte an element, the levels a few bytes: the row stays its sample's size.
+  EXPECT_LT(m.total_uncompressed_size, 3 * 2500 + 4 * 256 + 200);
   EXPECT_EQ(footer.metadata.Value("trainbench.seed"), "7");
 }
 
@@ -353,6 +386,56 @@ TEST_F(ParquetTest, VerifyRejectsAFileOfOtherSettings) {
   groups.dataset.parquet.row_group_size = 2;
   EXPECT_NE(VerifyMessage(ParquetFormat(groups), written, storage()).find("row group 0"),
             std::string::npos);
+}
+
+std::string ScanMessage(const ParquetFormat& format, storage::Storage& s) {
+  try {
+    format.Scan("a.parquet", s);
+  } catch (const RuntimeError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(ParquetTest, ScanRefusesWhatARunDoesNotReadByName) {
+  ParquetFormat format(DlrmLike());
+  format.Write({"a.parquet", 3, std::vector<uint64_t>(5, 100)}, storage());
+  EXPECT_EQ(ScanMessage(format, storage()), "");
+  // Rewrites the footer through `edit`, keeping the data.
+  const auto EditFooter = [&](auto edit) {
+    auto file = storage().Open("a.parquet");
+    const auto footer = parquet::ReadFooter(*file, file->Size(), "a.parquet");
+    parquet::FileMetaData m = footer.metadata;
+    edit(m);
+    auto bytes = Bytes("a.parquet");
+    bytes.resize(footer.offset);
+    std::string tail = parquet::EncodeFileMetaData(m);
+    const auto length = static_cast<uint32_t>(tail.size());
+    tail += std::string(reinterpret_cast<const char*>(&length), 4) + "PAR1";
+    bytes.insert(bytes.end(), tail.begin(), tail.end());
+    Put("a.parquet", bytes);
+  };
+  EditFooter(
+      [](parquet::FileMetaData& m) { m.row_groups[0].columns[1].file_path = "other.parquet"; });
+  EXPECT_NE(ScanMessage(format, storage())
+                .find("a column chunk in another file (ColumnChunk.file_path 'other.parquet'): "
+                      "trainbench does not read this Parquet feature"),
+            std::string::npos)
+      << ScanMessage(format, storage());
+  EditFooter([](parquet::FileMetaData& m) {
+    m.row_groups[0].columns[1].file_path.reset();
+    // Two leaves under one column: a struct.
+    m.row_groups[0].columns[2].meta_data->path_in_schema = {"numerical_features", "b"};
+  });
+  EXPECT_NE(ScanMessage(format, storage())
+                .find("column 'numerical_features' has several leaf columns (a struct or map"),
+            std::string::npos)
+      << ScanMessage(format, storage());
+  auto bytes = Bytes("a.parquet");
+  std::memcpy(bytes.data(), "PARE", 4);
+  Put("a.parquet", bytes);
+  EXPECT_NE(ScanMessage(format, storage()).find("an encrypted footer (PARE)"), std::string::npos)
+      << ScanMessage(format, storage());
 }
 
 TEST(ParquetCheckTest, BadSettingsNameTheKey) {

@@ -12,6 +12,7 @@
 #include "formats/parquet/parquet_columns.h"
 #include "formats/parquet/parquet_footer.h"
 #include "formats/parquet/parquet_metadata.h"
+#include "formats/parquet/parquet_page.h"
 
 namespace trainbench::formats {
 namespace {
@@ -19,48 +20,71 @@ using parquet::Codec;
 using parquet::ColumnLayout;
 
 constexpr std::string_view kKind = "Parquet file";
-// Arrow's default data page size: pages of about this many value bytes (at least one row).
-constexpr uint64_t kPageBytes = 1 << 20;
 
 uint64_t GroupRows(const config::ParquetConfig& parquet, uint64_t rows) {
   return parquet.row_group_size == 0 ? std::max<uint64_t>(rows, 1) : parquet.row_group_size;
 }
 
-// Writes one column chunk: the rows [first_row, first_row + rows) of column `index`, in
-// pages, filling the ColumnMetaData's sizes and offsets.
+// Buffers one thread reuses page after page: the generated values, a page's body and
+// its compressed form.
+struct PageBuffers {
+  std::vector<unsigned char> values, body, packed;
+};
+
+// Appends one page (header and body, compressed by `codec`), adding its sizes to `m`.
+void AppendPage(BlockWriter& writer, parquet::PageHeader h, const std::vector<unsigned char>& body,
+                Codec codec, int level, std::vector<unsigned char>& packed,
+                parquet::ColumnMetaData& m) {
+  const unsigned char* stored = body.data();
+  size_t stored_bytes = body.size();
+  if (codec != Codec::kUncompressed) {
+    parquet::Compress(codec, level, body.data(), body.size(), packed);
+    stored = packed.data();
+    stored_bytes = packed.size();
+  }
+  h.uncompressed_page_size = static_cast<int32_t>(body.size());
+  h.compressed_page_size = static_cast<int32_t>(stored_bytes);
+  const std::string header = parquet::EncodePageHeader(h);
+  writer.Append(header.data(), header.size());
+  writer.Append(stored, stored_bytes);
+  m.total_uncompressed_size += static_cast<int64_t>(header.size() + body.size());
+  m.total_compressed_size += static_cast<int64_t>(header.size() + stored_bytes);
+}
+
+// Writes one column chunk: the rows [first_row, first_row + rows) of column `index`, a
+// dictionary page first for a dictionary column, then data pages of whole rows, filling
+// the ColumnMetaData's sizes and offsets.
 parquet::ColumnMetaData WriteChunk(BlockWriter& writer, uint64_t seed, size_t index,
                                    const ColumnLayout& column, uint64_t first_row, uint64_t rows,
-                                   Codec codec, int level, std::vector<unsigned char>& page,
-                                   std::vector<unsigned char>& packed) {
+                                   Codec codec, int level, PageBuffers& buffers) {
   parquet::ColumnMetaData m;
   m.type = column.type;
-  m.encodings = {parquet::kPlainEncoding};
-  m.path_in_schema = {column.name};
+  m.encodings = {parquet::kPlainEncoding, parquet::kRleEncoding};
+  m.path_in_schema = parquet::LeafPath(column);
   m.codec = codec;
-  m.num_values = static_cast<int64_t>(rows);
+  m.num_values = static_cast<int64_t>(rows * column.size);
+  if (column.dictionary) {
+    m.encodings.push_back(parquet::kRleDictionaryEncoding);
+    m.dictionary_page_offset = static_cast<int64_t>(writer.Offset());
+    parquet::EncodeDictionary(column, buffers.body);
+    parquet::PageHeader h;
+    h.type = parquet::PageType::kDictionaryPage;
+    h.dictionary_page_header = parquet::DictionaryPageHeader{parquet::kDictionaryValues};
+    AppendPage(writer, h, buffers.body, codec, level, buffers.packed, m);
+  }
   m.data_page_offset = static_cast<int64_t>(writer.Offset());
-  const uint64_t page_rows = std::max<uint64_t>(1, kPageBytes / column.value_bytes);
+  const uint64_t page_rows = parquet::PageRows(column);
   for (uint64_t done = 0; done < rows;) {
     const uint64_t n = std::min(page_rows, rows - done);
-    const size_t raw = n * column.value_bytes;
-    page.resize(raw);
-    parquet::FillColumnValues(seed, index, column, first_row + done, n, page.data());
-    const unsigned char* body = page.data();
-    size_t body_bytes = raw;
-    if (codec != Codec::kUncompressed) {
-      parquet::Compress(codec, level, page.data(), raw, packed);
-      body = packed.data();
-      body_bytes = packed.size();
-    }
+    buffers.values.resize(n * column.value_bytes);
+    parquet::FillColumnValues(seed, index, column, first_row + done, n, buffers.values.data());
+    parquet::EncodeDataPage(column, buffers.values.data(), n, buffers.body);
     parquet::PageHeader h;
-    h.uncompressed_page_size = static_cast<int32_t>(raw);
-    h.compressed_page_size = static_cast<int32_t>(body_bytes);
-    h.data_page_header = parquet::DataPageHeader{static_cast<int32_t>(n)};
-    const std::string header = parquet::EncodePageHeader(h);
-    writer.Append(header.data(), header.size());
-    writer.Append(body, body_bytes);
-    m.total_uncompressed_size += static_cast<int64_t>(header.size() + raw);
-    m.total_compressed_size += static_cast<int64_t>(header.size() + body_bytes);
+    parquet::DataPageHeader d;
+    d.num_values = static_cast<int32_t>(n * column.size);
+    d.encoding = column.dictionary ? parquet::kRleDictionaryEncoding : parquet::kPlainEncoding;
+    h.data_page_header = d;
+    AppendPage(writer, h, buffers.body, codec, level, buffers.packed, m);
     done += n;
   }
   return m;
@@ -93,7 +117,7 @@ void CheckColumnNames(const parquet::FileMetaData& metadata, const config::Parqu
   std::string have, want;
   for (const auto& chunk : metadata.row_groups[0].columns)
     have += (have.empty() ? "" : ",") + (chunk.meta_data && !chunk.meta_data->path_in_schema.empty()
-                                             ? chunk.meta_data->path_in_schema.back()
+                                             ? chunk.meta_data->path_in_schema.front()
                                              : std::string("?"));
   for (const auto& c : columns) want += (want.empty() ? "" : ",") + c.name;
   if (have != want)
@@ -101,6 +125,42 @@ void CheckColumnNames(const parquet::FileMetaData& metadata, const config::Parqu
         "{}: the file's columns are {}, dataset.parquet.columns says {}: a run reads the "
         "columns marked read by position; set the columns to the file's",
         file, have, want));
+}
+
+[[noreturn]] void Refuse(const std::string& file, const std::string& feature,
+                         const std::string& next_step) {
+  throw RuntimeError(fmt::format("{}: {}: trainbench does not read this Parquet feature; {}", file,
+                                 feature, next_step));
+}
+
+// The Parquet features a run refuses, by name (docs/formats.md lists them): what it reads
+// is each row group's column chunks, by the byte ranges the footer gives, one chunk a
+// column; whatever breaks that is refused before any read, not misread.
+void CheckReadable(const parquet::FileMetaData& metadata, const std::string& file) {
+  if (metadata.encrypted)
+    Refuse(file, "encrypted columns (FileMetaData.encryption_algorithm)",
+           "write the dataset without Parquet modular encryption");
+  for (const auto& group : metadata.row_groups) {
+    std::string previous;
+    for (const auto& chunk : group.columns) {
+      if (chunk.file_path)
+        Refuse(file,
+               fmt::format("a column chunk in another file (ColumnChunk.file_path '{}')",
+                           *chunk.file_path),
+               "write each file with its own column chunks");
+      if (chunk.encrypted || !chunk.meta_data)
+        Refuse(file, "an encrypted column chunk (ColumnChunk.crypto_metadata)",
+               "write the dataset without Parquet modular encryption");
+      const auto& path = chunk.meta_data->path_in_schema;
+      const std::string top = path.empty() ? "" : path.front();
+      // A fixed-size list is one leaf; a struct or map column has several.
+      if (!top.empty() && top == previous)
+        Refuse(file,
+               fmt::format("column '{}' has several leaf columns (a struct or map column)", top),
+               "write it as flat columns or fixed-size lists, as DLIO's generator does");
+      previous = top;
+    }
+  }
 }
 }  // namespace
 
@@ -125,7 +185,7 @@ WrittenFile ParquetFormat::Write(const FileSpec& spec, storage::Storage& storage
   auto out = storage.Create(spec.path);
   BlockWriter writer(*out);
   writer.Append(parquet::kMagic, parquet::kMagicBytes);
-  std::vector<unsigned char> page, packed;
+  PageBuffers buffers;
   for (uint64_t first = 0; first < rows; first += group_rows) {
     const uint64_t n = std::min(group_rows, rows - first);
     parquet::RowGroup group;
@@ -136,7 +196,7 @@ WrittenFile ParquetFormat::Write(const FileSpec& spec, storage::Storage& storage
       parquet::ColumnChunk chunk;
       chunk.file_offset = static_cast<int64_t>(writer.Offset());
       chunk.meta_data =
-          WriteChunk(writer, spec.seed, c, columns[c], first, n, codec_, level_, page, packed);
+          WriteChunk(writer, spec.seed, c, columns[c], first, n, codec_, level_, buffers);
       group.total_byte_size += chunk.meta_data->total_uncompressed_size;
       *group.total_compressed_size += chunk.meta_data->total_compressed_size;
       group.columns.push_back(std::move(chunk));
@@ -161,6 +221,7 @@ WrittenFile ParquetFormat::Scan(const std::string& path, storage::Storage& stora
   auto file = storage.Open(path);
   WrittenFile scanned{path, file->Size(), 0, {}, {}};
   const parquet::Footer footer = parquet::ReadFooter(*file, scanned.size_bytes, name);
+  CheckReadable(footer.metadata, name);
   scanned.units = ParquetRowGroupUnits(footer.metadata, footer.offset, name);
   scanned.num_samples = scanned.units.empty()
                             ? 0
@@ -236,9 +297,9 @@ const FormatDescription& ParquetDescription() {
       .extensions = {"parquet"},
       .traits = {.uniform_sample_size = true, .square_samples = true, .reads_units = true},
       .help =
-          "Apache Parquet: dataset.parquet.columns (or one uint8 \"data\" column) as fixed-size "
-          "values, PLAIN pages, row groups of parquet.row_group_size rows; a run reads a row "
-          "group's column chunks marked read once for all its rows",
+          "Apache Parquet as DLIO writes it: dataset.parquet.columns (or one uint8 \"data\" "
+          "column), fixed-size lists for size > 1, row groups of parquet.row_group_size rows; "
+          "a run reads a row group's column chunks marked read once for all its rows",
       .check = CheckParquet,
       .make = [](const config::WorkloadConfig& config) -> std::unique_ptr<FileFormat> {
         return std::make_unique<ParquetFormat>(config);

@@ -1,9 +1,11 @@
-// Parquet, as MLPerf Storage v3.0's dlrm and flux workloads read it: "PAR1", row groups of
-// dataset.parquet.row_group_size rows (all rows in one without it), each column chunk one
-// or more PLAIN data pages (v1, about 1 MiB of values each, at least one row) of REQUIRED
-// values with no dictionary, compressed by dataset.compression's codec, then the footer
-// (FileMetaData, its 4-byte length, "PAR1"). Columns and values: parquet_columns.h; the
-// footer's encoding: parquet_metadata.h; codecs: parquet_codec.h.
+// Parquet, as MLPerf Storage v3.0's dlrm and flux workloads read it, in the layout DLIO's
+// generator (pyarrow) writes: "PAR1", row groups of dataset.parquet.row_group_size rows
+// (all rows in one without it), each column chunk data pages v1 of whole rows (about 1 MiB
+// of values each, at least one row), a dictionary page first for 8-bit integer columns,
+// compressed by dataset.compression's codec, then the footer (FileMetaData, its 4-byte
+// length, "PAR1"). Columns (fixed-size lists for size > 1), levels and values:
+// parquet_columns.h and parquet_page.h; the footer's encoding: parquet_metadata.h;
+// codecs: parquet_codec.h.
 //
 // A sample is a row. A run reads as DLIO's Parquet reader (argonne-lcf/dlio_benchmark's
 // dlio_benchmark/reader/parquet_reader.py, read_mode default and row_group alike): the
@@ -13,6 +15,9 @@
 // (it keeps one group). So a row group is a ReadUnit whose extents are its column chunks;
 // SelectReads drops the chunks of columns marked read: false. trainbench does not read
 // the footer (a few KiB per file, once per open) that pyarrow reads when it opens a file.
+// Scan reads any writer's footer and refuses by name what breaks "one column chunk a
+// column, in this file": encryption, column chunks in other files, struct or map columns
+// (docs/formats.md lists them); codecs, encodings and page versions need no decoding.
 // Stateless; thread-safe.
 #pragma once
 

@@ -14,23 +14,38 @@ struct Dtype {
   std::string_view name;
   uint64_t bytes;
   ValueKind kind;
-  // The physical type a single value of it is in pyarrow's files; FLBA where Parquet has
-  // none of that width (1- and 2-byte ints, float16, unsigned).
-  PhysicalType scalar;
+  // How pyarrow stores an element: physical type, bytes of a PLAIN element, dictionary
+  // (8-bit ints), annotations.
+  PhysicalType physical;
+  uint64_t stored_bytes;
+  bool dictionary;
+  std::optional<int32_t> converted;
+  LogicalType logical;
 };
 
-constexpr Dtype kDtypes[] = {
-    {"uint8", 1, ValueKind::kRaw, PhysicalType::kFixedLenByteArray},
-    {"int8", 1, ValueKind::kRaw, PhysicalType::kFixedLenByteArray},
-    {"uint16", 2, ValueKind::kRaw, PhysicalType::kFixedLenByteArray},
-    {"int16", 2, ValueKind::kRaw, PhysicalType::kFixedLenByteArray},
-    {"uint32", 4, ValueKind::kRaw, PhysicalType::kFixedLenByteArray},
-    {"int32", 4, ValueKind::kRaw, PhysicalType::kInt32},
-    {"uint64", 8, ValueKind::kRaw, PhysicalType::kFixedLenByteArray},
-    {"int64", 8, ValueKind::kRaw, PhysicalType::kInt64},
-    {"float16", 2, ValueKind::kFloat16, PhysicalType::kFixedLenByteArray},
-    {"float32", 4, ValueKind::kFloat32, PhysicalType::kFloat},
-    {"float64", 8, ValueKind::kFloat64, PhysicalType::kDouble},
+constexpr LogicalType Int(int8_t bits, bool is_signed) {
+  return {Logical::kInteger, bits, is_signed};
+}
+using P = PhysicalType;
+const Dtype kDtypes[] = {
+    {"uint8", 1, ValueKind::kRaw, P::kInt32, 1, true, kConvertedUint8, Int(8, false)},
+    {"int8", 1, ValueKind::kRaw, P::kInt32, 1, true, kConvertedInt8, Int(8, true)},
+    {"uint16", 2, ValueKind::kRaw, P::kInt32, 4, false, kConvertedUint16, Int(16, false)},
+    {"int16", 2, ValueKind::kRaw, P::kInt32, 4, false, kConvertedInt16, Int(16, true)},
+    {"uint32", 4, ValueKind::kRaw, P::kInt32, 4, false, kConvertedUint32, Int(32, false)},
+    {"int32", 4, ValueKind::kRaw, P::kInt32, 4, false, std::nullopt, {}},
+    {"uint64", 8, ValueKind::kRaw, P::kInt64, 8, false, kConvertedUint64, Int(64, false)},
+    {"int64", 8, ValueKind::kRaw, P::kInt64, 8, false, std::nullopt, {}},
+    {"float16",
+     2,
+     ValueKind::kFloat16,
+     P::kFixedLenByteArray,
+     2,
+     false,
+     std::nullopt,
+     {Logical::kFloat16, 0, true}},
+    {"float32", 4, ValueKind::kFloat32, P::kFloat, 4, false, std::nullopt, {}},
+    {"float64", 8, ValueKind::kFloat64, P::kDouble, 8, false, std::nullopt, {}},
 };
 
 const Dtype* FindDtype(const std::string& name) {
@@ -46,7 +61,11 @@ ColumnLayout Layout(const std::string& name, const Dtype& dtype, uint64_t size, 
   c.size = size;
   c.item_bytes = dtype.bytes;
   c.value_bytes = size * dtype.bytes;
-  c.type = size == 1 ? dtype.scalar : PhysicalType::kFixedLenByteArray;
+  c.type = dtype.physical;
+  c.stored_item_bytes = dtype.stored_bytes;
+  c.dictionary = dtype.dictionary;
+  c.converted_type = dtype.converted;
+  c.logical = dtype.logical;
   c.kind = dtype.kind;
   c.read = read;
   return c;
@@ -115,12 +134,12 @@ std::vector<ColumnLayout> ColumnLayouts(const config::ParquetConfig& config,
           "dataset.parquet.columns: column {} ('{}') has dtype '{}', which trainbench does not "
           "write; use one of {}",
           i, c.name, c.dtype, KnownDtypes()));
-    // A FIXED_LEN_BYTE_ARRAY's length is an i32 in the footer.
-    if (c.size > (uint64_t{1} << 31) / dtype->bytes)
+    // A page holds at least a row, and its size is an i32 in the page header.
+    if (c.size > (uint64_t{1} << 30) / dtype->stored_bytes)
       throw UsageError(fmt::format(
           "dataset.parquet.columns: column {} ('{}') has {} elements of {} bytes a row; a "
-          "Parquet value holds at most 2 GiB: use a smaller size",
-          i, c.name, c.size, dtype->bytes));
+          "Parquet page holds at most 2 GiB: use a smaller size",
+          i, c.name, c.size, dtype->stored_bytes));
     columns.push_back(Layout(c.name, *dtype, c.size, c.read));
   }
   return columns;
@@ -161,14 +180,35 @@ std::vector<SchemaElement> SchemaFor(const std::vector<ColumnLayout>& columns) {
   schema[0].name = "schema";
   schema[0].num_children = static_cast<int32_t>(columns.size());
   for (const auto& c : columns) {
-    SchemaElement e;
-    e.type = c.type;
-    e.type_length = static_cast<int32_t>(c.value_bytes);
-    e.repetition = Repetition::kRequired;
-    e.name = c.name;
-    schema.push_back(e);
+    SchemaElement leaf;
+    leaf.type = c.type;
+    leaf.type_length = c.type == PhysicalType::kFixedLenByteArray ? 2 : 0;  // float16
+    leaf.repetition = Repetition::kOptional;
+    leaf.name = c.list() ? "element" : c.name;
+    leaf.converted_type = c.converted_type;
+    leaf.logical = c.logical;
+    if (c.list()) {
+      SchemaElement outer;
+      outer.repetition = Repetition::kOptional;
+      outer.name = c.name;
+      outer.num_children = 1;
+      outer.converted_type = kConvertedList;
+      outer.logical.kind = Logical::kList;
+      SchemaElement middle;
+      middle.repetition = Repetition::kRepeated;
+      middle.name = "list";
+      middle.num_children = 1;
+      schema.push_back(outer);
+      schema.push_back(middle);
+    }
+    schema.push_back(leaf);
   }
   return schema;
+}
+
+std::vector<std::string> LeafPath(const ColumnLayout& column) {
+  if (!column.list()) return {column.name};
+  return {column.name, "list", "element"};
 }
 
 void FillColumnValues(uint64_t file_seed, size_t index, const ColumnLayout& column,

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/error.h"
 #include "formats/format.h"
 #include "formats/parquet/thrift_compact.h"
 
@@ -32,6 +33,11 @@ Footer ReadFooter(storage::RandomAccessFile& file, uint64_t size, const std::str
         fmt::format("{} bytes is too short for a Parquet file (magic, footer, magic)", size));
   char head[kMagicBytes];
   ReadExactly(file, 0, head, kMagicBytes, name);
+  if (std::memcmp(head, "PARE", kMagicBytes) == 0)
+    throw RuntimeError(fmt::format(
+        "{}: an encrypted footer (PARE): trainbench does not read this Parquet feature; write "
+        "the dataset without Parquet modular encryption",
+        name));
   if (std::memcmp(head, kMagic, kMagicBytes) != 0)
     ThrowBadFile(kKind, name, 0, "no PAR1 magic at the start: not a Parquet file");
   unsigned char tail[kTailBytes];

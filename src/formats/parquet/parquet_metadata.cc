@@ -18,6 +18,17 @@ void WriteSchemaElement(CompactWriter& w, const SchemaElement& e) {
   if (e.repetition) w.I32(3, static_cast<int32_t>(*e.repetition));
   w.Binary(4, e.name);
   if (!e.type) w.I32(5, e.num_children);
+  if (e.converted_type) w.I32(6, *e.converted_type);
+  if (e.logical.kind != Logical::kNone) {
+    w.BeginStruct(10);  // the LogicalType union: one member, a struct
+    w.BeginStruct(static_cast<int16_t>(e.logical.kind));
+    if (e.logical.kind == Logical::kInteger) {
+      w.Byte(1, e.logical.bit_width);
+      w.Bool(2, e.logical.is_signed);
+    }
+    w.EndStruct();
+    w.EndStruct();
+  }
   w.EndStruct();
 }
 
@@ -42,6 +53,7 @@ void WriteRowGroup(CompactWriter& w, const RowGroup& g) {
   w.ListHeader(1, Type::kStruct, g.columns.size());
   for (const auto& c : g.columns) {
     w.BeginStruct();
+    if (c.file_path) w.Binary(1, *c.file_path);
     w.I64(2, c.file_offset);
     if (c.meta_data) WriteColumnMetaData(w, *c.meta_data);
     w.EndStruct();
@@ -113,6 +125,30 @@ SchemaElement ReadSchemaElement(CompactReader& r) {
         Is(r, type, Type::kI32, "SchemaElement.num_children");
         e.num_children = r.I32();
         return true;
+      case 6:
+        Is(r, type, Type::kI32, "SchemaElement.converted_type");
+        e.converted_type = r.I32();
+        return true;
+      case 10:
+        Is(r, type, Type::kStruct, "SchemaElement.logicalType");
+        ReadStruct(r, [&](int16_t member, Type member_type) {
+          Is(r, member_type, Type::kStruct, "LogicalType");
+          e.logical.kind = static_cast<Logical>(member);
+          if (member != static_cast<int16_t>(Logical::kInteger)) return false;  // skipped
+          ReadStruct(r, [&](int16_t iid, Type itype) {
+            if (iid == 1 && itype == Type::kByte) {
+              e.logical.bit_width = r.I8();
+              return true;
+            }
+            if (iid == 2 && (itype == Type::kTrue || itype == Type::kFalse)) {
+              e.logical.is_signed = itype == Type::kTrue;
+              return true;
+            }
+            return false;
+          });
+          return true;
+        });
+        return true;
     }
     return false;
   });
@@ -182,6 +218,12 @@ RowGroup ReadRowGroup(CompactReader& r) {
         ReadList(r, type, Type::kStruct, "RowGroup.columns", [&] {
           ColumnChunk c;
           ReadStruct(r, [&](int16_t cid, Type ctype) {
+            if (cid == 1) {
+              Is(r, ctype, Type::kBinary, "ColumnChunk.file_path");
+              c.file_path = r.Binary();
+              return true;
+            }
+            if (cid == 8 || cid == 9) c.encrypted = true;  // skipped: read no further
             if (cid == 2) {
               Is(r, ctype, Type::kI64, "ColumnChunk.file_offset");
               c.file_offset = r.I64();
@@ -269,6 +311,12 @@ std::string EncodePageHeader(const PageHeader& h) {
     w.I32(4, d.repetition_level_encoding);
     w.EndStruct();
   }
+  if (h.dictionary_page_header) {
+    w.BeginStruct(7);
+    w.I32(1, h.dictionary_page_header->num_values);
+    w.I32(2, h.dictionary_page_header->encoding);
+    w.EndStruct();
+  }
   return w.Finish();
 }
 
@@ -312,6 +360,10 @@ FileMetaData DecodeFileMetaData(const unsigned char* data, size_t size) {
       case 6:
         Is(r, type, Type::kBinary, "FileMetaData.created_by");
         m.created_by = r.Binary();
+        break;
+      case 8:
+        m.encrypted = true;
+        r.Skip(type);
         break;
       default:
         r.Skip(type);
@@ -360,6 +412,22 @@ PageHeader DecodePageHeader(const unsigned char* data, size_t size, size_t* head
         });
         Require(dseen == 0b11110, "DataPageHeader's four fields", start);
         h.data_page_header = d;
+        break;
+      }
+      case 7: {
+        Is(r, type, Type::kStruct, "PageHeader.dictionary_page_header");
+        DictionaryPageHeader d;
+        const size_t start = r.Offset();
+        unsigned dseen = 0;
+        ReadStruct(r, [&](int16_t did, Type dtype) {
+          if (did != 1 && did != 2) return false;
+          Is(r, dtype, Type::kI32, "DictionaryPageHeader");
+          dseen |= 1u << did;
+          (did == 1 ? d.num_values : d.encoding) = r.I32();
+          return true;
+        });
+        Require(dseen == 0b110, "DictionaryPageHeader's num_values and encoding", start);
+        h.dictionary_page_header = d;
         break;
       }
       default:

@@ -1,8 +1,10 @@
 // Parquet's footer and page headers (parquet.thrift's FileMetaData, SchemaElement,
-// RowGroup, ColumnChunk, ColumnMetaData, KeyValue, PageHeader, DataPageHeader): the
-// fields trainbench writes and the ones a scan of any writer's file needs, encoded with
-// Thrift's compact protocol. Decoding skips every other field, so files of pyarrow or
-// Spark decode too. Plain values; thread-safe.
+// LogicalType, RowGroup, ColumnChunk, ColumnMetaData, KeyValue, PageHeader,
+// DataPageHeader, DictionaryPageHeader): the fields trainbench writes and the ones a scan
+// of any writer's file needs, encoded with Thrift's compact protocol. Decoding skips
+// every other field, so files of pyarrow or Spark decode too; it notes the fields of
+// features a run refuses (encryption, column chunks in other files). Plain values;
+// thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -43,6 +45,24 @@ enum class PageType : int32_t {
 };
 constexpr int32_t kPlainEncoding = 0;
 constexpr int32_t kRleEncoding = 3;
+constexpr int32_t kRleDictionaryEncoding = 8;
+// ConvertedType's values trainbench writes.
+constexpr int32_t kConvertedList = 3;
+constexpr int32_t kConvertedUint8 = 11;
+constexpr int32_t kConvertedUint16 = 12;
+constexpr int32_t kConvertedUint32 = 13;
+constexpr int32_t kConvertedUint64 = 14;
+constexpr int32_t kConvertedInt8 = 15;
+constexpr int32_t kConvertedInt16 = 16;
+
+// The LogicalType union's member (its field id), the ones trainbench writes; 0: none.
+enum class Logical : int16_t { kNone = 0, kList = 3, kInteger = 10, kFloat16 = 15 };
+struct LogicalType {
+  Logical kind = Logical::kNone;
+  int8_t bit_width = 0;  // kInteger's IntType
+  bool is_signed = true;
+  bool operator==(const LogicalType&) const = default;
+};
 
 struct SchemaElement {
   std::optional<PhysicalType> type;  // absent for groups (the root)
@@ -50,6 +70,8 @@ struct SchemaElement {
   std::optional<Repetition> repetition;
   std::string name;
   int32_t num_children = 0;
+  std::optional<int32_t> converted_type;
+  LogicalType logical;
 };
 
 struct ColumnMetaData {
@@ -67,8 +89,10 @@ struct ColumnMetaData {
 };
 
 struct ColumnChunk {
+  std::optional<std::string> file_path;  // the chunk lies in another file
   int64_t file_offset = 0;
   std::optional<ColumnMetaData> meta_data;  // absent only in files that keep it elsewhere
+  bool encrypted = false;                   // has crypto_metadata or encrypted_column_metadata
 };
 
 struct RowGroup {
@@ -91,6 +115,7 @@ struct FileMetaData {
   std::vector<RowGroup> row_groups;
   std::vector<KeyValue> key_value_metadata;
   std::string created_by;
+  bool encrypted = false;  // has encryption_algorithm (a plaintext footer, encrypted columns)
   // The value of `key` in key_value_metadata, if there.
   std::optional<std::string> Value(const std::string& key) const;
 };
@@ -102,11 +127,17 @@ struct DataPageHeader {
   int32_t repetition_level_encoding = kRleEncoding;
 };
 
+struct DictionaryPageHeader {
+  int32_t num_values = 0;
+  int32_t encoding = kPlainEncoding;
+};
+
 struct PageHeader {
   PageType type = PageType::kDataPage;
   int32_t uncompressed_page_size = 0;
   int32_t compressed_page_size = 0;
   std::optional<DataPageHeader> data_page_header;
+  std::optional<DictionaryPageHeader> dictionary_page_header;
 };
 
 std::string EncodeFileMetaData(const FileMetaData& metadata);

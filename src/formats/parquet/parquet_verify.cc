@@ -12,6 +12,7 @@
 #include "formats/parquet/parquet_columns.h"
 #include "formats/parquet/parquet_footer.h"
 #include "formats/parquet/parquet_metadata.h"
+#include "formats/parquet/parquet_page.h"
 #include "formats/parquet/thrift_compact.h"
 
 namespace trainbench::formats {
@@ -37,64 +38,65 @@ class Checker {
   }
 
   // Checks the pages of one column chunk, [offset, end), holding `rows` rows from
-  // `first_row`; returns the uncompressed bytes (headers included).
+  // `first_row`: its dictionary page (a dictionary column), then data pages of whole
+  // rows, each body the encoder's for the generator's values; returns the uncompressed
+  // bytes (headers included).
   uint64_t CheckChunk(size_t index, const ColumnLayout& column, uint64_t offset, uint64_t end,
                       uint64_t first_row, uint64_t rows) {
     uint64_t uncompressed = 0;
+    if (column.dictionary) {
+      const Page page = ReadPage(column, offset, end);
+      const auto& d = page.header.dictionary_page_header;
+      if (page.header.type != parquet::PageType::kDictionaryPage || !d ||
+          d->num_values != parquet::kDictionaryValues || d->encoding != parquet::kPlainEncoding)
+        Bad(offset, fmt::format("column '{}': expected a dictionary page of {} PLAIN values",
+                                column.name, parquet::kDictionaryValues));
+      parquet::EncodeDictionary(column, want_);
+      if (body_ != want_)
+        Bad(page.body,
+            fmt::format("column '{}': the dictionary differs from the identity's", column.name));
+      uncompressed += page.header_bytes + body_.size();
+      offset = page.end;
+    }
     for (uint64_t done = 0; done < rows;) {
       if (offset >= end)
         Bad(offset,
             fmt::format("column '{}' ends after {} of its {} rows", column.name, done, rows));
-      unsigned char head[kMaxPageHeaderBytes];
-      const size_t head_bytes = std::min<uint64_t>(sizeof(head), end - offset);
-      parquet::ReadExactly(file_, offset, head, head_bytes, name_);
-      size_t header_bytes = 0;
-      parquet::PageHeader h;
-      try {
-        h = parquet::DecodePageHeader(head, head_bytes, &header_bytes);
-      } catch (const thrift::DecodeError& e) {
-        Bad(offset + e.offset(),
-            fmt::format("column '{}': page header: {}", column.name, e.what()));
-      }
-      const auto& d = h.data_page_header;
-      if (h.type != parquet::PageType::kDataPage || !d)
+      const Page page = ReadPage(column, offset, end);
+      const auto& d = page.header.data_page_header;
+      if (page.header.type != parquet::PageType::kDataPage || !d)
         Bad(offset, fmt::format("column '{}': page type {}, expected a v1 data page (0)",
-                                column.name, static_cast<int>(h.type)));
-      if (d->encoding != parquet::kPlainEncoding)
-        Bad(offset,
-            fmt::format("column '{}': encoding {}, expected PLAIN (0)", column.name, d->encoding));
-      if (d->num_values < 1 || static_cast<uint64_t>(d->num_values) > rows - done)
-        Bad(offset, fmt::format("column '{}': page of {} values_ where {} rows remain", column.name,
-                                d->num_values, rows - done));
-      const auto n = static_cast<uint64_t>(d->num_values);
-      if (h.uncompressed_page_size < 0 ||
-          static_cast<uint64_t>(h.uncompressed_page_size) != n * column.value_bytes)
-        Bad(offset, fmt::format("column '{}': page of {} values_ says {} bytes, not {}",
-                                column.name, n, h.uncompressed_page_size, n * column.value_bytes));
-      const uint64_t body = offset + header_bytes;
-      if (h.compressed_page_size < 0 || static_cast<uint64_t>(h.compressed_page_size) > end - body)
-        Bad(offset, fmt::format("column '{}': page of {} bytes runs past its chunk's end at {}",
-                                column.name, h.compressed_page_size, end));
-      stored_.resize(static_cast<size_t>(h.compressed_page_size));
-      parquet::ReadExactly(file_, body, stored_.data(), stored_.size(), name_);
+                                column.name, static_cast<int>(page.header.type)));
+      const int32_t encoding =
+          column.dictionary ? parquet::kRleDictionaryEncoding : parquet::kPlainEncoding;
+      if (d->encoding != encoding)
+        Bad(offset, fmt::format("column '{}': encoding {}, expected {}", column.name, d->encoding,
+                                encoding));
+      const auto n = d->num_values < 1 ? 0 : static_cast<uint64_t>(d->num_values) / column.size;
+      if (n < 1 || n * column.size != static_cast<uint64_t>(d->num_values) || n > rows - done)
+        Bad(offset, fmt::format("column '{}': page of {} values, not whole rows of {} where {} "
+                                "rows remain",
+                                column.name, d->num_values, column.size, rows - done));
       values_.resize(n * column.value_bytes);
-      const std::string error = parquet::Decompress(codec_, stored_.data(), stored_.size(),
-                                                    values_.data(), values_.size());
-      if (!error.empty())
-        Bad(body, fmt::format("column '{}': {} page: {}", column.name, parquet::CodecName(codec_),
-                              error));
-      want_.resize(values_.size());
-      parquet::FillColumnValues(seed_, index, column, first_row + done, n, want_.data());
-      const auto [a, b] = std::mismatch(values_.begin(), values_.end(), want_.begin());
-      if (a != values_.end()) {
-        const auto at = static_cast<uint64_t>(a - values_.begin());
+      parquet::FillColumnValues(seed_, index, column, first_row + done, n, values_.data());
+      const size_t start = parquet::EncodeDataPage(column, values_.data(), n, want_);
+      const auto [a, b] = std::mismatch(body_.begin(), body_.end(), want_.begin(), want_.end());
+      if (a != body_.end() || b != want_.end()) {
+        const auto at = static_cast<uint64_t>(a - body_.begin());
+        const uint64_t row_bytes = column.size * column.stored_item_bytes;
         // Uncompressed, the offset is the byte's own; compressed, the page's data.
-        Bad(body + (codec_ == parquet::Codec::kUncompressed ? at : 0),
-            fmt::format("column '{}' row {}: value differs from the generator's (seed {})",
-                        column.name, first_row + done + at / column.value_bytes, seed_));
+        Bad(page.body + (codec_ == parquet::Codec::kUncompressed ? at : 0),
+            at < start
+                ? fmt::format("column '{}': the levels of the page at row {} differ "
+                              "from the layout's",
+                              column.name, first_row + done)
+                : fmt::format("column '{}' row {}: value differs from the generator's "
+                              "(seed {})",
+                              column.name,
+                              first_row + done + std::min(n - 1, (at - start) / row_bytes), seed_));
       }
-      uncompressed += header_bytes + values_.size();
-      offset = body + stored_.size();
+      uncompressed += page.header_bytes + body_.size();
+      offset = page.end;
       done += n;
     }
     if (offset != end)
@@ -104,12 +106,49 @@ class Checker {
   }
 
  private:
+  struct Page {
+    parquet::PageHeader header;
+    size_t header_bytes = 0;
+    uint64_t body = 0;  // where the stored body starts
+    uint64_t end = 0;   // and ends
+  };
+
+  // Reads the page at `offset` (before `end`) and decompresses its body into body_.
+  Page ReadPage(const ColumnLayout& column, uint64_t offset, uint64_t end) {
+    Page page;
+    unsigned char head[kMaxPageHeaderBytes];
+    const size_t head_bytes = std::min<uint64_t>(sizeof(head), end - offset);
+    parquet::ReadExactly(file_, offset, head, head_bytes, name_);
+    try {
+      page.header = parquet::DecodePageHeader(head, head_bytes, &page.header_bytes);
+    } catch (const thrift::DecodeError& e) {
+      Bad(offset + e.offset(), fmt::format("column '{}': page header: {}", column.name, e.what()));
+    }
+    const auto& h = page.header;
+    page.body = offset + page.header_bytes;
+    if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0 ||
+        static_cast<uint64_t>(h.compressed_page_size) > end - page.body)
+      Bad(offset, fmt::format("column '{}': page of {} bytes runs past its chunk's end at {}",
+                              column.name, h.compressed_page_size, end));
+    page.end = page.body + static_cast<uint64_t>(h.compressed_page_size);
+    stored_.resize(static_cast<size_t>(h.compressed_page_size));
+    parquet::ReadExactly(file_, page.body, stored_.data(), stored_.size(), name_);
+    body_.resize(static_cast<size_t>(h.uncompressed_page_size));
+    const std::string error =
+        parquet::Decompress(codec_, stored_.data(), stored_.size(), body_.data(), body_.size());
+    if (!error.empty())
+      Bad(page.body,
+          fmt::format("column '{}': {} page: {}", column.name, parquet::CodecName(codec_), error));
+    return page;
+  }
+
   storage::RandomAccessFile& file_;
   const std::string& name_;
   parquet::Codec codec_;
   uint64_t seed_ = 0;
-  // Buffers reused page after page: the stored bytes, the decoded values, the expected.
-  std::vector<unsigned char> stored_, values_, want_;
+  // Buffers reused page after page: the stored bytes, the body decompressed, the
+  // generated values and the body they encode to.
+  std::vector<unsigned char> stored_, body_, values_, want_;
 };
 
 bool SameSchema(const std::vector<parquet::SchemaElement>& a,
@@ -117,7 +156,8 @@ bool SameSchema(const std::vector<parquet::SchemaElement>& a,
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
     if (a[i].type != b[i].type || a[i].repetition != b[i].repetition || a[i].name != b[i].name ||
-        a[i].num_children != b[i].num_children ||
+        a[i].num_children != b[i].num_children || a[i].converted_type != b[i].converted_type ||
+        a[i].logical != b[i].logical ||
         (a[i].type == parquet::PhysicalType::kFixedLenByteArray &&
          a[i].type_length != b[i].type_length))
       return false;
@@ -153,8 +193,8 @@ void ParquetFormat::Verify(const WrittenFile& expected, storage::Storage& storag
                           parquet::DescribeColumns(want), kRewrite));
   if (!SameSchema(meta.schema, parquet::SchemaFor(columns)))
     check.Bad(footer.offset,
-              "the schema does not match trainbench.columns (REQUIRED columns of "
-              "their physical types)");
+              "the schema does not match trainbench.columns (DLIO's: OPTIONAL columns, "
+              "fixed-size lists for size > 1, pyarrow's types)");
   if (meta.num_rows != static_cast<int64_t>(expected.num_samples))
     check.Bad(footer.offset, fmt::format("footer says {} rows, the manifest {} samples",
                                          meta.num_rows, expected.num_samples));
@@ -172,10 +212,13 @@ void ParquetFormat::Verify(const WrittenFile& expected, storage::Storage& storag
     int64_t uncompressed = 0;
     for (size_t c = 0; c < columns.size(); ++c) {
       const auto& m = group.columns[c].meta_data;
-      if (!m || m->type != columns[c].type || m->path_in_schema.size() != 1 ||
-          m->path_in_schema[0] != columns[c].name || m->codec != codec_ ||
-          m->num_values != static_cast<int64_t>(n) || m->dictionary_page_offset ||
-          m->data_page_offset != static_cast<int64_t>(offset) || m->total_compressed_size <= 0 ||
+      const bool dictionary = columns[c].dictionary;
+      if (!m || m->type != columns[c].type || m->path_in_schema != parquet::LeafPath(columns[c]) ||
+          m->codec != codec_ || m->num_values != static_cast<int64_t>(n * columns[c].size) ||
+          m->dictionary_page_offset.has_value() != dictionary ||
+          m->StartOffset() != static_cast<int64_t>(offset) ||
+          (!dictionary && m->data_page_offset != static_cast<int64_t>(offset)) ||
+          m->total_compressed_size <= 0 ||
           static_cast<uint64_t>(m->total_compressed_size) > footer.offset - offset)
         check.Bad(offset, fmt::format("row group {} column '{}': its metadata is not a {} chunk "
                                       "of {} rows starting here{}",

@@ -46,6 +46,11 @@ void CompactWriter::Bool(int16_t id, bool value) {
   FieldHeader(id, value ? Type::kTrue : Type::kFalse);
 }
 
+void CompactWriter::Byte(int16_t id, int8_t value) {
+  FieldHeader(id, Type::kByte);
+  out_.push_back(static_cast<char>(value));
+}
+
 void CompactWriter::Binary(int16_t id, const std::string& value) {
   FieldHeader(id, Type::kBinary);
   ElementBinary(value);
@@ -125,6 +130,8 @@ bool CompactReader::NextField(int16_t* id, Type* type) {
   last_id_ = *id;
   return true;
 }
+
+int8_t CompactReader::I8() { return static_cast<int8_t>(Byte()); }
 
 int32_t CompactReader::I32() {
   const size_t start = pos_;

@@ -36,6 +36,7 @@ class CompactWriter {
   void I32(int16_t id, int32_t value);
   void I64(int16_t id, int64_t value);
   void Bool(int16_t id, bool value);
+  void Byte(int16_t id, int8_t value);
   void Binary(int16_t id, const std::string& value);
   // A list field: its header; then the caller writes `size` elements with the Element*
   // calls (or BeginStruct/EndStruct for each element of a struct list).
@@ -74,6 +75,7 @@ class CompactReader {
   // The next field of the current struct; false at its stop byte. A bool field's value
   // is in its type (kTrue, kFalse).
   bool NextField(int16_t* id, Type* type);
+  int8_t I8();
   int32_t I32();
   int64_t I64();
   std::string Binary();

@@ -22,7 +22,7 @@ for (const file of files) {
     const seen = new Set()
     for (const chunk of group.columns) {
       const m = chunk.meta_data
-      const name = m.path_in_schema.join('.')
+      const name = m.path_in_schema[0]  // a list column's one leaf is name.list.element
       seen.add(name)
       if (!selected.has(name)) continue
       const length = Number(m.total_compressed_size)

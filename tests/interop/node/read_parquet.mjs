@@ -56,8 +56,10 @@ function fillRandom(seed, offset, size) {
 
 const ITEM = { uint8: 1, int8: 1, uint16: 2, int16: 2, uint32: 4, int32: 4, uint64: 8, int64: 8,
                float16: 2, float32: 4, float64: 8 }
-// The physical type pyarrow gives one value of the dtype (others: fixed-length bytes).
-const SCALAR = { int32: 'INT32', int64: 'INT64', float32: 'FLOAT', float64: 'DOUBLE' }
+// The physical type pyarrow (and so trainbench, as DLIO's generator) gives an element of the dtype.
+const PHYSICAL = { uint8: 'INT32', int8: 'INT32', uint16: 'INT32', int16: 'INT32', uint32: 'INT32',
+                   int32: 'INT32', uint64: 'INT64', int64: 'INT64', float16: 'FIXED_LEN_BYTE_ARRAY',
+                   float32: 'FLOAT', float64: 'DOUBLE' }
 
 // Column `index`'s values for all `rows`, as little-endian bytes.
 function expectedColumn(seed, index, dtype, size, rows) {
@@ -80,16 +82,53 @@ function expectedColumn(seed, index, dtype, size, rows) {
   return bytes
 }
 
-// A decoded value as little-endian bytes, by its physical type.
-function valueBytes(value, type, length) {
+// A decoded element as the dtype's little-endian bytes (DataView's setters wrap, so signed
+// and unsigned decodings give the same bytes).
+function elementBytes(value, dtype) {
   if (value instanceof Uint8Array) return value
-  const out = new Uint8Array(length)
+  const out = new Uint8Array(ITEM[dtype])
   const v = new DataView(out.buffer)
-  if (type === 'FLOAT') v.setFloat32(0, value, true)
-  else if (type === 'DOUBLE') v.setFloat64(0, value, true)
-  else if (type === 'INT32') v.setInt32(0, value, true)
-  else if (type === 'INT64') v.setBigInt64(0, BigInt(value), true)
-  else throw new Error(`unexpected value ${value} of ${type}`)
+  if (dtype === 'float32') v.setFloat32(0, value, true)
+  else if (dtype === 'float64') v.setFloat64(0, value, true)
+  else if (dtype === 'float16') {  // k x 2^-10, exact in binary16: by hand
+    const k = Math.round(value * 1024)
+    let h = 0
+    if (k > 0) {
+      const e = Math.floor(Math.log2(k))
+      h = ((e - 10 + 15) << 10) | ((k << (10 - e)) & 0x3ff)
+    }
+    v.setUint16(0, h, true)
+  } else if (ITEM[dtype] === 8) v.setBigInt64(0, BigInt.asIntN(64, BigInt(value)), true)
+  else if (ITEM[dtype] === 4) v.setInt32(0, Number(value), true)
+  else if (ITEM[dtype] === 2) v.setInt16(0, Number(value), true)
+  else v.setInt8(0, Number(value))
+  return out
+}
+
+// A row's value (a list of `size` elements, or a scalar) as bytes.
+function valueBytes(value, dtype, size) {
+  const items = size === 1 ? [value] : value
+  if (!Array.isArray(items) || items.length !== size) return new Uint8Array(0)
+  return Buffer.concat(items.map((x) => elementBytes(x, dtype)))
+}
+
+// The top-level columns of a flattened schema: [{element, leaf, depth}], leaf the first leaf
+// under it.
+function topColumns(schema) {
+  const out = []
+  let i = 1
+  const skip = (at) => {  // index after the subtree at `at`
+    let next = at + 1
+    for (let c = 0; c < (schema[at].num_children || 0); c++) next = skip(next)
+    return next
+  }
+  while (i < schema.length) {
+    let leaf = i
+    const path = [schema[i]]
+    while (schema[leaf].num_children) { leaf++; path.push(schema[leaf]) }
+    out.push({ element: schema[i], path })
+    i = skip(i)
+  }
   return out
 }
 
@@ -114,24 +153,25 @@ for (let a = 0; a < args.length; a += 2) {
   const buffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)
   const meta = parquetMetadata(buffer)
 
-  // Shape: rows, row groups, codec, schema (names, physical types, lengths, REQUIRED).
+  // Shape: rows, row groups, codec, schema (names, physical types, DLIO's layout).
   if (Number(meta.num_rows) !== rows) fail(file, `${meta.num_rows} rows, expected ${rows}`)
   const groups = meta.row_groups.map((g) => Number(g.num_rows))
   const wantGroups = []
   for (let r = 0; r < rows; r += groupRows) wantGroups.push(Math.min(groupRows, rows - r))
   if (groups.join() !== wantGroups.join()) fail(file, `row groups of ${groups} rows, expected ${wantGroups}`)
-  const schema = meta.schema.slice(1)
-  if (schema.map((s) => s.name).join() !== columns.map((c) => c.name).join())
-    fail(file, `columns ${schema.map((s) => s.name)}, expected ${columns.map((c) => c.name)}`)
+  const schema = topColumns(meta.schema)
+  if (schema.map((s) => s.element.name).join() !== columns.map((c) => c.name).join())
+    fail(file, `columns ${schema.map((s) => s.element.name)}, expected ${columns.map((c) => c.name)}`)
   columns.forEach((c, i) => {
-    const s = schema[i]
-    const scalar = c.size === 1 && SCALAR[c.dtype]
-    const type = scalar || 'FIXED_LEN_BYTE_ARRAY'
-    if (s.type !== type) fail(file, `column ${c.name} is ${s.type}, expected ${type}`)
-    if (!scalar && s.type_length !== c.size * ITEM[c.dtype])
-      fail(file, `column ${c.name} is ${s.type_length} bytes, expected ${c.size * ITEM[c.dtype]}`)
-    if (s.repetition_type !== 'REQUIRED') fail(file, `column ${c.name} is ${s.repetition_type}`)
-    c.type = s.type
+    // DLIO's generator's layout: an OPTIONAL scalar, or for size > 1 a LIST
+    // (optional group (LIST) / repeated group list / optional element).
+    const { path } = schema[i]
+    const want = c.size === 1 ? 'OPTIONAL' : 'OPTIONAL,REPEATED,OPTIONAL'
+    if (path.map((p) => p.repetition_type).join() !== want)
+      fail(file, `column ${c.name} is ${path.map((p) => p.repetition_type)}, expected ${want}`)
+    if (c.size > 1 && path[0].converted_type !== 'LIST') fail(file, `column ${c.name} is not a LIST`)
+    const leaf = path[path.length - 1]
+    if (leaf.type !== PHYSICAL[c.dtype]) fail(file, `column ${c.name} is ${leaf.type}, expected ${PHYSICAL[c.dtype]}`)
     c.bytes = c.size * ITEM[c.dtype]
   })
   for (const g of meta.row_groups)
@@ -150,7 +190,7 @@ for (let a = 0; a < args.length; a += 2) {
   columns.forEach((c, i) => {
     const want = expectedColumn(seed, i, c.dtype, c.size, rows)
     for (let r = 0; r < rows; r++) {
-      const got = valueBytes(objects[r][c.name], c.type, c.bytes)
+      const got = valueBytes(objects[r][c.name], c.dtype, c.size)
       const expect = want.subarray(r * c.bytes, (r + 1) * c.bytes)
       if (got.length !== c.bytes || Buffer.compare(Buffer.from(got), Buffer.from(expect)) !== 0)
         fail(file, `column ${c.name} row ${r}: decoded ${Buffer.from(got).toString('hex').slice(0, 32)}..., the rule gives ${Buffer.from(expect).toString('hex').slice(0, 32)}...`)
