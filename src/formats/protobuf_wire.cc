@@ -54,9 +54,9 @@ bool GetVarint(const unsigned char* data, size_t size, size_t* pos, uint64_t* va
   return false;
 }
 
-std::string ExamplePrefix(uint64_t payload_size) {
+std::string ExamplePrefix(uint64_t payload_size, uint64_t size_value) {
   // size entry: {key: "size", value: Feature{int64_list: Int64List{value: [n] packed}}}
-  const size_t packed = VarintSize(payload_size);
+  const size_t packed = VarintSize(size_value);
   const size_t int64_list = FieldSize(packed);
   const size_t size_feature = FieldSize(int64_list);
   const size_t size_entry = FieldSize(4) + FieldSize(size_feature);
@@ -80,7 +80,7 @@ std::string ExamplePrefix(uint64_t payload_size) {
   PutVarint(out, int64_list);
   out.push_back(kLen1);  // Int64List.value, packed
   PutVarint(out, packed);
-  PutVarint(out, payload_size);
+  PutVarint(out, size_value);
   out.push_back(kLen1);  // map entry "image"
   PutVarint(out, image_entry);
   out.push_back(kLen1);

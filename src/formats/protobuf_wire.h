@@ -15,9 +15,9 @@ size_t VarintSize(uint64_t value);
 bool GetVarint(const unsigned char* data, size_t size, size_t* pos, uint64_t* value);
 
 // The bytes of a tf.train.Example {features: {"image": bytes_list[payload], "size":
-// int64_list[payload_size]}} that come before the payload, and after it (none: the
+// int64_list[size_value]}} that come before the payload, and after it (none: the
 // payload is the last thing in the encoding). DLIO writes exactly these two features.
-std::string ExamplePrefix(uint64_t payload_size);
+std::string ExamplePrefix(uint64_t payload_size, uint64_t size_value);
 
 // Parses an Example and returns the image payload's offset and length within `data`
 // and the "size" feature; false if the encoding is not such an Example.

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/random.h"
+#include "formats/array_samples.h"
 #include "formats/block_writer.h"
 #include "formats/crc32c.h"
 #include "formats/format.h"
@@ -40,7 +41,7 @@ WrittenFile TfrecordFormat::Write(const FileSpec& spec, storage::Storage& storag
   written.samples.reserve(spec.sample_sizes.size());
   uint64_t stream = 0;  // position in the file's random stream
   for (const uint64_t payload : spec.sample_sizes) {
-    const std::string prefix = ExamplePrefix(payload);
+    const std::string prefix = ExamplePrefix(payload, size_feature_);
     const uint64_t data_length = prefix.size() + payload;
     const uint64_t record_offset = writer.Offset();
 
@@ -93,8 +94,12 @@ void TfrecordFormat::Verify(const WrittenFile& expected, storage::Storage& stora
     ParsedExample example;
     if (!ParseExample(record, length, &example))
       ThrowBadFile(kKind, name, pos + kHeaderBytes, "not a tf.train.Example with image and size");
-    if (example.size_feature != static_cast<int64_t>(example.image_length))
-      ThrowBadFile(kKind, name, pos + kHeaderBytes, "size feature does not match the image length");
+    // The image's length: what trainbench wrote before it wrote DLIO's dimension.
+    if (example.size_feature != static_cast<int64_t>(size_feature_) &&
+        example.size_feature != static_cast<int64_t>(example.image_length))
+      ThrowBadFile(kKind, name, pos + kHeaderBytes,
+                   fmt::format("size feature {} is not DLIO's dimension {}", example.size_feature,
+                               size_feature_));
     if (index < expected.samples.size()) {
       const auto& e = expected.samples[index];
       if (e.offset != pos || e.length != kHeaderBytes + length + kFooterBytes)
@@ -135,12 +140,15 @@ const FormatDescription& TfrecordDescription() {
   static const FormatDescription description{
       .name = "tfrecord",
       .extensions = {"tfrecord"},
-      // DLIO's generator writes a side x side image (side = floor(sqrt(record_length))), and
-      // `size` says its length: 114,244 bytes for resnet50's 114,660, as the other formats.
+      // DLIO's generator writes a side x side image (side = floor(sqrt(record_length))): 114,244
+      // bytes for resnet50's 114,660, as the other formats.
       .traits = {.square_samples = true},
       .help = "TFRecord of tf.train.Example records (image bytes, size) and DLIO's DALI index",
-      .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
-        return std::make_unique<TfrecordFormat>();
+      .make = [](const config::WorkloadConfig& config) -> std::unique_ptr<FileFormat> {
+        // DLIO's `size` is its dimension, int(sqrt(record_length)), in every record whatever
+        // the image drawn (data_generator/tf_generator.py).
+        return std::make_unique<TfrecordFormat>(
+            SquareSide(static_cast<uint64_t>(config.dataset.record_length_bytes)));
       },
   };
   return description;

@@ -102,7 +102,7 @@ def write(folder, fmt, files, samples, record_bytes, subfolders):
             with open(path, "wb") as f:
                 for _ in range(samples):
                     image = rng.integers(0, 255, side * side, dtype=np.uint8).tobytes()
-                    record = tf_record(example(image, side * side))
+                    record = tf_record(example(image, side))  # size: the dimension
                     index.append(f"{f.tell()} {len(record)}\n")
                     f.write(record)
             os.makedirs(os.path.join(folder, "index", "train"), exist_ok=True)

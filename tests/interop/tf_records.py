@@ -1,12 +1,12 @@
 """TensorFlow's side of tests/interop/tfrecord_tf_test.sh (run with $PYPI_PY, tensorflow-cpu).
 
-  tf_records.py read FOLDER
+  tf_records.py read FOLDER SIZE
       reads every file of trainbench's manifest in FOLDER with tf.data.TFRecordDataset (which
       checks both CRCs of every record) and parses each record with
       tf.io.parse_single_example as DLIO's reader declares it ('image': bytes, 'size': int64);
       checks the record count, that each proto holds exactly those two features, each one
-      value, the record the manifest's length, the image side x side bytes and 'size' its
-      length. Prints "OK: FILES files, RECORDS".
+      value, the record the manifest's length, the image side x side bytes and 'size' SIZE
+      (DLIO writes its dimension, int(sqrt(record_length)), whatever the image drawn). Prints "OK: FILES files, RECORDS".
   tf_records.py write FOLDER FILES SAMPLES SIDE
       writes FILES train files (and one valid file) with tf.io.TFRecordWriter, SAMPLES records
       each, the features DLIO's generator writes (a SIDE x SIDE uint8 image, 'size' = SIDE),
@@ -29,7 +29,7 @@ def fail(msg):
     sys.exit(1)
 
 
-def read(folder):
+def read(folder, want_size):
     manifest = json.load(open(os.path.join(folder, "trainbench_manifest.json")))
     records = 0
     for f in manifest["files"]:
@@ -57,8 +57,8 @@ def read(folder):
             if side * side != len(image):
                 fail(f"{path} record {i}: a {len(image)}-byte image is not side x side")
             size = int(parsed["size"].numpy())
-            if size != len(image):
-                fail(f"{path} record {i}: size {size}, the image {len(image)} bytes")
+            if size != want_size:
+                fail(f"{path} record {i}: size {size}, DLIO's dimension {want_size}")
         records += len(got)
     print(f"OK: {len(manifest['files'])} files, {records} records")
 
@@ -85,6 +85,6 @@ def write(folder, files, samples, side):
 
 if __name__ == "__main__":
     if sys.argv[1] == "read":
-        read(sys.argv[2])
+        read(sys.argv[2], int(sys.argv[3]))
     else:
         write(sys.argv[2], *(int(v) for v in sys.argv[3:6]))

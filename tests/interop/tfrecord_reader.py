@@ -1,8 +1,9 @@
 """An independent TFRecord reader: checks framing, masked CRC32C of length and data,
 and that every record is a tf.train.Example with features image (bytes) and size
-(int64) equal to the image length, a side x side image as DLIO's generator writes it
-(side = floor(sqrt(record_length))). Pure Python: shares no code with trainbench.
-Usage: tfrecord_reader.py FILE... ; prints one line per file: path records image_bytes."""
+(int64), a side x side image as DLIO's generator writes it, and size DLIO's dimension
+(floor(sqrt(record_length)), the same in every record). Pure Python: shares no code with
+trainbench. Usage: tfrecord_reader.py FILE... ; prints one line per file: path records
+image_bytes size."""
 import math
 import struct
 import sys
@@ -85,6 +86,7 @@ def parse_example(buf):
 def read(path):
     data = open(path, "rb").read()
     pos = records = image_bytes = 0
+    sizes = set()
     while pos < len(data):
         header = data[pos:pos + 12]
         assert len(header) == 12, "%s: truncated header at %d" % (path, pos)
@@ -96,17 +98,19 @@ def read(path):
         assert struct.unpack("<I", footer)[0] == masked(crc32c(record)), "%s: data CRC at %d" % (path, pos)
         features = parse_example(record)
         assert set(features) == {"image", "size"}, features.keys()
-        assert len(features["image"]) == 1 and features["size"] == [len(features["image"][0])]
+        assert len(features["image"]) == 1 and len(features["size"]) == 1, features
+        sizes.add(features["size"][0])
         side = math.isqrt(len(features["image"][0]))
         assert side * side == len(features["image"][0]), "%s: image of %d bytes at %d is not side x side" % (
             path, len(features["image"][0]), pos)
         image_bytes += len(features["image"][0])
         records += 1
         pos += 16 + length
-    return records, image_bytes
+    assert len(sizes) <= 1, "%s: size features %s, DLIO writes one dimension" % (path, sorted(sizes))
+    return records, image_bytes, sizes.pop() if sizes else 0
 
 
 if __name__ == "__main__":
     for p in sys.argv[1:]:
-        r, b = read(p)
-        print(p, r, b)
+        r, b, s = read(p)
+        print(p, r, b, s)

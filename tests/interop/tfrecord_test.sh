@@ -40,6 +40,7 @@ checks=$((checks + 1))
 # resnet50's record_length_bytes (114660.07) as DLIO writes it: 338 x 338 = 114,244-byte images.
 expect_exit 0 "$WORK/out" "$TRAINBENCH" datagen resnet50_h100 dataset.num_files_train=1 \
   dataset.num_samples_per_file=3 dataset.data_folder="$WORK/r50"
-check "resnet50's images are 338 x 338 bytes" test "$($PY "$(dirname "$0")/tfrecord_reader.py" \
-  "$WORK/r50/train/img_0_of_1.tfrecord" | awk '{print $2, $3}')" = "3 342732"
+check "resnet50's images are 338 x 338 bytes, size DLIO's dimension 338" test "$($PY \
+  "$(dirname "$0")/tfrecord_reader.py" "$WORK/r50/train/img_0_of_1.tfrecord" | awk '{print $2, $3, $4}')" = \
+  "3 342732 338"
 done_ok

@@ -12,7 +12,8 @@ d=$WORK/ours
 expect_exit 0 "$WORK/log" "$TB" datagen resnet50_h100 dataset.num_files_train=3 dataset.num_files_eval=1 \
   dataset.num_samples_per_file=20 dataset.record_length_bytes=3000 dataset.record_length_bytes_stdev=500 \
   dataset.data_folder="$d" --no-progress --verify
-check "TensorFlow reads datagen's 4 files, 80 records" test "$(tf_records read "$d" | tail -n 1)" = \
+# Each record's size feature is DLIO's dimension, int(sqrt(3000)) = 54, as DLIO writes it.
+check "TensorFlow reads datagen's 4 files, 80 records" test "$(tf_records read "$d" 54 | tail -n 1)" = \
   "OK: 4 files, 80 records"
 
 # TensorFlow checks the CRCs: one flipped payload byte is a DataLossError there.

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "common/error.h"
+#include "formats/protobuf_wire.h"
 #include "formats/tfrecord.h"
 #include "formats/tfrecord_index.h"
 #include "storage/posix_storage.h"
@@ -39,7 +40,7 @@ class TfrecordTest : public ::testing::Test {
 
   fs::path dir_;
   std::unique_ptr<storage::Storage> storage_;
-  TfrecordFormat format_;
+  TfrecordFormat format_{338};  // resnet50's dimension
 };
 
 TEST_F(TfrecordTest, WriteVerifyScanAgree) {
@@ -83,6 +84,25 @@ TEST_F(TfrecordTest, WritesDliosDaliIndexAndVerifyChecksIt) {
   EXPECT_NE(e.find("a.tfrecord.idx: bad TFRecord index at offset 0"), std::string::npos) << e;
   fs::remove(dir_ / "index/train/a.tfrecord.idx");
   EXPECT_NE(VerifyError(w).find("missing"), std::string::npos);
+}
+
+// DLIO's generator writes its dimension, int(sqrt(record_length)), as every record's `size`,
+// whatever the image's length; trainbench wrote the length before, which Verify still takes.
+TEST_F(TfrecordTest, SizeFeatureIsDliosDimension) {
+  const WrittenFile w = format_.Write({"s.tfrecord", 2, {114244, 100}}, *storage_);
+  const auto data = storage::ReadAll(*storage_, "s.tfrecord");
+  for (const auto& e : w.samples) {
+    ParsedExample example;
+    ASSERT_TRUE(ParseExample(&data[e.offset + 12], e.length - 16, &example));
+    EXPECT_EQ(example.size_feature, 338);
+  }
+  EXPECT_EQ(VerifyError(w), "");
+  // An older trainbench file: `size` the image's length.
+  const WrittenFile old = TfrecordFormat(100).Write({"old.tfrecord", 2, {100, 100}}, *storage_);
+  EXPECT_EQ(VerifyError(old), "");
+  const WrittenFile other = TfrecordFormat(7).Write({"o.tfrecord", 2, {100}}, *storage_);
+  const std::string e = VerifyError(other);
+  EXPECT_NE(e.find("size feature 7 is not DLIO's dimension 338"), std::string::npos) << e;
 }
 
 TEST_F(TfrecordTest, SameSeedSameBytes) {
