@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
-#include "storage/null_engine.h"
-#include "storage/pread_engine.h"
+#include "storage/engines/null_engine.h"
+#include "storage/engines/pread_engine.h"
 
 namespace trainbench::storage {
 

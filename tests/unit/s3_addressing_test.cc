@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-#include "storage/s3_http.h"
-#include "storage/s3_options.h"
+#include "storage/s3/s3_http.h"
+#include "storage/s3/s3_options.h"
 
 namespace trainbench::storage {
 namespace {

@@ -1,4 +1,4 @@
-#include "storage/s3_http.h"
+#include "storage/s3/s3_http.h"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
@@ -16,7 +16,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/strings.h"
-#include "storage/curl_multi.h"
+#include "storage/s3/curl_multi.h"
 
 namespace trainbench::storage {
 namespace {

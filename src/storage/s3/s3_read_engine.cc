@@ -1,10 +1,10 @@
-#include "storage/s3_read_engine.h"
+#include "storage/s3/s3_read_engine.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "storage/s3_request_queue.h"
+#include "storage/s3/s3_request_queue.h"
 
 namespace trainbench::storage {
 namespace {

@@ -13,9 +13,9 @@
 #include <filesystem>
 
 #include "common/log.h"
-#include "storage/file_lock.h"
+#include "storage/posix/file_lock.h"
 #include "storage/io_error.h"
-#include "storage/uring_engine.h"
+#include "storage/engines/uring_engine.h"
 
 namespace trainbench::storage {
 namespace fs = std::filesystem;

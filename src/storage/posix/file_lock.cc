@@ -1,4 +1,4 @@
-#include "storage/file_lock.h"
+#include "storage/posix/file_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

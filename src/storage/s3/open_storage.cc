@@ -3,7 +3,7 @@
 #include "common/error.h"
 #include "common/strings.h"
 #include "storage/posix_storage.h"
-#include "storage/s3_storage.h"
+#include "storage/s3/s3_storage.h"
 #include "storage/storage.h"
 
 namespace trainbench::storage {

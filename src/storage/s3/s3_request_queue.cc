@@ -1,4 +1,4 @@
-#include "storage/s3_request_queue.h"
+#include "storage/s3/s3_request_queue.h"
 
 #include <algorithm>
 

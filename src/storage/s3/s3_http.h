@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "metrics/histogram.h"
-#include "storage/s3_options.h"
+#include "storage/s3/s3_options.h"
 
 namespace trainbench::storage {
 

@@ -1,4 +1,4 @@
-#include "storage/uring_engine.h"
+#include "storage/engines/uring_engine.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -11,7 +11,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "storage/io_error.h"
-#include "storage/object_table.h"
+#include "storage/engines/object_table.h"
 
 namespace trainbench::storage {
 namespace {

@@ -1,4 +1,4 @@
-#include "storage/s3_lease_lock.h"
+#include "storage/s3/s3_lease_lock.h"
 
 #include <fmt/format.h>
 #include <unistd.h>

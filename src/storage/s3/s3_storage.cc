@@ -1,4 +1,4 @@
-#include "storage/s3_storage.h"
+#include "storage/s3/s3_storage.h"
 
 #include <fmt/format.h>
 
@@ -10,8 +10,8 @@
 
 #include "common/error.h"
 #include "common/log.h"
-#include "storage/s3_lease_lock.h"
-#include "storage/s3_read_engine.h"
+#include "storage/s3/s3_lease_lock.h"
+#include "storage/s3/s3_read_engine.h"
 
 namespace trainbench::storage {
 namespace {

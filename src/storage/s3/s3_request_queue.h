@@ -11,8 +11,8 @@
 #include <functional>
 #include <vector>
 
-#include "storage/curl_multi.h"
-#include "storage/s3_http.h"
+#include "storage/s3/curl_multi.h"
+#include "storage/s3/s3_http.h"
 
 namespace trainbench::storage {
 

@@ -13,7 +13,7 @@
 
 #include "storage/object_names.h"
 #include "storage/read_queue.h"
-#include "storage/s3_http.h"
+#include "storage/s3/s3_http.h"
 
 namespace trainbench::storage {
 

@@ -1,4 +1,4 @@
-#include "storage/curl_multi.h"
+#include "storage/s3/curl_multi.h"
 
 #include <algorithm>
 #include <cstdint>

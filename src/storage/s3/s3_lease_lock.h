@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "storage/s3_http.h"
+#include "storage/s3/s3_http.h"
 #include "storage/storage.h"
 
 namespace trainbench::storage {

@@ -1,4 +1,4 @@
-#include "storage/pread_engine.h"
+#include "storage/engines/pread_engine.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "common/clock.h"
-#include "storage/object_table.h"
+#include "storage/engines/object_table.h"
 #include "storage/sync_read_queue.h"
 
 namespace trainbench::storage {

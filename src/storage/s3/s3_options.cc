@@ -1,4 +1,4 @@
-#include "storage/s3_options.h"
+#include "storage/s3/s3_options.h"
 
 #include <fmt/format.h>
 

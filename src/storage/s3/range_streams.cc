@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "storage/curl_multi.h"
-#include "storage/s3_http.h"
+#include "storage/s3/curl_multi.h"
+#include "storage/s3/s3_http.h"
 #include "storage/s3_source.h"
 
 namespace trainbench::storage {

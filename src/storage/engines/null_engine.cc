@@ -1,4 +1,4 @@
-#include "storage/null_engine.h"
+#include "storage/engines/null_engine.h"
 
 #include <vector>
 

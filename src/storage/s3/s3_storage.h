@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "storage/s3_http.h"
+#include "storage/s3/s3_http.h"
 #include "storage/storage.h"
 
 namespace trainbench::storage {

@@ -4,8 +4,8 @@
 
 #include "common/error.h"
 #include "common/strings.h"
-#include "storage/s3_request_queue.h"
-#include "storage/s3_storage.h"
+#include "storage/s3/s3_request_queue.h"
+#include "storage/s3/s3_storage.h"
 
 namespace trainbench::storage {
 
