@@ -52,8 +52,10 @@ interop_dlio_both_ways() {
 }
 
 # DLIO itself, from PyPI (dlio-benchmark 2.0.0 in $PYPI_PY's environment, requirements.txt), on
-# its tensorflow framework and data loader (the CPU path: no DALI, no torch). A test starts with
+# its tensorflow framework and data loader (no DALI, no torch), or its pytorch ones with
+# INTEROP_DLIO_FRAMEWORK=pytorch. A test starts with
 #   skip_unless_pypi dlio_benchmark tensorflow
+INTEROP_DLIO_FRAMEWORK=tensorflow
 # interop_dlio RANKS OUT KEY=VALUE...: DLIO's dlio_benchmark entry point with its default
 # workload and the KEY=VALUEs under workload. (hydra overrides), results and its log in OUT;
 # RANKS > 1: under mpirun (mpi.sh). DLIO's TFRecord generator runs DALI's tfrecord2idx, which
@@ -62,8 +64,9 @@ interop_dlio() {
   local ranks=$1 out=$2 kv args=()
   shift 2
   for kv in "$@"; do args+=("++workload.$kv"); done
-  local cmd=("$(dirname "$PYPI_PY")/dlio_benchmark" workload=default ++workload.framework=tensorflow
-    ++workload.reader.data_loader=tensorflow "${args[@]}" "++workload.output.folder=$out"
+  local cmd=("$(dirname "$PYPI_PY")/dlio_benchmark" workload=default
+    "++workload.framework=$INTEROP_DLIO_FRAMEWORK" "++workload.reader.data_loader=$INTEROP_DLIO_FRAMEWORK"
+    "${args[@]}" "++workload.output.folder=$out"
     "hydra.run.dir=$out")
   mkdir -p "$out"
   if [ "$ranks" -gt 1 ]; then
