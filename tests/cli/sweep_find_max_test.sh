@@ -22,8 +22,9 @@ contains min.out "trainbench datasize resnet50_h100 -a 64"
 check "no sweep folder for a refused sweep" test -z "$(ls -d "$WORK"/out/sweep-* 2>/dev/null)"
 
 # The dataset ends the growth: from 23 accelerators an epoch has fewer than 9 steps. 23 is
-# named as no verdict, not as a failure.
-expect_exit 0 nv.out "$TB" sweep "${w[@]}" train.computation_time=0.001 --find-max-accelerators --no-progress
+# named as no verdict, not as a failure. 20 ms of compute a step: on a box busy with builds,
+# timers late by a few ms failed 1 ms steps (client-bound) before the dataset's limit.
+expect_exit 0 nv.out "$TB" sweep "${w[@]}" train.computation_time=0.02 --find-max-accelerators --no-progress
 contains nv.out "at 23 the AU is no verdict: the dataset is too small"
 check "summary: no first failure, 23 without a verdict" "$PY" - \
   "$(json_last_line nv.out 'd["trainbench"]["results"]')/summary.json" <<'PY'
@@ -61,7 +62,7 @@ import glob, json, os, sys
 folder = sys.argv[1]
 s = json.load(open(os.path.join(folder, "summary.json")))
 assert s["complete"] and s["answer_accelerators"] == 22, (s["complete"], s["answer_accelerators"])
-keys = [(p["accelerators"], p["full"]) for p in s["probes"]]
+keys = [(p["accelerators"], p["full"], p["repeat"]) for p in s["probes"]]
 assert len(keys) == len(set(keys)), keys
 done = [d for d in glob.glob(os.path.join(folder, "probes", "*", "summary.json"))
         if json.load(open(d))["complete"]]
