@@ -8,13 +8,12 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <thread>
 #include <tuple>
 
 #include "app/binary_job.h"
 #include "app/official_commands.h"
 #include "app/results_writer.h"
-#include "app/sweep_limit.h"
+#include "app/sweep_answer.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
@@ -27,113 +26,6 @@
 
 namespace trainbench::app {
 namespace {
-
-// The AU of the confirming run at `n` (else the last probe's), for the sentence.
-const SweepProbe* Best(const std::vector<SweepProbe>& probes, uint64_t n) {
-  const SweepProbe* found = nullptr;
-  for (const auto& p : probes)
-    if (p.accelerators == n && (found == nullptr || p.full)) found = &p;
-  return found;
-}
-
-// The answer in one sentence, from what limited it (sweep_limit.h): "this storage feeds N"
-// only where the storage was the limit.
-struct Answer {
-  std::string sentence;
-  std::optional<LimitFinding> limit;  // none: stopped, or nothing to judge
-};
-
-// The failing side's finding: its full-length runs that failed (every repeat), else its probe.
-std::optional<LimitFinding> FailingSide(const std::vector<SweepProbe>& probes, uint64_t n,
-                                        double computation_time_s, unsigned cores) {
-  std::vector<const SweepProbe*> failing;
-  for (const auto& p : probes)
-    if (p.full && p.accelerators == n && !(p.passed && p.au_meaningful)) failing.push_back(&p);
-  if (!failing.empty()) return ClassifyRuns(failing, computation_time_s, cores);
-  if (const SweepProbe* p = Best(probes, n)) return ClassifyLimit(*p, computation_time_s, cores);
-  return std::nullopt;
-}
-
-Answer Sentence(const SearchResult& r, const Confirmation& held,
-                const std::vector<SweepProbe>& probes, const config::WorkloadConfig& c) {
-  const double target = 100.0 * c.metric.au;
-  const std::string who =
-      fmt::format("emulated accelerators training {} ({})", c.model.name, c.workload_name);
-  if (r.stopped) return {"the sweep stopped before an answer: " + r.stop_reason, {}};
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  // The failing side of the boundary says what limited the answer; without a failure (the
-  // range or the dataset ended the search), the answer's own run says whether the reads came
-  // from memory.
-  std::optional<LimitFinding> limit;
-  if (r.first_failure) {
-    limit = FailingSide(probes, *r.first_failure, c.train.computation_time.mean, cores);
-  } else if (r.answer > 0) {
-    if (const SweepProbe* p = Best(probes, r.answer)) limit = ClassifyPassed(*p);
-  }
-  const std::string fed =
-      r.answer == 0 ? fmt::format("no {}", who) : fmt::format("{} {}", r.answer, who);
-  std::string text;
-  switch (limit ? limit->limit : SweepLimit::kStorage) {
-    case SweepLimit::kStorage:
-      text = fmt::format("this storage feeds {} at AU >= {:.0f}%", fed, target);
-      break;
-    case SweepLimit::kClient:
-      text = fmt::format(
-          "this client host ({}) limits the answer to {} at AU >= {:.0f}%; the storage was not "
-          "the limit: add client hosts (mpirun -np 2 --host A,B trainbench sweep {} "
-          "--find-max-accelerators ...)",
-          limit->evidence, fed, target, c.workload_name);
-      break;
-    case SweepLimit::kMemory:
-      text = fmt::format(
-          "{} at AU >= {:.0f}%, read from memory ({}): the dataset is below MLPerf's 5x-memory "
-          "rule, so this is not the storage's answer (`trainbench datasize {}` says how big)",
-          fed, target, limit->evidence, c.workload_name);
-      break;
-  }
-  if (r.no_verdict)
-    text += fmt::format(
-        "; at {} the AU is no verdict: the dataset is too small for that many "
-        "(`trainbench datasize` says how many files)",
-        *r.no_verdict);
-  if (r.first_failure) {
-    // The median of its full-length runs where it was held by several.
-    const AuSpread spread = SpreadAt(probes, *r.first_failure);
-    const SweepProbe* p = Best(probes, *r.first_failure);
-    if (spread.runs > 0 || p)
-      text += fmt::format("; {} fail at {:.1f}%", *r.first_failure,
-                          spread.runs > 0 ? spread.median : p->au_percentage);
-  }
-  if (r.limited_by_range)
-    text += fmt::format(" (every count up to the --max {} passed: raise it)", r.answer);
-  if (!r.confirmed && !r.stopped) text += " (not confirmed by full-length runs)";
-  // Repeats that disagree lead the sentence: no side is picked, and the search's own answer
-  // follows as what its runs said, never as the storage's.
-  const std::string disagreement = Disagreement(held, probes, c.train.computation_time.mean, cores);
-  if (!disagreement.empty()) text = disagreement + "; the search's own runs said: " + text;
-  return {text, limit};
-}
-
-// The probes' table, the answer, and the commands that confirm it with the official tools.
-std::string SweepText(const SweepOutcome& out) {
-  std::string text = "accelerators  run          AU %      MB/s  asked MB/s  verdict\n";
-  for (const auto& p : out.probes)
-    text += fmt::format("{:>12}  {:<11} {:>6.2f} {:>9.1f} {:>11.1f}  {}\n", p.accelerators,
-                        p.full ? "full-length" : "probe", p.au_percentage, p.mb_per_second,
-                        p.demand_mb_per_second, VerdictWord(p));
-  if (const std::string held = SpreadLine(out.held, out.probes); !held.empty()) text += held + "\n";
-  text += out.sentence + "\n";
-  if (const auto it = out.figures.find("official"); it != out.figures.end()) {
-    const auto& o = *it;
-    text += fmt::format(
-        "Confirm it with MLPerf Storage's tools (its rule sizes the dataset for {} accelerators "
-        "at {} files, {:.1f} GB):\n  {}\n  {}\n  {}\nor DLIO alone:\n  {}\n",
-        out.search.answer, o["dataset_files"].get<uint64_t>(), o["dataset_GB"].get<double>(),
-        o["mlpstorage_datasize"].get<std::string>(), o["mlpstorage_datagen"].get<std::string>(),
-        o["mlpstorage_run"].get<std::string>(), o["dlio"].get<std::string>());
-  }
-  return text;
-}
 
 constexpr const char* kProbeJournal = "probes.jsonl";
 
@@ -183,17 +75,15 @@ void KeepSoFar(ResultsSink& results, const report::ResultEnvelope& envelope,
   }
 }
 
-}  // namespace
+// What the checks settle before any run.
+struct SweepPlan {
+  uint64_t probe_steps = 0;
+  double demand_per_accel = 0;  // bytes/s one accelerator asks at 100% AU
+};
 
-uint64_t DefaultProbeSteps(const config::WorkloadConfig& config) {
-  // The steps AU excludes at the start, and at least as many measured: a probe's AU then
-  // covers steps that prefetching cannot hide.
-  return std::max<uint64_t>(20, 2 * config::MinStepsForAuVerdict(config));
-}
-
-SweepOutcome SweepJob(
-    const SweepOptions& options, JobEnv& env,
-    const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results) {
+// Refused before any probe (UsageError, exit 2): what can give no answer or no verdict, where
+// every count would read as "no verdict" and the sentence would blame the dataset.
+SweepPlan CheckSweep(const SweepOptions& options) {
   const auto& config = options.run.config;
   if (options.lowest < 1 || options.highest < options.lowest)
     throw UsageError(fmt::format("--min {} --max {}: give 1 <= --min <= --max (accelerator counts)",
@@ -207,23 +97,19 @@ SweepOutcome SweepJob(
         "--confirm {}: give 1 to {} full-length runs at each side of the answer ({} by default; "
         "MLPerf Storage's submissions take 5)",
         options.confirm_runs, kMaxConfirmRuns, kDefaultConfirmRuns));
-  const auto& t = config.train.computation_time;
-  if (t.mean <= 0)
+  const double step_s = config.train.computation_time.mean;
+  if (step_s <= 0)
     throw UsageError(
         "train.computation_time is 0: AU is not meaningful, so no count can pass; give the "
         "accelerator's step time (`trainbench train --calibrate` measures one)");
-  dist::Communicator& ranks = env.ranks;
-  const bool lead = ranks.Rank() == 0;
-  const uint64_t probe_steps =
-      options.probe_steps > 0 ? options.probe_steps : DefaultProbeSteps(config);
-  // Refused before any probe what can give no verdict: every count would read as "no
-  // verdict" and the sentence would blame the dataset.
+  SweepPlan plan;
+  plan.probe_steps = options.probe_steps > 0 ? options.probe_steps : DefaultProbeSteps(config);
   const uint64_t verdict_steps = config::MinStepsForAuVerdict(config);
-  if (probe_steps < verdict_steps)
+  if (plan.probe_steps < verdict_steps)
     throw UsageError(fmt::format(
         "--probe-steps {}: an AU verdict needs at least {} steps (metric.exclude_start_steps "
         "{} plus the prefetch's); give --probe-steps {} or more",
-        probe_steps, verdict_steps, config.metric.exclude_start_steps, verdict_steps));
+        plan.probe_steps, verdict_steps, config.metric.exclude_start_steps, verdict_steps));
   const uint64_t samples = config.dataset.num_files_train * config.dataset.num_samples_per_file;
   const uint64_t steps_at_min =
       samples / std::max<uint64_t>(1, config.reader.batch_size * options.lowest);
@@ -235,196 +121,267 @@ SweepOutcome SweepJob(
         options.lowest, samples, steps_at_min, config.reader.batch_size, options.lowest,
         verdict_steps, config.workload_name, options.lowest));
   // What one accelerator asks of the storage at 100% AU: a batch per step time.
-  const double demand_per_accel =
-      static_cast<double>(config.reader.batch_size) * config.dataset.record_length_bytes / t.mean;
+  plan.demand_per_accel =
+      static_cast<double>(config.reader.batch_size) * config.dataset.record_length_bytes / step_s;
+  return plan;
+}
 
-  report::ResultEnvelope envelope;
-  envelope.kind = "sweep";
-  envelope.workload = config.workload_name;
-  envelope.started = UtcStamp();
-  envelope.config = config::ToJson(config);
-  envelope.host_names = report::DistinctHosts(ranks.Gather(ranks.Host()));
-  SweepOutcome out;
-  out.reports = lead;
-  // The sweep's folder is named by what it searches: the same command finds it again, and
-  // with it the journal of the probes an earlier invocation finished (probes.jsonl, a synced
-  // line as each ends), which it does not run again.
-  std::string folder;
-  std::map<ProbeKey, SweepProbe> earlier;
-  if (lead && env.results) {
+// A sweep while it runs, in its steps: Open (the folder and the journal of an earlier
+// invocation), Search (the probes, then the repeats that hold the boundary), Report (the
+// figures, the files, the sentence, the final line). Rank 0 keeps the probes; every rank
+// takes its verdicts, so the next count is the same everywhere.
+class SweepRun {
+ public:
+  SweepRun(const SweepOptions& options, const SweepPlan& plan, JobEnv& env,
+           const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results)
+      : options_(options),
+        config_(options.run.config),
+        plan_(plan),
+        env_(env),
+        ranks_(env.ranks),
+        lead_(ranks_.Rank() == 0),
+        probe_results_(probe_results) {}
+
+  void Open();
+  void Search();
+  SweepOutcome Report();
+
+ private:
+  ProbeVerdict Probe(uint64_t n, bool full, int repeat);
+  // A probe an earlier invocation finished: its verdict on every rank, without a run.
+  std::optional<ProbeVerdict> Recall(uint64_t n, bool full, int repeat, const std::string& what);
+  ProbeVerdict Measure(const RunJobOptions& run, uint64_t n, bool full, int repeat,
+                       const std::string& what);
+  void Journal(const SweepProbe& p);
+  nlohmann::ordered_json Figures(const SweepAnswer& answer) const;
+  void WriteFiles();
+
+  const SweepOptions& options_;
+  const config::WorkloadConfig& config_;
+  const SweepPlan plan_;
+  JobEnv& env_;
+  dist::Communicator& ranks_;
+  const bool lead_;
+  const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results_;
+  report::ResultEnvelope envelope_;
+  std::string folder_;  // rank 0's, where it keeps results
+  std::map<ProbeKey, SweepProbe> earlier_;
+  int stop_code_ = 0;  // the exit status of the run that stopped the search
+  SweepOutcome out_;
+};
+
+// The sweep's folder is named by what it searches: the same command finds it again, and with
+// it the journal of the probes an earlier invocation finished (probes.jsonl, a synced line as
+// each ends), which it does not run again.
+void SweepRun::Open() {
+  envelope_ = StartEnvelope("sweep", config_.workload_name, ranks_);
+  envelope_.config = config::ToJson(config_);
+  out_.reports = lead_;
+  if (lead_ && env_.results) {
     try {
-      folder = env.results->OpenResumable(
-          fmt::format("sweep-{}-max-{}", config.workload_name,
-                      SearchId(config, options, probe_steps, ranks.Size())));
+      folder_ = env_.results->OpenResumable(
+          fmt::format("sweep-{}-max-{}", config_.workload_name,
+                      SearchId(config_, options_, plan_.probe_steps, ranks_.Size())));
     } catch (const std::exception& e) {
       throw UsageError(std::string(e.what()) + ": the sweep keeps its probes there");
     }
-    earlier = ReadProbeJournal(folder + "/" + kProbeJournal);
+    earlier_ = ReadProbeJournal(folder_ + "/" + kProbeJournal);
   }
   const std::string reused =
-      ranks.AllGather(earlier.empty() ? "" : std::to_string(earlier.size())).front();
+      ranks_.AllGather(earlier_.empty() ? "" : std::to_string(earlier_.size())).front();
   if (!reused.empty())
     LogInfo(
         fmt::format("sweep: {} probe(s) finished by an earlier run of this sweep in {} are "
                     "taken as they are",
-                    reused, folder));
+                    reused, folder_));
   LogInfo(fmt::format(
       "sweep {}: the most accelerators at AU >= {:.0f}%, counts {} to {}, probes of {} steps "
       "then {} full-length run(s) at the answer and above it to confirm; each accelerator asks "
       "{:.2f} MB/s at 100% AU",
-      config.workload_name, 100.0 * config.metric.au, options.lowest, options.highest, probe_steps,
-      options.confirm_runs, demand_per_accel / 1e6));
+      config_.workload_name, 100.0 * config_.metric.au, options_.lowest, options_.highest,
+      plan_.probe_steps, options_.confirm_runs, plan_.demand_per_accel / 1e6));
+}
 
-  int stop_code = 0;  // the exit status of the run that stopped the search
-  auto probe = [&](uint64_t n, bool full, int repeat) {
-    const std::string what =
-        !full         ? "probe"
-        : repeat == 0 ? "full-length"
-                      : fmt::format("full-length {} of {}", repeat + 1, options.confirm_runs);
-    RunJobOptions run = options.run;
-    // This rank's share of n, as `run --accelerators` per rank adds up.
-    const auto size = static_cast<uint64_t>(ranks.Size());
-    const auto rank = static_cast<uint64_t>(ranks.Rank());
-    run.accelerators = n / size + (rank < n % size ? 1 : 0);
-    if (!full) run.config.train.total_training_steps = static_cast<int64_t>(probe_steps);
-    if (!folder.empty()) run.config.output.folder = folder + "/probes";
-    if (run.accelerators == 0) {
-      // More ranks than accelerators: this rank has none, which `run` refuses.
-      throw UsageError(fmt::format(
-          "{} accelerator(s) over {} ranks leaves a rank without one: give --min {} or more", n,
-          size, size));
-    }
-    // A probe an earlier invocation finished: its verdict, on every rank, without a run.
-    std::string kept;
-    if (lead)
-      if (const auto it = earlier.find({n, full, repeat}); it != earlier.end()) {
-        const SweepProbe& p = it->second;
-        kept = fmt::format("{}{}", p.passed ? 1 : 0, p.au_meaningful ? 1 : 0);
-        out.probes.push_back(p);
-        LogInfo(fmt::format("sweep: {} accelerator(s) {}: AU {:.2f}% {} (an earlier run's)", n,
-                            what, p.au_percentage, VerdictWord(p)));
-      }
-    kept = ranks.AllGather(kept).front();
-    if (!kept.empty()) return ProbeVerdict{kept[0] == '1', kept[1] == '1', false};
-    const ProbeRun done = RunProbe(
-        run, env, lead ? probe_results(folder.empty() ? "" : folder + "/probes") : nullptr);
-    const int code = done.code;
-    if (code != 0) stop_code = code;
-    const nlohmann::json& summary = done.summary;
-    const std::string& probe_folder = done.folder;
-    ProbeVerdict v;
-    std::string verdict;
-    if (lead) {
-      SweepProbe p = ProbeOf(summary, n, full, demand_per_accel);
-      p.repeat = repeat;
-      p.folder = probe_folder;
-      v.passed = p.passed;
-      v.meaningful = p.au_meaningful;
-      v.stopped = code != 0 || summary.is_null() || !summary.value("complete", false);
-      LogInfo(fmt::format(
-          "sweep: {} accelerator(s) {}: AU {:.2f}% {} ({:.1f} MB/s of {:.1f} "
-          "asked)",
-          n, what, p.au_percentage, VerdictWord(p), p.mb_per_second, p.demand_mb_per_second));
-      // Journaled as it ends (a stopped probe is not: the rerun runs it again), and the
-      // summary so far rewritten: a sweep killed later keeps both.
-      if (!folder.empty() && !v.stopped) {
-        try {
-          report::AppendResultLine(folder, kProbeJournal, ProbeJson(p).dump());
-        } catch (const std::exception& e) {
-          LogWarning(fmt::format("sweep: {}: a rerun will run this probe again", e.what()));
-        }
-      }
-      out.probes.push_back(std::move(p));
-      if (!folder.empty()) KeepSoFar(*env.results, envelope, out.probes);
-      verdict = fmt::format("{}{}{}", v.passed ? 1 : 0, v.meaningful ? 1 : 0, v.stopped ? 1 : 0);
-    }
-    // Every rank takes rank 0's verdict: the next count is the same everywhere.
-    verdict = ranks.AllGather(verdict).front();
-    v.passed = verdict[0] == '1';
-    v.meaningful = verdict[1] == '1';
-    v.stopped = verdict[2] == '1' || code != 0;
-    return v;
-  };
+void SweepRun::Search() {
   try {
-    out.search = FindMaxAccelerators(options.lowest, options.highest,
-                                     [&](uint64_t n, bool full) { return probe(n, full, 0); });
-    out.held = HoldBoundary(out.search, options.confirm_runs,
-                            [&](uint64_t n, int repeat) { return probe(n, true, repeat); });
+    out_.search = FindMaxAccelerators(options_.lowest, options_.highest,
+                                      [&](uint64_t n, bool full) { return Probe(n, full, 0); });
+    out_.held = HoldBoundary(out_.search, options_.confirm_runs,
+                             [&](uint64_t n, int repeat) { return Probe(n, true, repeat); });
   } catch (...) {
     // Refused before it measured anything (no dataset, a bad key): no folder that would pass
-    // for a sweep.
-    // A folder an earlier invocation filled keeps its journal.
-    if (lead && env.results && out.probes.empty() && earlier.empty()) env.results->Discard();
+    // for a sweep. A folder an earlier invocation filled keeps its journal.
+    if (lead_ && env_.results && out_.probes.empty() && earlier_.empty()) env_.results->Discard();
     throw;
   }
-  envelope.finished = UtcStamp();
-  envelope.complete = !out.search.stopped;
-  envelope.stop_reason = out.search.stop_reason;
-  if (out.search.stopped) out.exit_code = StoppedSweepExitCode(stop_code);
-  if (!lead) return out;
+  envelope_.finished = UtcStamp();
+  envelope_.complete = !out_.search.stopped;
+  envelope_.stop_reason = out_.search.stop_reason;
+  if (out_.search.stopped) out_.exit_code = StoppedSweepExitCode(stop_code_);
+}
 
-  const Answer answer = Sentence(out.search, out.held, out.probes, config);
-  out.sentence = answer.sentence;
-  auto& f = out.figures;
+ProbeVerdict SweepRun::Probe(uint64_t n, bool full, int repeat) {
+  const std::string what =
+      !full         ? "probe"
+      : repeat == 0 ? "full-length"
+                    : fmt::format("full-length {} of {}", repeat + 1, options_.confirm_runs);
+  RunJobOptions run = options_.run;
+  // This rank's share of n, as `run --accelerators` per rank adds up.
+  const auto size = static_cast<uint64_t>(ranks_.Size());
+  const auto rank = static_cast<uint64_t>(ranks_.Rank());
+  run.accelerators = n / size + (rank < n % size ? 1 : 0);
+  if (!full) run.config.train.total_training_steps = static_cast<int64_t>(plan_.probe_steps);
+  if (!folder_.empty()) run.config.output.folder = folder_ + "/probes";
+  if (run.accelerators == 0) {
+    // More ranks than accelerators: this rank has none, which `run` refuses.
+    throw UsageError(fmt::format(
+        "{} accelerator(s) over {} ranks leaves a rank without one: give --min {} or more", n, size,
+        size));
+  }
+  if (const auto kept = Recall(n, full, repeat, what)) return *kept;
+  return Measure(run, n, full, repeat, what);
+}
+
+std::optional<ProbeVerdict> SweepRun::Recall(uint64_t n, bool full, int repeat,
+                                             const std::string& what) {
+  std::string kept;
+  if (lead_)
+    if (const auto it = earlier_.find({n, full, repeat}); it != earlier_.end()) {
+      const SweepProbe& p = it->second;
+      kept = fmt::format("{}{}", p.passed ? 1 : 0, p.au_meaningful ? 1 : 0);
+      out_.probes.push_back(p);
+      LogInfo(fmt::format("sweep: {} accelerator(s) {}: AU {:.2f}% {} (an earlier run's)", n, what,
+                          p.au_percentage, VerdictWord(p)));
+    }
+  kept = ranks_.AllGather(kept).front();
+  if (kept.empty()) return std::nullopt;
+  return ProbeVerdict{kept[0] == '1', kept[1] == '1', false};
+}
+
+ProbeVerdict SweepRun::Measure(const RunJobOptions& run, uint64_t n, bool full, int repeat,
+                               const std::string& what) {
+  const ProbeRun done = RunProbe(
+      run, env_, lead_ ? probe_results_(folder_.empty() ? "" : folder_ + "/probes") : nullptr);
+  if (done.code != 0) stop_code_ = done.code;
+  std::string verdict;
+  if (lead_) {
+    SweepProbe p = ProbeOf(done.summary, n, full, plan_.demand_per_accel);
+    p.repeat = repeat;
+    p.folder = done.folder;
+    const bool stopped =
+        done.code != 0 || done.summary.is_null() || !done.summary.value("complete", false);
+    LogInfo(fmt::format("sweep: {} accelerator(s) {}: AU {:.2f}% {} ({:.1f} MB/s of {:.1f} asked)",
+                        n, what, p.au_percentage, VerdictWord(p), p.mb_per_second,
+                        p.demand_mb_per_second));
+    // A stopped probe is not journaled: the rerun runs it again.
+    if (!stopped) Journal(p);
+    verdict = fmt::format("{}{}{}", p.passed ? 1 : 0, p.au_meaningful ? 1 : 0, stopped ? 1 : 0);
+    out_.probes.push_back(std::move(p));
+    if (!folder_.empty()) KeepSoFar(*env_.results, envelope_, out_.probes);
+  }
+  // Every rank takes rank 0's verdict: the next count is the same everywhere.
+  verdict = ranks_.AllGather(verdict).front();
+  return ProbeVerdict{verdict[0] == '1', verdict[1] == '1', verdict[2] == '1' || done.code != 0};
+}
+
+// Journaled as it ends, beside the summary so far (KeepSoFar): a sweep killed later keeps both.
+void SweepRun::Journal(const SweepProbe& p) {
+  if (folder_.empty()) return;
+  try {
+    report::AppendResultLine(folder_, kProbeJournal, ProbeJson(p).dump());
+  } catch (const std::exception& e) {
+    LogWarning(fmt::format("sweep: {}: a rerun will run this probe again", e.what()));
+  }
+}
+
+nlohmann::ordered_json SweepRun::Figures(const SweepAnswer& answer) const {
+  const SearchResult& r = out_.search;
+  nlohmann::ordered_json f;
   // A stopped search has no answer: null, not 0 (0 is the answer "not even --min passes").
-  f["answer_accelerators"] =
-      out.search.stopped ? nlohmann::json() : nlohmann::json(out.search.answer);
-  f["first_failure_accelerators"] =
-      out.search.first_failure ? nlohmann::json(*out.search.first_failure) : nlohmann::json();
+  f["answer_accelerators"] = r.stopped ? nlohmann::json() : nlohmann::json(r.answer);
+  f["first_failure_accelerators"] = r.first_failure ? nlohmann::json(*r.first_failure) : nullptr;
   // The count whose AU was no verdict (too few steps), which is not a failure.
-  f["no_verdict_accelerators"] =
-      out.search.no_verdict ? nlohmann::json(*out.search.no_verdict) : nlohmann::json();
+  f["no_verdict_accelerators"] = r.no_verdict ? nlohmann::json(*r.no_verdict) : nullptr;
   // Confirmed: the full-length runs agree with the search, every repeat included.
-  f["confirmed"] = out.search.confirmed && out.held.Stable();
-  f["stable"] = out.held.runs_per_side > 0 ? nlohmann::json(out.held.Stable()) : nullptr;
-  f["confirmation"] = ConfirmationJson(out.held, out.probes);
-  f["limited_by_dataset"] = out.search.limited_by_dataset;
-  f["limited_by_range"] = out.search.limited_by_range;
-  f["sentence"] = out.sentence;
+  f["confirmed"] = r.confirmed && out_.held.Stable();
+  f["stable"] = out_.held.runs_per_side > 0 ? nlohmann::json(out_.held.Stable()) : nullptr;
+  f["confirmation"] = ConfirmationJson(out_.held, out_.probes);
+  f["limited_by_dataset"] = r.limited_by_dataset;
+  f["limited_by_range"] = r.limited_by_range;
+  f["sentence"] = answer.sentence;
   // What limited the answer (storage, client, memory) and the figures that said so.
   f["limited_by"] = answer.limit ? nlohmann::json(LimitName(answer.limit->limit)) : nullptr;
   f["limit_evidence"] = answer.limit ? nlohmann::json(answer.limit->evidence) : nullptr;
-  f["au_target_percentage"] = 100.0 * config.metric.au;
-  f["probe_steps"] = probe_steps;
+  f["au_target_percentage"] = 100.0 * config_.metric.au;
+  f["probe_steps"] = plan_.probe_steps;
   std::set<uint64_t> counts;
-  for (const auto& p : out.probes) counts.insert(p.accelerators);
+  for (const auto& p : out_.probes) counts.insert(p.accelerators);
   f["counts_tried"] = counts.size();  // distinct accelerator counts run (probes and full)
-  f["min_accelerators"] = options.lowest;
-  f["max_accelerators"] = options.highest;
-  f["demand_MB_per_second_per_accelerator"] = demand_per_accel / 1e6;
-  f["ranks"] = ranks.Size();
-  if (out.search.answer > 0) {
+  f["min_accelerators"] = options_.lowest;
+  f["max_accelerators"] = options_.highest;
+  f["demand_MB_per_second_per_accelerator"] = plan_.demand_per_accel / 1e6;
+  f["ranks"] = ranks_.Size();
+  if (r.answer > 0) {
     // The lines that confirm N* with the official tools, and the dataset they need for it.
     const double memory_gib = static_cast<double>(metrics::HostMemoryBytes()) / kGiB;
-    const auto official =
-        OfficialCommandsFor(config, out.search.answer, envelope.host_names, memory_gib);
+    const auto official = OfficialCommandsFor(config_, r.answer, envelope_.host_names, memory_gib);
     f["official"] = {
         {"dataset_files", official.size.files},     {"dataset_GB", official.size.bytes / 1e9},
         {"mlpstorage_datasize", official.datasize}, {"mlpstorage_datagen", official.datagen},
         {"mlpstorage_run", official.run},           {"dlio", official.dlio}};
   }
   auto& rows = f["probes"] = nlohmann::ordered_json::array();
-  for (const auto& p : out.probes) rows.push_back(ProbeJson(p));
-  if (env.results && !folder.empty()) {
-    try {
-      env.results->WriteFile("probes.csv", ProbesCsv(out.probes));
-      env.results->WriteFile("summary.json", report::WithEnvelope(envelope, f).dump(2) + "\n");
-      out.results.folder = folder;
-    } catch (const std::exception& e) {
-      out.results.error = e.what();
-    }
+  for (const auto& p : out_.probes) rows.push_back(ProbeJson(p));
+  return f;
+}
+
+void SweepRun::WriteFiles() {
+  if (!env_.results || folder_.empty()) return;
+  try {
+    env_.results->WriteFile("probes.csv", ProbesCsv(out_.probes));
+    env_.results->WriteFile("summary.json",
+                            report::WithEnvelope(envelope_, out_.figures).dump(2) + "\n");
+    out_.results.folder = folder_;
+  } catch (const std::exception& e) {
+    out_.results.error = e.what();
   }
-  nlohmann::ordered_json line;
+}
+
+SweepOutcome SweepRun::Report() {
+  if (!lead_) return std::move(out_);
+  const SweepAnswer answer = AnswerOf(out_.search, out_.held, out_.probes, config_);
+  out_.sentence = answer.sentence;
+  out_.figures = Figures(answer);
+  WriteFiles();
   nlohmann::ordered_json brief;
   for (const char* key :
        {"answer_accelerators", "first_failure_accelerators", "confirmed", "stable", "confirmation",
         "au_target_percentage", "limited_by", "sentence"})
-    brief[key] = f[key];
+    brief[key] = out_.figures[key];
+  nlohmann::ordered_json line;
   line["trainbench_sweep"] = brief;
-  out.line = FinalLine(line, envelope, out.results.folder);
-  out.text = SweepText(out);
-  if (out.search.stopped) out.error = out.sentence;
-  return out;
+  out_.line = FinalLine(line, envelope_, out_.results.folder);
+  out_.text = SweepText(out_.probes, out_.held, out_.sentence, out_.figures, out_.search.answer);
+  if (out_.search.stopped) out_.error = out_.sentence;
+  return std::move(out_);
+}
+
+}  // namespace
+
+uint64_t DefaultProbeSteps(const config::WorkloadConfig& config) {
+  // The steps AU excludes at the start, and at least as many measured: a probe's AU then
+  // covers steps that prefetching cannot hide.
+  return std::max<uint64_t>(20, 2 * config::MinStepsForAuVerdict(config));
+}
+
+SweepOutcome SweepJob(
+    const SweepOptions& options, JobEnv& env,
+    const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results) {
+  const SweepPlan plan = CheckSweep(options);
+  SweepRun sweep(options, plan, env, probe_results);
+  sweep.Open();
+  sweep.Search();
+  return sweep.Report();
 }
 
 SweepOutcome SweepJob(const SweepOptions& options) {

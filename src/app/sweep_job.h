@@ -2,11 +2,12 @@
 // feeds. Runs RunJob at the counts accelerator_search.h picks: short probes (a step budget,
 // train.total_training_steps, long enough that the AU is a verdict: the start steps it
 // excludes plus as many measured) and full-length runs to confirm, repeated at N* and N*+1
-// (sweep_confirm.h) so the answer carries its spread or says that it is not stable. Every probe
-// keeps its own run results under the sweep's folder (<output>/sweep-<workload>-<UTC
-// stamp>/probes/), and the sweep's summary.json (kind sweep) lists them with the answer. Under
-// mpirun a count is split over the ranks as `run --accelerators` takes it (the first ranks take one
-// more). Not thread-safe: one job per process.
+// (sweep_confirm.h) so the answer carries its spread or says that it is not stable; its words
+// are sweep_answer.h's. Every probe keeps its own run results under the sweep's folder
+// (<output>/sweep-<workload>-max-<id>/probes/, named by what it searches, with the probes'
+// journal that a rerun resumes from), and the sweep's summary.json (kind sweep) lists them
+// with the answer. Under mpirun a count is split over the ranks as `run --accelerators` takes
+// it (the first ranks take one more). Not thread-safe: one job per process.
 #pragma once
 
 #include <functional>

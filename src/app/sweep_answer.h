@@ -1,0 +1,32 @@
+// The answer of `sweep --find-max-accelerators` in words: one sentence from what limited it
+// (sweep_limit.h: "this storage feeds N" only where the storage was the limit) and whether its
+// repeats agreed (sweep_confirm.h), and the console text around it. Pure; thread-safe.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/accelerator_search.h"
+#include "app/sweep_limit.h"
+#include "app/sweep_probe.h"
+#include "config/workload.h"
+
+namespace trainbench::app {
+
+struct SweepAnswer {
+  std::string sentence;
+  std::optional<LimitFinding> limit;  // none: stopped, or nothing to judge
+};
+
+SweepAnswer AnswerOf(const SearchResult& search, const Confirmation& held,
+                     const std::vector<SweepProbe>& probes, const config::WorkloadConfig& config);
+
+// The probes' table, the repeats' spread, the sentence, and the official tools' commands that
+// would confirm `answer` (figures["official"], where there is one).
+std::string SweepText(const std::vector<SweepProbe>& probes, const Confirmation& held,
+                      const std::string& sentence, const nlohmann::ordered_json& figures,
+                      uint64_t answer);
+
+}  // namespace trainbench::app
