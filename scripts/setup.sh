@@ -10,6 +10,7 @@
 # chromium, tmux: the report's tests (headless Chromium renders the page, tmux the live view).
 # nginx, squid: the origin and the mirror the stage tests fetch from (tests/stage/servers.sh).
 # aria2: the third client of bench/stage_vs_curl.sh (aria2c -x 8).
+# rclone: the third reader of bench/s3_read_vs_s3dlio.sh (beside s3dlio from PyPI).
 # slurmctld, slurmd, slurm-client, munge: the Slurm cluster the slurm tests start (tests/slurm/cluster.sh).
 # podman, mmdebstrap, runc: the container image (container/build.sh) and its tests (runc: crun
 # refuses hybrid cgroups; tests/container/image.sh); python3-yaml: the Kubernetes Job's check.
@@ -44,6 +45,7 @@ if [ "$profile" = all ]; then
     fio aria2 time zstd python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
     chromium tmux
     podman mmdebstrap runc python3-yaml strace
+    rclone
   )
 fi
 
