@@ -14,7 +14,10 @@
 # slurmctld, slurmd, slurm-client, munge: the Slurm cluster the slurm tests start (tests/slurm/cluster.sh).
 # podman, mmdebstrap, runc: the container image (container/build.sh) and its tests (runc: crun
 # refuses hybrid cgroups; tests/container/image.sh); python3-yaml: the Kubernetes Job's check.
+# libgloo-dev: Gloo's headers alone, which LibTorch's c10d/ProcessGroupGloo.hpp includes and
+# PyPI's torch does not ship (its libtorch_cpu.so carries Gloo itself): `train` across CPU processes.
 # The PyPI peers (pyarrow, TensorFlow, PyTorch, DLIO, ...): scripts/setup_python.sh, into .venv/.
+# PyTorch there is also the LibTorch of `trainbench train` (scripts/build.sh): no Debian LibTorch.
 set -euo pipefail
 profile=${1:-all}
 case $profile in
@@ -37,27 +40,23 @@ packages=(
 if [ "$profile" = all ]; then
   packages+=(
     clang-format git hdf5-tools
-    libtorch-dev libgloo-dev
+    libgloo-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     ceph-mon ceph-osd radosgw ceph-common
     nginx squid
     slurmctld slurmd slurm-client munge
-    fio aria2 time zstd python3 python3-numpy python3-h5py python3-pil python3-torch python3-torchvision
+    fio aria2 time zstd python3 python3-numpy python3-h5py python3-pil
     chromium tmux
     podman mmdebstrap runc python3-yaml strace
     rclone
   )
 fi
 
-# Ubuntu (22.04, 24.04; NGC containers) names libjpeg-turbo's libjpeg API differently, and a
-# GPU host builds `train` against its own PyTorch: Debian's CPU LibTorch is left out there when
-# python3 already imports torch.
+# Ubuntu (22.04, 24.04; NGC containers) names libjpeg-turbo's libjpeg API differently.
 if grep -qs '^ID=ubuntu' /etc/os-release; then
   for i in "${!packages[@]}"; do
     case ${packages[$i]} in
       libjpeg62-turbo-dev) packages[$i]=libjpeg-turbo8-dev ;;
-      libtorch-dev | libgloo-dev | python3-torch | python3-torchvision)
-        python3 -c 'import torch' 2>/dev/null && unset 'packages[i]' ;;
     esac
   done
 fi

@@ -25,9 +25,9 @@ train::TrainFunction LoadTrainPlugin() {
   if (!fs::exists(plugin))
     throw RuntimeError(fmt::format(
         "`trainbench train` needs LibTorch, and this build has none ({} is not beside the binary). "
-        "Install it (Debian: `apt-get install libtorch-dev`, or `bash scripts/setup.sh`) and "
-        "rebuild; "
-        "on a GPU machine build against its PyTorch: cmake -S . -B build "
+        "Install PyPI's torch into .venv (`bash scripts/setup_python.sh`, as requirements.txt "
+        "pins it) and rebuild (`bash scripts/build.sh`); on a GPU machine build against its "
+        "PyTorch: cmake -S . -B build "
         "-DCMAKE_PREFIX_PATH=$(python3 -c \"import torch;print(torch.utils.cmake_prefix_path)\")",
         plugin.string()));
   // RTLD_LOCAL keeps LibTorch's symbols out of the global namespace; the plugin carries its

@@ -3,7 +3,8 @@
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>
 #include <fmt/format.h>
-#include <torch/version.h>
+#include <torch/csrc/autograd/function_hook.h>
+#include <torch/csrc/autograd/variable.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -22,12 +23,6 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #define TRAINBENCH_HAVE_NCCL 1
-#endif
-// Tensor.register_post_accumulate_grad_hook's C++ side arrived with PyTorch 2.1.
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
-#include <torch/csrc/autograd/function_hook.h>
-#include <torch/csrc/autograd/variable.h>
-#define TRAINBENCH_HAVE_POST_ACC_HOOKS 1
 #endif
 
 namespace trainbench::train {
@@ -154,7 +149,6 @@ void DataParallel::Broadcast(const std::vector<at::Tensor>& tensors) {
 
 namespace {
 
-#if defined(TRAINBENCH_HAVE_POST_ACC_HOOKS)
 // Runs on autograd's thread once a parameter's gradient for this pass is accumulated.
 class BucketReadyHook : public torch::autograd::PostAccumulateGradHook {
  public:
@@ -164,7 +158,6 @@ class BucketReadyHook : public torch::autograd::PostAccumulateGradHook {
  private:
   std::function<void()> ready_;
 };
-#endif
 
 // A view of `flat` from element `offset` with the parameter's shape and strides (channels-last
 // weights keep their layout, which the fused optimizer expects of their gradients).
@@ -197,9 +190,7 @@ void DataParallel::AttachGradientBuckets(const std::vector<at::Tensor>& paramete
     groups.back().push_back(p);
     bytes += size;
   }
-#if defined(TRAINBENCH_HAVE_POST_ACC_HOOKS)
   overlapped_ = true;
-#endif
   for (auto& members : groups) {
     int64_t numel = 0;
     for (const auto& p : members) numel += p.numel();
@@ -210,14 +201,12 @@ void DataParallel::AttachGradientBuckets(const std::vector<at::Tensor>& paramete
     for (auto p : members) {
       p.mutable_grad() = GradientView(bucket->flat, offset, p);
       offset += p.numel();
-#if defined(TRAINBENCH_HAVE_POST_ACC_HOOKS)
       Bucket* b = bucket.get();
       torch::autograd::impl::set_post_acc_grad_hooks(p,
                                                      std::make_unique<BucketReadyHook>([this, b] {
                                                        if (b->pending.fetch_sub(1) == 1)
                                                          StartBucket(*b);
                                                      }));
-#endif
     }
     buckets_.push_back(std::move(bucket));
   }

@@ -5,7 +5,6 @@
 #include <ATen/autocast_mode.h>
 #include <fmt/format.h>
 #include <torch/cuda.h>
-#include <torch/version.h>
 
 #include <fstream>
 #include <thread>
@@ -15,11 +14,6 @@
 
 #if defined(TRAINBENCH_TORCH_CUDA)
 #include <ATen/cuda/CUDAContext.h>
-#endif
-
-// PyTorch 2.4 replaced the per-backend autocast setters with ones taking a device type.
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-#define TRAINBENCH_AUTOCAST_BY_DEVICE 1
 #endif
 
 namespace trainbench::train {
@@ -50,7 +44,7 @@ bool CudaAvailable() { return torch::cuda::is_available(); }
 
 void ConfigureBackends(const c10::Device& device, Precision precision, int threads) {
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  // Debian's LibTorch starts with one intra-op thread; use the cores unless told otherwise.
+  // The cores unless told otherwise, whatever OMP_NUM_THREADS the launcher left.
   at::set_num_threads(threads > 0 ? threads : std::max(1, cores));
   if (!device.is_cuda()) return;
   auto& context = at::globalContext();
@@ -93,33 +87,15 @@ AutocastScope::AutocastScope(const c10::Device& device, Precision precision)
   if (precision != Precision::kBf16 && precision != Precision::kFp16) return;
   const c10::ScalarType dtype = precision == Precision::kBf16 ? at::kBFloat16 : at::kHalf;
   enabled_ = true;
-#if defined(TRAINBENCH_AUTOCAST_BY_DEVICE)
   at::autocast::set_autocast_dtype(type_, dtype);
   at::autocast::set_autocast_enabled(type_, true);
-#else
-  if (type_ == c10::DeviceType::CUDA) {
-    at::autocast::set_autocast_gpu_dtype(dtype);
-    at::autocast::set_enabled(true);
-  } else {
-    at::autocast::set_autocast_cpu_dtype(dtype);
-    at::autocast::set_cpu_enabled(true);
-  }
-#endif
   at::autocast::increment_nesting();
 }
 
 AutocastScope::~AutocastScope() {
   if (!enabled_) return;
   if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
-#if defined(TRAINBENCH_AUTOCAST_BY_DEVICE)
   at::autocast::set_autocast_enabled(type_, false);
-#else
-  if (type_ == c10::DeviceType::CUDA) {
-    at::autocast::set_enabled(false);
-  } else {
-    at::autocast::set_cpu_enabled(false);
-  }
-#endif
 }
 
 bool IsOutOfMemory(const std::string& what) {

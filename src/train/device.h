@@ -2,7 +2,7 @@
 // switches (TF32 for cuBLAS and cuDNN, autocast to bf16 or fp16), cuDNN autotuning, CPU
 // thread counts, and the one-line description start-up prints. CUDA-only calls are compiled
 // when the LibTorch found has CUDA (TRAINBENCH_TORCH_CUDA), so the same source builds with
-// Debian's CPU LibTorch 1.13 and with a PyTorch 2.x LibTorch on a GPU machine.
+// PyTorch's LibTorch linked by its CPU half on a CPU machine and whole on a GPU machine.
 // Not thread-safe: called from the training thread (autocast state is thread-local).
 #pragma once
 

@@ -25,34 +25,16 @@ void GradScaler::Unscale(const std::vector<at::Tensor>& parameters) {
     if (p.grad().defined()) grads.push_back(p.grad());
   found_inf_.zero_();
   if (grads.empty()) return;
-  const at::Tensor inv_scale = scale_.reciprocal();
-  if (scale_.is_cuda()) {
-    // One multi-tensor kernel: unscale and check every element, as torch's GradScaler does.
-    at::_amp_foreach_non_finite_check_and_unscale_(grads, found_inf_, inv_scale);
-    return;
-  }
-  // Elsewhere (Debian's CPU LibTorch has no kernel for it): an inf or NaN anywhere makes
-  // the double sum of sums non-finite; large finite gradients cannot overflow a double.
-  std::vector<at::Tensor> sums;
-  sums.reserve(grads.size());
-  for (auto& g : grads) {
-    g.mul_(inv_scale.to(g.dtype()));
-    sums.push_back(g.sum(at::kDouble));
-  }
-  found_inf_.copy_(at::isfinite(at::stack(sums).sum()).logical_not().reshape({1}));
+  // One multi-tensor kernel (CUDA's or the CPU's): unscale and check every element, as torch's
+  // GradScaler does.
+  at::_amp_foreach_non_finite_check_and_unscale_(grads, found_inf_, scale_.reciprocal());
 }
 
 void GradScaler::Update() {
   c10::NoGradGuard no_grad;
-  // Tensor arithmetic rather than torch's _amp_update_scale_, which Debian's CPU LibTorch
-  // lacks: the same rule, still no host read.
-  const at::Tensor found = found_inf_.gt(0);
-  const at::Tensor clean = growth_tracker_ + 1;
-  const at::Tensor grow = clean.ge(options_.growth_interval).logical_and(found.logical_not());
-  at::Tensor next = at::where(found, scale_ * options_.backoff_factor, scale_);
-  next = at::where(grow, scale_ * options_.growth_factor, next);
-  scale_.copy_(next);
-  growth_tracker_.copy_(at::where(found.logical_or(grow), at::zeros_like(clean), clean));
+  // torch's own rule and kernel, still no host read.
+  at::_amp_update_scale_(scale_, growth_tracker_, found_inf_, options_.growth_factor,
+                         options_.backoff_factor, options_.growth_interval);
   skipped_.add_(found_inf_);
 }
 

@@ -2,12 +2,6 @@
 
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>
-#include <torch/version.h>
-
-// torch._fused_sgd_ (CUDA) arrived with PyTorch 2.3's SGD(fused=True).
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
-#define TRAINBENCH_HAVE_FUSED_SGD 1
-#endif
 
 namespace trainbench::train {
 
@@ -19,11 +13,8 @@ void Sgd::ZeroGrad() {
 }
 
 bool Sgd::fused() const {
-#if defined(TRAINBENCH_HAVE_FUSED_SGD)
+  // torch._fused_sgd_, SGD(fused=True)'s kernel, is CUDA's.
   return !parameters_.empty() && parameters_.front().is_cuda();
-#else
-  return false;
-#endif
 }
 
 void Sgd::Step(const at::Tensor& found_inf) {
@@ -38,7 +29,6 @@ void Sgd::Step(const at::Tensor& found_inf) {
     grads.push_back(p.grad());
   }
   if (params.empty()) return;
-#if defined(TRAINBENCH_HAVE_FUSED_SGD)
   if (fused()) {
     const bool first = momentum_.size() != params.size();
     if (first) {
@@ -51,7 +41,6 @@ void Sgd::Step(const at::Tensor& found_inf) {
                     found_inf.defined() ? std::optional<at::Tensor>(found_inf) : std::nullopt);
     return;
   }
-#endif
   if (found_inf.defined() && found_inf.item<float>() != 0) return;
   if (options_.weight_decay != 0) at::_foreach_add_(grads, params, options_.weight_decay);
   if (options_.momentum != 0) {

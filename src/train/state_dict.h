@@ -1,5 +1,6 @@
 // Saves a model's parameters and buffers as a state dict in PyTorch's own file format
-// (torch::pickle_save: a zip of pickled tensors), so Python's torch.load reads it and
+// (torch::pickle_save's zip of pickled tensors, the dict untagged), so Python's torch.load reads
+// it, with weights_only=True as PyTorch 2.6+ does by default, and
 // torchvision.models.resnet50().load_state_dict() accepts it, names and shapes included.
 // Written to a temporary name and renamed: an interrupted save leaves no partial file.
 // Not thread-safe with respect to the module being trained.

@@ -4,12 +4,12 @@
 # name and shape checking; trained values survive the round trip.
 source "$(dirname "$0")/../lib/common.sh"
 skip_unless train_has_libtorch "trainbench built without LibTorch"
-skip_unless "python_has torch torchvision" "$PY with torch and torchvision (scripts/setup.sh installs them)"
+skip_unless_pypi torch torchvision
 "$TRAINBENCH" train --device cpu --threads 2 --model resnet50 --image-size 32 --batch-size 2 \
   --steps-per-epoch 1 --warmup-steps 0 --channels-last --save "$WORK/r50.pt" >"$WORK/out"
 grep -q "^Model: resnet50 (25557032 parameters)" "$WORK/out" || fail "parameter count"
 [ -f "$WORK/r50.pt" ] && [ ! -e "$WORK/r50.pt.partial" ] || fail "save file"
-$PY - "$WORK/r50.pt" <<'PYEOF'
+"$PYPI_PY" - "$WORK/r50.pt" <<'PYEOF'
 import sys, torch, torchvision
 state = torch.load(sys.argv[1])
 model = torchvision.models.resnet50()
