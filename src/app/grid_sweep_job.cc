@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "app/results_writer.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
@@ -115,6 +116,248 @@ std::string OverrideKey(const std::string& override_text) {
   return key;
 }
 
+// What an earlier invocation of the same grid left in its folder: the points it journaled
+// (points.jsonl; a line cut by a kill is skipped, and that point runs again) and its summary's
+// start and ending.
+struct EarlierGrid {
+  std::map<std::string, SweepProbe> done;  // by Key(values)
+  std::string started;                     // "" without a summary
+  bool complete = false;
+};
+
+EarlierGrid ReadEarlierGrid(const std::string& folder) {
+  EarlierGrid earlier;
+  std::ifstream in(folder + "/points.jsonl");
+  std::string line;
+  while (std::getline(in, line)) {
+    try {
+      const auto j = nlohmann::json::parse(line);
+      earlier.done[Key(j.at("values").get<std::vector<std::string>>())] =
+          ProbeFromJson(j.at("run"));
+    } catch (const std::exception&) {
+    }
+  }
+  if (earlier.done.empty()) return earlier;
+  try {
+    std::ifstream summary(folder + "/summary.json");
+    const auto j = nlohmann::json::parse(summary);
+    earlier.started = j.value("started", std::string());
+    earlier.complete = j.value("complete", false);
+  } catch (const std::exception&) {
+    // No summary yet (killed before its first write): this invocation's start stands.
+  }
+  return earlier;
+}
+
+// A grid sweep while it runs, in its steps: Open (the plan of every point, the folder named by
+// what it sweeps, what an earlier invocation finished, and rank 0's results writer, whose first
+// summary a kill -9 leaves), Work (a run per point not yet done, each journaled and the summary
+// rewritten as it ends), Report (the final summary, text and line).
+class GridRun {
+ public:
+  GridRun(const GridSweepOptions& options, JobEnv& env)
+      : options_(options),
+        config_(options.run.config),
+        env_(env),
+        ranks_(env.ranks),
+        lead_(ranks_.Rank() == 0),
+        sink_(options.output, "") {}
+
+  void Open();
+  void Work();
+  GridSweepOutcome Report();
+
+ private:
+  void OpenResults();
+  // False where the point's run stopped the grid (the same decision on every rank).
+  bool RunPoint(const PlannedPoint& p);
+  void Keep(GridPoint point);
+  nlohmann::ordered_json Figures() const;
+  std::string PointsCsv() const;
+
+  const GridSweepOptions& options_;
+  const config::WorkloadConfig& config_;
+  JobEnv& env_;
+  dist::Communicator& ranks_;
+  const bool lead_;
+  std::vector<PlannedPoint> planned_;
+  std::map<std::string, size_t> order_;  // a point's place in the grid, by Key(values)
+  std::string name_, folder_;
+  EarlierGrid earlier_;
+  std::string done_text_;  // every rank's view of the keys done, each ended by \x1e
+  size_t resumed_ = 0;
+  report::ResultEnvelope envelope_;
+  FolderResults sink_;  // rank 0's results folder, written through writer_
+  std::unique_ptr<ResultsWriter> writer_;
+  GridSweepOutcome out_;
+};
+
+void GridRun::Open() {
+  if (options_.axes.empty())
+    throw UsageError(
+        "sweep: give what to sweep (key=v1,v2,... or --accelerators 8,16,...), or "
+        "--find-max-accelerators");
+  planned_ = Plan(options_, ranks_.Size());  // every point's config, before any run
+  for (size_t i = 0; i < planned_.size(); ++i) order_[Key(planned_[i].values)] = i;
+  name_ = fmt::format("sweep-{}-grid-{}", config_.workload_name, GridId(options_, ranks_.Size()));
+  folder_ = (fs::path(options_.output) / name_).string();
+  // What an earlier invocation finished (rank 0 reads, every rank learns).
+  if (lead_) {
+    earlier_ = ReadEarlierGrid(folder_);
+    for (const auto& [key, probe] : earlier_.done) done_text_ += key + "\x1e";
+  }
+  done_text_ = ranks_.AllGather(done_text_).front();
+  resumed_ = earlier_.done.size();
+  envelope_ = StartEnvelope("sweep", config_.workload_name, ranks_);
+  envelope_.config = config::ToJson(config_);
+  // A resumed sweep started when its first invocation did.
+  if (!earlier_.started.empty()) envelope_.started = earlier_.started;
+  out_.reports = lead_;
+  out_.total_points = planned_.size();
+  if (lead_) OpenResults();
+  if (!lead_) return;
+  std::vector<std::string> axes;
+  for (const auto& a : options_.axes)
+    axes.push_back(fmt::format("{} {}", a.key, fmt::join(a.values, ",")));
+  LogInfo(fmt::format("sweep {}: {} points ({}){}; results in {}", config_.workload_name,
+                      planned_.size(), fmt::join(axes, " x "),
+                      resumed_ ? fmt::format(", {} done by an earlier run", resumed_) : "",
+                      folder_));
+}
+
+// The writer's first summary holds the points an earlier invocation finished, marked not
+// ended. A finished grid asked again runs nothing and leaves its folder as it was.
+void GridRun::OpenResults() {
+  for (const auto& p : planned_)
+    if (const auto it = earlier_.done.find(Key(p.values)); it != earlier_.done.end())
+      out_.points.push_back({p.values, it->second, true});
+  if (earlier_.complete && out_.points.size() == planned_.size()) return;
+  writer_ = std::make_unique<ResultsWriter>(&sink_, envelope_, 0.0);
+  try {
+    writer_->OpenResumable(name_, Figures());
+  } catch (const std::exception& e) {
+    throw UsageError(fmt::format("output.folder: {}", e.what()));
+  }
+  try {
+    sink_.WriteFile("points.csv", PointsCsv());
+  } catch (const std::exception&) {
+    // The end writes it again and says what it could not write.
+  }
+}
+
+void GridRun::Work() {
+  for (const auto& p : planned_) {
+    if (done_text_.find(Key(p.values) + "\x1e") != std::string::npos) continue;
+    if (!RunPoint(p)) break;
+  }
+}
+
+bool GridRun::RunPoint(const PlannedPoint& p) {
+  RunJobOptions run = p.run;
+  const auto size = static_cast<uint64_t>(ranks_.Size());
+  const auto rank = static_cast<uint64_t>(ranks_.Rank());
+  run.accelerators = p.accelerators / size + (rank < p.accelerators % size ? 1 : 0);
+  run.config.output.folder = folder_ + "/points";
+  const ProbeRun done = RunProbe(
+      run, env_,
+      lead_ ? std::make_unique<FolderResults>(folder_ + "/points", run.config.output.log_file)
+            : nullptr);
+  // The same decision on every rank (RunJob's status is the job's): no rank waits alone.
+  if (done.code != 0) {
+    out_.exit_code = StoppedSweepExitCode(done.code);
+    out_.error =
+        fmt::format("the run at {} ended with exit {}{}", fmt::join(p.values, ", "), done.code,
+                    done.code == static_cast<int>(ExitCode::kInterrupted) ? " (interrupted)" : "");
+    return false;
+  }
+  if (!lead_) return true;
+  GridPoint point{p.values,
+                  ProbeOf(done.summary, p.accelerators, true, DemandPerAccelerator(run.config)),
+                  false};
+  point.run.folder = done.folder;
+  Keep(std::move(point));
+  return true;
+}
+
+// Journaled as it ends, and the summary and points.csv rewritten: a sweep killed later keeps
+// what it measured, and its rerun runs only the rest.
+void GridRun::Keep(GridPoint point) {
+  nlohmann::ordered_json entry;
+  entry["values"] = point.values;
+  entry["run"] = ProbeJson(point.run);
+  report::AppendResultLine(folder_, "points.jsonl", entry.dump());
+  // In the grid's order, among the points an earlier invocation finished.
+  auto at = out_.points.begin();
+  while (at != out_.points.end() && order_.at(Key(at->values)) < order_.at(Key(point.values))) ++at;
+  out_.points.insert(at, std::move(point));
+  writer_->Update(Figures());
+  try {
+    sink_.WriteFile("points.csv", PointsCsv());
+  } catch (const std::exception&) {
+  }
+}
+
+nlohmann::ordered_json GridRun::Figures() const {
+  nlohmann::ordered_json f;
+  f["mode"] = "grid";
+  auto& axes = f["axes"] = nlohmann::ordered_json::array();
+  for (const auto& a : options_.axes) axes.push_back({{"key", a.key}, {"values", a.values}});
+  f["points_total"] = out_.total_points;
+  f["points_done"] = out_.points.size();
+  f["points_resumed"] = resumed_;
+  auto& rows = f["points"] = nlohmann::ordered_json::array();
+  for (const auto& p : out_.points) {
+    nlohmann::ordered_json row;
+    for (size_t a = 0; a < options_.axes.size(); ++a)
+      row["values"][options_.axes[a].key] = p.values[a];
+    row["run"] = ProbeJson(p.run);
+    rows.push_back(row);
+  }
+  return f;
+}
+
+// points.csv's leading columns: the swept keys but accelerators, a column of its own.
+std::string GridRun::PointsCsv() const {
+  std::vector<std::string> keys;
+  std::vector<std::vector<std::string>> values;
+  std::vector<SweepProbe> runs;
+  for (const auto& a : options_.axes)
+    if (a.key != kAccelerators) keys.push_back(a.key);
+  for (const auto& p : out_.points) {
+    auto& row_values = values.emplace_back();
+    for (size_t a = 0; a < options_.axes.size(); ++a)
+      if (options_.axes[a].key != kAccelerators) row_values.push_back(p.values[a]);
+    runs.push_back(p.run);
+  }
+  return ProbesCsv(runs, keys, values);
+}
+
+GridSweepOutcome GridRun::Report() {
+  if (!lead_) return std::move(out_);
+  envelope_.finished = UtcStamp();
+  envelope_.complete = out_.points.size() == out_.total_points;
+  envelope_.stop_reason = out_.error;
+  out_.results.folder = folder_;
+  if (writer_) {
+    try {
+      sink_.WriteFile("points.csv", PointsCsv());
+    } catch (const std::exception& e) {
+      out_.results.error = e.what();
+    }
+    const WrittenResults written = writer_->Finish(envelope_, Figures(), TimeseriesResult{});
+    if (!written.error.empty()) out_.results.error = written.error;
+  }
+  if (!out_.results.error.empty()) out_.results.folder.clear();
+  nlohmann::ordered_json line;
+  line["trainbench_sweep"] = {{"mode", "grid"},
+                              {"points_total", out_.total_points},
+                              {"points_done", out_.points.size()},
+                              {"points_resumed", resumed_}};
+  out_.line = FinalLine(line, envelope_, out_.results.folder);
+  out_.text = GridText(options_.axes, out_.points);
+  return std::move(out_);
+}
+
 }  // namespace
 
 std::vector<GridAxis> TakeGridAxes(std::vector<std::string>& overrides) {
@@ -144,165 +387,10 @@ std::vector<GridAxis> TakeGridAxes(std::vector<std::string>& overrides) {
 }
 
 GridSweepOutcome GridSweepJob(const GridSweepOptions& options, JobEnv& env) {
-  dist::Communicator& ranks = env.ranks;
-  const bool lead = ranks.Rank() == 0;
-  if (options.axes.empty())
-    throw UsageError(
-        "sweep: give what to sweep (key=v1,v2,... or --accelerators 8,16,...), or "
-        "--find-max-accelerators");
-  const auto planned = Plan(options, ranks.Size());  // every point's config, before any run
-  const auto& config = options.run.config;
-  const std::string folder =
-      (fs::path(options.output) /
-       fmt::format("sweep-{}-grid-{}", config.workload_name, GridId(options, ranks.Size())))
-          .string();
-  const std::string journal = folder + "/points.jsonl";
-
-  // What an earlier invocation finished (rank 0 reads, every rank learns).
-  std::map<std::string, SweepProbe> done;
-  std::string done_text;
-  if (lead) {
-    std::error_code ec;
-    fs::create_directories(folder + "/points", ec);
-    if (ec)
-      throw UsageError(fmt::format("output.folder: cannot create {}: {}", folder, ec.message()));
-    std::ifstream in(journal);
-    std::string line;
-    while (std::getline(in, line)) {
-      try {
-        const auto j = nlohmann::json::parse(line);
-        done[Key(j.at("values").get<std::vector<std::string>>())] = ProbeFromJson(j.at("run"));
-      } catch (const std::exception&) {
-        // A line cut by a kill: that point runs again.
-      }
-    }
-    for (const auto& [key, probe] : done) done_text += key + "\x1e";
-  }
-  done_text = ranks.AllGather(done_text).front();
-
-  report::ResultEnvelope envelope;
-  envelope.kind = "sweep";
-  envelope.workload = config.workload_name;
-  envelope.started = UtcStamp();
-  // A resumed sweep started when its first invocation did.
-  const std::string summary_path = folder + "/summary.json";
-  bool earlier_complete = false;
-  if (lead && !done.empty()) {
-    try {
-      std::ifstream in(summary_path);
-      const auto earlier = nlohmann::json::parse(in);
-      envelope.started = earlier.value("started", envelope.started);
-      earlier_complete = earlier.value("complete", false);
-    } catch (const std::exception&) {
-      // No summary yet (killed before its first write): this invocation's start stands.
-    }
-  }
-  envelope.config = config::ToJson(config);
-  envelope.host_names = report::DistinctHosts(ranks.Gather(ranks.Host()));
-
-  GridSweepOutcome out;
-  out.reports = lead;
-  out.total_points = planned.size();
-  const size_t resumed = done.size();
-  if (lead)
-    LogInfo(fmt::format(
-        "sweep {}: {} points ({}){}; results in {}", config.workload_name, planned.size(),
-        fmt::join(
-            [&] {
-              std::vector<std::string> axes;
-              for (const auto& a : options.axes)
-                axes.push_back(fmt::format("{} {}", a.key, fmt::join(a.values, ",")));
-              return axes;
-            }(),
-            " x "),
-        resumed ? fmt::format(", {} done by an earlier run", resumed) : "", folder));
-
-  auto write_summary = [&] {
-    nlohmann::ordered_json f;
-    f["mode"] = "grid";
-    auto& axes = f["axes"] = nlohmann::ordered_json::array();
-    for (const auto& a : options.axes) axes.push_back({{"key", a.key}, {"values", a.values}});
-    f["points_total"] = out.total_points;
-    f["points_done"] = out.points.size();
-    f["points_resumed"] = resumed;
-    auto& rows = f["points"] = nlohmann::ordered_json::array();
-    std::vector<SweepProbe> runs;
-    // points.csv's leading columns: the swept keys but accelerators, a column of its own.
-    std::vector<std::string> keys;
-    std::vector<std::vector<std::string>> values;
-    for (const auto& a : options.axes)
-      if (a.key != kAccelerators) keys.push_back(a.key);
-    for (const auto& p : out.points) {
-      auto& row_values = values.emplace_back();
-      for (size_t a = 0; a < options.axes.size(); ++a)
-        if (options.axes[a].key != kAccelerators) row_values.push_back(p.values[a]);
-      nlohmann::ordered_json row;
-      for (size_t a = 0; a < options.axes.size(); ++a)
-        row["values"][options.axes[a].key] = p.values[a];
-      row["run"] = ProbeJson(p.run);
-      rows.push_back(row);
-      runs.push_back(p.run);
-    }
-    envelope.finished = UtcStamp();
-    envelope.complete = out.points.size() == out.total_points;
-    envelope.stop_reason = out.error;
-    report::WriteResultFile(folder, "points.csv", ProbesCsv(runs, keys, values));
-    report::WriteResultFile(folder, "summary.json",
-                            report::WithEnvelope(envelope, f).dump(2) + "\n");
-    return f;
-  };
-
-  for (const auto& p : planned) {
-    const std::string key = Key(p.values);
-    if (done_text.find(key + "\x1e") != std::string::npos) {
-      if (lead) out.points.push_back({p.values, done.at(key), true});
-      continue;
-    }
-    RunJobOptions run = p.run;
-    const auto size = static_cast<uint64_t>(ranks.Size());
-    const auto rank = static_cast<uint64_t>(ranks.Rank());
-    run.accelerators = p.accelerators / size + (rank < p.accelerators % size ? 1 : 0);
-    run.config.output.folder = folder + "/points";
-    const ProbeRun done_run = RunProbe(
-        run, env,
-        lead ? std::make_unique<FolderResults>(folder + "/points", run.config.output.log_file)
-             : nullptr);
-    // The same decision on every rank (RunJob's status is the job's): no rank waits alone.
-    if (done_run.code != 0) {
-      out.exit_code = StoppedSweepExitCode(done_run.code);
-      out.error = fmt::format(
-          "the run at {} ended with exit {}{}", fmt::join(p.values, ", "), done_run.code,
-          done_run.code == static_cast<int>(ExitCode::kInterrupted) ? " (interrupted)" : "");
-      break;
-    }
-    if (!lead) continue;
-    GridPoint point{
-        p.values, ProbeOf(done_run.summary, p.accelerators, true, DemandPerAccelerator(run.config)),
-        false};
-    point.run.folder = done_run.folder;
-    nlohmann::ordered_json entry;
-    entry["values"] = p.values;
-    entry["run"] = ProbeJson(point.run);
-    report::AppendResultLine(folder, "points.jsonl", entry.dump());
-    out.points.push_back(std::move(point));
-    write_summary();  // a sweep killed later keeps what it measured
-  }
-  if (!lead) return out;
-  try {
-    // A rerun that ran nothing leaves the finished sweep's summary as it was.
-    if (out.points.size() != resumed || !out.error.empty() || !earlier_complete) write_summary();
-    out.results.folder = folder;
-  } catch (const std::exception& e) {
-    out.results.error = e.what();
-  }
-  nlohmann::ordered_json line;
-  line["trainbench_sweep"] = {{"mode", "grid"},
-                              {"points_total", out.total_points},
-                              {"points_done", out.points.size()},
-                              {"points_resumed", resumed}};
-  out.line = FinalLine(line, envelope, out.results.folder);
-  out.text = GridText(options.axes, out.points);
-  return out;
+  GridRun grid(options, env);
+  grid.Open();
+  grid.Work();
+  return grid.Report();
 }
 
 }  // namespace trainbench::app

@@ -18,6 +18,14 @@ void ResultsWriter::Open(const std::string& name, const nlohmann::ordered_json& 
   open_ = true;
 }
 
+void ResultsWriter::OpenResumable(const std::string& name, const nlohmann::ordered_json& figures) {
+  if (!sink_) return;
+  written_.folder = sink_->OpenResumable(name);
+  std::lock_guard<std::mutex> lock(mutex_);
+  WriteSummary(envelope_, figures, 0);
+  open_ = true;
+}
+
 void ResultsWriter::Row(const metrics::TimeseriesRow& row) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (open_) sink_->AppendRow(row);

@@ -37,6 +37,9 @@ class ResultsWriter {
   // with `figures` (what the job is about to do). Throws IoError naming the folder: the job
   // is refused before its work.
   void Open(const std::string& name, const nlohmann::ordered_json& figures = {});
+  // The same for a job that resumes (a sweep): the folder named `name` alone, taken as it is
+  // where an earlier invocation made it (its journal is there).
+  void OpenResumable(const std::string& name, const nlohmann::ordered_json& figures = {});
   // The folder as the user sees it ("" before Open, or without a sink).
   const std::string& folder() const { return written_.folder; }
 
