@@ -5,7 +5,7 @@ parquet_pyarrow_test.sh). Run by $PYPI_PY (the project's PyPI environment).
       pyarrow reads each file trainbench's datagen wrote; SPEC is
       SPLIT:INDEX:ROWS:GROUP_ROWS:CODEC:COLUMNS (COLUMNS "name:dtype:size,..."). Checks the
       rows, the row groups, the codec, the Arrow schema (DLIO's generator's: a scalar for
-      size 1, a list of `size` elements otherwise, nullable, pyarrow's type for the dtype),
+      size 1, a fixed-size list of `size` otherwise, nullable, pyarrow's type for the dtype),
       that no value is null, the file's seed against the plan's, and every value against
       trainbench's documented rule (src/formats/parquet/parquet_columns.h), recomputed here
       with numpy. Prints "FILE rows=.. groups=.. sha256=<of the values>" per file.
@@ -121,10 +121,12 @@ def check(argv):
             for c in range(md.num_columns):
                 if md.row_group(g).column(c).compression != codec:
                     fail(file, f"codec {md.row_group(g).column(c).compression}, expected {codec}")
-        # DLIO's generator's schema: pa.list_(type) of `size`, or the scalar type.
-        want_schema = pa.schema([(n, ARROW[d] if s == 1 else pa.list_(ARROW[d])) for n, d, s in columns])
+        # DLIO's generator's schema: pa.list_(type, size), or the scalar type, as pyarrow
+        # reads it back from DLIO's files (the list's child named as Parquet's leaf).
+        want_schema = pa.schema([(n, ARROW[d] if s == 1 else pa.list_(pa.field("element", ARROW[d]), s))
+                                 for n, d, s in columns])
         schema = pf.schema_arrow.remove_metadata()
-        if not schema.equals(want_schema):
+        if not schema.equals(want_schema) or str(schema) != str(want_schema):
             fail(file, f"schema\n{schema}\nexpected\n{want_schema}")
         kv = {k.decode(): v.decode() for k, v in (md.metadata or {}).items()}
         seed = mix2(mix2(train_seed, 1 if split == "train" else 2), index)
@@ -137,9 +139,8 @@ def check(argv):
             if column.null_count:
                 fail(file, f"column {name}: {column.null_count} nulls")
             if size > 1:
-                lengths = column.value_lengths().to_numpy()
-                if len(lengths) != rows or not (lengths == size).all():
-                    fail(file, f"column {name}: lists of {set(lengths.tolist())} elements, expected {size}")
+                if column.type.list_size != size or len(column) != rows:
+                    fail(file, f"column {name}: {len(column)} lists of {column.type.list_size}, expected {rows} of {size}")
                 if column.values.null_count:
                     fail(file, f"column {name}: {column.values.null_count} null elements")
                 column = column.flatten()

@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "formats/array_samples.h"
 #include "formats/block_writer.h"
+#include "formats/parquet/arrow_schema.h"
 #include "formats/parquet/parquet_codec.h"
 #include "formats/parquet/parquet_columns.h"
 #include "formats/parquet/parquet_footer.h"
@@ -179,7 +180,8 @@ WrittenFile ParquetFormat::Write(const FileSpec& spec, storage::Storage& storage
   meta.schema = parquet::SchemaFor(columns);
   meta.num_rows = static_cast<int64_t>(rows);
   meta.key_value_metadata = {{"trainbench.seed", std::to_string(spec.seed)},
-                             {"trainbench.columns", parquet::DescribeColumns(columns)}};
+                             {"trainbench.columns", parquet::DescribeColumns(columns)},
+                             {parquet::kArrowSchemaKey, parquet::ArrowSchema(columns)}};
   meta.created_by = "trainbench version " TRAINBENCH_VERSION;
 
   auto out = storage.Create(spec.path);

@@ -4,8 +4,8 @@
 // of values each, at least one row), a dictionary page first for 8-bit integer columns,
 // compressed by dataset.compression's codec, then the footer (FileMetaData, its 4-byte
 // length, "PAR1"). Columns (fixed-size lists for size > 1), levels and values:
-// parquet_columns.h and parquet_page.h; the footer's encoding: parquet_metadata.h;
-// codecs: parquet_codec.h.
+// parquet_columns.h and parquet_page.h; the footer's encoding: parquet_metadata.h, with
+// pyarrow's ARROW:schema note (arrow_schema.h); codecs: parquet_codec.h.
 //
 // A sample is a row. A run reads as DLIO's Parquet reader (argonne-lcf/dlio_benchmark's
 // dlio_benchmark/reader/parquet_reader.py, read_mode default and row_group alike): the
