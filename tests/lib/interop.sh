@@ -91,10 +91,14 @@ PY
 }
 
 # The shape of the datasets both sides train over: 4 files x 10 samples of 10000 bytes, a
-# batch of 10, 2 epochs: 40 samples an epoch, all ranks together.
-INTEROP_DLIO_SHAPE=(dataset.num_files_train=4 dataset.num_files_eval=0 dataset.num_samples_per_file=10
-  dataset.num_subfolders_train=0 dataset.num_subfolders_eval=0 reader.batch_size=10 train.epochs=2
-  train.computation_time=0 workflow.evaluation=false)
+# batch of 10, 2 epochs: 40 samples an epoch, all ranks together; train/ in
+# INTEROP_DLIO_SUBFOLDERS subfolders (0: none), set before the first call.
+INTEROP_DLIO_SUBFOLDERS=0
+interop_dlio_shape() {
+  INTEROP_DLIO_SHAPE=(dataset.num_files_train=4 dataset.num_files_eval=0 dataset.num_samples_per_file=10
+    dataset.num_subfolders_train="$INTEROP_DLIO_SUBFOLDERS" dataset.num_subfolders_eval=0
+    reader.batch_size=10 train.epochs=2 train.computation_time=0 workflow.evaluation=false)
+}
 # DLIO 2.0 names the sample size record_length (later versions record_length_bytes).
 INTEROP_DLIO_SIZE=(dataset.record_length=10000 dataset.record_length_stdev=0)
 INTEROP_TB_SIZE=(dataset.record_length_bytes=10000 dataset.record_length_bytes_stdev=0)
@@ -103,6 +107,7 @@ INTEROP_TB_SIZE=(dataset.record_length_bytes=10000 dataset.record_length_bytes_s
 # ranks; its output is in $WORK/dlio_reads_FORMAT. Returns DLIO's exit status.
 interop_dlio_reads_ours() {
   local format=$1 ranks=$2
+  interop_dlio_shape
   "$TRAINBENCH" datagen resnet50_h100 dataset.format="$format" "${INTEROP_DLIO_SHAPE[@]}" \
     "${INTEROP_TB_SIZE[@]}" dataset.data_folder="$WORK/ours_$format" --no-progress --no-warnings \
     >"$WORK/log" 2>&1 || fail "datagen $format: $(cat "$WORK/log")"
@@ -116,6 +121,7 @@ interop_dlio_reads_ours() {
 # generator fills a buffer of generation_buffer_size, 2 GiB unless told: a few samples here.)
 interop_run_reads_dlio() {
   local format=$1 ranks=$2 theirs=$WORK/theirs_$1
+  interop_dlio_shape
   interop_dlio "$ranks" "$WORK/dlio_writes_$format" dataset.format="$format" "${INTEROP_DLIO_SHAPE[@]}" \
     "${INTEROP_DLIO_SIZE[@]}" dataset.data_folder="$theirs" dataset.generation_buffer_size=100000 \
     workflow.generate_data=True workflow.train=False ||
