@@ -57,22 +57,13 @@ std::map<ProbeKey, SweepProbe> ReadProbeJournal(const std::string& path) {
   return probes;
 }
 
-// summary.json with the probes so far, marked incomplete: what a killed sweep leaves.
-void KeepSoFar(ResultsSink& results, const report::ResultEnvelope& envelope,
-               const std::vector<SweepProbe>& probes) {
+// The summary's figures before the answer: the probes so far (what a killed sweep leaves).
+nlohmann::ordered_json SoFar(const std::vector<SweepProbe>& probes) {
   nlohmann::ordered_json f;
   f["answer_accelerators"] = nullptr;
   auto& rows = f["probes"] = nlohmann::ordered_json::array();
   for (const auto& p : probes) rows.push_back(ProbeJson(p));
-  report::ResultEnvelope so_far = envelope;
-  so_far.complete = false;
-  so_far.stop_reason = kNotEndedReason;
-  try {
-    results.WriteFile("probes.csv", ProbesCsv(probes));
-    results.WriteFile("summary.json", report::WithEnvelope(so_far, f).dump(2) + "\n");
-  } catch (const std::exception&) {
-    // The end writes them again and says what it could not write.
-  }
+  return f;
 }
 
 // What the checks settle before any run.
@@ -154,6 +145,8 @@ class SweepRun {
                        const std::string& what);
   void Journal(const SweepProbe& p);
   nlohmann::ordered_json Figures(const SweepAnswer& answer) const;
+  // summary.json (marked not ended) and probes.csv with the probes so far.
+  void KeepSoFar(const std::vector<SweepProbe>& probes);
   void WriteFiles();
 
   const SweepOptions& options_;
@@ -164,7 +157,8 @@ class SweepRun {
   const bool lead_;
   const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results_;
   report::ResultEnvelope envelope_;
-  std::string folder_;  // rank 0's, where it keeps results
+  std::string folder_;                     // rank 0's, where it keeps results
+  std::unique_ptr<ResultsWriter> writer_;  // rank 0's, into env.results
   std::map<ProbeKey, SweepProbe> earlier_;
   int stop_code_ = 0;  // the exit status of the run that stopped the search
   SweepOutcome out_;
@@ -178,14 +172,23 @@ void SweepRun::Open() {
   envelope_.config = config::ToJson(config_);
   out_.reports = lead_;
   if (lead_ && env_.results) {
+    writer_ = std::make_unique<ResultsWriter>(env_.results, envelope_, 0.0);
     try {
-      folder_ = env_.results->OpenResumable(
+      writer_->OpenResumable(
           fmt::format("sweep-{}-max-{}", config_.workload_name,
-                      SearchId(config_, options_, plan_.probe_steps, ranks_.Size())));
+                      SearchId(config_, options_, plan_.probe_steps, ranks_.Size())),
+          SoFar({}));
     } catch (const std::exception& e) {
       throw UsageError(std::string(e.what()) + ": the sweep keeps its probes there");
     }
+    folder_ = writer_->folder();
     earlier_ = ReadProbeJournal(folder_ + "/" + kProbeJournal);
+    // The summary keeps what the earlier invocation measured while this one runs.
+    if (!earlier_.empty()) {
+      std::vector<SweepProbe> kept;
+      for (const auto& [key, probe] : earlier_) kept.push_back(probe);
+      KeepSoFar(kept);
+    }
   }
   const std::string reused =
       ranks_.AllGather(earlier_.empty() ? "" : std::to_string(earlier_.size())).front();
@@ -277,7 +280,7 @@ ProbeVerdict SweepRun::Measure(const RunJobOptions& run, uint64_t n, bool full, 
     if (!stopped) Journal(p);
     verdict = fmt::format("{}{}{}", p.passed ? 1 : 0, p.au_meaningful ? 1 : 0, stopped ? 1 : 0);
     out_.probes.push_back(std::move(p));
-    if (!folder_.empty()) KeepSoFar(*env_.results, envelope_, out_.probes);
+    KeepSoFar(out_.probes);
   }
   // Every rank takes rank 0's verdict: the next count is the same everywhere.
   verdict = ranks_.AllGather(verdict).front();
@@ -335,16 +338,27 @@ nlohmann::ordered_json SweepRun::Figures(const SweepAnswer& answer) const {
   return f;
 }
 
+void SweepRun::KeepSoFar(const std::vector<SweepProbe>& probes) {
+  if (!writer_) return;
+  writer_->Update(SoFar(probes));
+  try {
+    env_.results->WriteFile("probes.csv", ProbesCsv(probes));
+  } catch (const std::exception&) {
+    // The end writes it again and says what it could not write.
+  }
+}
+
 void SweepRun::WriteFiles() {
-  if (!env_.results || folder_.empty()) return;
+  if (!writer_) return;
+  std::string csv_error;
   try {
     env_.results->WriteFile("probes.csv", ProbesCsv(out_.probes));
-    env_.results->WriteFile("summary.json",
-                            report::WithEnvelope(envelope_, out_.figures).dump(2) + "\n");
-    out_.results.folder = folder_;
   } catch (const std::exception& e) {
-    out_.results.error = e.what();
+    csv_error = e.what();
   }
+  out_.results = writer_->Finish(envelope_, out_.figures, TimeseriesResult{});
+  if (out_.results.error.empty()) out_.results.error = csv_error;
+  if (!out_.results.error.empty()) out_.results.folder.clear();
 }
 
 SweepOutcome SweepRun::Report() {

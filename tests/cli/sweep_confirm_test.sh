@@ -33,7 +33,8 @@ for c in (line["confirmation"], s["confirmation"]):
     assert c["runs_per_side"] == 3 and a["accelerators"] == s["answer_accelerators"], c
     assert a["runs"] == 3, a
     assert a["au_min_percentage"] <= a["au_median_percentage"] <= a["au_max_percentage"], a
-    assert c["stable"] == (a["passed"] == 3), c
+    f = c["first_failure"]  # none where the dataset ended the search; on a busy box, 11 may fail
+    assert c["stable"] == (a["passed"] == 3 and (f is None or f["passed"] == 0)), c
 reps = sorted(p["repeat"] for p in s["probes"] if p["full"] and p["accelerators"] == s["answer_accelerators"])
 assert reps == [0, 1, 2], reps
 assert len(open(sys.argv[2].replace("summary.json", "probes.jsonl")).read().splitlines()) == len(s["probes"])

@@ -55,6 +55,17 @@ s = json.load(open(sys.argv[1]))
 assert s["complete"] is False and "did not end" in s["stop_reason"], s
 assert len(s["probes"]) >= int(sys.argv[2]), len(s["probes"])
 PY
+# ... which `report` draws as incomplete, with no "undefined".
+"$TB" report "$(dirname "$journal")" >killed_report.out 2>&1 || { cat killed_report.out; fail "report failed on the killed sweep"; }
+chromium_dump_dom "$(dirname "$journal")/report.html" killed.dom
+check "the killed sweep's page says incomplete, with no undefined" "$PY" - killed.dom <<'PY'
+import re, sys
+dom = open(sys.argv[1]).read()
+text = re.sub(r"<[^>]+>", " ", re.sub(r"(?s)<(script|style).*?</\1>", "", dom))
+assert 'data-report-ready="true"' in dom, "the script did not finish"
+assert "incomplete" in text and "did not end" in text, text[:800]
+assert "undefined" not in text and "NaN" not in text, text[:1500]
+PY
 expect_exit 0 k2.out "$TB" sweep "${slow[@]}" --find-max-accelerators --no-progress
 contains k2.out "probe(s) finished by an earlier run of this sweep"
 check "no probe ran twice" "$PY" - "$(json_last_line k2.out 'd["trainbench"]["results"]')" <<'PY'
