@@ -20,7 +20,7 @@
 #include "dataset/dataset_lock.h"
 #include "dataset/generator.h"
 #include "loader/dataset_files.h"
-#include "report/live_view.h"
+#include "report/console/live_view.h"
 #include "sim/emulated_training.h"
 #include "sim/ranks.h"
 #include "sim/read_setup.h"

@@ -13,10 +13,11 @@
 #include "common/log.h"
 #include "config/workload_yaml.h"
 #include "metrics/run_record_merge.h"
+#include "report/console/tables.h"
+#include "report/epochs_csv.h"
 #include "report/ranks_report.h"
 #include "report/result_envelope.h"
 #include "report/summary.h"
-#include "report/tables.h"
 #include "report/timeseries_csv.h"
 
 namespace trainbench::app {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The report page's assets (src/report/assets/) pass their linters, at the versions of
+# The report page's assets (src/report/page/assets/) pass their linters, at the versions of
 # tests/report/lint/package-lock.json: ESLint over the script as the page runs it (its files
 # joined in page_assets.h's kPageScripts order, so names shared between them are checked
 # across files) and stylelint over the style sheet. Any finding fails the test, named by file
@@ -10,15 +10,15 @@ lint=$SRC/tests/report/lint
 skip_unless 'command -v node && [ -d "$lint/node_modules/eslint" ] && [ -d "$lint/node_modules/stylelint" ]' \
   "node and tests/report/lint's packages are needed (scripts/setup.sh runs npm ci there)"
 cd "$WORK"
-lint_assets() { node "$lint/lint_assets.mjs" "$1" "$SRC/src/report/page_assets.h"; }
+lint_assets() { node "$lint/lint_assets.mjs" "$1" "$SRC/src/report/page/page_assets.h"; }
 
-lint_assets "$SRC/src/report/assets" >lint.out 2>&1 || {
+lint_assets "$SRC/src/report/page/assets" >lint.out 2>&1 || {
   cat lint.out
   fail "the report page's assets have lint findings (above)"
 }
 contains lint.out "report assets: 3 scripts and 1 style sheets, 0 findings"
 
-cp -r "$SRC/src/report/assets" planted
+cp -r "$SRC/src/report/page/assets" planted
 js_line=$(($(wc -l <planted/job_page.js) + 1))
 css_line=$(($(wc -l <planted/page.css) + 1))
 echo '  const plantedUnused = 1;' >>planted/job_page.js

@@ -1,7 +1,7 @@
 // The report page's assets reach the binary byte for byte: the build embeds every file of
-// src/report/assets/ (trainbench_embed_files), and the CMake step that writes the raw strings
+// src/report/page/assets/ (trainbench_embed_files), and the CMake step that writes the raw strings
 // must not touch what CMake would read as syntax (${...} in template literals, ';', '\').
-#include "report/page_assets.h"
+#include "report/page/page_assets.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@ namespace trainbench::report {
 namespace {
 
 const std::filesystem::path kAssets =
-    std::filesystem::path(TRAINBENCH_SOURCE_DIR) / "src/report/assets";
+    std::filesystem::path(TRAINBENCH_SOURCE_DIR) / "src/report/page/assets";
 
 std::string ReadFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -10,7 +10,7 @@
 
 #include "metrics/live_counters.h"
 #include "metrics/live_histogram.h"
-#include "report/live_view.h"
+#include "report/console/live_view.h"
 #include "report/replication.h"
 
 namespace trainbench {

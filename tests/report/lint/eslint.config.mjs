@@ -1,4 +1,4 @@
-// ESLint's rules for the report page's script (src/report/assets/*.js). The page runs the
+// ESLint's rules for the report page's script (src/report/page/assets/*.js). The page runs the
 // files as one classic script, in page_assets.h's kPageScripts order, inside one function
 // that common.js opens and run_page.js closes; lint_assets.mjs lints them so joined, as the
 // browser sees them, so names shared between the files need no declaring here. The globals

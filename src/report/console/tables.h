@@ -1,5 +1,5 @@
-// The human-readable outputs of a run: epochs.csv (one row per phase) and the console
-// table printed at the end. Pure functions from the record to text. Thread-compatible.
+// The console table a run prints at the end (its epochs.csv is the model's: epochs_csv.h).
+// Pure, from the record to text. Thread-compatible.
 #pragma once
 
 #include <string>
@@ -9,7 +9,6 @@
 
 namespace trainbench::report {
 
-std::string EpochsCsv(const metrics::RunRecord& record);
 std::string ConsoleTable(const metrics::RunRecord& record, const config::WorkloadConfig& config);
 
 }  // namespace trainbench::report

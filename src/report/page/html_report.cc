@@ -1,8 +1,8 @@
-#include "report/html_report.h"
+#include "report/page/html_report.h"
 
 #include <fmt/format.h>
 
-#include "report/page_assets.h"
+#include "report/page/page_assets.h"
 
 namespace trainbench::report {
 namespace {

@@ -1,4 +1,4 @@
-#include "report/live_view.h"
+#include "report/console/live_view.h"
 
 #include <fmt/format.h>
 

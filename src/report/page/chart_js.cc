@@ -1,4 +1,4 @@
-#include "report/chart_js.h"
+#include "report/page/chart_js.h"
 
 #include <fmt/format.h>
 

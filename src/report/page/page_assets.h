@@ -1,4 +1,4 @@
-// The fixed parts of the HTML report, src/report/assets/: its style sheet (page.css) and the
+// The fixed parts of the HTML report, src/report/page/assets/: its style sheet (page.css) and the
 // script that draws the page from the embedded data (report-data, html_report.h). They are
 // files, not strings in C++, so that a linter (tests/report/assets_lint_test.sh), an editor
 // and a diff see them as the CSS and JavaScript they are; the build embeds them
@@ -15,7 +15,7 @@
 namespace trainbench::report {
 
 struct PageAsset {
-  std::string name;  // the file's name under src/report/assets/, e.g. "page.css"
+  std::string name;  // the file's name under src/report/page/assets/, e.g. "page.css"
   std::string text;
 };
 

@@ -1,4 +1,4 @@
-#include "report/gnuplot.h"
+#include "report/page/gnuplot.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>

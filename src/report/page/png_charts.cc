@@ -1,4 +1,4 @@
-#include "report/png_charts.h"
+#include "report/page/png_charts.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "common/error.h"
-#include "report/gnuplot.h"
+#include "report/page/gnuplot.h"
 
 namespace trainbench::report {
 namespace {
