@@ -17,7 +17,9 @@
 #    io_depth counts pieces);
 #  - s3dlio: `s3dlio.get_many(uris, max_in_flight=C)` PASSES times (bench/s3dlio_read.py), its
 #    defaults: it HEADs every object once per process, and splits an object of 32 MiB or more
-#    into concurrent 4 MiB range GETs (4 at a time per object on this 2-core box);
+#    into concurrent 4 MiB range GETs (4 at a time per object on this 2-core box); and again
+#    with S3DLIO_ENABLE_RANGE_OPTIMIZATION=0 ("s3dlio nohead": no HEADs, one GET an object
+#    whatever its size);
 #  - rclone: `rclone copy --transfers C --checkers C` PASSES times into a fresh folder on tmpfs
 #    (/dev/shm), --ignore-checksum (the others check no MD5 either), --no-check-dest.
 # Per run: wall time and CPU (user + sys) of the whole process (/usr/bin/time: start-up,
@@ -26,8 +28,10 @@
 # timed around get_many); "gw CPU" is radosgw + ceph-osd CPU during the run (they share the 2
 # cores with the client). REPEAT rounds, the tools alternating; each column is its median.
 # The host is shared: before each run the bench waits (up to QUIET_WAIT seconds) until no
-# compiler (cc1plus) runs, and counts the runs it could not wait for.
+# compiler (cc1plus) runs, counts the runs it could not wait for, and prints the range of the
+# load average at the runs' starts (other engineers' tests load it too).
 #
+# Ratios: what it costs s3dlio and why, docs/benchmarks.md ("S3 reads against s3dlio and rclone").
 # Env: SMALL_OBJECTS (1024), LARGE_OBJECTS (6), LARGE_BYTES (67108864), CONCURRENCY (8),
 # REPEAT (3), PASSES (3), QUIET_WAIT (300), TRAINBENCH (build/trainbench), PYPI_PY (.venv/bin/python,
 # with s3dlio: scripts/setup_python.sh), WORK (/tmp/trainbench-s3dlio), S3_GATEWAY_DIR.
@@ -83,6 +87,7 @@ gw_cpu() {
 # wait_quiet: waits until no compiler runs (other engineers build on this host), up to
 # quiet_wait seconds; counts the runs that started while one still ran.
 echo 0 >"$W/noisy"
+: >"$W/loads"
 wait_quiet() {
   local waited=0
   while pgrep -f cc1plus >/dev/null; do
@@ -94,6 +99,7 @@ wait_quiet() {
     sleep 5
     waited=$((waited + 5))
   done
+  cut -d' ' -f1 /proc/loadavg >>"$W/loads"
 }
 
 s3opt=(storage.storage_options.s3_force_path_style=true --no-warnings)
@@ -150,12 +156,13 @@ print(mb / wall, user + sys_, m["io_mib_per_second"] * 2**20 / 1e6, s["cpu_secon
       float(sys.argv[5]) - float(sys.argv[4]), mb)
 PY
 }
-s3dlio_run() {  # s3dlio_run PREFIX
-  local g0 g1
-  sed "s|^|s3://$bucket/$1/|" "$W/$1.keys" >"$W/$1.uris"
+s3dlio_run() {  # s3dlio_run PREFIX [VAR=VALUE...]: s3dlio's environment for this run
+  local g0 g1 prefix=$1
+  shift
+  sed "s|^|s3://$bucket/$prefix/|" "$W/$prefix.keys" >"$W/$prefix.uris"
   wait_quiet
   g0=$(gw_cpu)
-  timed "$PYPI_PY" "$ROOT/bench/s3dlio_read.py" "$W/$1.uris" "$c" "$passes" >"$W/s3dlio.json" 2>"$W/s3dlio.err" ||
+  timed env "$@" "$PYPI_PY" "$ROOT/bench/s3dlio_read.py" "$W/$prefix.uris" "$c" "$passes" >"$W/s3dlio.json" 2>"$W/s3dlio.err" ||
     { tail -n 20 "$W/s3dlio.err" >&2; return 1; }
   g1=$(gw_cpu)
   $PY - "$W/s3dlio.json" "$W/time" "$g0" "$g1" <<'PY'
@@ -209,20 +216,23 @@ for set in small large; do
     prefix=$large_prefix
     tb_args=("${large_ds[@]}" reader.batch_size=1)
   fi
-  t=() s=() r=()
+  t=() s=() n=() r=()
   for ((i = 1; i <= repeat; i++)); do
     echo "s3_read_vs_s3dlio: $set objects, round $i/$repeat" >&2
     t+=("$(tb_run "${tb_args[@]}")")
     s+=("$(s3dlio_run "$prefix")")
+    n+=("$(s3dlio_run "$prefix" S3DLIO_ENABLE_RANGE_OPTIMIZATION=0)")
     r+=("$(rclone_run "$prefix")")
   done
   tm=$(median "${t[@]}")
-  rows+=("$set|trainbench|$tm|$tm" "$set|s3dlio|$(median "${s[@]}")|$tm" "$set|rclone|$(median "${r[@]}")|$tm")
+  rows+=("$set|trainbench|$tm|$tm" "$set|s3dlio|$(median "${s[@]}")|$tm"
+    "$set|s3dlio nohead|$(median "${n[@]}")|$tm" "$set|rclone|$(median "${r[@]}")|$tm")
 done
 
 echo "s3_read_vs_s3dlio: $(date -u +%Y-%m-%dT%H:%MZ), concurrency $c, $passes passes a run," \
-  "median of $repeat runs ($(cat "$W/noisy") of the $((repeat * 6)) started while a compile ran)"
-printf "%-6s %-11s %8s %7s %9s %8s %9s %7s %8s %8s %8s %8s %8s\n" objects tool MB/s "CPU s" \
+  "median of $repeat runs ($(cat "$W/noisy") of the $((repeat * 6)) started while a compile ran;" \
+  "1-minute load average at their starts $(sort -n "$W/loads" | head -n 1) to $(sort -n "$W/loads" | tail -n 1))"
+printf "%-6s %-13s %8s %7s %9s %8s %9s %7s %8s %8s %8s %8s %8s\n" objects tool MB/s "CPU s" \
   "MB/CPU-s" "read MB/s" "read CPU" "gw CPU" MB "tb÷MB/s" "tb÷CPU" "rd÷MB/s" "rd÷CPU"
 for row in "${rows[@]}"; do
   $PY - "$row" <<'PY'
@@ -232,7 +242,7 @@ mbs, cpu, read, rcpu, gw, mb = [float(x) for x in v.split()]
 r = [float(x) for x in ref.split()]
 ratio = (f"{r[0] / mbs:8.2f} {r[1] / cpu:8.2f} {r[2] / read:8.2f} {r[3] / rcpu:8.2f}"
          if tool != "trainbench" else "")
-print(f"{set_:<6} {tool:<11} {mbs:8.1f} {cpu:7.2f} {mb / cpu:9.1f} {read:8.1f} {rcpu:9.2f} {gw:7.2f} {mb:8.1f} {ratio}".rstrip())
+print(f"{set_:<6} {tool:<13} {mbs:8.1f} {cpu:7.2f} {mb / cpu:9.1f} {read:8.1f} {rcpu:9.2f} {gw:7.2f} {mb:8.1f} {ratio}".rstrip())
 PY
 done
 echo "(small: $small_objects objects of ~112 KiB; large: $large_objects of $large_bytes B; each run reads"
