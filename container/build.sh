@@ -19,9 +19,10 @@ variant) and imports it into podman (no registry): podman run --rm IMAGE train -
 
   --build DIR       the CMake build folder holding trainbench (default: build)
   --tag IMAGE       the image's name (default: localhost/trainbench:latest)
-  --libtorch        the LibTorch variant: the plugin and the host's LibTorch shared libraries
-                    (copied, not apt-installed: Debian's libtorch1.13 pulls 1.2 GB of OpenCV,
-                    FFmpeg, Qt...). The default when BUILD has libtrainbench_train.so.
+  --libtorch        the LibTorch variant: the plugin and the LibTorch shared libraries it links
+                    (copied from where the build found them: PyPI's torch in .venv, whose
+                    libtorch_cpu.so brings the CUDA runtime and CUPTI of the nvidia-* wheels).
+                    The default when BUILD has libtrainbench_train.so.
   --no-libtorch     the binary alone (train then says it needs LibTorch)
   --mirror URL      the Debian mirror (default: http://deb.debian.org/debian; its -security
                     suite comes from http://deb.debian.org/debian-security)
@@ -81,7 +82,7 @@ if [ "$torch" = auto ]; then
   if [ -f "$plugin" ]; then torch=yes; else torch=no; fi
 fi
 if [ "$torch" = yes ] && [ ! -f "$plugin" ]; then
-  die "--libtorch: no plugin at $plugin (a build without LibTorch; install libtorch-dev and rebuild, or use --no-libtorch)"
+  die "--libtorch: no plugin at $plugin (a build without LibTorch: bash scripts/setup_python.sh puts PyPI's torch in .venv, then bash scripts/build.sh; or use --no-libtorch)"
 fi
 work=${work:-$build/container}
 deb_cache=${deb_cache:-$build/container/debs}

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """The PyTorch side of bench/train_vs_pytorch: ResNet training the way the PyTorch scripts
 users compare against do it, with the same model (torchvision), optimizer (SGD, momentum
 0.9, weight decay 1e-4), precision, memory format and warm-up as `trainbench train`.
@@ -54,10 +54,7 @@ def main():
     criterion = torch.nn.CrossEntropyLoss()
     forward = torch.compile(model) if a.compile else model
     autocast_dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(a.precision)
-    if hasattr(torch.amp, "GradScaler"):
-        scaler = torch.amp.GradScaler(device.type, enabled=a.precision == "fp16")
-    else:  # PyTorch before 2.3 (Debian's 1.13)
-        scaler = torch.cuda.amp.GradScaler(enabled=a.precision == "fp16")
+    scaler = torch.amp.GradScaler(device.type, enabled=a.precision == "fp16")
 
     if a.data == "synthetic":
         images = torch.randn(a.batch_size, 3, a.image_size, a.image_size, device=device)

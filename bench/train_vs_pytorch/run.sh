@@ -3,28 +3,35 @@
 # precision and memory format, side by side in one run, printing one table. Runs alternate
 # (trainbench, then each peer) and each side's best of REPEAT runs is kept, so load from
 # other processes on a shared machine hits all sides alike.
-# Peers: PyTorch eager and (on CUDA) torch.compile of the same model on a synthetic batch;
-# with DATA set, also real JPEGs: trainbench's loader against torchvision's ImageFolder +
+# Peers: PyTorch 2.x eager and torch.compile of the same model on a synthetic batch, both in
+# the row's precision (bf16: autocast), so one run prints trainbench's ratio to each; with
+# DATA set, also real JPEGs: trainbench's loader against torchvision's ImageFolder +
 # DataLoader with the same transforms and worker count.
 #
 # Usage: bench/train_vs_pytorch/run.sh [cpu|cuda]
-# Environment: BATCHES (8 on cpu; "128 256" on cuda), THREADS (2), STEPS (5 cpu / 50 cuda),
-#   WARMUP (2 / 10), REPEAT (2 cpu / 1 cuda), MODEL (resnet50), CONFIGS (space-separated
-#   precision[:cl]), PEERS ("eager" on cpu, "eager compile" on cuda), DATA (a folder of class
-#   folders of JPEGs for the real-data row), DATA_CONFIG (bf16:cl), WORKERS (8),
-#   PYTHON (/usr/bin/python3: Debian's python3-torch; on a GPU machine, its own PyTorch).
+# Environment: BATCHES ("8 32" on cpu; "128 256" on cuda), THREADS (2: both sides' intra-op
+#   threads), STEPS (3 cpu / 50 cuda), WARMUP (2 / 10; torch.compile compiles in the first),
+#   REPEAT (1), MODEL (resnet50), CONFIGS (space-separated precision[:cl]; "fp32 bf16" on
+#   cpu), PEERS ("eager compile"), DATA (a folder of class folders of JPEGs for the real-data
+#   row), DATA_CONFIG (bf16:cl), WORKERS (8), PYTHON (the PyTorch: on cpu .venv/bin/python,
+#   PyPI's torch as requirements.txt pins it (scripts/setup_python.sh); on cuda python3, the
+#   GPU host's own).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 device=${1:-cpu}
 if [ "$device" = cpu ]; then
-  batches=${BATCHES:-8} steps=${STEPS:-5} warmup=${WARMUP:-2} repeat=${REPEAT:-2}
-  configs=${CONFIGS:-"fp32 fp32:cl bf16 bf16:cl"} peers=${PEERS:-eager}
+  batches=${BATCHES:-"8 32"} steps=${STEPS:-3} warmup=${WARMUP:-2} repeat=${REPEAT:-1}
+  configs=${CONFIGS:-"fp32 bf16"} python=${PYTHON:-.venv/bin/python}
 else
   batches=${BATCHES:-"128 256"} steps=${STEPS:-50} warmup=${WARMUP:-10} repeat=${REPEAT:-1}
-  configs=${CONFIGS:-"fp32:cl tf32:cl bf16:cl fp16:cl"} peers=${PEERS:-"eager compile"}
+  configs=${CONFIGS:-"fp32:cl tf32:cl bf16:cl fp16:cl"} python=${PYTHON:-python3}
 fi
+peers=${PEERS:-"eager compile"}
 threads=${THREADS:-2} model=${MODEL:-resnet50} workers=${WORKERS:-8}
-python=${PYTHON:-/usr/bin/python3}
+"$python" -c 'import torch, torchvision' 2>/dev/null || {
+  echo "train_vs_pytorch: $python has no torch/torchvision (bash scripts/setup_python.sh, or PYTHON=...)" >&2
+  exit 2
+}
 bin=${TRAINBENCH:-build/trainbench}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -35,6 +42,7 @@ ratio() { "$python" -c "print(f'{$1 / $2:.2f}x')"; }
 
 echo "train_vs_pytorch: $model, $steps timed steps after $warmup warm-up, device $device, best of $repeat"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "threads: $threads on both sides (trainbench --threads, torch.set_num_threads)"
 [ "$device" = cuda ] && echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo unknown)"
 echo "peer: $("$python" -c 'import torch, torchvision; print("PyTorch", torch.__version__, "torchvision", torchvision.__version__)')"
 header="| config | batch | trainbench img/s"
