@@ -17,9 +17,9 @@
 #include "common/page_cache.h"
 #include "common/units.h"
 #include "config/workload_yaml.h"
+#include "dataset/dataset_files.h"
 #include "dataset/dataset_lock.h"
 #include "dataset/generator.h"
-#include "loader/dataset_files.h"
 #include "report/console/live_view.h"
 #include "sim/emulated_training.h"
 #include "sim/ranks.h"
@@ -145,7 +145,7 @@ sim::EmulationOptions EmulationFor(const RunJobOptions& options, const sim::Rank
 // What the run is about to do, on rank 0's console and log.
 void LogRunStart(const RunJobOptions& options, const sim::RankLayout& layout,
                  dist::Communicator& ranks, const RunStorages& s,
-                 const loader::DatasetFiles& dataset, const std::string& folder,
+                 const dataset::DatasetFiles& dataset, const std::string& folder,
                  size_t hosts_dropped, JobLog& log) {
   const auto& config = options.config;
   log.Info(fmt::format(
@@ -183,7 +183,7 @@ RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
   // workflow.generate_data and the checkpoints' writes and reads.
   JobOpLog op_log(options.op_log, ranks, s.dataset->Describe(""));
   GenerateOrCheckDataset(options, ranks, s, op_log);
-  const auto dataset = loader::ResolveDataset(config, *s.dataset, options.datagen_command);
+  const auto dataset = dataset::ResolveDataset(config, *s.dataset, options.datagen_command);
   const sim::RankLayout layout = sim::ExchangeRankLayout(ranks, options.accelerators);
   sim::TrainStepsPerEpoch(config, dataset, layout.total_accelerators);
   const size_t hosts_dropped = options.drop_caches ? DropPageCaches(layout, ranks) : 0;

@@ -71,7 +71,7 @@ struct ReadScheduler::Loop {
   std::atomic<uint32_t> in_flight{0};  // a copy of `out` for the time series (a plain store)
 };
 
-ReadScheduler::ReadScheduler(storage::ReadEngine& engine, const FileTable* files,
+ReadScheduler::ReadScheduler(storage::ReadEngine& engine, const dataset::FileTable* files,
                              ReaderOptions options, size_t accelerators,
                              metrics::IoCharacterizer* io)
     : engine_(engine),

@@ -26,8 +26,8 @@
 #include <thread>
 #include <vector>
 
+#include "dataset/file_table.h"
 #include "formats/format.h"
-#include "loader/file_table.h"
 #include "loader/sampler.h"
 #include "metrics/histogram.h"
 #include "metrics/io_characterization.h"
@@ -49,7 +49,7 @@ class ReadScheduler {
   // `engine` reads the objects `files` names, in that order (object i is (*files)[i]);
   // `io`, when given, is fed every read that happened. Both are kept by pointer and must
   // outlive the scheduler. Throws when the engine cannot make its queues.
-  ReadScheduler(storage::ReadEngine& engine, const FileTable* files, ReaderOptions options,
+  ReadScheduler(storage::ReadEngine& engine, const dataset::FileTable* files, ReaderOptions options,
                 size_t accelerators, metrics::IoCharacterizer* io);
   ~ReadScheduler();
   ReadScheduler(const ReadScheduler&) = delete;
@@ -108,7 +108,7 @@ class ReadScheduler {
   void Fail(const std::string& message);
 
   storage::ReadEngine& engine_;
-  const FileTable* files_;
+  const dataset::FileTable* files_;
   ReaderOptions options_;
   metrics::IoCharacterizer* io_;
   uint64_t alignment_;

@@ -11,7 +11,7 @@ size_t UnitOf(std::span<const formats::ReadUnit> units, uint64_t sample) {
   return after == units.begin() ? 0 : static_cast<size_t>(after - units.begin()) - 1;
 }
 
-SampleRead ReadOf(const FileTable& files, const std::vector<SampleRef>& plan, size_t index,
+SampleRead ReadOf(const dataset::FileTable& files, const std::vector<SampleRef>& plan, size_t index,
                   uint32_t file_offset) {
   const SampleRef ref = plan[index];
   const size_t file = ref.file + file_offset;
@@ -30,8 +30,8 @@ SampleRead ReadOf(const FileTable& files, const std::vector<SampleRef>& plan, si
   return read;
 }
 
-uint64_t SameUnitRun(const FileTable& files, const std::vector<SampleRef>& plan, uint64_t index,
-                     uint64_t limit, uint32_t file_offset, bool sequential) {
+uint64_t SameUnitRun(const dataset::FileTable& files, const std::vector<SampleRef>& plan,
+                     uint64_t index, uint64_t limit, uint32_t file_offset, bool sequential) {
   const SampleRef ref = plan[index];
   const auto units = files.Units(ref.file + file_offset);
   if (units.empty()) return 1;

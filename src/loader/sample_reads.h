@@ -12,8 +12,8 @@
 #include <span>
 #include <vector>
 
+#include "dataset/file_table.h"
 #include "formats/format.h"
-#include "loader/file_table.h"
 #include "loader/sampler.h"
 
 namespace trainbench::loader {
@@ -30,14 +30,14 @@ struct SampleRead {
 size_t UnitOf(std::span<const formats::ReadUnit> units, uint64_t sample);
 
 // What plan[index] reads; SampleRef::file + file_offset indexes `files`.
-SampleRead ReadOf(const FileTable& files, const std::vector<SampleRef>& plan, size_t index,
+SampleRead ReadOf(const dataset::FileTable& files, const std::vector<SampleRef>& plan, size_t index,
                   uint32_t file_offset);
 
 // How many plan entries from `index` (before `limit`, at least 1) lie in the read unit of
 // plan[index]: the samples one read serves. 1 where the file has no units. `sequential`
 // (loader/sampler.h's SequentialWithinFiles of the plan's options): the run is found by
 // looking at its last entry, in constant time, instead of walking a row group's 8,192 rows.
-uint64_t SameUnitRun(const FileTable& files, const std::vector<SampleRef>& plan, uint64_t index,
-                     uint64_t limit, uint32_t file_offset, bool sequential = false);
+uint64_t SameUnitRun(const dataset::FileTable& files, const std::vector<SampleRef>& plan,
+                     uint64_t index, uint64_t limit, uint32_t file_offset, bool sequential = false);
 
 }  // namespace trainbench::loader

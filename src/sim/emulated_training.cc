@@ -23,7 +23,7 @@ namespace {
 
 class EmulatedRun {
  public:
-  EmulatedRun(const config::WorkloadConfig& config, const loader::DatasetFiles& dataset,
+  EmulatedRun(const config::WorkloadConfig& config, const dataset::DatasetFiles& dataset,
               storage::Storage& storage, dist::Communicator& comm, const EmulationOptions& options)
       : c_(config), dataset_(dataset), storage_(storage), comm_(comm), options_(options) {
     io_ = std::make_unique<metrics::IoCharacterizer>(dataset.files.Sizes());
@@ -294,7 +294,7 @@ class EmulatedRun {
   }
 
   const config::WorkloadConfig& c_;
-  const loader::DatasetFiles& dataset_;
+  const dataset::DatasetFiles& dataset_;
   storage::Storage& storage_;
   dist::Communicator& comm_;
   const EmulationOptions& options_;
@@ -314,7 +314,7 @@ class EmulatedRun {
 }  // namespace
 
 metrics::RunRecord RunEmulatedTraining(const config::WorkloadConfig& config,
-                                       const loader::DatasetFiles& dataset,
+                                       const dataset::DatasetFiles& dataset,
                                        storage::Storage& storage, dist::Communicator& communicator,
                                        const EmulationOptions& options) {
   EmulatedRun run(config, dataset, storage, communicator, options);

@@ -14,8 +14,8 @@
 #include <string>
 
 #include "config/workload.h"
+#include "dataset/dataset_files.h"
 #include "dist/communicator.h"
-#include "loader/dataset_files.h"
 #include "metrics/run_record.h"
 #include "metrics/timeseries.h"
 #include "sim/read_setup.h"
@@ -48,7 +48,7 @@ struct EmulationOptions {
 };
 
 metrics::RunRecord RunEmulatedTraining(const config::WorkloadConfig& config,
-                                       const loader::DatasetFiles& dataset,
+                                       const dataset::DatasetFiles& dataset,
                                        storage::Storage& storage, dist::Communicator& communicator,
                                        const EmulationOptions& options);
 

@@ -46,7 +46,7 @@ namespace {
 // reader.transfer_size, raised to the engine's least worthwhile read (S3: 8 MiB ranges)
 // but never past the largest sample, so small samples keep small buffers.
 uint64_t TransferSize(const config::WorkloadConfig& config, storage::ReadEngine& engine,
-                      const loader::FileTable& files) {
+                      const dataset::FileTable& files) {
   const uint64_t floor = engine.Capabilities().min_read_size;
   if (floor <= config.reader.transfer_size) return config.reader.transfer_size;
   uint64_t largest = 0;
@@ -62,7 +62,7 @@ uint64_t TransferSize(const config::WorkloadConfig& config, storage::ReadEngine&
 
 ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators,
                      const ReadFlags& flags, storage::Storage& storage,
-                     const loader::FileTable& files) {
+                     const dataset::FileTable& files) {
   storage::ReadEngineOptions o;
   o.engine = flags.engine;
   o.direct = config.reader.odirect;

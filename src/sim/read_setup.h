@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "config/workload.h"
+#include "dataset/file_table.h"
 #include "formats/format.h"
-#include "loader/file_table.h"
 #include "loader/read_scheduler.h"
 #include "metrics/op_log.h"
 #include "storage/storage.h"
@@ -43,7 +43,7 @@ struct ReadSetup {
 // (on S3, hdf5 samples are ranged GETs of their extents).
 ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators,
                      const ReadFlags& flags, storage::Storage& storage,
-                     const loader::FileTable& files);
+                     const dataset::FileTable& files);
 
 // The loop threads and per-queue depth for `accelerators` local accelerators on an
 // engine whose queues are worth `useful_depth` reads in flight.

@@ -5,7 +5,7 @@
 namespace trainbench::sim {
 
 metrics::RunRecord StartRunRecord(const config::WorkloadConfig& config,
-                                  const loader::DatasetFiles& dataset, const RunShape& shape) {
+                                  const dataset::DatasetFiles& dataset, const RunShape& shape) {
   metrics::RunRecord r;
   r.workload = config.workload_name;
   r.accelerators = shape.accelerators;

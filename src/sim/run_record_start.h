@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "config/workload.h"
-#include "loader/dataset_files.h"
+#include "dataset/dataset_files.h"
 #include "metrics/run_record.h"
 
 namespace trainbench::sim {
@@ -20,6 +20,6 @@ struct RunShape {
 };
 
 metrics::RunRecord StartRunRecord(const config::WorkloadConfig& config,
-                                  const loader::DatasetFiles& dataset, const RunShape& shape);
+                                  const dataset::DatasetFiles& dataset, const RunShape& shape);
 
 }  // namespace trainbench::sim

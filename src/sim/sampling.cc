@@ -48,7 +48,7 @@ loader::SamplerOptions PreloadSampling(const loader::SamplerOptions& train) {
 }
 
 uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
-                            const loader::DatasetFiles& dataset, uint64_t accelerators) {
+                            const dataset::DatasetFiles& dataset, uint64_t accelerators) {
   uint64_t samples = 0;
   for (size_t i = 0; i < dataset.num_train; ++i) samples += dataset.files.NumSamples(i);
   const uint64_t steps = loader::StepsPerEpoch(samples, TrainSampling(config, accelerators, 0));
@@ -61,7 +61,7 @@ uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
 }
 
 uint64_t BatchBytes(const std::vector<loader::SampleRef>& plan, uint64_t step, uint64_t batch,
-                    const loader::FileTable& files, uint32_t file_offset, bool sequential) {
+                    const dataset::FileTable& files, uint32_t file_offset, bool sequential) {
   uint64_t bytes = 0;
   const size_t end = std::min<size_t>(plan.size(), (step + 1) * batch);
   // A run of samples that one read serves (a Parquet row group's rows) at a time.

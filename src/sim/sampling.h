@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "config/workload.h"
+#include "dataset/dataset_files.h"
 #include "formats/format.h"
-#include "loader/dataset_files.h"
 #include "loader/sampler.h"
 
 namespace trainbench::sim {
@@ -29,11 +29,11 @@ loader::SamplerOptions PreloadSampling(const loader::SamplerOptions& train);
 // Steps per epoch for `accelerators` in all; throws UsageError (naming the keys) when
 // not even one step fits, so a run can refuse before it creates its results folder.
 uint64_t TrainStepsPerEpoch(const config::WorkloadConfig& config,
-                            const loader::DatasetFiles& dataset, uint64_t accelerators);
+                            const dataset::DatasetFiles& dataset, uint64_t accelerators);
 
 // The bytes batch `step` of `plan` reads (loader/sample_reads.h; files indexed from
 // `file_offset`).
 uint64_t BatchBytes(const std::vector<loader::SampleRef>& plan, uint64_t step, uint64_t batch,
-                    const loader::FileTable& files, uint32_t file_offset, bool sequential = false);
+                    const dataset::FileTable& files, uint32_t file_offset, bool sequential = false);
 
 }  // namespace trainbench::sim

@@ -1,13 +1,13 @@
 // The run's compact file table: what it keeps of each file, what it gives back, and what it
 // costs a file (the start-up goal of docs/performance.md: under 100 bytes of state a file).
-#include "loader/file_table.h"
+#include "dataset/file_table.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "storage/object_names.h"
 
-namespace trainbench::loader {
+namespace trainbench::dataset {
 namespace {
 
 formats::WrittenFile Image(uint64_t i, uint64_t size) {
@@ -105,4 +105,4 @@ TEST(ObjectNames, JoinsBehindAPrefixAndTruncates) {
 }
 
 }  // namespace
-}  // namespace trainbench::loader
+}  // namespace trainbench::dataset

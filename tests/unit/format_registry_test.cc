@@ -9,9 +9,9 @@
 
 #include "common/error.h"
 #include "config/workload.h"
+#include "dataset/dataset_files.h"
 #include "format_test_support.h"
 #include "formats/format.h"
-#include "loader/dataset_files.h"
 
 namespace trainbench::formats {
 namespace {
@@ -93,7 +93,7 @@ TEST_F(OlderSpellingsTest, RunListsEverySpelling) {
                        static_cast<uint64_t>(i + 1),
                        {2500, 2500}},
                       storage());
-      const auto files = loader::ResolveDataset(c, storage(), "trainbench datagen");
+      const auto files = dataset::ResolveDataset(c, storage(), "trainbench datagen");
       EXPECT_FALSE(files.from_manifest);
       ASSERT_EQ(files.num_train, 2u);
       for (size_t i = 0; i < files.num_train; ++i) {

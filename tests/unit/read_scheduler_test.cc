@@ -88,14 +88,14 @@ class ReadSchedulerTest : public ::testing::TestWithParam<EngineCase> {
   fs::path root_;
   std::unique_ptr<storage::Storage> storage_;
   // The run's table of the one file, made from file_ as a test has changed it.
-  const FileTable& Files() {
-    files_ = FileTable();
+  const dataset::FileTable& Files() {
+    files_ = dataset::FileTable();
     files_.Add(file_);
     return files_;
   }
 
   formats::WrittenFile file_;
-  FileTable files_;
+  dataset::FileTable files_;
   std::vector<uint64_t> sizes_{kSamples * kSampleBytes};
   std::vector<std::vector<SampleRef>> plans_;
   std::unique_ptr<metrics::IoCharacterizer> io_;
@@ -161,7 +161,7 @@ TEST_P(ReadSchedulerTest, UnitsAreReadOnceForTheirConsecutiveSamples) {
   for (uint32_t i = 0; i < 20; ++i) plans_[0].push_back({0, i});   // unit 0
   for (uint32_t i = 20; i < 40; ++i) plans_[0].push_back({0, i});  // unit 1
   for (uint32_t i = 0; i < 10; ++i) plans_[0].push_back({0, i});   // unit 0 again
-  const FileTable& files = Files();
+  const dataset::FileTable& files = Files();
   EXPECT_EQ(ReadOf(files, plans_[0], 0, 0).Bytes(), 430u);
   EXPECT_EQ(ReadOf(files, plans_[0], 1, 0).Count(), 0u);
   EXPECT_EQ(ReadOf(files, plans_[0], 20, 0).unit, &files.Units(0)[1]);
@@ -204,7 +204,7 @@ INSTANTIATE_TEST_SUITE_P(
 // entry and limit, over plans of both file-access modes, with units that files and
 // accelerators' slices cut in the middle (45 samples in units of 20, 20, 5).
 TEST(SameUnitRunTest, SequentialPlansGiveTheWalksRuns) {
-  FileTable files;
+  dataset::FileTable files;
   for (int i = 0; i < 3; ++i) {
     formats::WrittenFile f;
     f.path = "f" + std::to_string(i);

@@ -1,4 +1,4 @@
-#include "loader/file_table.h"
+#include "dataset/file_table.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 
 #include "common/error.h"
 
-namespace trainbench::loader {
+namespace trainbench::dataset {
 
 FileTable::FileTable() : names_(std::make_shared<storage::ObjectNames>()), shared_names_(names_) {}
 
@@ -121,4 +121,4 @@ size_t FileNameIndex::Find(std::string_view name) const {
   return kNone;
 }
 
-}  // namespace trainbench::loader
+}  // namespace trainbench::dataset

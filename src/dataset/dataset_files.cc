@@ -1,4 +1,4 @@
-#include "loader/dataset_files.h"
+#include "dataset/dataset_files.h"
 
 #include <fmt/format.h>
 
@@ -14,10 +14,8 @@
 #include "dataset/manifest.h"
 #include "dataset/plan.h"
 
-namespace trainbench::loader {
+namespace trainbench::dataset {
 namespace {
-
-using dataset::Split;
 
 std::string Extension(const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
@@ -282,4 +280,4 @@ DatasetFiles ResolveDataset(const config::WorkloadConfig& config, storage::Stora
   return dataset;
 }
 
-}  // namespace trainbench::loader
+}  // namespace trainbench::dataset

@@ -1,5 +1,5 @@
-// Finds the dataset a run reads and checks it against the config: from datagen's
-// manifest when there is one (no rescan), else by listing train/ and valid/ and scanning
+// The one place a dataset is found: the dataset a run reads and checks it against the config: from
+// datagen's manifest when there is one (no rescan), else by listing train/ and valid/ and scanning
 // each file through its format (a dataset written by DLIO). Errors say what differs
 // (format, file count, sizes) and, when there is no dataset, the datagen command to run.
 // Not thread-safe (runs once, before the event loop).
@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "config/workload.h"
+#include "dataset/file_table.h"
 #include "formats/format.h"
-#include "loader/file_table.h"
 #include "storage/storage.h"
 
-namespace trainbench::loader {
+namespace trainbench::dataset {
 
 struct DatasetFiles {
   // The train files, then the eval files: one table (a million files are held once, compactly),
@@ -36,4 +36,4 @@ struct DatasetFiles {
 DatasetFiles ResolveDataset(const config::WorkloadConfig& config, storage::Storage& storage,
                             const std::string& datagen_command);
 
-}  // namespace trainbench::loader
+}  // namespace trainbench::dataset

@@ -19,7 +19,7 @@
 #include "formats/format.h"
 #include "storage/object_names.h"
 
-namespace trainbench::loader {
+namespace trainbench::dataset {
 
 // Items of many files in one array, with where each file's start: the offsets exist only
 // once some file has items (images record no extents, and only Parquet has read units), so
@@ -127,4 +127,4 @@ class FileNameIndex {
   size_t mask_ = 0;
 };
 
-}  // namespace trainbench::loader
+}  // namespace trainbench::dataset
