@@ -230,7 +230,7 @@ for set in small large; do
 done
 
 echo "s3_read_vs_s3dlio: $(date -u +%Y-%m-%dT%H:%MZ), concurrency $c, $passes passes a run," \
-  "median of $repeat runs ($(cat "$W/noisy") of the $((repeat * 6)) started while a compile ran;" \
+  "median of $repeat runs ($(cat "$W/noisy") of the $((repeat * 8)) started while a compile ran;" \
   "1-minute load average at their starts $(sort -n "$W/loads" | head -n 1) to $(sort -n "$W/loads" | tail -n 1))"
 printf "%-6s %-13s %8s %7s %9s %8s %9s %7s %8s %8s %8s %8s %8s\n" objects tool MB/s "CPU s" \
   "MB/CPU-s" "read MB/s" "read CPU" "gw CPU" MB "tb÷MB/s" "tb÷CPU" "rd÷MB/s" "rd÷CPU"
