@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/strings.h"
+#include "formats/format.h"
 #include "storage/io_error.h"
 #include "storage/object_streambuf.h"
 
@@ -36,20 +37,9 @@ nlohmann::json GenerationKey(const config::WorkloadConfig& c) {
                         {"enable_chunking", d.enable_chunking},
                         {"num_subfolders_train", d.num_subfolders_train},
                         {"num_subfolders_eval", d.num_subfolders_eval}};
-  // csv and indexed_binary samples became DLIO's side^2 values (bytes) in the second
-  // layout; the first wrote record_length_bytes: not mixed in one folder either.
-  if (d.format == "csv" || d.format == "indexed_binary" || d.format == "mmap_indexed_binary")
-    key["layout"] = "dlio-square";
-  if (d.format == "parquet") {
-    // The settings that shape a Parquet file's bytes (columns without `read`, which only
-    // says what a run reads); compression is above.
-    std::string columns;
-    for (const auto& col : d.parquet.columns)
-      columns +=
-          fmt::format("{}{}:{}:{}", columns.empty() ? "" : ",", col.name, col.dtype, col.size);
-    key["parquet_columns"] = columns;
-    key["parquet_row_group_size"] = d.parquet.row_group_size;
-  }
+  // What the format's own settings (or its layout's version) add: formats/ knows them.
+  if (const auto& format = formats::FindFormat(d.format); format.layout_key)
+    format.layout_key(c, key);
   return key;
 }
 

@@ -141,6 +141,7 @@ const FormatDescription& CsvDescription() {
       .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
         return std::make_unique<CsvFormat>();
       },
+      .layout_key = SquareValuesLayoutKey,
   };
   return description;
 }

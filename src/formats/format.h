@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -120,12 +121,20 @@ struct FormatDescription {
   void (*check)(const config::WorkloadConfig& config) = nullptr;
   // A format for the config (after check).
   std::unique_ptr<FileFormat> (*make)(const config::WorkloadConfig& config) = nullptr;
+  // What of this format's own settings (or layout) shapes a file's bytes beyond dataset's
+  // common keys, added to the manifest's generation key, so that a dataset written under
+  // other settings is not mixed with it. May be null (nothing beyond the common keys).
+  void (*layout_key)(const config::WorkloadConfig& config, nlohmann::json& key) = nullptr;
   // For formats whose samples a library reads (hdf5: libhdf5 hyperslabs), the read engine
   // over `objects` (dataset files, in the run's order) that does it; null where samples are
   // byte extents that the storage's own engine reads.
   std::unique_ptr<storage::ReadEngine> (*open_reader)(
       storage::Storage& storage, const storage::ObjectNames& objects) = nullptr;
 };
+
+// The layout_key of the formats whose samples became DLIO's side^2 values (bytes) in their
+// second layout (csv, indexed_binary): the first wrote record_length_bytes.
+void SquareValuesLayoutKey(const config::WorkloadConfig& config, nlohmann::json& key);
 
 // Every registered format, in the order of registry.cc's table.
 const std::vector<const FormatDescription*>& AllFormats();

@@ -139,6 +139,7 @@ const FormatDescription& IndexedBinaryDescription() {
       .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
         return std::make_unique<IndexedBinaryFormat>(IndexedBinaryDescription());
       },
+      .layout_key = SquareValuesLayoutKey,
   };
   return description;
 }
@@ -152,6 +153,7 @@ const FormatDescription& MmapIndexedBinaryDescription() {
       .make = [](const config::WorkloadConfig&) -> std::unique_ptr<FileFormat> {
         return std::make_unique<IndexedBinaryFormat>(MmapIndexedBinaryDescription());
       },
+      .layout_key = SquareValuesLayoutKey,
   };
   return description;
 }

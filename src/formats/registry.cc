@@ -37,6 +37,10 @@ const std::vector<const FormatDescription*>& AllFormats() {
   return formats;
 }
 
+void SquareValuesLayoutKey(const config::WorkloadConfig&, nlohmann::json& key) {
+  key["layout"] = "dlio-square";
+}
+
 const FormatDescription& FindFormat(std::string_view name) {
   std::string known;
   for (const auto* d : AllFormats()) {

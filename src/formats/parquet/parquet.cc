@@ -293,6 +293,16 @@ void ParquetFormat::SelectReads(WrittenFile& file) const {
   }
 }
 
+// The settings that shape a Parquet file's bytes (columns without `read`, which only says
+// what a run reads); compression is among the common keys.
+static void ParquetLayoutKey(const config::WorkloadConfig& config, nlohmann::json& key) {
+  std::string columns;
+  for (const auto& col : config.dataset.parquet.columns)
+    columns += fmt::format("{}{}:{}:{}", columns.empty() ? "" : ",", col.name, col.dtype, col.size);
+  key["parquet_columns"] = columns;
+  key["parquet_row_group_size"] = config.dataset.parquet.row_group_size;
+}
+
 const FormatDescription& ParquetDescription() {
   static const FormatDescription description{
       .name = "parquet",
@@ -306,6 +316,7 @@ const FormatDescription& ParquetDescription() {
       .make = [](const config::WorkloadConfig& config) -> std::unique_ptr<FileFormat> {
         return std::make_unique<ParquetFormat>(config);
       },
+      .layout_key = ParquetLayoutKey,
   };
   return description;
 }
