@@ -9,8 +9,12 @@
 # Prints, per thread count and engine (fio psync vs trainbench pread, fio io_uring vs
 # trainbench --io-engine uring): read GB/s and GB per CPU-second of each, the ratios, and
 # the bytes and reads each tool did (the same, or the comparison is void).
+# With BASELINE=<an older trainbench binary>, it then compares the two trainbenches' own CPU
+# per byte for the same reads (one thread, pread), each over a dataset its own datagen wrote
+# (the baseline's in DATA_DIR.baseline), runs alternating AB_ROUNDS times: how much a change
+# of the layout or of the read path costs, with the host's noise shared by both.
 # Usage: bench/parquet_vs_fio.sh [DATA_DIR] [THREADS...]
-#   (env: FILES, ROWS, EPOCHS, TRANSFER, REPEAT)
+#   (env: FILES, ROWS, EPOCHS, TRANSFER, REPEAT, BASELINE, AB_ROUNDS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TB=${TRAINBENCH:-./build/trainbench}
@@ -110,3 +114,37 @@ engines_table "$repeat" "8 21" "9.2f 13.2f" "${threads[@]}"
 echo "(GB = 10^9 bytes; best of $repeat; $files files x $rows rows, $epochs epochs; fio: JOBS jobs"
 echo " replaying the row groups' label and numerical_features chunks in $transfer-byte pieces;"
 echo " trainbench: one accelerator, read_threads = io threads = JOBS; notes: bytes and reads)"
+
+[ -n "${BASELINE:-}" ] || exit 0
+# ab_run BINARY DATA: "bytes_read cpu_seconds" of one 1-thread pread run.
+ab_run() {
+  rm -rf "$work/out"
+  /usr/bin/time -f "%U %S" -o "$work/cpu" "$1" run "$yaml" "dataset.data_folder=$2" \
+    "train.epochs=$epochs" reader.read_threads=1 "reader.transfer_size=$transfer" --io-threads 1 \
+    --io-engine pread --accelerators 1 output.folder="$work/out" --no-progress --no-warnings \
+    2>/dev/null | grep '^{"trainbench_metrics"' | tail -n 1 >"$work/tb.json"
+  /usr/bin/python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["trainbench_metrics"]
+print(m["bytes_read"], sum(map(float, open(sys.argv[2]).read().split())))' "$work/tb.json" "$work/cpu"
+}
+"$BASELINE" datagen "$yaml" "dataset.data_folder=$data.baseline" --no-warnings --no-progress >/dev/null
+cat "$data.baseline"/train/* >/dev/null
+: >"$work/ab.txt"
+for _ in $(seq "${AB_ROUNDS:-15}"); do
+  echo "baseline $(ab_run "$BASELINE" "$data.baseline")" >>"$work/ab.txt"
+  echo "this $(ab_run "$TB" "$data")" >>"$work/ab.txt"
+done
+/usr/bin/python3 - "$work/ab.txt" "$epochs" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    who, read, cpu = line.split()
+    runs.setdefault(who, []).append((int(read), float(cpu) / int(read) * 1e9))
+print(f"\n{'trainbench':<10} {'bytes an epoch':>15} {'CPU ns/B min':>13} {'median':>8}  (1 thread, pread, {len(runs['this'])} runs each, alternating)")
+for who in ("baseline", "this"):
+    ns = [n for _, n in runs[who]]
+    print(f"{who:<10} {runs[who][0][0] // int(sys.argv[2]):>15} {min(ns):>13.4f} {statistics.median(ns):>8.4f}")
+b = statistics.median(n for _, n in runs["baseline"])
+t = statistics.median(n for _, n in runs["this"])
+print(f"this / baseline, median CPU per byte: {t / b:.3f}")
+PY
