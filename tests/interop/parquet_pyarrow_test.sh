@@ -85,6 +85,23 @@ expect_exit 0 "$WORK/datagen" "$TRAINBENCH" datagen "$WORK/all.yaml" dataset.for
   dataset.compression=zstd --verify --no-progress
 read_all "$d" ZSTD 3 3 t5:float32:300000,ts:float32:7 train:1
 check "default data column and flux-like files" test "$(grep -c -E ' rows=(50|3) ' "$WORK/read.txt")" = 3
+# A dataset of the layout before (one FIXED_LEN_BYTE_ARRAY a row; its manifest's layout
+# "dlio") is not taken as complete: run and datagen name the layout, --replace rewrites it.
+sed -i '1s/"layout":"dlio-lists"/"layout":"dlio"/' "$d/trainbench_manifest.json"
+expect_exit 1 "$WORK/err" "$TRAINBENCH" run "$WORK/all.yaml" dataset.format=parquet \
+  dataset.num_files_train=1 dataset.num_samples_per_file=3 dataset.data_folder="$d" \
+  'dataset.parquet.columns=[{name: t5, dtype: float32, size: 300000}, {name: ts, dtype: float32, size: 7}]' \
+  dataset.compression=zstd output.folder="$WORK/out" --accelerators 1 --no-warnings
+contains "$WORK/err" 'layout: dataset "dlio", config "dlio-lists"'
+expect_exit 2 "$WORK/err" "$TRAINBENCH" datagen "$WORK/all.yaml" dataset.format=parquet \
+  dataset.num_files_train=1 dataset.num_samples_per_file=3 dataset.data_folder="$d" \
+  'dataset.parquet.columns=[{name: t5, dtype: float32, size: 300000}, {name: ts, dtype: float32, size: 7}]' \
+  dataset.compression=zstd --no-progress
+contains "$WORK/err" 'layout ("dlio" there, "dlio-lists" now)'
+expect_exit 0 "$WORK/datagen" "$TRAINBENCH" datagen "$WORK/all.yaml" dataset.format=parquet \
+  dataset.num_files_train=1 dataset.num_samples_per_file=3 dataset.data_folder="$d" \
+  'dataset.parquet.columns=[{name: t5, dtype: float32, size: 300000}, {name: ts, dtype: float32, size: 7}]' \
+  dataset.compression=zstd --replace --verify --no-progress
 
 # --- 2. pyarrow's files, read by run ---
 echo 'model: {name: dlrm}' >"$WORK/dlrm.yaml"

@@ -294,8 +294,11 @@ void ParquetFormat::SelectReads(WrittenFile& file) const {
 }
 
 // The settings that shape a Parquet file's bytes (columns without `read`, which only says
-// what a run reads); compression is among the common keys.
+// what a run reads); compression is among the common keys. The layout is the second: DLIO's
+// fixed-size lists since issue 37 (the first wrote one FIXED_LEN_BYTE_ARRAY a row), so a
+// dataset of the first is rewritten, not taken as complete.
 static void ParquetLayoutKey(const config::WorkloadConfig& config, nlohmann::json& key) {
+  key["layout"] = "dlio-lists";
   std::string columns;
   for (const auto& col : config.dataset.parquet.columns)
     columns += fmt::format("{}{}:{}:{}", columns.empty() ? "" : ",", col.name, col.dtype, col.size);
