@@ -431,6 +431,16 @@ TEST_F(ParquetTest, ScanRefusesWhatARunDoesNotReadByName) {
                 .find("column 'numerical_features' has several leaf columns (a struct or map"),
             std::string::npos)
       << ScanMessage(format, storage());
+  // A chunk whose metadata is elsewhere: encrypted (ColumnChunk.encrypted_column_metadata).
+  EditFooter([](parquet::FileMetaData& m) {
+    m.row_groups[0].columns[2].meta_data->path_in_schema = {"categorical_features"};
+    m.row_groups[0].columns[3].meta_data.reset();
+  });
+  EXPECT_NE(ScanMessage(format, storage())
+                .find("an encrypted column chunk (ColumnChunk.crypto_metadata): trainbench does "
+                      "not read this Parquet feature"),
+            std::string::npos)
+      << ScanMessage(format, storage());
   auto bytes = Bytes("a.parquet");
   std::memcpy(bytes.data(), "PARE", 4);
   Put("a.parquet", bytes);
