@@ -33,7 +33,8 @@ RunOutcome CheckpointJob(const RunJobOptions& options, JobEnv& env) {
   const std::string started = UtcStamp();
   ResultsSink* results = lead ? env.results : nullptr;
   JobLog log(results);
-  const std::string folder = OpenRunResults(config, results, started);
+  ResultsWriter writer(results, RunEnvelope(config, started, layout), options.interval_s);
+  const std::string folder = OpenRunResults(config, writer, started, ranks.Size());
   sim::CheckpointRunOptions run;
   const auto on_host = sim::RanksOnHost(layout, ranks.Host());
   run.ranks_on_host = on_host.size();
@@ -58,7 +59,8 @@ RunOutcome CheckpointJob(const RunJobOptions& options, JobEnv& env) {
   }
   const auto mine = sim::RunCheckpointWorkload(config, ranks, run);
   if (op_log) log.Info(op_log.Close());
-  return ReportRun({options, env, layout, folder, started, log, lead ? &rules : nullptr}, mine);
+  return ReportRun({options, env, layout, folder, started, log, lead ? &rules : nullptr, writer},
+                   mine);
 }
 
 }  // namespace trainbench::app

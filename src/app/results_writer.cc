@@ -1,5 +1,10 @@
 #include "app/results_writer.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
 #include "report/timeseries_csv.h"
 
 namespace trainbench::app {
@@ -41,18 +46,61 @@ void ResultsWriter::Update(const nlohmann::ordered_json& figures) {
   }
 }
 
+void ResultsWriter::SetNotEndedReason(const std::string& reason) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  envelope_.stop_reason = reason;
+}
+
+std::string ResultsWriter::File(const std::string& name, const std::string& text) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!open_) return "";
+  // A file counts as unwritten while its last write failed (a run rewrites epochs.csv as it
+  // goes: an early failure is mended by a later write).
+  const auto listed = std::find(unwritten_.begin(), unwritten_.end(), name);
+  try {
+    sink_->WriteFile(name, text);
+    if (listed != unwritten_.end()) unwritten_.erase(listed);
+    return "";
+  } catch (const std::exception& e) {
+    if (listed == unwritten_.end()) unwritten_.push_back(name);
+    return e.what();
+  }
+}
+
+void ResultsWriter::Discard() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!sink_) return;
+  sink_->Discard();
+  open_ = false;
+  written_.folder.clear();
+}
+
 WrittenResults ResultsWriter::Finish(const report::ResultEnvelope& envelope,
                                      const nlohmann::ordered_json& figures,
                                      const TimeseriesResult& timeseries) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!open_) return written_;
+  nlohmann::ordered_json final_figures = figures;
   try {
     if (!timeseries.rows.empty())
       sink_->WriteFile("timeseries.csv", report::TimeseriesCsv({timeseries.rows}, nullptr));
-    WriteSummary(envelope, figures, timeseries.sampler_cpu_s);
-  } catch (const std::exception& e) {
-    written_.error = e.what();
+  } catch (const std::exception&) {
+    unwritten_.push_back("timeseries.csv");
   }
+  if (!unwritten_.empty()) final_figures["unwritten_files"] = unwritten_;
+  std::string summary_error;
+  try {
+    WriteSummary(envelope, final_figures, timeseries.sampler_cpu_s);
+  } catch (const std::exception& e) {
+    summary_error = e.what();
+    unwritten_.push_back("summary.json");
+  }
+  // The summary alone: its own error says why; several files: which, and where.
+  if (unwritten_.size() == 1 && !summary_error.empty())
+    written_.error = summary_error;
+  else if (!unwritten_.empty())
+    written_.error = fmt::format("results incomplete: could not write {} in {}",
+                                 fmt::join(unwritten_, ", "), written_.folder);
   open_ = false;
   return written_;
 }

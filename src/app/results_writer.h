@@ -5,7 +5,10 @@
 //           a stop_reason saying the job has not ended (what a killed job leaves);
 //   Row     appends each time-series row to timeseries.csv as it is sampled;
 //   Update  rewrites summary.json with the figures so far (whole, renamed into place);
-//   Finish  writes the final summary.json and the whole time series.
+//   File    writes a job's other files (a run's epochs.csv, config.yaml, rank files), each
+//           whole or not at all; one that cannot be written is counted, not thrown;
+//   Finish  writes the final summary.json (listing the files that could not be written as
+//           unwritten_files) and the whole time series.
 // After Open nothing throws: an error is kept in WrittenResults, since a job that measured
 // must still show what it measured. With no sink (no --output) every call does nothing.
 // Thread safety: Row may be called from the sampler's thread while the job's own thread
@@ -15,6 +18,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "app/job_report.h"
 #include "app/job_timeseries.h"
@@ -45,7 +49,17 @@ class ResultsWriter {
 
   void Row(const metrics::TimeseriesRow& row);
   void Update(const nlohmann::ordered_json& figures);
-  // The end: the envelope as it ended (complete or not, and why), the figures and the series.
+  // What summary.json says while the job runs (kNotEndedReason unless set: a run of several
+  // ranks says whose figures they are).
+  void SetNotEndedReason(const std::string& reason);
+  // Writes `name` whole; returns why it could not ("" when written). Never throws.
+  std::string File(const std::string& name, const std::string& text);
+  // Removes the folder (a job refused before it measured anything: a folder with nothing
+  // measured would pass for a job).
+  void Discard();
+  // The end: the envelope as it ended (complete or not, and why), the figures and the series
+  // (a job that wrote its own series with File gives none). Files that could not be written
+  // are listed in the summary and in the error ("results incomplete: could not write ...").
   WrittenResults Finish(const report::ResultEnvelope& envelope,
                         const nlohmann::ordered_json& figures, const TimeseriesResult& timeseries);
 
@@ -59,6 +73,7 @@ class ResultsWriter {
   std::mutex mutex_;
   bool open_ = false;
   WrittenResults written_;
+  std::vector<std::string> unwritten_;
 };
 
 }  // namespace trainbench::app

@@ -108,7 +108,7 @@ void GenerateOrCheckDataset(const RunJobOptions& options, dist::Communicator& ra
 // and lines go (the live view, rank 0's results so far, the log).
 sim::EmulationOptions EmulationFor(const RunJobOptions& options, const sim::RankLayout& layout,
                                    dist::Communicator& ranks, report::LiveView& progress,
-                                   ResultsSink* results, const std::string& started, JobLog& log) {
+                                   ResultsWriter& writer, const std::string& started, JobLog& log) {
   const auto& config = options.config;
   sim::EmulationOptions emulation;
   emulation.accelerators = options.accelerators;
@@ -125,13 +125,13 @@ sim::EmulationOptions EmulationFor(const RunJobOptions& options, const sim::Rank
   };
   emulation.interval_s = options.interval_s;
   const int size = ranks.Size();
-  emulation.on_phase = [&config, results, started, &layout, size](const metrics::RunRecord& r) {
-    if (results) KeepRunSoFar(config, *results, started, layout, size, r);
+  emulation.on_phase = [&config, &writer, started](const metrics::RunRecord& r) {
+    KeepRunSoFar(config, writer, started, r);
   };
-  const bool rows = results && options.interval_s > 0;
-  emulation.on_row = [&progress, results, rows](const metrics::TimeseriesRow& row) {
+  const bool rows = options.interval_s > 0;
+  emulation.on_row = [&progress, &writer, rows](const metrics::TimeseriesRow& row) {
     progress.OnRow(row);
-    if (rows) results->AppendRow(row);
+    if (rows) writer.Row(row);
   };
   // The step loop's lines (epochs, evaluations, checkpoints) are this rank's own figures:
   // over several ranks they say whose, as the table at the end sums them.
@@ -191,14 +191,15 @@ RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
   const std::string started = UtcStamp();
   ResultsSink* results = lead ? env.results : nullptr;
   JobLog log(results);
-  const std::string folder = OpenRunResults(config, results, started);
+  ResultsWriter writer(results, RunEnvelope(config, started, layout), options.interval_s);
+  const std::string folder = OpenRunResults(config, writer, started, ranks.Size());
   // Plain lines (stderr not a terminal) every 10 rows: every 10 s by default.
   report::LiveView progress(STDERR_FILENO,
                             report::LiveView::ModeFor(STDERR_FILENO, lead && options.progress),
                             config.workload_name, 100 * config.metric.au,
                             options.interval_s > 0 ? 10 * options.interval_s : 10);
   sim::EmulationOptions emulation =
-      EmulationFor(options, layout, ranks, progress, results, started, log);
+      EmulationFor(options, layout, ranks, progress, writer, started, log);
   // MLPerf Storage's checks of the setup (dataset >= 5x memory, results elsewhere, ...).
   report::RulesReport rules;
   if (lead) {
@@ -215,7 +216,7 @@ RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
   } catch (const UsageError&) {
     // Refused before the first read (what the reads need cannot be done, e.g. compressed
     // HDF5 on S3): a results folder with nothing measured would pass for a run.
-    if (results) results->Discard();
+    writer.Discard();
     throw;
   }
   if (op_log) log.Info(op_log.Close());
@@ -223,7 +224,8 @@ RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
   for (auto& [op, latency] : s.dataset->OperationLatencies())
     mine.storage_latency_ns[op] = std::move(latency);
   progress.End();
-  return ReportRun({options, env, layout, folder, started, log, lead ? &rules : nullptr}, mine);
+  return ReportRun({options, env, layout, folder, started, log, lead ? &rules : nullptr, writer},
+                   mine);
 }
 
 }  // namespace trainbench::app

@@ -30,39 +30,33 @@ std::vector<uint64_t> AcceleratorCounts(const sim::RankLayout& layout, size_t re
   return counts;
 }
 
+}  // namespace
+
 report::ResultEnvelope RunEnvelope(const config::WorkloadConfig& config, const std::string& started,
                                    const sim::RankLayout& layout) {
   return report::NewEnvelope(config.workflow.train ? "run" : "checkpoint", config.workload_name,
                              sim::Hosts(layout), config::ToJson(config), started);
 }
 
-}  // namespace
-
-void KeepRunSoFar(const config::WorkloadConfig& config, ResultsSink& results,
-                  const std::string& started, const sim::RankLayout& layout, int ranks,
-                  const metrics::RunRecord& so_far) {
+void KeepRunSoFar(const config::WorkloadConfig& config, ResultsWriter& writer,
+                  const std::string& started, const metrics::RunRecord& so_far) {
   try {
-    report::ResultEnvelope envelope = RunEnvelope(config, started, layout);
-    envelope.stop_reason =
-        ranks > 1 ? fmt::format("{} (rank 0's share of {} ranks)", kNotEndedReason, ranks)
-                  : std::string(kNotEndedReason);
-    results.WriteFile("epochs.csv", report::EpochsCsv(so_far));
-    results.WriteFile(
-        "summary.json",
-        report::WithEnvelope(envelope, report::Summary(so_far, config, started, UtcStamp()))
-                .dump(2) +
-            "\n");
+    writer.File("epochs.csv", report::EpochsCsv(so_far));
+    writer.Update(report::Summary(so_far, config, started, UtcStamp()));
   } catch (const std::exception&) {
     // The end writes them again and reports what it could not write.
   }
 }
 
-std::string OpenRunResults(const config::WorkloadConfig& config, ResultsSink* results,
-                           const std::string& started) {
-  if (!results) return "";
-  const std::string folder = results->Open(config.workload_name, started);
-  results->WriteFile("config.yaml", config::ToYaml(config));
-  return folder;
+std::string OpenRunResults(const config::WorkloadConfig& config, ResultsWriter& writer,
+                           const std::string& started, int ranks) {
+  if (ranks > 1)
+    writer.SetNotEndedReason(
+        fmt::format("{} (rank 0's share of {} ranks)", kNotEndedReason, ranks));
+  writer.Open(config.workload_name,
+              report::Summary(metrics::RunRecord(), config, started, UtcStamp()));
+  writer.File("config.yaml", config::ToYaml(config));
+  return writer.folder();
 }
 
 namespace {
@@ -92,23 +86,14 @@ nlohmann::json RunSummary(const FinishedRun& run, const std::vector<metrics::Run
   return summary;
 }
 
-// Writes the run's files, each whole or not at all; returns the names of those that could not
-// be written (summary.json lists the others' failures, when it fits).
-std::vector<std::string> WriteRunFiles(const FinishedRun& run,
-                                       const std::vector<metrics::RunRecord>& records,
-                                       const metrics::RunRecord& record,
-                                       const report::ResultEnvelope& envelope,
-                                       nlohmann::json& summary) {
+// Writes the run's files but the summary through the writer, each whole or not at all; one
+// that could not be written is named here and counted by the writer.
+void WriteRunFiles(const FinishedRun& run, const std::vector<metrics::RunRecord>& records,
+                   const metrics::RunRecord& record) {
   const auto& config = run.options.config;
-  std::vector<std::string> unwritten;
   auto write = [&](const std::string& name, const std::string& text) {
-    if (!run.env.results) return;
-    try {
-      run.env.results->WriteFile(name, text);
-    } catch (const std::exception& e) {
-      unwritten.push_back(name);
-      run.log.Warn(fmt::format("could not write {}: {}", name, e.what()));
-    }
+    if (const std::string error = run.writer.File(name, text); !error.empty())
+      run.log.Warn(fmt::format("could not write {}: {}", name, error));
   };
   write("epochs.csv", report::EpochsCsv(record));
   if (run.options.interval_s > 0) {
@@ -123,9 +108,6 @@ std::vector<std::string> WriteRunFiles(const FinishedRun& run,
     for (size_t r = 0; r < records.size(); ++r)
       write(fmt::format("rank-{:04}.json", r),
             report::Summary(records[r], config, run.started, UtcStamp()).dump(2) + "\n");
-  if (!unwritten.empty()) summary["unwritten_files"] = unwritten;
-  write("summary.json", report::WithEnvelope(envelope, summary).dump(2) + "\n");
-  return unwritten;
 }
 
 // The exit status and the last words: complete (0), interrupted (130), or stopped (1).
@@ -188,13 +170,13 @@ RunOutcome ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
   // The kind's figures first, as before the envelope, so a reader matching the line's start
   // still finds it.
   out.line = FinalLine(report::MetricsLine(out.record, config), out.envelope, run.folder);
-  const auto unwritten = WriteRunFiles(run, records, out.record, out.envelope, out.summary);
+  WriteRunFiles(run, records, out.record);
+  // The series is the run's own (merged over ranks), written above: none for the writer.
+  out.results = run.writer.Finish(out.envelope, nlohmann::ordered_json(out.summary), {});
+  if (!run.env.results) out.results.folder = run.folder;
   EndRun(run, job_ending, out);
-  if (!unwritten.empty()) {
-    out.results.error = fmt::format("results incomplete: could not write {} in {}",
-                                    fmt::join(unwritten, ", "), run.folder);
-    if (out.exit_code == 0) out.exit_code = static_cast<int>(ExitCode::kRuntime);
-  }
+  if (!out.results.error.empty() && out.exit_code == 0)
+    out.exit_code = static_cast<int>(ExitCode::kRuntime);
   return out;
 }
 

@@ -6,23 +6,28 @@
 #include <string>
 
 #include "app/job_log.h"
+#include "app/results_writer.h"
 #include "app/run_job.h"
 #include "report/rules_checks.h"
 #include "sim/ranks.h"
 
 namespace trainbench::app {
 
-// Opens rank 0's results (named <workload>-<started>) and saves the resolved config in them;
-// "" when `results` is null (the other ranks).
-std::string OpenRunResults(const config::WorkloadConfig& config, ResultsSink* results,
-                           const std::string& started);
+// The envelope of a run (or a checkpointing run) started at `started` on the layout's hosts.
+report::ResultEnvelope RunEnvelope(const config::WorkloadConfig& config, const std::string& started,
+                                   const sim::RankLayout& layout);
+
+// Opens rank 0's results through `writer` (the folder named <workload>-<started>, a first
+// summary marked not ended) and saves the resolved config in them; returns the folder, ""
+// without a sink (the other ranks). Throws IoError naming a folder that takes no file.
+std::string OpenRunResults(const config::WorkloadConfig& config, ResultsWriter& writer,
+                           const std::string& started, int ranks);
 
 // Rewrites epochs.csv and summary.json (marked incomplete: the run has not ended) from rank
 // 0's record so far, so that a run killed later keeps what it measured; over several ranks
-// it is rank 0's own share, and says so. Never throws: the run goes on.
-void KeepRunSoFar(const config::WorkloadConfig& config, ResultsSink& results,
-                  const std::string& started, const sim::RankLayout& layout, int ranks,
-                  const metrics::RunRecord& so_far);
+// it is rank 0's own share, and says so (OpenRunResults). Never throws: the run goes on.
+void KeepRunSoFar(const config::WorkloadConfig& config, ResultsWriter& writer,
+                  const std::string& started, const metrics::RunRecord& so_far);
 
 struct FinishedRun {
   const RunJobOptions& options;
@@ -32,6 +37,7 @@ struct FinishedRun {
   const std::string& started;
   JobLog& log;
   const report::RulesReport* rules;  // rank 0's checks of the setup (null elsewhere)
+  ResultsWriter& writer;             // rank 0's results (writes nothing elsewhere)
 };
 
 RunOutcome ReportRun(const FinishedRun& run, const metrics::RunRecord& mine);
