@@ -39,6 +39,8 @@ trap 'rm -rf "$out"' EXIT
 field() { tail -n 1 "$1" | "$python" -c "import json,sys; l=json.load(sys.stdin); print(l['$2']['$3'])"; }
 best() { printf '%s\n' "$@" | sort -g | tail -n 1; }
 ratio() { "$python" -c "print(f'{$1 / $2:.2f}x')"; }
+# Images/s as the table prints them: whole numbers on a GPU, 3 digits below 100 (a CPU's 0.85).
+rate() { awk -v v="$1" 'BEGIN { if (v >= 100) printf "%.0f", v; else printf "%.3g", v }'; }
 
 echo "train_vs_pytorch: $model, $steps timed steps after $warmup warm-up, device $device, best of $repeat"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -70,11 +72,11 @@ row() {
     done
   done
   local a; a=$(best "${ours[@]}")
-  line=$(printf '| %s | %s | %.0f' "$label" "$batch" "$a")
+  line=$(printf '| %s | %s | %s' "$label" "$batch" "$(rate "$a")")
   for p in $peers; do
     # shellcheck disable=SC2086
     local b; b=$(best ${theirs[$p]})
-    line+=$(printf ' | %.0f | %s' "$b" "$(ratio "$a" "$b")")
+    line+=$(printf ' | %s | %s' "$(rate "$b")" "$(ratio "$a" "$b")")
   done
   echo "$line |"
   echo "  runs: trainbench ${ours[*]}; $(for p in $peers; do printf '%s%s; ' "$p" "${theirs[$p]}"; done)" >&2
