@@ -238,11 +238,7 @@ void GridRun::OpenResults() {
   } catch (const std::exception& e) {
     throw UsageError(fmt::format("output.folder: {}", e.what()));
   }
-  try {
-    sink_.WriteFile("points.csv", PointsCsv());
-  } catch (const std::exception&) {
-    // The end writes it again and says what it could not write.
-  }
+  writer_->File("points.csv", PointsCsv());  // the end says what it could not write
 }
 
 void GridRun::Work() {
@@ -291,10 +287,7 @@ void GridRun::Keep(GridPoint point) {
   while (at != out_.points.end() && order_.at(Key(at->values)) < order_.at(Key(point.values))) ++at;
   out_.points.insert(at, std::move(point));
   writer_->Update(Figures());
-  try {
-    sink_.WriteFile("points.csv", PointsCsv());
-  } catch (const std::exception&) {
-  }
+  writer_->File("points.csv", PointsCsv());
 }
 
 nlohmann::ordered_json GridRun::Figures() const {
@@ -339,11 +332,7 @@ GridSweepOutcome GridRun::Report() {
   envelope_.stop_reason = out_.error;
   out_.results.folder = folder_;
   if (writer_) {
-    try {
-      sink_.WriteFile("points.csv", PointsCsv());
-    } catch (const std::exception& e) {
-      out_.results.error = e.what();
-    }
+    writer_->File("points.csv", PointsCsv());
     const WrittenResults written = writer_->Finish(envelope_, Figures(), TimeseriesResult{});
     if (!written.error.empty()) out_.results.error = written.error;
   }

@@ -341,23 +341,13 @@ nlohmann::ordered_json SweepRun::Figures(const SweepAnswer& answer) const {
 void SweepRun::KeepSoFar(const std::vector<SweepProbe>& probes) {
   if (!writer_) return;
   writer_->Update(SoFar(probes));
-  try {
-    env_.results->WriteFile("probes.csv", ProbesCsv(probes));
-  } catch (const std::exception&) {
-    // The end writes it again and says what it could not write.
-  }
+  writer_->File("probes.csv", ProbesCsv(probes));  // the end says what it could not write
 }
 
 void SweepRun::WriteFiles() {
   if (!writer_) return;
-  std::string csv_error;
-  try {
-    env_.results->WriteFile("probes.csv", ProbesCsv(out_.probes));
-  } catch (const std::exception& e) {
-    csv_error = e.what();
-  }
+  writer_->File("probes.csv", ProbesCsv(out_.probes));
   out_.results = writer_->Finish(envelope_, out_.figures, TimeseriesResult{});
-  if (out_.results.error.empty()) out_.results.error = csv_error;
   if (!out_.results.error.empty()) out_.results.folder.clear();
 }
 
