@@ -9,19 +9,20 @@ namespace trainbench::app {
 LimitFinding ClassifyLimit(const SweepProbe& p, double computation_time_s, unsigned cores) {
   LimitFinding f;
   const double trainbench_cores = p.run_seconds > 0 ? p.cpu_seconds / p.run_seconds : 0;
-  const double late_share =
-      computation_time_s > 0 ? p.timer_late_p99_ms / 1e3 / computation_time_s : 0;
+  auto share_of_compute = [computation_time_s](double late_ms) {
+    return computation_time_s > 0 ? late_ms / 1e3 / computation_time_s : 0;
+  };
   const bool busy_host = p.host_busy_share >= kBusyHostShare;
   const bool busy_self = trainbench_cores >= kBusyCoresShare * std::max(1u, cores);
-  const bool late =
-      late_share > kLateTimerShare || (busy_host && late_share > kLateOnBusyHostShare);
+  const bool late = share_of_compute(p.timer_late_p50_ms) > kLateTimerShare ||
+                    (busy_host && share_of_compute(p.timer_late_p99_ms) > kLateOnBusyHostShare);
   if (busy_self || late) {
     f.limit = SweepLimit::kClient;
     f.evidence = fmt::format(
         "{} cores, busy {:.0f}%{}; trainbench used {:.1f} of them; compute timers late by "
-        "{:.2f} ms (p99)",
+        "{:.2f} ms (p50), {:.2f} ms (p99)",
         cores, 100 * std::max(0.0, p.host_busy_share), p.host_busy_share < 0 ? " (unknown)" : "",
-        trainbench_cores, p.timer_late_p99_ms);
+        trainbench_cores, p.timer_late_p50_ms, p.timer_late_p99_ms);
     return f;
   }
   return ClassifyPassed(p);

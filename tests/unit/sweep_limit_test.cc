@@ -6,8 +6,10 @@
 namespace trainbench::app {
 namespace {
 
-SweepProbe Probe(double busy, double late_p99_ms, double cpu_share, double cached) {
+SweepProbe Probe(double busy, double late_p99_ms, double cpu_share, double cached,
+                 double late_p50_ms = -1) {
   SweepProbe p;
+  p.timer_late_p50_ms = late_p50_ms >= 0 ? late_p50_ms : late_p99_ms;
   p.accelerators = 12;
   p.run_seconds = 10;
   p.cpu_seconds = cpu_share * 10;
@@ -33,6 +35,14 @@ TEST(SweepLimit, LateTimersMakeItTheClient) {
   // A busy host counts once it shows in the timers at half that.
   EXPECT_EQ(ClassifyLimit(Probe(0.95, 7.0, 0.2, 0.0), 0.1, 2).limit, SweepLimit::kClient);
   EXPECT_EQ(ClassifyLimit(Probe(0.95, 3.0, 0.2, 0.0), 0.1, 2).limit, SweepLimit::kStorage);
+}
+
+TEST(SweepLimit, ALateTailOnAQuietHostIsNotTheClient) {
+  // CI, 2026-11-27: a 12 MB/s cap, the host 40% busy, timers 12 ms late at p99 on 100 ms of
+  // compute but not in the median step: the storage delivered all it could.
+  EXPECT_EQ(ClassifyLimit(Probe(0.4, 12.0, 0.1, 0.0, 0.5), 0.1, 2).limit, SweepLimit::kStorage);
+  // Late in the median step too: the client.
+  EXPECT_EQ(ClassifyLimit(Probe(0.4, 30.0, 0.1, 0.0, 15.0), 0.1, 2).limit, SweepLimit::kClient);
 }
 
 TEST(SweepLimit, TrainbenchOnMostCoresIsTheClient) {
