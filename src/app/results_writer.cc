@@ -108,8 +108,10 @@ WrittenResults ResultsWriter::Finish(const report::ResultEnvelope& envelope,
 void ResultsWriter::WriteSummary(const report::ResultEnvelope& envelope,
                                  const nlohmann::ordered_json& figures, double sampler_cpu_s) {
   auto summary = report::WithEnvelope(envelope, figures);
-  summary["timeseries_interval_s"] = interval_s_;
-  summary["timeseries_cpu_seconds"] = sampler_cpu_s;
+  // A job that measured its own series (a run's sampler, per rank) has said these already.
+  if (!summary.contains("timeseries_interval_s")) summary["timeseries_interval_s"] = interval_s_;
+  if (!summary.contains("timeseries_cpu_seconds"))
+    summary["timeseries_cpu_seconds"] = sampler_cpu_s;
   // A stop reason may hold bytes that are not UTF-8 (whatever a server sent): replaced,
   // never a reason to lose the account.
   sink_->WriteFile("summary.json",
