@@ -15,7 +15,7 @@ namespace trainbench::formats {
 namespace {
 constexpr uint64_t kMaxValue = 254;  // DLIO: np.random.randint(255)
 
-constexpr std::string_view kKind = "CSV file";
+constexpr std::string_view kCsvKind = "CSV file";
 // A value 0..254 as text: 2.57 digits on average, and its comma.
 constexpr double kBytesPerValue = (10 * 1 + 90 * 2 + 155 * 3) / 255.0 + 1;
 
@@ -43,7 +43,7 @@ uint64_t ParseRow(const std::string& name, const unsigned char* data, uint64_t s
     uint64_t v = 0;
     const auto [end, ec] = std::from_chars(p, text + size, v);
     if (ec != std::errc() || v > kMaxValue)
-      ThrowBadFile(kKind, name, static_cast<uint64_t>(p - text),
+      ThrowBadFile(kCsvKind, name, static_cast<uint64_t>(p - text),
                    fmt::format("row {} has a value that is not an integer 0..{}", row, kMaxValue));
     p = end;
     ++*values;
@@ -51,7 +51,7 @@ uint64_t ParseRow(const std::string& name, const unsigned char* data, uint64_t s
     ++p;
   }
   if (p >= text + size || *p != '\n')
-    ThrowBadFile(kKind, name, static_cast<uint64_t>(p - text),
+    ThrowBadFile(kCsvKind, name, static_cast<uint64_t>(p - text),
                  fmt::format("row {} does not end in a newline", row));
   return static_cast<uint64_t>(p - text) + 1;
 }
@@ -79,7 +79,7 @@ WrittenFile CsvFormat::Write(const FileSpec& spec, storage::Storage& storage) co
 void CsvFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
   const std::string name = storage.Describe(expected.path);
   const auto data = storage::ReadAll(storage, expected.path);
-  CheckSize(kKind, name, data.size(), expected);
+  CheckSize(kCsvKind, name, data.size(), expected);
   uint64_t pos = 0, row = 0, columns = 0;
   for (; pos < data.size(); ++row) {
     uint64_t values = 0;
@@ -87,15 +87,15 @@ void CsvFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
     if (row == 0) columns = values;
     // pandas takes the column count from the first line and rejects longer ones.
     if (values != columns)
-      ThrowBadFile(kKind, name, pos,
+      ThrowBadFile(kCsvKind, name, pos,
                    fmt::format("row {} has {} values, the first row {}", row, values, columns));
     if (row < expected.samples.size() &&
         (expected.samples[row].offset != pos || expected.samples[row].length != next - pos))
-      ThrowBadFile(kKind, name, pos, fmt::format("row {} is not where the manifest puts it", row));
+      ThrowBadFile(kCsvKind, name, pos, fmt::format("row {} is not where the manifest puts it", row));
     pos = next;
   }
   if (row != expected.num_samples)
-    ThrowBadFile(kKind, name, pos,
+    ThrowBadFile(kCsvKind, name, pos,
                  fmt::format("{} rows, manifest says {}", row, expected.num_samples));
 }
 

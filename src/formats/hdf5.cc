@@ -25,7 +25,7 @@ constexpr const char* kLabels = "labels";
 // compare every byte with the generator's (DLIO's readers ignore attributes).
 constexpr const char* kSeedAttribute = "trainbench_seed";
 
-constexpr std::string_view kKind = "HDF5 file";
+constexpr std::string_view kHdf5Kind = "HDF5 file";
 
 [[noreturn]] void Fail(const std::string& file, const std::string& what) {
   throw RuntimeError(fmt::format("{}: HDF5 {} failed: {}", file, what, Hdf5LastError()));
@@ -111,7 +111,7 @@ void Open(const std::string& path, storage::Storage& storage, const std::string&
                              H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
   }
   // The superblock (at 0) is what HDF5 reads first and all else hangs from.
-  if (id < 0) ThrowBadFile(kKind, name, 0, fmt::format("HDF5 cannot open it: {}", Hdf5LastError()));
+  if (id < 0) ThrowBadFile(kHdf5Kind, name, 0, fmt::format("HDF5 cannot open it: {}", Hdf5LastError()));
   out->file = Hdf5Handle(id, H5Fclose);
 }
 
@@ -293,7 +293,7 @@ WrittenFile Hdf5Format::Write(const FileSpec& spec, storage::Storage& storage) c
 void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) const {
   const std::string name = storage.Describe(expected.path);
   const auto size = storage.FileSize(expected.path).value_or(0);
-  CheckSize(kKind, name, size, expected);
+  CheckSize(kHdf5Kind, name, size, expected);
   Hdf5Lock lock;
   OpenFile open;
   Open(expected.path, storage, name, &open);
@@ -304,14 +304,14 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
       H5Dget_offset(records.get()) == HADDR_UNDEF ? 0 : H5Dget_offset(records.get());
   if (dims.size() != 3 || dims[0] != expected.num_samples || dims[1] != dims[2] ||
       !IsInteger(records.get(), 1, H5T_SGN_NONE))
-    ThrowBadFile(kKind, name, offset,
+    ThrowBadFile(kHdf5Kind, name, offset,
                  fmt::format("records_0 is not uint8 ({}, side, side) as DLIO writes it",
                              expected.num_samples));
   const Hdf5Handle labels =
       Check(H5Dopen2(open.file.get(), kLabels, H5P_DEFAULT), H5Dclose, name, "opening labels");
   if (Dims(labels.get(), name) != std::vector<hsize_t>{expected.num_samples} ||
       !IsInteger(labels.get(), 8, H5T_SGN_2))
-    ThrowBadFile(kKind, name, 0, fmt::format("labels is not int64 ({},)", expected.num_samples));
+    ThrowBadFile(kHdf5Kind, name, 0, fmt::format("labels is not int64 ({},)", expected.num_samples));
 
   const Hdf5Handle dcpl = Check(H5Dget_create_plist(records.get()), H5Pclose, name, "plist");
   const bool chunked = H5Pget_layout(dcpl.get()) == H5D_CHUNKED;
@@ -319,22 +319,22 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
       (layout_.chunked || layout_.gzip_level >= 0) && dims[0] > 0 && dims[1] > 0;
   if (chunked != want_chunked)
     ThrowBadFile(
-        kKind, name, offset,
+        kHdf5Kind, name, offset,
         fmt::format("records_0 is {}, the config asks for {}", chunked ? "chunked" : "contiguous",
                     want_chunked ? "chunks" : "contiguous storage"));
   const bool deflated = chunked && H5Pget_nfilters(dcpl.get()) > 0;
   if (deflated != (want_chunked && layout_.gzip_level >= 0))
-    ThrowBadFile(kKind, name, offset,
+    ThrowBadFile(kHdf5Kind, name, offset,
                  deflated ? "records_0 is compressed, the config says not"
                           : "records_0 is not compressed, the config says gzip");
 
   const auto extents = RecordExtents(records.get(), name);
   if (extents.has_value() != !expected.samples.empty() && expected.num_samples > 0)
-    ThrowBadFile(kKind, name, offset, "sample extents are not what the manifest records");
+    ThrowBadFile(kHdf5Kind, name, offset, "sample extents are not what the manifest records");
   for (size_t i = 0; extents && i < extents->size() && i < expected.samples.size(); ++i)
     if ((*extents)[i].offset != expected.samples[i].offset ||
         (*extents)[i].length != expected.samples[i].length)
-      ThrowBadFile(kKind, name, (*extents)[i].offset,
+      ThrowBadFile(kHdf5Kind, name, (*extents)[i].offset,
                    fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
                                (*extents)[i].length, (*extents)[i].offset,
                                expected.samples[i].length, expected.samples[i].offset));
@@ -342,7 +342,7 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
   unsigned long seed = 0;  // NOLINT(runtime/int): H5LT's type
   if (H5Aexists(records.get(), kSeedAttribute) <= 0 ||
       H5LTget_attribute_ulong(records.get(), ".", kSeedAttribute, &seed) < 0)
-    ThrowBadFile(kKind, name, offset,
+    ThrowBadFile(kHdf5Kind, name, offset,
                  "records_0 has no trainbench_seed attribute: not a file this trainbench wrote "
                  "(run `trainbench datagen ... --replace` to rewrite the dataset)");
 
@@ -357,7 +357,7 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
       const std::string error = Hdf5LastError();
       const auto [row, at] =
           FirstBadRow(records.get(), piece.start[0], piece.count[0], side, offset);
-      ThrowBadFile(kKind, name, at,
+      ThrowBadFile(kHdf5Kind, name, at,
                    fmt::format("row {} of records_0 does not read: {}", row, error));
     }
     const uint64_t first = piece.Offset(side);
@@ -372,7 +372,7 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
                                ? (*extents)[row].offset + at % row_bytes
                                : RowOffset(records.get(), row, side, offset);
     ThrowBadFile(
-        kKind, name, where,
+        kHdf5Kind, name, where,
         fmt::format("row {} of records_0 differs from the generator's (seed {})", row, seed));
   });
 }
@@ -387,7 +387,7 @@ WrittenFile Hdf5Format::Scan(const std::string& path, storage::Storage& storage)
                              : H5Lexists(open.file.get(), kDlioRecords, H5P_DEFAULT) > 0
                                  ? kDlioRecords
                                  : nullptr;
-  if (!dataset_name) ThrowBadFile(kKind, name, 0, "no records_0 or records dataset");
+  if (!dataset_name) ThrowBadFile(kHdf5Kind, name, 0, "no records_0 or records dataset");
   const Hdf5Handle records = Check(H5Dopen2(open.file.get(), dataset_name, H5P_DEFAULT), H5Dclose,
                                    name, fmt::format("opening {}", dataset_name));
   const auto dims = Dims(records.get(), name);

@@ -66,12 +66,12 @@ void OpenSamples(const std::string& path, Handles& h, Hdf5Shape& shape) {
 
 namespace {
 
-struct OpenFile {
+struct CachedHdf5File {
   Handles handles;
   Hdf5Shape shape;
   std::vector<hsize_t> start, count;
   hid_t mem_space = -1;
-  ~OpenFile() {
+  ~CachedHdf5File() {
     if (mem_space >= 0) H5Sclose(mem_space);
   }
 };
@@ -93,7 +93,7 @@ class Hdf5SampleFiles {
   // its bytes. Throws IoError naming the file and sample.
   uint64_t ReadSample(uint32_t file, uint64_t index, std::vector<unsigned char>& buffer) {
     Hdf5Lock lock;
-    OpenFile& f = Get(file);
+    CachedHdf5File& f = Get(file);
     if (index >= f.shape.num_samples)
       throw IoError(fmt::format("HDF5 file '{}' has {} samples; sample {} does not exist",
                                 paths_[file], f.shape.num_samples, index),
@@ -124,10 +124,10 @@ class Hdf5SampleFiles {
   const std::string& path(uint32_t file) const { return paths_[file]; }
 
  private:
-  OpenFile& Get(uint32_t file) {  // with the lock held
+  CachedHdf5File& Get(uint32_t file) {  // with the lock held
     auto& slot = open_[file];
     if (!slot) {
-      auto f = std::make_unique<OpenFile>();
+      auto f = std::make_unique<CachedHdf5File>();
       opens_.fetch_add(1, std::memory_order_relaxed);
       OpenSamples(paths_[file], f->handles, f->shape);
       const int rank = H5Sget_simple_extent_ndims(f->handles.space);
@@ -143,7 +143,7 @@ class Hdf5SampleFiles {
   }
 
   std::vector<std::string> paths_;
-  std::vector<std::unique_ptr<OpenFile>> open_;
+  std::vector<std::unique_ptr<CachedHdf5File>> open_;
   std::atomic<uint64_t> opens_{0};
 };
 

@@ -13,7 +13,7 @@
 namespace trainbench::formats {
 namespace {
 
-constexpr std::string_view kKind = "indexed binary file";
+constexpr std::string_view kIndexedBinaryKind = "indexed binary file";
 
 void WriteIndex(storage::Storage& storage, const std::string& path,
                 const std::vector<uint64_t>& values) {
@@ -24,10 +24,10 @@ void WriteIndex(storage::Storage& storage, const std::string& path,
 
 std::vector<uint64_t> ReadIndex(storage::Storage& storage, const std::string& path) {
   const std::string name = storage.Describe(path);
-  if (!storage.FileSize(path)) ThrowBadFile(kKind, name, 0, "index file is missing");
+  if (!storage.FileSize(path)) ThrowBadFile(kIndexedBinaryKind, name, 0, "index file is missing");
   const auto bytes = storage::ReadAll(storage, path);
   if (bytes.size() % sizeof(uint64_t) != 0)
-    ThrowBadFile(kKind, name, bytes.size() - bytes.size() % sizeof(uint64_t),
+    ThrowBadFile(kIndexedBinaryKind, name, bytes.size() - bytes.size() % sizeof(uint64_t),
                  fmt::format("{} bytes is not a whole number of uint64 entries", bytes.size()));
   std::vector<uint64_t> values(bytes.size() / sizeof(uint64_t));
   std::memcpy(values.data(), bytes.data(), bytes.size());
@@ -42,12 +42,12 @@ std::vector<SampleExtent> ReadExtents(storage::Storage& storage, const std::stri
   const auto offsets = ReadIndex(storage, off_path);
   const auto sizes = ReadIndex(storage, sz_path);
   if (offsets.size() != sizes.size())
-    ThrowBadFile(kKind, storage.Describe(sz_path), 8 * std::min(offsets.size(), sizes.size()),
+    ThrowBadFile(kIndexedBinaryKind, storage.Describe(sz_path), 8 * std::min(offsets.size(), sizes.size()),
                  fmt::format("{} sizes for {} offsets", sizes.size(), offsets.size()));
   std::vector<SampleExtent> extents(offsets.size());
   for (size_t i = 0; i < offsets.size(); ++i) {
     if (offsets[i] > data_bytes || sizes[i] > data_bytes - offsets[i])
-      ThrowBadFile(kKind, storage.Describe(off_path), 8 * i,
+      ThrowBadFile(kIndexedBinaryKind, storage.Describe(off_path), 8 * i,
                    fmt::format("sample {} ({} bytes at {}) runs past the data file's {} bytes", i,
                                sizes[i], offsets[i], data_bytes));
     extents[i] = {offsets[i], sizes[i]};
@@ -89,34 +89,34 @@ WrittenFile IndexedBinaryFormat::Write(const FileSpec& spec, storage::Storage& s
 void IndexedBinaryFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
   const std::string name = storage.Describe(expected.path);
   const uint64_t size = storage.FileSize(expected.path).value_or(0);
-  CheckSize(kKind, name, size, expected);
+  CheckSize(kIndexedBinaryKind, name, size, expected);
   const auto extents = ReadExtents(storage, expected.path, size);
   if (extents.size() != expected.num_samples)
-    ThrowBadFile(kKind, storage.Describe(OffsetIndexPath(expected.path)),
+    ThrowBadFile(kIndexedBinaryKind, storage.Describe(OffsetIndexPath(expected.path)),
                  8 * std::min<uint64_t>(extents.size(), expected.num_samples),
                  fmt::format("index has {} samples, manifest says {}", extents.size(),
                              expected.num_samples));
   uint64_t next = 0;
   for (size_t i = 0; i < extents.size(); ++i) {
     if (extents[i].offset != next)
-      ThrowBadFile(kKind, storage.Describe(OffsetIndexPath(expected.path)), 8 * i,
+      ThrowBadFile(kIndexedBinaryKind, storage.Describe(OffsetIndexPath(expected.path)), 8 * i,
                    fmt::format("sample {} starts at {}, not right after the one before ({})", i,
                                extents[i].offset, next));
     if (i < expected.samples.size() && (expected.samples[i].offset != extents[i].offset ||
                                         expected.samples[i].length != extents[i].length))
-      ThrowBadFile(kKind, storage.Describe(SizeIndexPath(expected.path)), 8 * i,
+      ThrowBadFile(kIndexedBinaryKind, storage.Describe(SizeIndexPath(expected.path)), 8 * i,
                    fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
                                extents[i].length, extents[i].offset, expected.samples[i].length,
                                expected.samples[i].offset));
     next += extents[i].length;
   }
   if (next != size)
-    ThrowBadFile(kKind, name, next, fmt::format("samples end at {}, the file at {}", next, size));
+    ThrowBadFile(kIndexedBinaryKind, name, next, fmt::format("samples end at {}, the file at {}", next, size));
 }
 
 WrittenFile IndexedBinaryFormat::Scan(const std::string& path, storage::Storage& storage) const {
   const auto size = storage.FileSize(path);
-  if (!size) ThrowBadFile(kKind, storage.Describe(path), 0, "data file is missing");
+  if (!size) ThrowBadFile(kIndexedBinaryKind, storage.Describe(path), 0, "data file is missing");
   WrittenFile scanned{path,
                       *size,
                       0,

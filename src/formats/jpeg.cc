@@ -14,7 +14,7 @@ namespace trainbench::formats {
 namespace {
 constexpr int kQuality = 75;
 
-constexpr std::string_view kKind = "JPEG file";
+constexpr std::string_view kJpegKind = "JPEG file";
 
 struct TjCloser {
   void operator()(void* handle) const { tjDestroy(handle); }
@@ -77,26 +77,26 @@ WrittenFile JpegFormat::Write(const FileSpec& spec, storage::Storage& storage) c
 void JpegFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
   const std::string name = storage.Describe(expected.path);
   const auto data = storage::ReadAll(storage, expected.path);
-  CheckWholeFileSample(expected, data.size(), name, kKind);
+  CheckWholeFileSample(expected, data.size(), name, kJpegKind);
   uint64_t offset = 0;
   if (const std::string error = CheckJpegMarkers(data.data(), data.size(), &offset); !error.empty())
-    ThrowBadFile(kKind, name, offset, error);
+    ThrowBadFile(kJpegKind, name, offset, error);
   TjHandle tj(tjInitDecompress());
   if (!tj) throw RuntimeError(fmt::format("{}: TurboJPEG: {}", name, tjGetErrorStr2(nullptr)));
   int width = 0, height = 0, subsampling = 0, colorspace = 0;
   if (tjDecompressHeader3(tj.get(), data.data(), data.size(), &width, &height, &subsampling,
                           &colorspace) != 0)
-    ThrowBadFile(kKind, name, 0,
+    ThrowBadFile(kJpegKind, name, 0,
                  fmt::format("header does not decode: {}", tjGetErrorStr2(tj.get())));
   if (width != height || colorspace != TJCS_GRAY)
-    ThrowBadFile(kKind, name, 0,
+    ThrowBadFile(kJpegKind, name, 0,
                  fmt::format("image is {}x{} in colorspace {}, expected a grayscale square", width,
                              height, colorspace));
   std::vector<unsigned char> pixels(static_cast<size_t>(width) * static_cast<size_t>(height));
   // Warnings (corrupt data the decoder skipped) count as errors.
   if (tjDecompress2(tj.get(), data.data(), data.size(), pixels.data(), width, 0, height, TJPF_GRAY,
                     TJFLAG_STOPONWARNING) != 0)
-    ThrowBadFile(kKind, name, 0,
+    ThrowBadFile(kJpegKind, name, 0,
                  fmt::format("image does not decode: {}", tjGetErrorStr2(tj.get())));
 }
 
@@ -104,7 +104,7 @@ WrittenFile JpegFormat::Scan(const std::string& path, storage::Storage& storage)
   auto file = storage.Open(path);
   unsigned char magic[2] = {0, 0};
   if (file->ReadAt(0, magic, 2) != 2 || magic[0] != 0xff || magic[1] != 0xd8)
-    ThrowBadFile(kKind, storage.Describe(path), 0, "no SOI marker");
+    ThrowBadFile(kJpegKind, storage.Describe(path), 0, "no SOI marker");
   return WholeFileSample(path, file->Size(), 1);
 }
 

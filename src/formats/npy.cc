@@ -11,7 +11,7 @@
 
 namespace trainbench::formats {
 namespace {
-constexpr std::string_view kKind = "npy file";
+constexpr std::string_view kNpyKind = "npy file";
 }  // namespace
 
 WrittenFile NpyFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
@@ -40,25 +40,25 @@ void NpyFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
   const std::string name = storage.Describe(expected.path);
   auto file = storage.Open(expected.path);
   const uint64_t size = file->Size();
-  CheckSize(kKind, name, size, expected);
+  CheckSize(kNpyKind, name, size, expected);
   const NpyHeader header = ReadNpyHeader(*file, 0, name);
   if (header.descr != "|u1")
-    ThrowBadFile(kKind, name, 0, fmt::format("dtype '{}', expected '|u1'", header.descr));
-  if (header.fortran_order) ThrowBadFile(kKind, name, 0, "array is in Fortran order");
+    ThrowBadFile(kNpyKind, name, 0, fmt::format("dtype '{}', expected '|u1'", header.descr));
+  if (header.fortran_order) ThrowBadFile(kNpyKind, name, 0, "array is in Fortran order");
   if (header.shape.size() != 3 || header.shape[0] != header.shape[1] ||
       header.shape[2] != expected.num_samples)
-    ThrowBadFile(kKind, name, 0,
+    ThrowBadFile(kNpyKind, name, 0,
                  fmt::format("shape is {}, not DLIO's (side, side, {})", ShapeText(header.shape),
                              expected.num_samples));
   const uint64_t end = header.header_bytes + header.Elements();
   if (end != size)
-    ThrowBadFile(kKind, name, std::min(end, size),
+    ThrowBadFile(kNpyKind, name, std::min(end, size),
                  fmt::format("header says the data ends at {}, the file at {}", end, size));
   const auto extents = ArraySampleExtents(header.shape, 1, header.header_bytes);
   for (size_t i = 0; i < expected.samples.size() && i < extents.size(); ++i)
     if (expected.samples[i].offset != extents[i].offset ||
         expected.samples[i].length != extents[i].length)
-      ThrowBadFile(kKind, name, extents[i].offset,
+      ThrowBadFile(kNpyKind, name, extents[i].offset,
                    fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
                                extents[i].length, extents[i].offset, expected.samples[i].length,
                                expected.samples[i].offset));
@@ -71,10 +71,10 @@ WrittenFile NpyFormat::Scan(const std::string& path, storage::Storage& storage) 
   const NpyHeader header = ReadNpyHeader(*file, 0, name);
   const uint64_t item_bytes = NpyItemBytes(header.descr);
   if (item_bytes == 0)
-    ThrowBadFile(kKind, name, 0, fmt::format("unsupported dtype '{}'", header.descr));
+    ThrowBadFile(kNpyKind, name, 0, fmt::format("unsupported dtype '{}'", header.descr));
   const uint64_t end = header.header_bytes + header.Elements() * item_bytes;
   if (end > scanned.size_bytes)
-    ThrowBadFile(kKind, name, scanned.size_bytes,
+    ThrowBadFile(kNpyKind, name, scanned.size_bytes,
                  fmt::format("data runs to {}, past the end", end));
   scanned.samples = ArraySampleExtents(header.shape, item_bytes, header.header_bytes);
   scanned.num_samples = scanned.samples.size();

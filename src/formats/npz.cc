@@ -20,7 +20,7 @@ namespace {
 constexpr size_t kChunkBytes = 1 << 20;
 constexpr uint64_t kLabelBytes = 8;  // int64
 
-constexpr std::string_view kKind = "npz file";
+constexpr std::string_view kNpzKind = "npz file";
 
 // The CRC-32 of the random stream's first `size` bytes. The local header of a STORED
 // member needs it before the data, so the stream is generated twice: once here in a
@@ -82,7 +82,7 @@ struct ZipFileCloser {
 NpyHeader CheckMemberWithLibzip(zip_t* archive, const ZipMember& member, const std::string& name) {
   std::unique_ptr<zip_file_t, ZipFileCloser> file(zip_fopen(archive, member.name.c_str(), 0));
   if (!file)
-    ThrowBadFile(kKind, name, member.header_offset,
+    ThrowBadFile(kNpzKind, name, member.header_offset,
                  fmt::format("libzip cannot open {}: {}", member.name, zip_strerror(archive)));
   std::vector<unsigned char> chunk(kChunkBytes);
   NpyHeader header;
@@ -91,7 +91,7 @@ NpyHeader CheckMemberWithLibzip(zip_t* archive, const ZipMember& member, const s
     const zip_int64_t n = zip_fread(file.get(), chunk.data(), chunk.size());
     if (n < 0)
       ThrowBadFile(
-          kKind, name, member.data_offset,
+          kNpzKind, name, member.data_offset,
           fmt::format("member {} (data at offsets {}..{}): {}", member.name, member.data_offset,
                       member.data_offset + member.compressed_bytes, zip_file_strerror(file.get())));
     if (n == 0) break;
@@ -100,14 +100,14 @@ NpyHeader CheckMemberWithLibzip(zip_t* archive, const ZipMember& member, const s
       const std::string error =
           ParseNpyHeader(chunk.data(), static_cast<size_t>(n), &header, &needed);
       if (!error.empty())
-        ThrowBadFile(kKind, name, member.data_offset,
+        ThrowBadFile(kNpzKind, name, member.data_offset,
                      fmt::format("member {}: {}", member.name, error));
     }
     total += static_cast<uint64_t>(n);
   }
   const uint64_t item = NpyItemBytes(header.descr);
   if (total != header.header_bytes + header.Elements() * item)
-    ThrowBadFile(kKind, name, member.data_offset,
+    ThrowBadFile(kNpzKind, name, member.data_offset,
                  fmt::format("member {} holds {} bytes, its npy header says {}", member.name, total,
                              header.header_bytes + header.Elements() * item));
   return header;
@@ -162,7 +162,7 @@ void NpzFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
   const std::string name = storage.Describe(expected.path);
   auto file = storage.Open(expected.path);
   const uint64_t size = file->Size();
-  CheckSize(kKind, name, size, expected);
+  CheckSize(kNpzKind, name, size, expected);
   const auto members = ReadZipDirectory(*file, name);
   const ZipMember x = FindZipMember(members, "x.npy", name);
   const ZipMember y = FindZipMember(members, "y.npy", name);
@@ -171,39 +171,39 @@ void NpzFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* source = zip_source_buffer_create(data.data(), data.size(), 0, &error);
-  if (!source) ThrowBadFile(kKind, name, 0, fmt::format("libzip: {}", zip_error_strerror(&error)));
+  if (!source) ThrowBadFile(kNpzKind, name, 0, fmt::format("libzip: {}", zip_error_strerror(&error)));
   std::unique_ptr<zip_t, ZipCloser> archive(
       zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error));
   if (!archive) {
     zip_source_free(source);
     const std::string what = zip_error_strerror(&error);
     zip_error_fini(&error);
-    ThrowBadFile(kKind, name, 0, fmt::format("libzip cannot open the archive: {}", what));
+    ThrowBadFile(kNpzKind, name, 0, fmt::format("libzip cannot open the archive: {}", what));
   }
   zip_error_fini(&error);
 
   const NpyHeader xh = CheckMemberWithLibzip(archive.get(), x, name);
   if (xh.descr != "|u1" || xh.fortran_order || xh.shape.size() != 3 || xh.shape[0] != xh.shape[1] ||
       xh.shape[2] != expected.num_samples)
-    ThrowBadFile(kKind, name, x.data_offset,
+    ThrowBadFile(kNpzKind, name, x.data_offset,
                  fmt::format("x.npy is not uint8 (side, side, {}) as DLIO writes it: dtype '{}', "
                              "shape {}",
                              expected.num_samples, xh.descr, ShapeText(xh.shape)));
   const NpyHeader yh = CheckMemberWithLibzip(archive.get(), y, name);
   if (yh.descr != "<i8" || yh.shape != std::vector<uint64_t>{expected.num_samples})
     ThrowBadFile(
-        kKind, name, y.data_offset,
+        kNpzKind, name, y.data_offset,
         fmt::format("y.npy is not int64 ({},): dtype '{}'", expected.num_samples, yh.descr));
 
   if (expected.samples.empty()) return;
   if (x.method != 0)
-    ThrowBadFile(kKind, name, x.header_offset,
+    ThrowBadFile(kNpzKind, name, x.header_offset,
                  "manifest has sample extents but x.npy is compressed");
   const auto extents = ArraySampleExtents(xh.shape, 1, x.data_offset + xh.header_bytes);
   for (size_t i = 0; i < extents.size() && i < expected.samples.size(); ++i)
     if (extents[i].offset != expected.samples[i].offset ||
         extents[i].length != expected.samples[i].length)
-      ThrowBadFile(kKind, name, extents[i].offset,
+      ThrowBadFile(kNpzKind, name, extents[i].offset,
                    fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
                                extents[i].length, extents[i].offset, expected.samples[i].length,
                                expected.samples[i].offset));
@@ -223,13 +223,13 @@ WrittenFile NpzFormat::Scan(const std::string& path, storage::Storage& storage) 
     size_t needed = 0;
     const std::string error = ParseNpyHeader(prefix.data(), prefix.size(), &header, &needed);
     if (!error.empty())
-      ThrowBadFile(kKind, name, x.data_offset, fmt::format("member x.npy: {}", error));
+      ThrowBadFile(kNpzKind, name, x.data_offset, fmt::format("member x.npy: {}", error));
   }
   const uint64_t item = NpyItemBytes(header.descr);
   if (item == 0)
-    ThrowBadFile(kKind, name, x.data_offset, fmt::format("unsupported dtype '{}'", header.descr));
+    ThrowBadFile(kNpzKind, name, x.data_offset, fmt::format("unsupported dtype '{}'", header.descr));
   if (header.header_bytes + header.Elements() * item != x.uncompressed_bytes)
-    ThrowBadFile(kKind, name, x.data_offset, "x.npy's size does not match its npy header");
+    ThrowBadFile(kNpzKind, name, x.data_offset, "x.npy's size does not match its npy header");
   scanned.num_samples = ArraySampleCount(header.shape);
   if (x.method == 0)
     scanned.samples = ArraySampleExtents(header.shape, item, x.data_offset + header.header_bytes);

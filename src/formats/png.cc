@@ -15,7 +15,7 @@ namespace trainbench::formats {
 namespace {
 constexpr unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
-constexpr std::string_view kKind = "PNG file";
+constexpr std::string_view kPngKind = "PNG file";
 
 uint32_t GetBig32(const unsigned char* p) {
   return (static_cast<uint32_t>(p[0]) << 24) | (static_cast<uint32_t>(p[1]) << 16) |
@@ -78,20 +78,20 @@ WrittenFile PngFormat::Write(const FileSpec& spec, storage::Storage& storage) co
 void PngFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
   const std::string name = storage.Describe(expected.path);
   const auto data = storage::ReadAll(storage, expected.path);
-  CheckWholeFileSample(expected, data.size(), name, kKind);
+  CheckWholeFileSample(expected, data.size(), name, kPngKind);
   uint64_t offset = 0;
   if (const std::string error = CheckPngChunks(data.data(), data.size(), &offset); !error.empty())
-    ThrowBadFile(kKind, name, offset, error);
+    ThrowBadFile(kPngKind, name, offset, error);
   PngImage png;
   if (!png_image_begin_read_from_memory(&png.image, data.data(), data.size()))
-    ThrowBadFile(kKind, name, 0, fmt::format("header does not decode: {}", png.image.message));
+    ThrowBadFile(kPngKind, name, 0, fmt::format("header does not decode: {}", png.image.message));
   if (png.image.width != png.image.height || png.image.format != PNG_FORMAT_GRAY)
-    ThrowBadFile(kKind, name, 0,
+    ThrowBadFile(kPngKind, name, 0,
                  fmt::format("image is {}x{} with format {}, expected a grayscale square",
                              png.image.width, png.image.height, png.image.format));
   std::vector<unsigned char> pixels(PNG_IMAGE_SIZE(png.image));
   if (!png_image_finish_read(&png.image, nullptr, pixels.data(), 0, nullptr))
-    ThrowBadFile(kKind, name, 0, fmt::format("image does not decode: {}", png.image.message));
+    ThrowBadFile(kPngKind, name, 0, fmt::format("image does not decode: {}", png.image.message));
 }
 
 WrittenFile PngFormat::Scan(const std::string& path, storage::Storage& storage) const {
@@ -99,7 +99,7 @@ WrittenFile PngFormat::Scan(const std::string& path, storage::Storage& storage) 
   unsigned char magic[sizeof(kSignature)] = {};
   if (file->ReadAt(0, magic, sizeof(magic)) != sizeof(magic) ||
       std::memcmp(magic, kSignature, sizeof(kSignature)) != 0)
-    ThrowBadFile(kKind, storage.Describe(path), 0, "no PNG signature");
+    ThrowBadFile(kPngKind, storage.Describe(path), 0, "no PNG signature");
   return WholeFileSample(path, file->Size(), 1);
 }
 

@@ -31,7 +31,7 @@ uint64_t GetU64(const unsigned char* p) {
   return v;
 }
 
-constexpr std::string_view kKind = "TFRecord";
+constexpr std::string_view kTfrecordKind = "TFRecord";
 }  // namespace
 
 WrittenFile TfrecordFormat::Write(const FileSpec& spec, storage::Storage& storage) const {
@@ -78,39 +78,39 @@ WrittenFile TfrecordFormat::Write(const FileSpec& spec, storage::Storage& storag
 void TfrecordFormat::Verify(const WrittenFile& expected, storage::Storage& storage) const {
   const std::string name = storage.Describe(expected.path);
   const auto data = storage::ReadAll(storage, expected.path);
-  CheckSize(kKind, name, data.size(), expected);
+  CheckSize(kTfrecordKind, name, data.size(), expected);
   uint64_t pos = 0;
   size_t index = 0;
   while (pos < data.size()) {
-    if (data.size() - pos < kHeaderBytes) ThrowBadFile(kKind, name, pos, "truncated record header");
+    if (data.size() - pos < kHeaderBytes) ThrowBadFile(kTfrecordKind, name, pos, "truncated record header");
     const uint64_t length = GetU64(&data[pos]);
     if (GetU32(&data[pos + 8]) != MaskCrc(Crc32c(&data[pos], 8)))
-      ThrowBadFile(kKind, name, pos, "length CRC mismatch");
+      ThrowBadFile(kTfrecordKind, name, pos, "length CRC mismatch");
     if (length > data.size() - pos - kHeaderBytes - kFooterBytes)
-      ThrowBadFile(kKind, name, pos, "record runs past end of file");
+      ThrowBadFile(kTfrecordKind, name, pos, "record runs past end of file");
     const unsigned char* record = &data[pos + kHeaderBytes];
     if (GetU32(record + length) != MaskCrc(Crc32c(record, length)))
-      ThrowBadFile(kKind, name, pos + kHeaderBytes, "data CRC mismatch");
+      ThrowBadFile(kTfrecordKind, name, pos + kHeaderBytes, "data CRC mismatch");
     ParsedExample example;
     if (!ParseExample(record, length, &example))
-      ThrowBadFile(kKind, name, pos + kHeaderBytes, "not a tf.train.Example with image and size");
+      ThrowBadFile(kTfrecordKind, name, pos + kHeaderBytes, "not a tf.train.Example with image and size");
     // The image's length: what trainbench wrote before it wrote DLIO's dimension.
     if (example.size_feature != static_cast<int64_t>(size_feature_) &&
         example.size_feature != static_cast<int64_t>(example.image_length))
-      ThrowBadFile(kKind, name, pos + kHeaderBytes,
+      ThrowBadFile(kTfrecordKind, name, pos + kHeaderBytes,
                    fmt::format("size feature {} is not DLIO's dimension {}", example.size_feature,
                                size_feature_));
     if (index < expected.samples.size()) {
       const auto& e = expected.samples[index];
       if (e.offset != pos || e.length != kHeaderBytes + length + kFooterBytes)
-        ThrowBadFile(kKind, name, pos,
+        ThrowBadFile(kTfrecordKind, name, pos,
                      fmt::format("record {} is not where the manifest puts it", index));
     }
     pos += kHeaderBytes + length + kFooterBytes;
     ++index;
   }
   if (index != expected.num_samples)
-    ThrowBadFile(kKind, name, pos,
+    ThrowBadFile(kTfrecordKind, name, pos,
                  fmt::format("{} records, manifest says {}", index, expected.num_samples));
   for (const auto& companion : expected.companions)
     CheckTfrecordIndex(storage, companion, expected.samples);
@@ -123,12 +123,12 @@ WrittenFile TfrecordFormat::Scan(const std::string& path, storage::Storage& stor
   while (pos < scanned.size_bytes) {
     unsigned char header[kHeaderBytes];
     if (file->ReadAt(pos, header, sizeof(header)) != sizeof(header))
-      ThrowBadFile(kKind, storage.Describe(path), pos, "truncated record header");
+      ThrowBadFile(kTfrecordKind, storage.Describe(path), pos, "truncated record header");
     if (GetU32(header + 8) != MaskCrc(Crc32c(header, 8)))
-      ThrowBadFile(kKind, storage.Describe(path), pos, "length CRC mismatch");
+      ThrowBadFile(kTfrecordKind, storage.Describe(path), pos, "length CRC mismatch");
     const uint64_t record = kHeaderBytes + GetU64(header) + kFooterBytes;
     if (record > scanned.size_bytes - pos)
-      ThrowBadFile(kKind, storage.Describe(path), pos, "record runs past end of file");
+      ThrowBadFile(kTfrecordKind, storage.Describe(path), pos, "record runs past end of file");
     scanned.samples.push_back({pos, record});
     pos += record;
   }

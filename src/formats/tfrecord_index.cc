@@ -8,7 +8,7 @@
 
 namespace trainbench::formats {
 namespace {
-constexpr std::string_view kKind = "TFRecord index";
+constexpr std::string_view kTfrecordIndexKind = "TFRecord index";
 
 std::string IndexText(const std::vector<SampleExtent>& extents) {
   std::string text;
@@ -35,7 +35,7 @@ void WriteTfrecordIndex(storage::Storage& storage, const std::string& index_path
 void CheckTfrecordIndex(storage::Storage& storage, const std::string& index_path,
                         const std::vector<SampleExtent>& extents) {
   const std::string name = storage.Describe(index_path);
-  if (!storage.FileSize(index_path)) ThrowBadFile(kKind, name, 0, "the index file is missing");
+  if (!storage.FileSize(index_path)) ThrowBadFile(kTfrecordIndexKind, name, 0, "the index file is missing");
   const auto bytes = storage::ReadAll(storage, index_path);
   const std::string want = IndexText(extents);
   const auto [got_end, want_end] =
@@ -43,7 +43,7 @@ void CheckTfrecordIndex(storage::Storage& storage, const std::string& index_path
   if (got_end == bytes.end() && want_end == want.end()) return;
   const auto offset = static_cast<uint64_t>(got_end - bytes.begin());
   const auto line = std::count(want.begin(), want_end, '\n') + 1;
-  ThrowBadFile(kKind, name, offset,
+  ThrowBadFile(kTfrecordIndexKind, name, offset,
                fmt::format("line {} is not record {}'s \"offset length\"", line, line - 1));
 }
 

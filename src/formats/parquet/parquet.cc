@@ -20,7 +20,7 @@ namespace {
 using parquet::Codec;
 using parquet::ColumnLayout;
 
-constexpr std::string_view kKind = "Parquet file";
+constexpr std::string_view kParquetKind = "Parquet file";
 
 uint64_t GroupRows(const config::ParquetConfig& parquet, uint64_t rows) {
   return parquet.row_group_size == 0 ? std::max<uint64_t>(rows, 1) : parquet.row_group_size;
@@ -229,7 +229,7 @@ WrittenFile ParquetFormat::Scan(const std::string& path, storage::Storage& stora
                             ? 0
                             : scanned.units.back().first_sample + scanned.units.back().num_samples;
   if (static_cast<int64_t>(scanned.num_samples) != footer.metadata.num_rows)
-    ThrowBadFile(kKind, name, footer.offset,
+    ThrowBadFile(kParquetKind, name, footer.offset,
                  fmt::format("footer says {} rows, its row groups hold {}",
                              footer.metadata.num_rows, scanned.num_samples));
   CheckColumnNames(footer.metadata, parquet_, name);
@@ -243,19 +243,19 @@ std::vector<ReadUnit> ParquetRowGroupUnits(const parquet::FileMetaData& metadata
   for (size_t g = 0; g < metadata.row_groups.size(); ++g) {
     const parquet::RowGroup& group = metadata.row_groups[g];
     if (group.num_rows < 0)
-      ThrowBadFile(kKind, file, data_end,
+      ThrowBadFile(kParquetKind, file, data_end,
                    fmt::format("row group {} has {} rows", g, group.num_rows));
     ReadUnit unit{first, static_cast<uint64_t>(group.num_rows), {}};
     for (const auto& chunk : group.columns) {
       if (!chunk.meta_data)
-        ThrowBadFile(kKind, file, data_end,
+        ThrowBadFile(kParquetKind, file, data_end,
                      fmt::format("row group {} has a column chunk without its metadata", g));
       const parquet::ColumnMetaData& m = *chunk.meta_data;
       const int64_t start = m.StartOffset();
       if (start < static_cast<int64_t>(parquet::kMagicBytes) || m.total_compressed_size < 0 ||
           static_cast<uint64_t>(start) > data_end ||
           static_cast<uint64_t>(m.total_compressed_size) > data_end - static_cast<uint64_t>(start))
-        ThrowBadFile(kKind, file, std::max<int64_t>(start, 0),
+        ThrowBadFile(kParquetKind, file, std::max<int64_t>(start, 0),
                      fmt::format("row group {}'s column chunk '{}' ({} bytes at {}) lies outside "
                                  "the data, [4, {})",
                                  g, m.path_in_schema.empty() ? "?" : m.path_in_schema.back(),

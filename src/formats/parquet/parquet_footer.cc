@@ -11,7 +11,7 @@
 
 namespace trainbench::formats::parquet {
 namespace {
-constexpr std::string_view kKind = "Parquet file";
+constexpr std::string_view kParquetFooterKind = "Parquet file";
 }  // namespace
 
 void ReadExactly(storage::RandomAccessFile& file, uint64_t offset, void* buffer, size_t size,
@@ -20,7 +20,7 @@ void ReadExactly(storage::RandomAccessFile& file, uint64_t offset, void* buffer,
   while (done < size) {
     const size_t n = file.ReadAt(offset + done, static_cast<char*>(buffer) + done, size - done);
     if (n == 0)
-      ThrowBadFile(kKind, name, offset + done,
+      ThrowBadFile(kParquetFooterKind, name, offset + done,
                    fmt::format("file ends {} bytes into a {}-byte read", done, size));
     done += n;
   }
@@ -29,7 +29,7 @@ void ReadExactly(storage::RandomAccessFile& file, uint64_t offset, void* buffer,
 Footer ReadFooter(storage::RandomAccessFile& file, uint64_t size, const std::string& name) {
   if (size < kMagicBytes + kTailBytes)
     ThrowBadFile(
-        kKind, name, 0,
+        kParquetFooterKind, name, 0,
         fmt::format("{} bytes is too short for a Parquet file (magic, footer, magic)", size));
   char head[kMagicBytes];
   ReadExactly(file, 0, head, kMagicBytes, name);
@@ -39,16 +39,16 @@ Footer ReadFooter(storage::RandomAccessFile& file, uint64_t size, const std::str
         "the dataset without Parquet modular encryption",
         name));
   if (std::memcmp(head, kMagic, kMagicBytes) != 0)
-    ThrowBadFile(kKind, name, 0, "no PAR1 magic at the start: not a Parquet file");
+    ThrowBadFile(kParquetFooterKind, name, 0, "no PAR1 magic at the start: not a Parquet file");
   unsigned char tail[kTailBytes];
   ReadExactly(file, size - kTailBytes, tail, kTailBytes, name);
   if (std::memcmp(tail + 4, kMagic, kMagicBytes) != 0)
-    ThrowBadFile(kKind, name, size - kMagicBytes,
+    ThrowBadFile(kParquetFooterKind, name, size - kMagicBytes,
                  "no PAR1 magic at the end: the file is cut short or was not closed");
   uint32_t length;
   std::memcpy(&length, tail, 4);  // little-endian, as Parquet stores it (x86 and ARM hosts)
   if (length > size - kTailBytes - kMagicBytes)
-    ThrowBadFile(kKind, name, size - kTailBytes,
+    ThrowBadFile(kParquetFooterKind, name, size - kTailBytes,
                  fmt::format("footer length {} is more than the {} bytes before it", length,
                              size - kTailBytes - kMagicBytes));
   Footer footer;
@@ -58,7 +58,7 @@ Footer ReadFooter(storage::RandomAccessFile& file, uint64_t size, const std::str
   try {
     footer.metadata = DecodeFileMetaData(bytes.data(), bytes.size());
   } catch (const thrift::DecodeError& e) {
-    ThrowBadFile(kKind, name, footer.offset + e.offset(),
+    ThrowBadFile(kParquetFooterKind, name, footer.offset + e.offset(),
                  fmt::format("footer (FileMetaData, {} bytes from offset {}): {}", length,
                              footer.offset, e.what()));
   }

@@ -19,7 +19,7 @@ namespace trainbench::formats {
 namespace {
 using parquet::ColumnLayout;
 
-constexpr std::string_view kKind = "Parquet file";
+constexpr std::string_view kParquetVerifyKind = "Parquet file";
 // trainbench's page headers take about 20 bytes; a damaged one is reported, not searched.
 constexpr uint64_t kMaxPageHeaderBytes = 256;
 // The next step where a file holds what other settings write.
@@ -34,7 +34,7 @@ class Checker {
   void set_seed(uint64_t seed) { seed_ = seed; }
 
   [[noreturn]] void Bad(uint64_t offset, const std::string& what) const {
-    ThrowBadFile(kKind, name_, offset, what);
+    ThrowBadFile(kParquetVerifyKind, name_, offset, what);
   }
 
   // Checks the pages of one column chunk, [offset, end), holding `rows` rows from
@@ -169,7 +169,7 @@ void ParquetFormat::Verify(const WrittenFile& expected, storage::Storage& storag
   const std::string name = storage.Describe(expected.path);
   auto file = storage.Open(expected.path);
   const uint64_t size = file->Size();
-  CheckSize(kKind, name, size, expected);
+  CheckSize(kParquetVerifyKind, name, size, expected);
   const parquet::Footer footer = parquet::ReadFooter(*file, size, name);
   const parquet::FileMetaData& meta = footer.metadata;
   Checker check(*file, name, codec_);

@@ -13,13 +13,13 @@ namespace trainbench::formats {
 using namespace zip_records;  // NOLINT(build/namespaces): the record layout constants
 namespace {
 
-constexpr std::string_view kKind = "zip archive";
+constexpr std::string_view kZipDirectoryKind = "zip archive";
 
 std::vector<unsigned char> ReadExactly(storage::RandomAccessFile& file, uint64_t offset,
                                        size_t size, const std::string& name, const char* what) {
   std::vector<unsigned char> buffer(size);
   if (file.ReadAt(offset, buffer.data(), size) != size)
-    ThrowBadFile(kKind, name, offset, fmt::format("truncated {}", what));
+    ThrowBadFile(kZipDirectoryKind, name, offset, fmt::format("truncated {}", what));
   return buffer;
 }
 
@@ -34,10 +34,10 @@ Directory FindDirectory(storage::RandomAccessFile& file, uint64_t size, const st
   const uint64_t tail_bytes = std::min<uint64_t>(size, kEndBytes + kMaxCommentBytes);
   const uint64_t tail_offset = size - tail_bytes;
   const auto tail = ReadExactly(file, tail_offset, tail_bytes, name, "end of archive");
-  if (tail_bytes < kEndBytes) ThrowBadFile(kKind, name, 0, "too short for a zip archive");
+  if (tail_bytes < kEndBytes) ThrowBadFile(kZipDirectoryKind, name, 0, "too short for a zip archive");
   uint64_t at = tail_bytes - kEndBytes;
   while (Get32(&tail[at]) != kEndSignature) {
-    if (at == 0) ThrowBadFile(kKind, name, size, "no end of central directory record");
+    if (at == 0) ThrowBadFile(kZipDirectoryKind, name, size, "no end of central directory record");
     --at;
   }
   const unsigned char* end = &tail[at];
@@ -53,19 +53,19 @@ Directory FindDirectory(storage::RandomAccessFile& file, uint64_t size, const st
       const uint64_t zip64_offset = Get64(&locator[8]);
       // The ZIP64 end record lies before its locator.
       if (locator_offset < kZip64EndBytes || zip64_offset > locator_offset - kZip64EndBytes)
-        ThrowBadFile(kKind, name, locator_offset + 8,
+        ThrowBadFile(kZipDirectoryKind, name, locator_offset + 8,
                      fmt::format("the ZIP64 locator points at offset {}, where no {}-byte ZIP64 "
                                  "end record fits before the locator at {}",
                                  zip64_offset, kZip64EndBytes, locator_offset));
       const auto rec = ReadExactly(file, zip64_offset, kZip64EndBytes, name, "ZIP64 end record");
       if (Get32(rec.data()) != kZip64EndSignature)
-        ThrowBadFile(kKind, name, zip64_offset, "ZIP64 end record signature missing");
+        ThrowBadFile(kZipDirectoryKind, name, zip64_offset, "ZIP64 end record signature missing");
       dir = {Get64(&rec[32]), Get64(&rec[48]), Get64(&rec[40])};
       record_offset = zip64_offset;
     }
   }
   if (dir.offset > end_offset || dir.bytes > end_offset - dir.offset)
-    ThrowBadFile(kKind, name, record_offset,
+    ThrowBadFile(kZipDirectoryKind, name, record_offset,
                  fmt::format("the end record puts the central directory at {} ({} bytes), past "
                              "the end records at {}",
                              dir.offset, dir.bytes, end_offset));
@@ -109,15 +109,15 @@ std::vector<ZipMember> ReadZipDirectory(storage::RandomAccessFile& file, const s
   for (uint64_t i = 0; i < dir.entries; ++i) {
     const uint64_t where = dir.offset + at;
     if (at + kCentralHeaderBytes > cd.size())
-      ThrowBadFile(kKind, name, where, "central directory is truncated");
+      ThrowBadFile(kZipDirectoryKind, name, where, "central directory is truncated");
     const unsigned char* h = &cd[at];
     if (Get32(h) != kCentralHeaderSignature)
-      ThrowBadFile(kKind, name, where, "central header signature missing");
+      ThrowBadFile(kZipDirectoryKind, name, where, "central header signature missing");
     const size_t name_bytes = Get16(h + 28), extra_bytes = Get16(h + 30),
                  comment_bytes = Get16(h + 32);
     const size_t entry_bytes = kCentralHeaderBytes + name_bytes + extra_bytes + comment_bytes;
     if (at + entry_bytes > cd.size())
-      ThrowBadFile(kKind, name, where, "central header runs past the directory");
+      ThrowBadFile(kZipDirectoryKind, name, where, "central header runs past the directory");
     ZipMember m;
     m.flags = Get16(h + 8);
     m.method = Get16(h + 10);
@@ -128,15 +128,15 @@ std::vector<ZipMember> ReadZipDirectory(storage::RandomAccessFile& file, const s
     m.name.assign(reinterpret_cast<const char*>(h + kCentralHeaderBytes), name_bytes);
     bool offset_unknown = m.header_offset == kUnknown32;
     ApplyZip64(h + kCentralHeaderBytes + name_bytes, extra_bytes, &m, &offset_unknown);
-    if (offset_unknown) ThrowBadFile(kKind, name, where, "ZIP64 header offset missing");
+    if (offset_unknown) ThrowBadFile(kZipDirectoryKind, name, where, "ZIP64 header offset missing");
     const auto local =
         ReadExactly(file, m.header_offset, kLocalHeaderBytes, name, "local file header");
     if (Get32(local.data()) != kLocalHeaderSignature)
-      ThrowBadFile(kKind, name, m.header_offset,
+      ThrowBadFile(kZipDirectoryKind, name, m.header_offset,
                    fmt::format("local header signature of {} missing", m.name));
     m.data_offset = m.header_offset + kLocalHeaderBytes + Get16(&local[26]) + Get16(&local[28]);
     if (m.data_offset + m.compressed_bytes > dir.offset)
-      ThrowBadFile(kKind, name, m.header_offset,
+      ThrowBadFile(kZipDirectoryKind, name, m.header_offset,
                    fmt::format("member {} runs into the central directory", m.name));
     members.push_back(std::move(m));
     at += entry_bytes;
@@ -158,12 +158,12 @@ std::vector<unsigned char> ReadZipMemberPrefix(storage::RandomAccessFile& file,
   if (member.method == kMethodStored)
     return ReadExactly(file, member.data_offset, want, name, "member data");
   if (member.method != kMethodDeflated)
-    ThrowBadFile(kKind, name, member.header_offset,
+    ThrowBadFile(kZipDirectoryKind, name, member.header_offset,
                  fmt::format("member {} uses compression method {}", member.name, member.method));
   std::vector<unsigned char> out(want);
   z_stream zs{};
   if (inflateInit2(&zs, -MAX_WBITS) != Z_OK)
-    ThrowBadFile(kKind, name, member.data_offset, "zlib inflateInit2");
+    ThrowBadFile(kZipDirectoryKind, name, member.data_offset, "zlib inflateInit2");
   std::vector<unsigned char> in(64 * 1024);
   uint64_t read_at = member.data_offset;
   const uint64_t data_end = member.data_offset + member.compressed_bytes;
@@ -185,7 +185,7 @@ std::vector<unsigned char> ReadZipMemberPrefix(storage::RandomAccessFile& file,
   const size_t got = want - zs.avail_out;
   inflateEnd(&zs);
   if (got != want)
-    ThrowBadFile(kKind, name, member.data_offset,
+    ThrowBadFile(kZipDirectoryKind, name, member.data_offset,
                  fmt::format("member {} does not inflate", member.name));
   return out;
 }
