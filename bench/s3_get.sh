@@ -59,16 +59,6 @@ source "$ROOT/bench/lib/s3_gateway.sh"
 bench_gateway s3_get "$W"
 s3_curl PUT "/$bucket" >/dev/null
 
-# gw_cpu: CPU seconds so far of radosgw + ceph-osd (0 when their pids are unknown).
-gw_cpu() {
-  local t=0 pid
-  for pid in ${S3_GATEWAY_RGW_PID:-} ${S3_GATEWAY_OSD_PID:-}; do
-    [ -r "/proc/$pid/stat" ] || continue
-    t=$((t + $(sed 's/.*) //' "/proc/$pid/stat" | awk '{print $12 + $13}')))
-  done
-  echo "$t $(getconf CLK_TCK)" | awk '{printf "%.3f", $1 / $2}'
-}
-
 s3opt=(storage.storage_options.s3_force_path_style=true --no-warnings)
 get_ds=(resnet50_h100 dataset.format=npy "dataset.record_length_bytes=$object_bytes"
   dataset.num_samples_per_file=1 "dataset.num_files_train=$objects"

@@ -74,16 +74,6 @@ export RCLONE_CONFIG_TB_ACCESS_KEY_ID=$AWS_ACCESS_KEY_ID
 export RCLONE_CONFIG_TB_SECRET_ACCESS_KEY=$AWS_SECRET_ACCESS_KEY
 export RCLONE_CONFIG_TB_FORCE_PATH_STYLE=true RCLONE_CONFIG=/dev/null
 
-# gw_cpu: CPU seconds so far of radosgw + ceph-osd (0 when their pids are unknown).
-gw_cpu() {
-  local t=0 pid
-  for pid in ${S3_GATEWAY_RGW_PID:-} ${S3_GATEWAY_OSD_PID:-}; do
-    [ -r "/proc/$pid/stat" ] || continue
-    t=$((t + $(sed 's/.*) //' "/proc/$pid/stat" | awk '{print $12 + $13}')))
-  done
-  echo "$t $(getconf CLK_TCK)" | awk '{printf "%.3f", $1 / $2}'
-}
-
 # wait_quiet: waits until no compiler runs (other engineers build on this host), up to
 # quiet_wait seconds; counts the runs that started while one still ran.
 echo 0 >"$W/noisy"

@@ -1,4 +1,4 @@
-# Shared by bench/s3_get.sh and bench/startup_s3.sh: sourced, not run. Needs ROOT (the
+# Shared by bench/s3_get.sh, bench/s3_read_vs_s3dlio.sh and bench/startup_s3.sh: sourced, not run. Needs ROOT (the
 # checkout) and the test library's s3_curl (tests/lib/s3.sh).
 
 # bench_gateway NAME WORK: the loopback Ceph RADOS Gateway a bench talks to: the running one
@@ -22,4 +22,14 @@ bench_gateway() {
     *) echo "$name: endpoint not on 127.0.0.1" >&2; exit 1 ;;
   esac
   export AWS_ENDPOINT_URL=$S3_TEST_ENDPOINT AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_REGION
+}
+
+# gw_cpu: CPU seconds so far of radosgw + ceph-osd (0 when their pids are unknown).
+gw_cpu() {
+  local t=0 pid
+  for pid in ${S3_GATEWAY_RGW_PID:-} ${S3_GATEWAY_OSD_PID:-}; do
+    [ -r "/proc/$pid/stat" ] || continue
+    t=$((t + $(sed 's/.*) //' "/proc/$pid/stat" | awk '{print $12 + $13}')))
+  done
+  echo "$t $(getconf CLK_TCK)" | awk '{printf "%.3f", $1 / $2}'
 }

@@ -37,18 +37,9 @@ declare -A parquet_codec=([none]=UNCOMPRESSED [snappy]=SNAPPY [gzip]=GZIP [lz4]=
 
 # read_all FOLDER CODEC GROUP_ROWS ROWS COLUMNS SPLIT:COUNT...: pyarrow checks each file.
 read_all() {
-  local folder=$1 codec=$2 group=$3 rows=$4 columns=$5
-  shift 5
-  local args=() split count i
-  for split_count in "$@"; do
-    split=${split_count%:*} count=${split_count#*:}
-    for ((i = 0; i < count; i++)); do
-      args+=("$split:$i:$rows:$group:$codec:$columns"
-        "$folder/$([ "$split" = train ] && echo train || echo valid)/img_${i}_of_${count}.parquet")
-    done
-  done
-  "$PYPI_PY" "$helper" check 123 "${args[@]}" >>"$WORK/read.txt" 2>"$WORK/read.err" ||
-    fail "pyarrow over $folder: $(cat "$WORK/read.err")"
+  interop_parquet_files "$@"
+  "$PYPI_PY" "$helper" check 123 "${parquet_files[@]}" >>"$WORK/read.txt" 2>"$WORK/read.err" ||
+    fail "pyarrow over $1: $(cat "$WORK/read.err")"
   checks=$((checks + 1))
 }
 

@@ -66,18 +66,9 @@ contains "$WORK/err" "dataset.parquet.columns: expected a list of {name, dtype, 
 
 # read_all YAML FOLDER CODEC GROUP_ROWS ROWS COLUMNS SPLIT:COUNT...: hyparquet reads each file.
 read_all() {
-  local yaml=$1 folder=$2 codec=$3 group=$4 rows=$5 columns=$6
-  shift 6
-  local args=() split count i
-  for split_count in "$@"; do
-    split=${split_count%:*} count=${split_count#*:}
-    for ((i = 0; i < count; i++)); do
-      args+=("$split:$i:$rows:$group:$codec:$columns"
-        "$folder/$([ "$split" = train ] && echo train || echo valid)/img_${i}_of_${count}.parquet")
-    done
-  done
-  node "$INTEROP_NODE_DIR/read_parquet.mjs" 123 "${args[@]}" >>"$WORK/read.txt" 2>"$WORK/read.err" ||
-    fail "hyparquet over $folder: $(cat "$WORK/read.err")"
+  interop_parquet_files "${@:2}"
+  node "$INTEROP_NODE_DIR/read_parquet.mjs" 123 "${parquet_files[@]}" >>"$WORK/read.txt" 2>"$WORK/read.err" ||
+    fail "hyparquet over $2: $(cat "$WORK/read.err")"
   checks=$((checks + 1))
 }
 

@@ -154,3 +154,20 @@ interop_dlio_pypi() {
   interop_run_reads_dlio "$format" "$ranks"
   echo "OK: DLIO $format both ways over $ranks rank(s)"
 }
+
+# interop_parquet_files FOLDER CODEC GROUP_ROWS ROWS COLUMNS SPLIT:COUNT...: sets the array
+# parquet_files to what the Parquet readers (read_parquet.mjs, parquet_pyarrow.py check) take:
+# for each file of each split, "split:index:rows:group_rows:codec:columns" and its path.
+interop_parquet_files() {
+  local folder=$1 codec=$2 group=$3 rows=$4 columns=$5
+  shift 5
+  local split count i
+  parquet_files=()
+  for split_count in "$@"; do
+    split=${split_count%:*} count=${split_count#*:}
+    for ((i = 0; i < count; i++)); do
+      parquet_files+=("$split:$i:$rows:$group:$codec:$columns"
+        "$folder/$([ "$split" = train ] && echo train || echo valid)/img_${i}_of_${count}.parquet")
+    done
+  done
+}
