@@ -81,6 +81,10 @@ for key, values in page.figures.items():
 if kind == "sweep" and not GRID:  # how many counts were run, not --min under that name
     for s in summaries:
         assert "counts_tried" in page.figures, sorted(page.figures)
+    # The answer's confirmation: its spread at each side and whether the repeats agree.
+    for key in ("stable", "limited_by", "confirmation.runs_per_side",
+                "confirmation.answer.au_median_percentage"):
+        assert key in page.figures, (key, sorted(page.figures))
     tried = [str(len({p["accelerators"] for p in s["probes"]})) for s in summaries]
     assert page.figures["counts_tried"] == tried, (page.figures["counts_tried"], tried)
 
