@@ -501,6 +501,11 @@ std::vector<KeySpec> BuildSchema() {
       "reader.odirect", [](auto& c) -> auto& { return c.reader.odirect; }));
   keys.push_back(BoolKey(
       "reader.dont_use_mmap", [](auto& c) -> auto& { return c.reader.dont_use_mmap; }));
+  keys.push_back(TimeKey(
+      "reader.preprocess_time", [](auto& c) -> auto& { return c.reader.preprocess_time; }));
+  keys.push_back(NumberKey(
+      "reader.preprocess_time_stdev",
+      [](auto& c) -> auto& { return c.reader.preprocess_time_stdev; }, 0));
   // train
   keys.push_back(UnsignedKey(
       "train.epochs", [](auto& c) -> auto& { return c.train.epochs; }, 1));

@@ -19,6 +19,15 @@ double TimeDistribution::Mean() const {
   return mean;
 }
 
+TimeDistribution PreprocessTime(const ReaderConfig& reader) {
+  TimeDistribution t = reader.preprocess_time;
+  if (reader.preprocess_time_stdev > 0 && t.kind == TimeDistribution::Kind::kConstant) {
+    t.kind = TimeDistribution::Kind::kNormal;
+    t.stdev = reader.preprocess_time_stdev;
+  }
+  return t;
+}
+
 std::string ToString(Compression compression) {
   switch (compression) {
     case Compression::kNone:

@@ -127,6 +127,11 @@ struct ReaderConfig {
   FileAccess file_access = FileAccess::kMulti;
   bool odirect = false;
   bool dont_use_mmap = false;
+  // DLIO's emulated preprocessing (JPEG decode, augmentation): a reader worker holds each
+  // sample this long after its bytes arrive. preprocess_time_stdev is DLIO's flat spelling
+  // of a normal's spread; PreprocessTime() folds the two into one distribution.
+  TimeDistribution preprocess_time;
+  double preprocess_time_stdev = 0;
 };
 
 struct TrainConfig {
@@ -195,6 +200,10 @@ std::string ToString(FileAccess file_access);
 std::string ToString(StorageType storage_type);
 std::string ToString(CheckpointType type);
 std::string ToString(CheckpointMode mode);
+
+// reader.preprocess_time with reader.preprocess_time_stdev folded in: a constant with a
+// stdev is DLIO's normal(mean, stdev).
+TimeDistribution PreprocessTime(const ReaderConfig& reader);
 
 // Where the dataset lives, as a URI or local path: data_folder, resolved against
 // storage_root (and the s3:// bucket when storage_type is s3).

@@ -129,6 +129,12 @@ void WarnIgnored(const std::string& source, const std::vector<std::string>& igno
 void Validate(const WorkloadConfig& c) {
   if (c.dataset.record_length_bytes_stdev > 0 && c.dataset.record_length_bytes < 1)
     throw UsageError("dataset.record_length_bytes must be >= 1");
+  if (c.reader.preprocess_time_stdev > 0 &&
+      c.reader.preprocess_time.kind != TimeDistribution::Kind::kConstant)
+    throw UsageError(
+        "reader.preprocess_time_stdev goes with a constant reader.preprocess_time (DLIO's "
+        "pair); reader.preprocess_time is already a distribution: give its spread there, e.g. "
+        "reader.preprocess_time={mean: 0.004, stdev: 0.001}");
   // DLIO's rule: a subset is of a job whose size these keys cannot tell without it.
   if (c.checkpoint.mode == CheckpointMode::kSubset && c.model.parallelism.data == 0)
     throw UsageError(

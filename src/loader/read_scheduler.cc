@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 
 #include "common/clock.h"
 #include "common/error.h"
@@ -50,6 +52,14 @@ struct ReadScheduler::LoopSample {
   uint64_t short_bytes = 0, short_length = 0;
 };
 
+struct ReadScheduler::Preprocessing {
+  double deadline = 0;  // when its preprocessing ends (NowSeconds clock)
+  size_t stream = 0;
+  uint64_t index = 0;
+  uint64_t count = 1;
+  bool operator>(const Preprocessing& other) const { return deadline > other.deadline; }
+};
+
 struct ReadScheduler::Loop {
   struct Slot {
     LoopSample* sample = nullptr;
@@ -62,6 +72,8 @@ struct ReadScheduler::Loop {
   std::vector<Slot> slots;
   std::vector<unsigned> free_slots;
   std::vector<LoopSample> samples;
+  // Read samples being preprocessed, soonest first (a heap: std::greater).
+  std::vector<Preprocessing> preprocessing;
   std::vector<storage::ReadCompletion> completions;
   std::vector<metrics::ReadRecord> records;  // not yet handed to the counters
   // Atomic so the time series can sample it while the loop records (live_histogram.h).
@@ -121,6 +133,7 @@ void ReadScheduler::StartPhase(const std::vector<std::vector<SampleRef>>* plans,
                                uint32_t file_offset, uint64_t batch_size, bool sequential) {
   file_offset_ = file_offset;
   sequential_ = sequential;
+  phase_.fetch_add(1);
   batch_size_ = std::max<uint64_t>(1, batch_size);
   for (size_t a = 0; a < streams_.size(); ++a) {
     Stream& s = streams_[a];
@@ -284,14 +297,14 @@ void ReadScheduler::StartExtent(LoopSample& sample, size_t k) const {
   if (k >= sample.read.Count()) sample.next = sample.end;
 }
 
-void ReadScheduler::SampleDone(Stream& s, uint64_t index, uint64_t count) {
+void ReadScheduler::SampleDone(Stream& s, uint64_t index, uint64_t count, double when) {
   s.in_flight.fetch_sub(1);
   for (uint64_t i = index, end = index + count; i < end;) {
     const uint64_t batch = i / batch_size_;
     const auto n = static_cast<uint32_t>(std::min(end, (batch + 1) * batch_size_) - i);
     i += n;
     if (s.done[batch].fetch_add(n, std::memory_order_acq_rel) + n != batch_size_) continue;
-    s.ready_at[batch].store(NowSeconds(), std::memory_order_release);
+    s.ready_at[batch].store(when, std::memory_order_release);
     {
       std::lock_guard<std::mutex> lock(loop_mutex_);
       ++ready_events_;
@@ -315,7 +328,36 @@ void ReadScheduler::Run(Loop& loop) {
           "sample index says)",
           s.short_end, engine_.DescribeObject(s.file), s.short_bytes, s.short_length));
     s.active = false;
-    SampleDone(streams_[s.stream], s.index, s.count);
+    const double now = NowSeconds();
+    double hold = 0;
+    if (options_.preprocess_s && s.short_end == UINT64_MAX) {
+      const uint64_t phase = phase_.load(std::memory_order_relaxed);
+      for (uint64_t i = 0; i < s.count; ++i)
+        hold += options_.preprocess_s(s.stream, phase, s.index + i);
+    }
+    if (hold <= 0) {
+      SampleDone(streams_[s.stream], s.index, s.count, now);
+      return;
+    }
+    loop.preprocessing.push_back({now + hold, s.stream, s.index, s.count});
+    std::push_heap(loop.preprocessing.begin(), loop.preprocessing.end(), std::greater<>());
+  };
+  // Samples whose preprocessing has ended (all of them with `all`) are loaded: as of their
+  // deadline, not of when this loop got to them.
+  auto preprocessed = [&](bool all) {
+    const double now = NowSeconds();
+    auto& heap = loop.preprocessing;
+    while (!heap.empty() && (all || heap.front().deadline <= now)) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+      const Preprocessing p = heap.back();
+      heap.pop_back();
+      SampleDone(streams_[p.stream], p.index, p.count, p.deadline);
+    }
+  };
+  // How long the loop may wait for reads (or new work) before a preprocessing ends.
+  auto wait_s = [&] {
+    if (loop.preprocessing.empty()) return kReapTimeoutS;
+    return std::clamp(loop.preprocessing.front().deadline - NowSeconds(), 0.0, kReapTimeoutS);
   };
   // A sample with pieces left to submit, else a newly claimed one, else none.
   auto next_piece = [&]() -> LoopSample* {
@@ -383,6 +425,7 @@ void ReadScheduler::Run(Loop& loop) {
   try {
     for (;;) {
       const uint64_t generation = generation_.load(std::memory_order_acquire);
+      preprocessed(false);
       while (!loop.free_slots.empty() && !stop_.load()) {
         LoopSample* s = next_piece();
         if (!s) break;
@@ -393,11 +436,15 @@ void ReadScheduler::Run(Loop& loop) {
         if (stop_.load()) break;
         std::unique_lock<std::mutex> lock(work_mutex_);
         ++idle_;
-        work_cv_.wait(lock, [&] { return generation_.load() != generation || stop_.load(); });
+        const auto woken = [&] { return generation_.load() != generation || stop_.load(); };
+        if (loop.preprocessing.empty())
+          work_cv_.wait(lock, woken);
+        else
+          work_cv_.wait_for(lock, std::chrono::duration<double>(wait_s()), woken);
         --idle_;
         continue;
       }
-      const size_t n = queue.Reap(loop.completions, 1, kReapTimeoutS);
+      const size_t n = queue.Reap(loop.completions, 1, wait_s());
       for (size_t k = 0; k < n; ++k) complete(loop.completions[k]);
     }
   } catch (const std::exception& e) {
@@ -416,6 +463,7 @@ void ReadScheduler::Run(Loop& loop) {
   }
   for (auto& s : loop.samples)
     if (s.active) finish(s);
+  preprocessed(true);
   flush_records();
 }
 

@@ -9,6 +9,10 @@
 // Bounds: at most `reads_per_accelerator` (reader.read_threads) samples in flight per
 // accelerator, reads at most `prefetch_batches` (reader.prefetch_size) batches ahead of
 // the batch the accelerator works on, and `depth` reads in flight per loop thread.
+// Preprocessing (DLIO's reader.preprocess_time: JPEG decode and augmentation in a loader
+// worker): a sample whose bytes are in stays claimed for `preprocess_s` more seconds before it
+// counts as loaded, so it keeps its place among the reads_per_accelerator in flight, as a
+// worker busy decoding does; its loop thread goes on with other reads meanwhile.
 // The bytes are dropped once read (a batch's bytes need not be kept to measure how fast
 // storage delivers them); each loop owns `depth` reused buffers.
 // Thread safety: StartPhase/Advance/WakeReaders/Wait/Drain are called by one thread
@@ -19,6 +23,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -42,6 +47,9 @@ struct ReaderOptions {
   uint64_t transfer_size = 262144;
   uint64_t reads_per_accelerator = 1;
   uint64_t prefetch_batches = 2;
+  // Seconds a sample is preprocessed after its last read: (accelerator, phase, index in the
+  // plan). Called from the loop threads at once: it must be thread-safe. Empty: none.
+  std::function<double(size_t, uint64_t, uint64_t)> preprocess_s;
 };
 
 class ReadScheduler {
@@ -97,14 +105,15 @@ class ReadScheduler {
     std::unique_ptr<std::atomic<uint32_t>[]> done;    // finished samples per batch
     std::unique_ptr<std::atomic<double>[]> ready_at;  // when each batch finished
   };
-  struct Loop;        // one loop thread's queue, buffers and tallies
-  struct LoopSample;  // a claimed sample whose pieces are being read
+  struct Loop;           // one loop thread's queue, buffers and tallies
+  struct LoopSample;     // a claimed sample whose pieces are being read
+  struct Preprocessing;  // a read sample waiting out its preprocessing time
 
   void Run(Loop& loop);
   bool ClaimSample(LoopSample& sample);
   bool Claim(Stream& s, uint64_t& index, uint64_t& count);
   void StartExtent(LoopSample& sample, size_t k) const;
-  void SampleDone(Stream& s, uint64_t index, uint64_t count);
+  void SampleDone(Stream& s, uint64_t index, uint64_t count, double when);
   void Fail(const std::string& message);
 
   storage::ReadEngine& engine_;
@@ -118,6 +127,8 @@ class ReadScheduler {
   uint32_t file_offset_ = 0;
   uint64_t batch_size_ = 1;
   bool sequential_ = false;
+  // StartPhase calls so far, read by the loops: preprocessing draws differ per epoch.
+  std::atomic<uint64_t> phase_{0};
 
   std::atomic<bool> draining_{true};
   std::atomic<bool> stop_{false};

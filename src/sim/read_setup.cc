@@ -5,8 +5,10 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/random.h"
 #include "formats/format.h"
 #include "metrics/process_stats.h"
+#include "sim/compute_time.h"
 #include "storage/op_log_engine.h"
 #include "storage/read_engines.h"
 
@@ -95,6 +97,16 @@ ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators
   setup.reader.transfer_size = TransferSize(config, *setup.engine, files);
   setup.reader.reads_per_accelerator = std::max<uint64_t>(1, config.reader.read_threads);
   setup.reader.prefetch_batches = config.reader.prefetch_size;
+  const config::TimeDistribution preprocess = config::PreprocessTime(config.reader);
+  if (preprocess.Mean() > 0 || preprocess.stdev > 0) {
+    // A draw per sample from its own seed: the loop threads share no generator, and a seed
+    // gives the same times whichever thread finishes the sample.
+    const uint64_t seed = Mix(config.train.seed, 0x9e3779b97f4a7c15ULL);
+    setup.reader.preprocess_s = [preprocess, seed](size_t accelerator, uint64_t phase,
+                                                   uint64_t index) {
+      return ComputeTime(preprocess, Mix(Mix(seed, accelerator), Mix(phase, index))).Draw();
+    };
+  }
   setup.description = fmt::format("{}, {} thread{}", setup.engine->Describe(), setup.reader.threads,
                                   setup.reader.threads == 1 ? "" : "s");
   if (setup.reader.depth > 1) setup.description += fmt::format(", depth {}", setup.reader.depth);

@@ -192,6 +192,48 @@ TEST(ConfigTest, ComputationTimeForms) {
       std::string::npos);
 }
 
+// DLIO's reader.preprocess_time: the forms of computation_time, plus DLIO's flat
+// preprocess_time_stdev, which makes a constant a normal; beside a distribution it is refused.
+TEST(ConfigTest, PreprocessTimeForms) {
+  using Kind = TimeDistribution::Kind;
+  EXPECT_EQ(PreprocessTime(WorkloadConfig().reader).Mean(), 0);  // DLIO's default: none
+  auto c = FromYaml("reader:\n  preprocess_time: 0.004\n");
+  EXPECT_EQ(PreprocessTime(c.reader).kind, Kind::kConstant);
+  EXPECT_DOUBLE_EQ(PreprocessTime(c.reader).mean, 0.004);
+  c = FromYaml("reader:\n  preprocess_time_stdev: 0.001\n  preprocess_time: 0.004\n");
+  auto t = PreprocessTime(c.reader);
+  EXPECT_EQ(t.kind, Kind::kNormal);
+  EXPECT_DOUBLE_EQ(t.mean, 0.004);
+  EXPECT_DOUBLE_EQ(t.stdev, 0.001);
+  t = PreprocessTime(FromYaml("reader:\n  preprocess_time: {mean: 0.01, stdev: 0.002}\n").reader);
+  EXPECT_EQ(t.kind, Kind::kNormal);
+  EXPECT_DOUBLE_EQ(t.stdev, 0.002);
+  t = PreprocessTime(
+      FromYaml("reader:\n  preprocess_time: {type: gamma, shape: 2, scale: 0.001}\n").reader);
+  EXPECT_DOUBLE_EQ(t.Mean(), 0.002);
+  EXPECT_NE(ErrorOf([] {
+              FromYaml("reader:\n  preprocess_time: -0.1\n");
+            }).find("reader.preprocess_time"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf([] {
+              FromYaml("reader:\n  preprocess_time_stdev: -1\n");
+            }).find("reader.preprocess_time_stdev"),
+            std::string::npos);
+  const std::string both = ErrorOf([] {
+    LoadWorkload("resnet50_h100", {"reader.preprocess_time={type: uniform, min: 0, max: 0.01}",
+                                   "reader.preprocess_time_stdev=0.001"});
+  });
+  EXPECT_NE(both.find("reader.preprocess_time_stdev goes with a constant"), std::string::npos)
+      << both;
+  // Acted on: no "accepts but does not act on" warning; kept in the resolved YAML.
+  std::vector<std::string> warnings;
+  c = FromYaml("reader:\n  preprocess_time: 0.004\n  preprocess_time_stdev: 0.001\n", &warnings);
+  EXPECT_TRUE(warnings.empty());
+  const std::string yaml = ToYaml(c);
+  EXPECT_NE(yaml.find("preprocess_time: 0.004"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("preprocess_time_stdev: 0.001"), std::string::npos) << yaml;
+}
+
 TEST(ConfigTest, OverridesInBothForms) {
   WorkloadConfig c;
   std::vector<std::string> w;

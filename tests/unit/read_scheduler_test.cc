@@ -10,6 +10,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include "common/clock.h"
@@ -189,6 +191,42 @@ TEST_P(ReadSchedulerTest, UnitsAreReadOnceForTheirConsecutiveSamples) {
   EXPECT_EQ(c.reads, 24u);
   EXPECT_EQ(c.bytes_read, 3 * 430u);
   EXPECT_EQ(c.max_read_bytes, 64u);
+}
+
+// reader.preprocess_time: each sample stays claimed for its preprocessing after its bytes
+// are in, so with 2 samples in flight and 10 ms each the 100 samples take at least 0.5 s and
+// the first batch of 10 is ready no sooner than 50 ms in; every sample is drawn once, for
+// accelerator 0 in the first phase, and a batch is ready as of its samples' deadlines.
+TEST_P(ReadSchedulerTest, PreprocessingHoldsEachSampleInItsWorker) {
+  std::mutex mutex;
+  std::set<uint64_t> drawn;
+  bool other = false;
+  ReaderOptions o = Options();
+  o.reads_per_accelerator = 2;
+  o.preprocess_s = [&](size_t accelerator, uint64_t phase, uint64_t index) {
+    std::lock_guard<std::mutex> lock(mutex);
+    other = other || accelerator != 0 || phase != 1 || !drawn.insert(index).second;
+    return 0.01;
+  };
+  auto engine = Engine();
+  ReadScheduler r(*engine, &Files(), o, 1, io_.get());
+  const double start = NowSeconds();
+  r.StartPhase(&plans_, 0, kBatch);
+  r.Advance(0, kSamples / kBatch - 1);
+  r.WakeReaders();
+  const double until = start + 10;
+  while (!r.BatchReady(0, kSamples / kBatch - 1) && NowSeconds() < until)
+    r.Wait(NowSeconds() + 0.01);
+  const double end = NowSeconds();
+  r.Drain();
+  EXPECT_FALSE(r.Error());
+  ASSERT_TRUE(r.BatchReady(0, kSamples / kBatch - 1));
+  EXPECT_GE(end - start, kSamples * 0.01 / 2 - 1e-3);
+  EXPECT_GE(r.BatchReadyTime(0, 0) - start, kBatch * 0.01 / 2 - 1e-3);
+  EXPECT_LE(r.BatchReadyTime(0, 0), r.BatchReadyTime(0, 1));
+  std::lock_guard<std::mutex> lock(mutex);
+  EXPECT_FALSE(other);
+  EXPECT_EQ(drawn.size(), kSamples);
 }
 
 INSTANTIATE_TEST_SUITE_P(
