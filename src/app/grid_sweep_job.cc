@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "app/results_writer.h"
+#include "app/sweep_probe.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
@@ -102,7 +103,7 @@ std::string GridText(const std::vector<GridAxis>& axes, const std::vector<GridPo
   for (const auto& p : points) {
     for (const auto& v : p.values) text += fmt::format("{:>16} ", v);
     text += fmt::format("{:>7.2f} {:>10.1f} {:>9.1f}  {}{}\n", p.run.au_percentage,
-                        p.run.samples_per_second, p.run.mb_per_second, VerdictWord(p.run),
+                        p.run.samples_per_second, p.run.mb_per_second, sweep::VerdictWord(p.run),
                         p.resumed ? " (earlier)" : "");
   }
   return text;
@@ -120,8 +121,8 @@ std::string OverrideKey(const std::string& override_text) {
 // (points.jsonl; a line cut by a kill is skipped, and that point runs again) and its summary's
 // start and ending.
 struct EarlierGrid {
-  std::map<std::string, SweepProbe> done;  // by Key(values)
-  std::string started;                     // "" without a summary
+  std::map<std::string, sweep::SweepProbe> done;  // by Key(values)
+  std::string started;                            // "" without a summary
   bool complete = false;
 };
 
@@ -133,7 +134,7 @@ EarlierGrid ReadEarlierGrid(const std::string& folder) {
     try {
       const auto j = nlohmann::json::parse(line);
       earlier.done[Key(j.at("values").get<std::vector<std::string>>())] =
-          ProbeFromJson(j.at("run"));
+          sweep::ProbeFromJson(j.at("run"));
     } catch (const std::exception&) {
     }
   }
@@ -267,9 +268,9 @@ bool GridRun::RunPoint(const PlannedPoint& p) {
     return false;
   }
   if (!lead_) return true;
-  GridPoint point{p.values,
-                  ProbeOf(done.summary, p.accelerators, true, DemandPerAccelerator(run.config)),
-                  false};
+  GridPoint point{
+      p.values,
+      sweep::ProbeOf(done.summary, p.accelerators, true, DemandPerAccelerator(run.config)), false};
   point.run.folder = done.folder;
   Keep(std::move(point));
   return true;
@@ -280,7 +281,7 @@ bool GridRun::RunPoint(const PlannedPoint& p) {
 void GridRun::Keep(GridPoint point) {
   nlohmann::ordered_json entry;
   entry["values"] = point.values;
-  entry["run"] = ProbeJson(point.run);
+  entry["run"] = sweep::ProbeJson(point.run);
   report::AppendResultLine(folder_, "points.jsonl", entry.dump());
   // In the grid's order, among the points an earlier invocation finished.
   auto at = out_.points.begin();
@@ -303,7 +304,7 @@ nlohmann::ordered_json GridRun::Figures() const {
     nlohmann::ordered_json row;
     for (size_t a = 0; a < options_.axes.size(); ++a)
       row["values"][options_.axes[a].key] = p.values[a];
-    row["run"] = ProbeJson(p.run);
+    row["run"] = sweep::ProbeJson(p.run);
     rows.push_back(row);
   }
   return f;
@@ -313,7 +314,7 @@ nlohmann::ordered_json GridRun::Figures() const {
 std::string GridRun::PointsCsv() const {
   std::vector<std::string> keys;
   std::vector<std::vector<std::string>> values;
-  std::vector<SweepProbe> runs;
+  std::vector<sweep::SweepProbe> runs;
   for (const auto& a : options_.axes)
     if (a.key != kAccelerators) keys.push_back(a.key);
   for (const auto& p : out_.points) {
@@ -322,7 +323,7 @@ std::string GridRun::PointsCsv() const {
       if (options_.axes[a].key != kAccelerators) row_values.push_back(p.values[a]);
     runs.push_back(p.run);
   }
-  return ProbesCsv(runs, keys, values);
+  return sweep::ProbesCsv(runs, keys, values);
 }
 
 GridSweepOutcome GridRun::Report() {

@@ -14,7 +14,7 @@
 
 #include "app/job_results.h"
 #include "app/run_job.h"
-#include "app/sweep_probe.h"
+#include "sweep/probe.h"
 
 namespace trainbench::app {
 
@@ -33,7 +33,7 @@ struct GridSweepOptions {
 
 struct GridPoint {
   std::vector<std::string> values;  // one per axis, in the axes' order
-  SweepProbe run;
+  sweep::SweepProbe run;
   bool resumed = false;  // finished by an earlier invocation
 };
 

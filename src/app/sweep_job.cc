@@ -13,7 +13,7 @@
 #include "app/binary_job.h"
 #include "app/official_commands.h"
 #include "app/results_writer.h"
-#include "app/sweep_answer.h"
+#include "app/sweep_probe.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
@@ -23,6 +23,7 @@
 #include "formats/crc32c.h"
 #include "metrics/process_stats.h"
 #include "report/results_folder.h"
+#include "sweep/answer.h"
 
 namespace trainbench::app {
 namespace {
@@ -43,13 +44,13 @@ using ProbeKey = std::tuple<uint64_t, bool, int>;
 
 // The probes an earlier invocation journaled, by their place; a line cut by a kill is skipped
 // (that probe runs again).
-std::map<ProbeKey, SweepProbe> ReadProbeJournal(const std::string& path) {
-  std::map<ProbeKey, SweepProbe> probes;
+std::map<ProbeKey, sweep::SweepProbe> ReadProbeJournal(const std::string& path) {
+  std::map<ProbeKey, sweep::SweepProbe> probes;
   std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
     try {
-      const SweepProbe p = ProbeFromJson(nlohmann::json::parse(line));
+      const sweep::SweepProbe p = sweep::ProbeFromJson(nlohmann::json::parse(line));
       if (p.complete) probes[{p.accelerators, p.full, p.repeat}] = p;
     } catch (const std::exception&) {
     }
@@ -58,11 +59,11 @@ std::map<ProbeKey, SweepProbe> ReadProbeJournal(const std::string& path) {
 }
 
 // The summary's figures before the answer: the probes so far (what a killed sweep leaves).
-nlohmann::ordered_json SoFar(const std::vector<SweepProbe>& probes) {
+nlohmann::ordered_json SoFar(const std::vector<sweep::SweepProbe>& probes) {
   nlohmann::ordered_json f;
   f["answer_accelerators"] = nullptr;
   auto& rows = f["probes"] = nlohmann::ordered_json::array();
-  for (const auto& p : probes) rows.push_back(ProbeJson(p));
+  for (const auto& p : probes) rows.push_back(sweep::ProbeJson(p));
   return f;
 }
 
@@ -83,11 +84,11 @@ SweepPlan CheckSweep(const SweepOptions& options) {
     throw UsageError(
         fmt::format("{} is a checkpointing workload (workflow.train false): it has no AU to sweep",
                     config.workload_name));
-  if (options.confirm_runs < 1 || options.confirm_runs > kMaxConfirmRuns)
+  if (options.confirm_runs < 1 || options.confirm_runs > sweep::kMaxConfirmRuns)
     throw UsageError(fmt::format(
         "--confirm {}: give 1 to {} full-length runs at each side of the answer ({} by default; "
         "MLPerf Storage's submissions take 5)",
-        options.confirm_runs, kMaxConfirmRuns, kDefaultConfirmRuns));
+        options.confirm_runs, sweep::kMaxConfirmRuns, sweep::kDefaultConfirmRuns));
   const double step_s = config.train.computation_time.mean;
   if (step_s <= 0)
     throw UsageError(
@@ -138,15 +139,16 @@ class SweepRun {
   SweepOutcome Report();
 
  private:
-  ProbeVerdict Probe(uint64_t n, bool full, int repeat);
+  sweep::ProbeVerdict Probe(uint64_t n, bool full, int repeat);
   // A probe an earlier invocation finished: its verdict on every rank, without a run.
-  std::optional<ProbeVerdict> Recall(uint64_t n, bool full, int repeat, const std::string& what);
-  ProbeVerdict Measure(const RunJobOptions& run, uint64_t n, bool full, int repeat,
-                       const std::string& what);
-  void Journal(const SweepProbe& p);
-  nlohmann::ordered_json Figures(const SweepAnswer& answer) const;
+  std::optional<sweep::ProbeVerdict> Recall(uint64_t n, bool full, int repeat,
+                                            const std::string& what);
+  sweep::ProbeVerdict Measure(const RunJobOptions& run, uint64_t n, bool full, int repeat,
+                              const std::string& what);
+  void Journal(const sweep::SweepProbe& p);
+  nlohmann::ordered_json Figures(const sweep::SweepAnswer& answer) const;
   // summary.json (marked not ended) and probes.csv with the probes so far.
-  void KeepSoFar(const std::vector<SweepProbe>& probes);
+  void KeepSoFar(const std::vector<sweep::SweepProbe>& probes);
   void WriteFiles();
 
   const SweepOptions& options_;
@@ -159,7 +161,7 @@ class SweepRun {
   report::ResultEnvelope envelope_;
   std::string folder_;                     // rank 0's, where it keeps results
   std::unique_ptr<ResultsWriter> writer_;  // rank 0's, into env.results
-  std::map<ProbeKey, SweepProbe> earlier_;
+  std::map<ProbeKey, sweep::SweepProbe> earlier_;
   int stop_code_ = 0;  // the exit status of the run that stopped the search
   SweepOutcome out_;
 };
@@ -185,7 +187,7 @@ void SweepRun::Open() {
     earlier_ = ReadProbeJournal(folder_ + "/" + kProbeJournal);
     // The summary keeps what the earlier invocation measured while this one runs.
     if (!earlier_.empty()) {
-      std::vector<SweepProbe> kept;
+      std::vector<sweep::SweepProbe> kept;
       for (const auto& [key, probe] : earlier_) kept.push_back(probe);
       KeepSoFar(kept);
     }
@@ -207,10 +209,11 @@ void SweepRun::Open() {
 
 void SweepRun::Search() {
   try {
-    out_.search = FindMaxAccelerators(options_.lowest, options_.highest,
-                                      [&](uint64_t n, bool full) { return Probe(n, full, 0); });
-    out_.held = HoldBoundary(out_.search, options_.confirm_runs,
-                             [&](uint64_t n, int repeat) { return Probe(n, true, repeat); });
+    out_.search =
+        sweep::FindMaxAccelerators(options_.lowest, options_.highest,
+                                   [&](uint64_t n, bool full) { return Probe(n, full, 0); });
+    out_.held = sweep::HoldBoundary(out_.search, options_.confirm_runs,
+                                    [&](uint64_t n, int repeat) { return Probe(n, true, repeat); });
   } catch (...) {
     // Refused before it measured anything (no dataset, a bad key): no folder that would pass
     // for a sweep. A folder an earlier invocation filled keeps its journal.
@@ -223,7 +226,7 @@ void SweepRun::Search() {
   if (out_.search.stopped) out_.exit_code = StoppedSweepExitCode(stop_code_);
 }
 
-ProbeVerdict SweepRun::Probe(uint64_t n, bool full, int repeat) {
+sweep::ProbeVerdict SweepRun::Probe(uint64_t n, bool full, int repeat) {
   const std::string what =
       !full         ? "probe"
       : repeat == 0 ? "full-length"
@@ -245,36 +248,36 @@ ProbeVerdict SweepRun::Probe(uint64_t n, bool full, int repeat) {
   return Measure(run, n, full, repeat, what);
 }
 
-std::optional<ProbeVerdict> SweepRun::Recall(uint64_t n, bool full, int repeat,
-                                             const std::string& what) {
+std::optional<sweep::ProbeVerdict> SweepRun::Recall(uint64_t n, bool full, int repeat,
+                                                    const std::string& what) {
   std::string kept;
   if (lead_)
     if (const auto it = earlier_.find({n, full, repeat}); it != earlier_.end()) {
-      const SweepProbe& p = it->second;
+      const sweep::SweepProbe& p = it->second;
       kept = fmt::format("{}{}", p.passed ? 1 : 0, p.au_meaningful ? 1 : 0);
       out_.probes.push_back(p);
       LogInfo(fmt::format("sweep: {} accelerator(s) {}: AU {:.2f}% {} (an earlier run's)", n, what,
-                          p.au_percentage, VerdictWord(p)));
+                          p.au_percentage, sweep::VerdictWord(p)));
     }
   kept = ranks_.AllGather(kept).front();
   if (kept.empty()) return std::nullopt;
-  return ProbeVerdict{kept[0] == '1', kept[1] == '1', false};
+  return sweep::ProbeVerdict{kept[0] == '1', kept[1] == '1', false};
 }
 
-ProbeVerdict SweepRun::Measure(const RunJobOptions& run, uint64_t n, bool full, int repeat,
-                               const std::string& what) {
+sweep::ProbeVerdict SweepRun::Measure(const RunJobOptions& run, uint64_t n, bool full, int repeat,
+                                      const std::string& what) {
   const ProbeRun done = RunProbe(
       run, env_, lead_ ? probe_results_(folder_.empty() ? "" : folder_ + "/probes") : nullptr);
   if (done.code != 0) stop_code_ = done.code;
   std::string verdict;
   if (lead_) {
-    SweepProbe p = ProbeOf(done.summary, n, full, plan_.demand_per_accel);
+    sweep::SweepProbe p = sweep::ProbeOf(done.summary, n, full, plan_.demand_per_accel);
     p.repeat = repeat;
     p.folder = done.folder;
     const bool stopped =
         done.code != 0 || done.summary.is_null() || !done.summary.value("complete", false);
     LogInfo(fmt::format("sweep: {} accelerator(s) {}: AU {:.2f}% {} ({:.1f} MB/s of {:.1f} asked)",
-                        n, what, p.au_percentage, VerdictWord(p), p.mb_per_second,
+                        n, what, p.au_percentage, sweep::VerdictWord(p), p.mb_per_second,
                         p.demand_mb_per_second));
     // A stopped probe is not journaled: the rerun runs it again.
     if (!stopped) Journal(p);
@@ -284,21 +287,22 @@ ProbeVerdict SweepRun::Measure(const RunJobOptions& run, uint64_t n, bool full, 
   }
   // Every rank takes rank 0's verdict: the next count is the same everywhere.
   verdict = ranks_.AllGather(verdict).front();
-  return ProbeVerdict{verdict[0] == '1', verdict[1] == '1', verdict[2] == '1' || done.code != 0};
+  return sweep::ProbeVerdict{verdict[0] == '1', verdict[1] == '1',
+                             verdict[2] == '1' || done.code != 0};
 }
 
 // Journaled as it ends, beside the summary so far (KeepSoFar): a sweep killed later keeps both.
-void SweepRun::Journal(const SweepProbe& p) {
+void SweepRun::Journal(const sweep::SweepProbe& p) {
   if (folder_.empty()) return;
   try {
-    report::AppendResultLine(folder_, kProbeJournal, ProbeJson(p).dump());
+    report::AppendResultLine(folder_, kProbeJournal, sweep::ProbeJson(p).dump());
   } catch (const std::exception& e) {
     LogWarning(fmt::format("sweep: {}: a rerun will run this probe again", e.what()));
   }
 }
 
-nlohmann::ordered_json SweepRun::Figures(const SweepAnswer& answer) const {
-  const SearchResult& r = out_.search;
+nlohmann::ordered_json SweepRun::Figures(const sweep::SweepAnswer& answer) const {
+  const sweep::SearchResult& r = out_.search;
   nlohmann::ordered_json f;
   // A stopped search has no answer: null, not 0 (0 is the answer "not even --min passes").
   f["answer_accelerators"] = r.stopped ? nlohmann::json() : nlohmann::json(r.answer);
@@ -308,12 +312,12 @@ nlohmann::ordered_json SweepRun::Figures(const SweepAnswer& answer) const {
   // Confirmed: the full-length runs agree with the search, every repeat included.
   f["confirmed"] = r.confirmed && out_.held.Stable();
   f["stable"] = out_.held.runs_per_side > 0 ? nlohmann::json(out_.held.Stable()) : nullptr;
-  f["confirmation"] = ConfirmationJson(out_.held, out_.probes);
+  f["confirmation"] = sweep::ConfirmationJson(out_.held, out_.probes);
   f["limited_by_dataset"] = r.limited_by_dataset;
   f["limited_by_range"] = r.limited_by_range;
   f["sentence"] = answer.sentence;
   // What limited the answer (storage, client, memory) and the figures that said so.
-  f["limited_by"] = answer.limit ? nlohmann::json(LimitName(answer.limit->limit)) : nullptr;
+  f["limited_by"] = answer.limit ? nlohmann::json(sweep::LimitName(answer.limit->limit)) : nullptr;
   f["limit_evidence"] = answer.limit ? nlohmann::json(answer.limit->evidence) : nullptr;
   f["au_target_percentage"] = 100.0 * config_.metric.au;
   f["probe_steps"] = plan_.probe_steps;
@@ -334,26 +338,26 @@ nlohmann::ordered_json SweepRun::Figures(const SweepAnswer& answer) const {
         {"mlpstorage_run", official.run},           {"dlio", official.dlio}};
   }
   auto& rows = f["probes"] = nlohmann::ordered_json::array();
-  for (const auto& p : out_.probes) rows.push_back(ProbeJson(p));
+  for (const auto& p : out_.probes) rows.push_back(sweep::ProbeJson(p));
   return f;
 }
 
-void SweepRun::KeepSoFar(const std::vector<SweepProbe>& probes) {
+void SweepRun::KeepSoFar(const std::vector<sweep::SweepProbe>& probes) {
   if (!writer_) return;
   writer_->Update(SoFar(probes));
-  writer_->File("probes.csv", ProbesCsv(probes));  // the end says what it could not write
+  writer_->File("probes.csv", sweep::ProbesCsv(probes));  // the end says what it could not write
 }
 
 void SweepRun::WriteFiles() {
   if (!writer_) return;
-  writer_->File("probes.csv", ProbesCsv(out_.probes));
+  writer_->File("probes.csv", sweep::ProbesCsv(out_.probes));
   out_.results = writer_->Finish(envelope_, out_.figures, TimeseriesResult{});
   if (!out_.results.error.empty()) out_.results.folder.clear();
 }
 
 SweepOutcome SweepRun::Report() {
   if (!lead_) return std::move(out_);
-  const SweepAnswer answer = AnswerOf(out_.search, out_.held, out_.probes, config_);
+  const sweep::SweepAnswer answer = sweep::AnswerOf(out_.search, out_.held, out_.probes, config_);
   out_.sentence = answer.sentence;
   out_.figures = Figures(answer);
   WriteFiles();
@@ -365,7 +369,8 @@ SweepOutcome SweepRun::Report() {
   nlohmann::ordered_json line;
   line["trainbench_sweep"] = brief;
   out_.line = FinalLine(line, envelope_, out_.results.folder);
-  out_.text = SweepText(out_.probes, out_.held, out_.sentence, out_.figures, out_.search.answer);
+  out_.text =
+      sweep::SweepText(out_.probes, out_.held, out_.sentence, out_.figures, out_.search.answer);
   if (out_.search.stopped) out_.error = out_.sentence;
   return std::move(out_);
 }

@@ -1,53 +1,15 @@
-// One run of a sweep (a probe of `--find-max-accelerators`, a point of a grid): running it,
-// and the figures of its merged results that a sweep compares, read from the run's
-// summary.json, as JSON rows and CSV. Not thread-safe (RunJob is one per process).
+// One run of a sweep (a probe of `--find-max-accelerators`, a point of a grid): a RunJob
+// with no live view, its summary captured for the sweep's figures (sweep/probe.h), and the
+// exit status of a sweep that a run stopped. Not thread-safe (RunJob is one per process).
 #pragma once
 
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <vector>
 
 #include "app/run_job.h"
 
 namespace trainbench::app {
-
-// A run's figures (rank 0's view of the merged run).
-struct SweepProbe {
-  uint64_t accelerators = 0;
-  bool full = false;
-  int repeat = 0;         // a full-length run's index at its count (0: the search's; 1..: repeats)
-  bool complete = false;  // the run did all its steps (not stopped by Ctrl-C or a failure)
-  bool passed = false;
-  bool au_meaningful = false;
-  double au_percentage = 0;
-  double samples_per_second = 0;
-  double mb_per_second = 0;         // what the storage delivered
-  double demand_mb_per_second = 0;  // what the accelerators asked for at 100% AU
-  double read_p99_ms = 0;
-  double cpu_seconds = 0, run_seconds = 0;
-  double page_cache_fraction = 0;  // of the bytes read, served from the page cache
-  // The client host during the run: its CPUs' busy share, all processes (-1 unknown), and
-  // how late the emulated compute's timers were handled.
-  double host_busy_share = -1;
-  double timer_late_p50_ms = 0, timer_late_p99_ms = 0;
-  std::string folder;  // its run results
-};
-
-// From a run's summary.json; `demand_per_accel` in bytes/s at 100% AU.
-SweepProbe ProbeOf(const nlohmann::json& summary, uint64_t accelerators, bool full,
-                   double demand_per_accel);
-nlohmann::ordered_json ProbeJson(const SweepProbe& probe);
-// Back from ProbeJson (a sweep's journal, read to resume).
-SweepProbe ProbeFromJson(const nlohmann::json& row);
-// "pass", "FAIL", "no verdict" where the run's AU is not meaningful, or "stopped" where the
-// run did not finish.
-const char* VerdictWord(const SweepProbe& probe);
-// probes.csv: a header and a row per run; with `keys`, a grid's points.csv: each row starts
-// with its point's `values` of those keys, so rows are told apart by more than their order.
-std::string ProbesCsv(const std::vector<SweepProbe>& probes,
-                      const std::vector<std::string>& keys = {},
-                      const std::vector<std::vector<std::string>>& values = {});
 
 // One run of a sweep on every rank: RunJob with its results in `sink` (rank 0's; null
 // elsewhere) and no live view. Rank 0 gets the run's summary.json and folder.

@@ -13,7 +13,7 @@ declare -A layer=(
   [storage]=2
   [formats]=3 [image]=3
   [dataset]=4 [train]=4
-  [loader]=5 [stage]=5 [ops]=5
+  [loader]=5 [stage]=5 [ops]=5 [sweep]=5
   [sim]=6 [report]=6
   [app]=7
   [cli]=8
@@ -65,6 +65,11 @@ printf '#include "storage/s3_source.h"\n#include "storage/s3/curl_multi.h"\n' >"
 mkdir -p "$WORK/bad/src/ops"
 printf '#include "app/job_report.h"\n#include "loader/sampler.h"\n#include "dataset/manifest.h"\n' \
   >"$WORK/bad/src/ops/engine.cc"
+# The sweep's search and judgement (sweep/) pick counts and judge a run's figures for the sweep
+# jobs above it: a job, a run or a page is theirs, not its own.
+mkdir -p "$WORK/bad/src/sweep"
+printf '#include "app/run_job.h"\n#include "sim/emulated_training.h"\n#include "config/workload.h"\n' \
+  >"$WORK/bad/src/sweep/search.cc"
 scan "$WORK/bad" "$WORK/bad.txt"
 check "an upward include is caught" grep -q '^src/common/up.h:1: common/ (layer 0) includes app/' "$WORK/bad.txt"
 check "cli/ including storage/ is caught" grep -q '^src/cli/cmd.cc:1: cli/ includes storage/' "$WORK/bad.txt"
@@ -76,6 +81,10 @@ check "ops/ including app/ is caught" grep -q '^src/ops/engine.cc:1: ops/ (layer
 check "ops/ including loader/ (its own layer) is caught" \
   grep -q '^src/ops/engine.cc:2: ops/ (layer 5) includes loader/ (layer 5)' "$WORK/bad.txt"
 check "ops/ including dataset/ is allowed" bash -c "! grep -q 'engine.cc:3' '$WORK/bad.txt'"
+check "sweep/ including app/ is caught" grep -q '^src/sweep/search.cc:1: sweep/ (layer 5) includes app/' "$WORK/bad.txt"
+check "sweep/ including sim/ (above it) is caught" \
+  grep -q '^src/sweep/search.cc:2: sweep/ (layer 5) includes sim/ (layer 6)' "$WORK/bad.txt"
+check "sweep/ including config/ is allowed" bash -c "! grep -q 'search.cc:3' '$WORK/bad.txt'"
 check "a folder with no layer is caught" grep -q '^src/extra has no layer' "$WORK/bad.txt"
 
 scan "$SRC" "$WORK/violations"

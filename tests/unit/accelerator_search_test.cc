@@ -1,13 +1,13 @@
 // The search of `sweep --find-max-accelerators` against storages whose limit is known: the
 // answer is the arithmetic one, the probes grow x2 then bisect, full-length runs confirm (and
 // correct a probe that was wrong), and a dataset too small for a count ends the growth.
-#include "app/accelerator_search.h"
+#include "sweep/accelerator_search.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-namespace trainbench::app {
+namespace trainbench::sweep {
 namespace {
 
 // A storage delivering `limit` bytes/s to accelerators asking `demand` each: AU is
@@ -189,4 +189,4 @@ TEST(AcceleratorSearch, ARepeatThatStopsEndsTheSweep) {
 }
 
 }  // namespace
-}  // namespace trainbench::app
+}  // namespace trainbench::sweep

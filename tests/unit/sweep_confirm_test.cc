@@ -1,12 +1,11 @@
-// Holding a sweep's answer (app/sweep_confirm.h): the AU spread of the repeats at N* and
+// Holding a sweep's answer (sweep/confirm.h): the AU spread of the repeats at N* and
 // N*+1, and a disagreement named with what limited the runs that broke ranks.
-#include "app/sweep_confirm.h"
-
 #include <gtest/gtest.h>
 
-#include "app/sweep_limit.h"
+#include "sweep/confirm.h"
+#include "sweep/limit.h"
 
-namespace trainbench::app {
+namespace trainbench::sweep {
 namespace {
 
 SweepProbe FullRun(uint64_t n, int repeat, double au, bool passed) {
@@ -111,4 +110,4 @@ TEST(SweepConfirm, TheFailingSideIsTheStorageOnlyWhereEveryRunSaysSo) {
 }
 
 }  // namespace
-}  // namespace trainbench::app
+}  // namespace trainbench::sweep

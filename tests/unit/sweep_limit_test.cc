@@ -1,9 +1,9 @@
-// What limited a sweep's answer, from the failing probe's figures (app/sweep_limit.h).
-#include "app/sweep_limit.h"
-
+// What limited a sweep's answer, from the failing probe's figures (sweep/limit.h).
 #include <gtest/gtest.h>
 
-namespace trainbench::app {
+#include "sweep/limit.h"
+
+namespace trainbench::sweep {
 namespace {
 
 SweepProbe Probe(double busy, double late_p99_ms, double cpu_share, double cached,
@@ -57,4 +57,4 @@ TEST(SweepLimit, PageCacheReadsAreMemory) {
 }
 
 }  // namespace
-}  // namespace trainbench::app
+}  // namespace trainbench::sweep

@@ -1,13 +1,13 @@
-#include "app/sweep_answer.h"
+#include "sweep/answer.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <thread>
 
-#include "app/sweep_confirm.h"
+#include "sweep/confirm.h"
 
-namespace trainbench::app {
+namespace trainbench::sweep {
 namespace {
 
 // The confirming run at `n` (else the last probe's), for the sentence.
@@ -127,4 +127,4 @@ std::string SweepText(const std::vector<SweepProbe>& probes, const Confirmation&
   return text;
 }
 
-}  // namespace trainbench::app
+}  // namespace trainbench::sweep

@@ -1,13 +1,13 @@
-#include "app/sweep_confirm.h"
+#include "sweep/confirm.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
 
-#include "app/sweep_limit.h"
+#include "sweep/limit.h"
 
-namespace trainbench::app {
+namespace trainbench::sweep {
 namespace {
 
 std::vector<const SweepProbe*> FullRunsAt(const std::vector<SweepProbe>& probes, uint64_t n) {
@@ -114,4 +114,4 @@ std::string Disagreement(const Confirmation& held, const std::vector<SweepProbe>
   return text;
 }
 
-}  // namespace trainbench::app
+}  // namespace trainbench::sweep

@@ -1,10 +1,10 @@
-#include "app/sweep_limit.h"
+#include "sweep/limit.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-namespace trainbench::app {
+namespace trainbench::sweep {
 
 LimitFinding ClassifyLimit(const SweepProbe& p, double computation_time_s, unsigned cores) {
   LimitFinding f;
@@ -76,4 +76,4 @@ const char* LimitTrait(SweepLimit limit) {
   return "storage-bound";
 }
 
-}  // namespace trainbench::app
+}  // namespace trainbench::sweep

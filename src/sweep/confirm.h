@@ -2,7 +2,7 @@
 // and N*+1 (accelerator_search.h's HoldBoundary) as figures and words. Each side's AU spread
 // (min/median/max over its runs) travels with the answer; where the repeats disagree (N*
 // failed once, or N*+1 passed once), the answer says so, and why, from what limited each
-// failing run (sweep_limit.h), instead of picking one. Pure; thread-safe.
+// failing run (limit.h), instead of picking one. Pure; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "app/accelerator_search.h"
-#include "app/sweep_probe.h"
+#include "sweep/accelerator_search.h"
+#include "sweep/probe.h"
 
-namespace trainbench::app {
+namespace trainbench::sweep {
 
 // MLPerf Storage asks 5 runs of a submission; holding an answer takes runs at two counts (N*
 // passes, N*+1 fails), so 3 each is 6 full-length runs, more than a submission's 5, and the
@@ -45,4 +45,4 @@ std::string SpreadLine(const Confirmation& held, const std::vector<SweepProbe>& 
 std::string Disagreement(const Confirmation& held, const std::vector<SweepProbe>& probes,
                          double computation_time_s, unsigned cores);
 
-}  // namespace trainbench::app
+}  // namespace trainbench::sweep

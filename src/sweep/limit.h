@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "app/sweep_probe.h"
+#include "sweep/probe.h"
 
-namespace trainbench::app {
+namespace trainbench::sweep {
 
 enum class SweepLimit { kStorage, kClient, kMemory };
 
@@ -53,4 +53,4 @@ const char* LimitName(SweepLimit limit);  // "storage", "client", "memory"
 // As a run's trait: "storage-bound", "client-bound", "read from memory".
 const char* LimitTrait(SweepLimit limit);
 
-}  // namespace trainbench::app
+}  // namespace trainbench::sweep

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace trainbench::app {
+namespace trainbench::sweep {
 
 struct ProbeVerdict {
   bool passed = false;
@@ -72,4 +72,4 @@ struct Confirmation {
 Confirmation HoldBoundary(SearchResult& search, int runs,
                           const std::function<ProbeVerdict(uint64_t, int)>& repeat);
 
-}  // namespace trainbench::app
+}  // namespace trainbench::sweep

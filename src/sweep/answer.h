@@ -1,6 +1,6 @@
 // The answer of `sweep --find-max-accelerators` in words: one sentence from what limited it
-// (sweep_limit.h: "this storage feeds N" only where the storage was the limit) and whether its
-// repeats agreed (sweep_confirm.h), and the console text around it. Pure; thread-safe.
+// (limit.h: "this storage feeds N" only where the storage was the limit) and whether its
+// repeats agreed (confirm.h), and the console text around it. Pure; thread-safe.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "app/accelerator_search.h"
-#include "app/sweep_limit.h"
-#include "app/sweep_probe.h"
 #include "config/workload.h"
+#include "sweep/accelerator_search.h"
+#include "sweep/limit.h"
+#include "sweep/probe.h"
 
-namespace trainbench::app {
+namespace trainbench::sweep {
 
 struct SweepAnswer {
   std::string sentence;
@@ -29,4 +29,4 @@ std::string SweepText(const std::vector<SweepProbe>& probes, const Confirmation&
                       const std::string& sentence, const nlohmann::ordered_json& figures,
                       uint64_t answer);
 
-}  // namespace trainbench::app
+}  // namespace trainbench::sweep

@@ -1,4 +1,4 @@
-#include "app/accelerator_search.h"
+#include "sweep/accelerator_search.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <map>
 #include <optional>
 
-namespace trainbench::app {
+namespace trainbench::sweep {
 namespace {
 
 constexpr int kMaxConfirmMoves = 16;  // full-length runs stepping N* down or up
@@ -159,4 +159,4 @@ Confirmation HoldBoundary(SearchResult& search, int runs,
   return held;
 }
 
-}  // namespace trainbench::app
+}  // namespace trainbench::sweep
