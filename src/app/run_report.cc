@@ -40,12 +40,10 @@ report::ResultEnvelope RunEnvelope(const config::WorkloadConfig& config, const s
 
 void KeepRunSoFar(const config::WorkloadConfig& config, ResultsWriter& writer,
                   const std::string& started, const metrics::RunRecord& so_far) {
-  try {
-    writer.File("epochs.csv", report::EpochsCsv(so_far));
-    writer.Update(report::Summary(so_far, config, started, UtcStamp()));
-  } catch (const std::exception&) {
-    // The end writes them again and reports what it could not write.
-  }
+  // Neither throws: a file that could not be written is counted while its last write failed,
+  // and the end writes both again and names what it could not write.
+  writer.File("epochs.csv", report::EpochsCsv(so_far));
+  writer.Update(report::Summary(so_far, config, started, UtcStamp()));
 }
 
 std::string OpenRunResults(const config::WorkloadConfig& config, ResultsWriter& writer,
