@@ -15,13 +15,36 @@
 #include "common/live_display.h"
 #include "common/log.h"
 #include "common/output_path.h"
+#include "common/secrets.h"
 #include "common/status_ticker.h"
+#include "common/storage_option_names.h"
+#include "common/strings.h"
 #include "config/workload_yaml.h"
+#include "image/image_folder.h"
 #include "train/launch_environment.h"
 #include "train/train_report.h"
 
 namespace trainbench::app {
 namespace {
+
+bool IsS3Data(const std::string& data) { return StartsWith(ToLower(data), "s3://"); }
+
+// An s3:// --data is read before the model is built: wrong keys, a missing bucket or an
+// empty prefix fail here, naming the endpoint, the bucket and what to check, before training
+// starts or a results folder is made.
+void ProbeRemoteData(const train::TrainOptions& o) {
+  if (!IsS3Data(o.data)) return;
+  try {
+    image::ProbeImageLocation(o.data, o.storage_options);
+  } catch (const IoError& e) {
+    throw RuntimeError(fmt::format(
+        "--data {}: cannot read it: {} (train takes the keys from AWS_ACCESS_KEY_ID and "
+        "AWS_SECRET_ACCESS_KEY, ~/.aws (AWS_PROFILE), or --s3-option access_key_id=... "
+        "--s3-option secret_access_key=...; the endpoint from AWS_ENDPOINT_URL or --s3-option "
+        "endpoint_url=...)",
+        o.data, e.what()));
+  }
+}
 
 // The line of a training on rank 0 (null on other ranks: across processes rank 0 alone
 // prints it).
@@ -87,6 +110,14 @@ nlohmann::ordered_json TrainLine(train::TrainFunction train_fn, train::TrainOpti
   return nlohmann::ordered_json::parse(train::MetricsLine(o, result));
 }
 
+// --s3-option's pairs as results keep them: secrets replaced.
+nlohmann::json RedactedOptions(const std::map<std::string, std::string>& options) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [key, value] : options)
+    out[key] = IsSecretName(key) ? std::string(kRedacted) : value;
+  return out;
+}
+
 nlohmann::json TrainConfig(const train::TrainOptions& o) {
   return {{"model", o.model},
           {"data", o.data},
@@ -102,6 +133,8 @@ nlohmann::json TrainConfig(const train::TrainOptions& o) {
           {"device", o.device},
           {"image_size", o.image_size},
           {"workers", o.workers},
+          {"io_depth", o.io_depth},
+          {"s3_options", RedactedOptions(o.storage_options)},
           {"seed", o.seed}};
 }
 
@@ -145,13 +178,20 @@ void CheckTrainJob(const TrainJobOptions& job) {
   if (!o.save_path.empty()) CheckWritableFile(o.save_path, "--save");
   if (!o.op_log.empty()) CheckWritableFile(o.op_log, "--op-log");
   if (job.staged.stage_to.empty()) {
-    if (IsRemoteData(o.data))
+    // s3:// streams through the storage layer; an http(s) URL has no listing to index it by
+    // nor a storage to read it through, so it is staged.
+    if (IsRemoteData(o.data) && !IsS3Data(o.data))
       throw UsageError(fmt::format(
-          "--data {}: a remote dataset is staged before training: add --stage-to DIR (a "
-          "local folder for it)",
+          "--data {}: an http(s):// dataset is staged before training: add --stage-to DIR (a "
+          "local folder for it); an s3:// --data trains without staging",
           o.data));
     if (job.given.stage_streams) throw UsageError("--stage-streams goes with --stage-to DIR");
-    if (!job.staged.s3_options.empty()) throw UsageError("--s3-option goes with --stage-to DIR");
+    if (!job.staged.s3_options.empty() && !IsS3Data(o.data))
+      throw UsageError("--s3-option goes with --stage-to DIR or an s3:// --data");
+    // An unknown option is named before any work (a malformed value, when the storage opens).
+    for (const auto& [key, value] : job.staged.s3_options)
+      if (const std::string wrong = UnknownStorageOption(key); !wrong.empty())
+        throw UsageError("--s3-option " + wrong);
   } else if (!job.calibrate.empty()) {
     throw UsageError("--calibrate measures compute alone on synthetic data: drop --stage-to");
   }
@@ -177,6 +217,7 @@ JobReport Train(train::TrainFunction train_fn, TrainJobOptions& job) {
   train::TrainOptions check = job.train;
   check.check_only = true;
   train_fn(check);
+  ProbeRemoteData(job.train);
   // Rank 0 of a launched job keeps the results, as it reports them.
   const bool keep_results = job.given.output && train::ReadLaunchEnvironment().rank == 0;
   report::ResultEnvelope envelope =
@@ -237,6 +278,7 @@ TrainJobOutcome TrainJob(TrainJobOptions job) {
       return out;
     }
     const train::TrainFunction train_fn = LoadTrainPlugin();
+    job.train.storage_options = job.staged.s3_options;
     if (!job.calibrate.empty()) {
       out.reports = true;
       out.text = Calibrate(train_fn, job);

@@ -2,7 +2,8 @@
 // of the PyTorch scripts users compare against, and `--calibrate WORKLOAD` to turn a measured
 // step time into the computation_time override for `trainbench run`. The LibTorch code is a plugin
 // loaded at run time (app/train_plugin.h); without it the command says how to get
-// LibTorch. `--stage-to DIR` stages a remote --data first and keeps the job's time account
+// LibTorch. An s3:// --data streams through the storage layer into the decode workers;
+// `--stage-to DIR` stages a remote --data first and keeps the job's time account
 // (app/staged_train_job.h). The job itself is app's TrainJob.
 
 #include <exception>
@@ -46,6 +47,8 @@ void AddTrainCommand(CLI::App& app, Action& action) {
       "  trainbench train --allow-cpu --batch-size 32 --steps-per-epoch 20\n"
       "  mpirun -np 8 -x MASTER_ADDR=127.0.0.1 -x MASTER_PORT=29500 trainbench train --precision "
       "bf16\n"
+      "  trainbench train --data s3://bucket/imagenet --s3-option "
+      "endpoint_url=http://10.0.0.5:7480 --op-log reads.tsv.zst\n"
       "  trainbench train --data https://origin/imagenet.tar --stage-to /data/in --output results\n"
       "  trainbench train --calibrate resnet50_h100   # run's train.computation_time for this GPU\n"
       "More: docs/training.md");
@@ -68,7 +71,9 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   command->add_option("--device", o.device, "cuda, cuda:N or cpu");
   command->add_option("--data", o.data,
                       "synthetic, or a folder of class folders of JPEGs, a tar of them, a "
-                      "trainbench jpeg dataset; with --stage-to an http(s):// or s3:// URL");
+                      "trainbench jpeg dataset; an s3://bucket/prefix of the same (or a .tar "
+                      "object), read in place by ranged GETs; an http(s):// URL with --stage-to "
+                      "(s3:// may be staged too)");
   command->add_option("--image-size", o.image_size, "Training crop size in pixels")
       ->check(Between(32, 4096));
   command->add_option("--seed", o.seed, "Seed for weights, data, order, augmentation")
@@ -101,6 +106,12 @@ void AddTrainCommand(CLI::App& app, Action& action) {
       ->check(Between(0, 1024));
   command->add_option("--workers", o.workers, "JPEG decoding threads (default: min(8, cores))")
       ->check(Between(0, 1024));
+  // As run's --io-depth: a read in flight per worker at most is what a plain DataLoader does.
+  command
+      ->add_option("--io-depth", o.io_depth,
+                   "Image reads in flight per decode worker, at most a batch (default: 16 on "
+                   "S3, 1 on a file system)")
+      ->check(Between(0, 1024));
   command->add_flag("--cuda-graphs,!--no-cuda-graphs", o.cuda_graphs,
                     "Replay the step from a CUDA graph captured after warm-up (default on CUDA)");
   command->add_flag("--grad-buckets,!--no-grad-buckets", o.grad_buckets,
@@ -125,7 +136,8 @@ void AddTrainCommand(CLI::App& app, Action& action) {
       ->add_option("--stage-streams", staged.streams,
                    "With --stage-to: ranged GETs in flight (default 4)")
       ->check(AtLeast(1));
-  AddS3OptionFlag(*command, args.s3_options, "an s3:// --data, with --stage-to");
+  AddS3OptionFlag(*command, args.s3_options,
+                  "an s3:// --data, read in place or staged with --stage-to");
   AddNoProgressFlag(*command, args.job.progress);
   command->add_option("--calibrate", args.job.calibrate,
                       "Time WORKLOAD's batch on this device and print the train.computation_time "

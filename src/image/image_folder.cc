@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "common/error.h"
 #include "common/strings.h"
 #include "image/tar_index.h"
 #include "storage/op_log_storage.h"
+#include "storage/read_engines.h"
 
 namespace trainbench::image {
 
@@ -71,13 +73,41 @@ ImageLocation ResolveImageLocation(const std::string& location) {
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   if (!IsTar(path)) return {path, "", false};
   const size_t slash = path.find_last_of('/');
+  if (StartsWith(path, "s3://")) {
+    // s3://bucket/key.tar: the key's folder is the storage; s3://name.tar is a bucket.
+    if (slash == std::string::npos || slash < 5) return {path, "", false};
+    return {path.substr(0, slash), path.substr(slash + 1), true};
+  }
   if (slash == std::string::npos) return {".", path, true};
   return {slash == 0 ? "/" : path.substr(0, slash), path.substr(slash + 1), true};
 }
 
-ImageIndex IndexImages(const std::string& location) {
+void ProbeImageLocation(const std::string& location, const StorageOptions& storage_options) {
   const ImageLocation where = ResolveImageLocation(location);
-  auto storage = storage::OpenStorage(where.storage_uri);
+  auto storage = storage::OpenStorage(where.storage_uri, storage_options);
+  if (where.is_tar && storage->FileSize(where.prefix)) return;
+  // One page of the listing says whether the keys and the bucket work (a HEAD's 404 does not
+  // tell a missing bucket from a missing key); its first entry stops the walk.
+  struct Found {};
+  bool found = false;
+  try {
+    storage->ListEach("", [](const storage::ListEntry&) { throw Found{}; });
+  } catch (const Found&) {
+    found = true;
+  }
+  if (where.is_tar)
+    throw UsageError(
+        fmt::format("--data {}: no such tar file ({})", location, storage->Describe(where.prefix)));
+  if (!found)
+    throw UsageError(fmt::format(
+        "--data {}: {} holds nothing (expected class folders of images, a tar of them, or a "
+        "trainbench jpeg dataset)",
+        location, storage->Describe("")));
+}
+
+ImageIndex IndexImages(const std::string& location, const StorageOptions& storage_options) {
+  const ImageLocation where = ResolveImageLocation(location);
+  auto storage = storage::OpenStorage(where.storage_uri, storage_options);
   std::vector<Labelled> found;
   ImageIndex index;
   std::string searched;
@@ -136,24 +166,102 @@ std::string DescribeSample(const ImageIndex& index, const ImageSample& sample) {
   return sample.member.empty() ? path : path + ":" + sample.member;
 }
 
-SampleReader::SampleReader(const ImageIndex& index, std::shared_ptr<metrics::OpLog> op_log)
-    : base_(storage::OpenStorage(ResolveImageLocation(index.root).storage_uri)),
-      storage_(base_.get()) {
-  if (op_log) {
-    logged_ = std::make_unique<storage::OpLogStorage>(*base_, std::move(op_log));
-    storage_ = logged_.get();
+SampleReader::SampleReader(const ImageIndex& index, const SampleReaderOptions& options)
+    : index_(index),
+      base_(storage::OpenStorage(ResolveImageLocation(index.root).storage_uri,
+                                 options.storage_options)) {
+  storage::Storage* storage = base_.get();
+  if (options.op_log) {
+    // The engine's reads are logged by the wrapper OpLogStorage puts around it: once each.
+    logged_ = std::make_unique<storage::OpLogStorage>(*base_, options.op_log);
+    storage = logged_.get();
   }
+  // An object per file, one for a tar however many samples it holds.
+  std::vector<std::string> names;
+  std::unordered_map<std::string, uint32_t> objects;
+  object_.reserve(index.samples.size());
+  for (const auto& s : index.samples) {
+    const auto [it, added] = objects.emplace(s.path, static_cast<uint32_t>(names.size()));
+    if (added) names.push_back(s.path);
+    object_.push_back(it->second);
+  }
+  engine_ = storage::OpenReadEngine(*storage, storage::ShareNames(names), {});
+  const unsigned useful = engine_->Capabilities().useful_depth;
+  depth_ = options.depth > 0 ? options.depth : useful > 1 ? kRemoteReadsInFlight : 1;
+  if (options.max_depth > 0) depth_ = std::min(depth_, options.max_depth);
 }
 
 SampleReader::~SampleReader() = default;
 
-void SampleReader::Read(const ImageSample& sample, std::vector<uint8_t>& bytes) const {
-  auto file = storage_->Open(sample.path);
-  bytes.resize(sample.size);
-  const size_t n = file->ReadAt(sample.offset, bytes.data(), bytes.size());
-  if (n != sample.size)
-    throw RuntimeError(fmt::format("{}: read {} of {} bytes at offset {}",
-                                   storage_->Describe(sample.path), n, sample.size, sample.offset));
+std::string SampleReader::Describe() const {
+  return fmt::format("{}, {} in flight", engine_->Describe(), depth_);
+}
+
+void SampleReader::Read(size_t sample, std::vector<uint8_t>& bytes) const {
+  SampleReads reads(*this);
+  const size_t samples[] = {sample};
+  reads.ReadEach(samples, [&bytes](size_t, std::vector<uint8_t>& read) { bytes.swap(read); });
+}
+
+SampleReads::SampleReads(const SampleReader& reader)
+    : reader_(reader), queue_(reader.engine_->NewQueue(reader.depth_)) {
+  buffers_.resize(queue_->Depth());
+}
+
+SampleReads::~SampleReads() = default;
+
+void SampleReads::ReadEach(std::span<const size_t> samples,
+                           const std::function<void(size_t i, std::vector<uint8_t>& bytes)>& done) {
+  const ImageIndex& index = reader_.index_;
+  const uint32_t depth = static_cast<uint32_t>(buffers_.size());
+  std::vector<uint32_t> free_slots;
+  for (uint32_t slot = depth; slot-- > 0;) free_slots.push_back(slot);
+  std::vector<size_t> item_of_slot(depth);
+  std::vector<storage::ReadCompletion> completions(depth);
+  size_t next = 0, in_flight = 0;
+  while (next < samples.size() || in_flight > 0) {
+    while (next < samples.size() && !free_slots.empty()) {
+      const size_t item = next++;
+      const size_t k = samples[item];
+      const ImageSample& sample = index.samples[k];
+      if (sample.size == 0) {  // nothing to ask for (an empty range is no valid GET)
+        std::vector<uint8_t> empty;
+        done(item, empty);
+        continue;
+      }
+      const uint32_t slot = free_slots.back();
+      free_slots.pop_back();
+      std::vector<uint8_t>& buffer = buffers_[slot];
+      buffer.resize(sample.size);
+      storage::ReadRequest r;
+      r.object = reader_.object_[k];
+      r.offset = sample.offset;
+      r.length = sample.size;
+      r.buffer = buffer.data();
+      r.tag = slot;
+      item_of_slot[slot] = item;
+      queue_->Submit(r);
+      ++in_flight;
+    }
+    if (in_flight == 0) continue;
+    // The engine's own stall timeouts and retries bound a read; this only paces the loop.
+    const size_t n = queue_->Reap(completions, 1, 1.0);
+    for (size_t c = 0; c < n; ++c) {
+      const storage::ReadCompletion& read = completions[c];
+      const uint32_t slot = static_cast<uint32_t>(read.tag);
+      const size_t item = item_of_slot[slot];
+      const ImageSample& sample = index.samples[samples[item]];
+      --in_flight;
+      if (!read.error.empty())
+        throw RuntimeError(fmt::format("{}: {}", DescribeSample(index, sample), read.error));
+      if (read.bytes != sample.size)
+        throw RuntimeError(fmt::format("{}: read {} of {} bytes at offset {}",
+                                       DescribeSample(index, sample), read.bytes, sample.size,
+                                       sample.offset));
+      done(item, buffers_[slot]);
+      free_slots.push_back(slot);
+    }
+  }
 }
 
 }  // namespace trainbench::image

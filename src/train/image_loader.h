@@ -1,13 +1,14 @@
 // Batches of real images for training: `workers` threads each build whole batches (read the
-// JPEG or PNG from its file or tar, decode the crop's region, RandomResizedCrop, flip) as
-// uint8 RGB (ModelInput normalises them on the device) straight into a pinned host tensor
-// when training on CUDA, a few batches ahead of the
-// training loop, so decoding overlaps the device's compute and the copy to the device can be
-// asynchronous. Sample order is a seeded shuffle per epoch; each sample's augmentation is
-// drawn from (seed, position), so a seed gives the same batches whatever the worker count.
-// An image that does not decode is skipped (the next sample of the index takes its place,
-// with a warning naming it once) unless skip_bad_images is off; I/O errors always stop.
-// Thread-safe in the sense BatchSource needs: Next() from one thread; workers are internal.
+// batch's JPEGs or PNGs from their files or tars, local or on S3, up to `io_depth` reads in
+// flight per worker (image::SampleReads), decoding each as it arrives: the crop's region,
+// RandomResizedCrop, flip) as uint8 RGB (ModelInput normalises them on the device) straight into a
+// pinned host tensor when training on CUDA, a few batches ahead of the training loop, so decoding
+// overlaps the device's compute and the copy to the device can be asynchronous. Sample order is a
+// seeded shuffle per epoch; each sample's augmentation is drawn from (seed, position), so a seed
+// gives the same batches whatever the worker count. An image that does not decode is skipped (the
+// next sample of the index takes its place, with a warning naming it once) unless skip_bad_images
+// is off; I/O errors always stop. Thread-safe in the sense BatchSource needs: Next() from one
+// thread; workers are internal.
 #pragma once
 
 #include <condition_variable>
@@ -38,6 +39,11 @@ struct ImageLoaderOptions {
   int rank = 0;                 // this process's share of each global batch
   int world_size = 1;
   std::shared_ptr<metrics::OpLog> op_log;  // every image read recorded there; may be null
+  image::StorageOptions storage_options;   // an s3:// index's endpoint, keys, ...
+  int io_depth = 0;                        // reads in flight per worker; 0: the reader's default
+  // The batches the training takes in all (0: no end): none is read past the last, so an
+  // op-log holds each image once an epoch and no GET goes unused.
+  int64_t batches = 0;
 };
 
 class ImageLoader : public BatchSource {
@@ -47,6 +53,7 @@ class ImageLoader : public BatchSource {
 
   Batch Next() override;
   const image::ImageIndex& index() const { return index_; }
+  const image::SampleReader& reader() const { return reader_; }
   int64_t bad_images() const;  // distinct images skipped so far
 
  private:
@@ -54,6 +61,8 @@ class ImageLoader : public BatchSource {
   void Build(int64_t batch_number, class WorkerState& state, Batch& batch);
   // The sample at `position` of the endless shuffled sequence (epoch = position / size).
   size_t SampleAt(uint64_t position);
+  // `k`, or the next sample of the index after it that is not known to be bad.
+  size_t GoodFrom(size_t k);
   // Remembers a sample that did not decode, warning once; false if it was known already.
   void MarkBad(size_t sample, const std::string& why);
   bool IsBad(size_t sample);

@@ -78,7 +78,7 @@ c10::Device ChooseDevice(const TrainOptions& o, const LaunchInfo& launch) {
 
 std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device& device,
                                         const LaunchInfo& launch,
-                                        std::shared_ptr<metrics::OpLog> op_log,
+                                        std::shared_ptr<metrics::OpLog> op_log, int64_t batches,
                                         std::string& description) {
   if (o.data == "synthetic") {
     description = "synthetic";
@@ -86,7 +86,7 @@ std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device
                                 launch.rank, launch.world_size},
                                device);
   }
-  image::ImageIndex index = image::IndexImages(o.data);
+  image::ImageIndex index = image::IndexImages(o.data, o.storage_options);
   if (static_cast<int64_t>(index.classes.size()) > o.num_classes)
     throw UsageError(fmt::format("--data {}: {} classes, but the model has {} outputs", o.data,
                                  index.classes.size(), o.num_classes));
@@ -101,10 +101,15 @@ std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device
   lo.rank = launch.rank;
   lo.world_size = launch.world_size;
   lo.op_log = std::move(op_log);
+  lo.storage_options = o.storage_options;
+  lo.io_depth = o.io_depth;
+  lo.batches = batches;
   description = o.data;
-  Print(o, fmt::format("Data: {} ({} images, {} classes), {} decode workers", o.data,
-                       index.samples.size(), index.classes.size(), lo.workers));
-  return std::make_unique<ImageLoader>(std::move(index), lo);
+  const size_t images = index.samples.size(), classes = index.classes.size();
+  auto loader = std::make_unique<ImageLoader>(std::move(index), lo);
+  Print(o, fmt::format("Data: {} ({} images, {} classes), {} decode workers, reads: {} per worker",
+                       o.data, images, classes, lo.workers, loader->reader().Describe()));
+  return loader;
 }
 
 // A CPU batch whose activations cannot fit in memory is refused before it starts (the OOM
@@ -216,11 +221,18 @@ TrainResult Train(const TrainOptions& options) {
                        result.cuda_graphs ? "on" : "off", optimizer.fused() ? ", fused SGD" : "",
                        result.fused_batch_norm ? ", fused BatchNorm+ReLU" : ""));
   std::shared_ptr<metrics::OpLog> op_log;
+  // The log's endpoint is the storage the reads go through (a tar's folder, not the tar), so
+  // `replay` finds each object under it.
   if (!o.op_log.empty())
     op_log = std::make_shared<metrics::OpLog>(
         metrics::RankOpLogPath(o.op_log, launch.rank, launch.world_size),
-        fmt::format("{}:{}", LocalHostName(), launch.rank), o.data);
-  auto source = MakeSource(o, device, launch, op_log, result.data);
+        fmt::format("{}:{}", LocalHostName(), launch.rank),
+        image::ResolveImageLocation(o.data).storage_uri);
+  // Every batch the steps below take (warm-up, the graph's capture, the timed steps): the
+  // loader reads none past them.
+  const int64_t batches =
+      o.warmup_steps + (result.cuda_graphs ? 1 : 0) + o.epochs * o.steps_per_epoch;
+  auto source = MakeSource(o, device, launch, op_log, batches, result.data);
   auto* image_loader = dynamic_cast<ImageLoader*>(source.get());
   DeviceFeeder feeder(device);
   std::unique_ptr<GraphedStep> graphed;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,11 @@ struct TrainOptions {
   bool allow_cpu = false;       // fall back to the CPU when CUDA is not available
   int threads = 0;              // CPU intra-op threads; 0: every core
   std::string data = "synthetic";
-  int workers = 0;  // decoding threads for --data PATH; 0: min(8, cores)
+  // An s3:// --data's storage_options (--s3-option KEY=VALUE: endpoint_url, keys, ...); the
+  // environment and ~/.aws fill the rest, as for `run`.
+  std::map<std::string, std::string> storage_options;
+  int workers = 0;   // decoding threads for --data PATH; 0: min(8, cores)
+  int io_depth = 0;  // image reads in flight per worker; 0: 16 on S3, 1 on a file system
   int image_size = 224;
   int64_t num_classes = 1000;
   uint64_t seed = 123;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # train --op-log FILE: every JPEG the real data loader reads is a GET line (sai3-bench's
-# columns, zstd) naming the image, its bytes the image's size, at least as many as the images
-# trained on (workers read ahead); replayed against a copy of the folder, the same GETs and
+# columns, zstd) naming the image, its bytes the image's size, exactly the images trained on
+# (the warm-up step's and the timed steps': the workers read no batch past the last); replayed against a copy of the folder, the same GETs and
 # bytes, so a training job's data loading can be tried on another storage. --op-log with
 # --data synthetic, or where it cannot be written, is refused (exit 2).
 source "$(dirname "$0")/../lib/common.sh"
@@ -20,7 +20,8 @@ import csv, os, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 images = {os.path.join(dp, f): os.path.getsize(os.path.join(dp, f))
           for dp, _, fs in os.walk(sys.argv[2]) for f in fs}
-assert len(rows) >= int(sys.argv[3]), (len(rows), sys.argv[3])
+# The timed steps' images and the warm-up step's batch of 4 (TRAIN_TINY), no more.
+assert int(sys.argv[3]) == 12 and len(rows) == 12 + 4, (len(rows), sys.argv[3])
 for r in rows:
     assert r["op"] == "GET" and r["error"] == "", r
     assert r["file"] in images and int(r["bytes"]) == images[r["file"]], r

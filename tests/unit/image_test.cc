@@ -327,7 +327,7 @@ TEST_F(ImageTest, IndexesTarsAndReadsMembersInPlace) {
   ASSERT_EQ(imagenet.samples.size(), 3u);
   SampleReader reader(imagenet);
   std::vector<uint8_t> bytes;
-  reader.Read(imagenet.samples[0], bytes);
+  reader.Read(0, bytes);
   EXPECT_EQ(bytes, original);
   EXPECT_NE(DescribeSample(imagenet, imagenet.samples[0]).find("imagenet.tar:n01_0.JPEG"),
             std::string::npos);
@@ -335,6 +335,45 @@ TEST_F(ImageTest, IndexesTarsAndReadsMembersInPlace) {
   const ImageIndex folder_of_tars = IndexImages((dir_ / "tars").string());
   EXPECT_EQ(folder_of_tars.classes, (std::vector<std::string>{"n01", "n02"}));
   EXPECT_EQ(folder_of_tars.samples.size(), 3u);
+}
+
+TEST_F(ImageTest, ReadsABatchWithSeveralInFlight) {
+  const ImageIndex imagenet = IndexImages((dir_ / "imagenet.tar").string());
+  ASSERT_EQ(imagenet.samples.size(), 3u);
+  SampleReader one(imagenet);
+  EXPECT_EQ(one.depth(), 1u);  // a file system: one read at a time, as pread
+  std::vector<std::vector<uint8_t>> expected(3);
+  for (size_t k = 0; k < 3; ++k) one.Read(k, expected[k]);
+  SampleReaderOptions deep;
+  deep.depth = 4;
+  SampleReader reader(imagenet, deep);
+  EXPECT_EQ(reader.depth(), 4u);
+  SampleReads reads(reader);
+  // Samples repeat within a batch across epochs' boundaries; each arrives once, as asked.
+  const std::vector<size_t> batch = {2, 0, 1, 0, 2};
+  std::vector<int> seen(batch.size(), 0);
+  reads.ReadEach(batch, [&](size_t i, std::vector<uint8_t>& bytes) {
+    ++seen[i];
+    EXPECT_EQ(bytes, expected[batch[i]]) << i;
+  });
+  EXPECT_EQ(seen, std::vector<int>(batch.size(), 1));
+}
+
+TEST(ImageLocationTest, S3UrisAreFoldersOrTarObjects) {
+  const ImageLocation folder = ResolveImageLocation("s3://bucket/imagenet/");
+  EXPECT_EQ(folder.storage_uri, "s3://bucket/imagenet");
+  EXPECT_FALSE(folder.is_tar);
+  const ImageLocation tar = ResolveImageLocation("s3://bucket/sets/imagenet.tar");
+  EXPECT_EQ(tar.storage_uri, "s3://bucket/sets");
+  EXPECT_EQ(tar.prefix, "imagenet.tar");
+  EXPECT_TRUE(tar.is_tar);
+  const ImageLocation top = ResolveImageLocation("s3://bucket/imagenet.tar");
+  EXPECT_EQ(top.storage_uri, "s3://bucket");
+  EXPECT_EQ(top.prefix, "imagenet.tar");
+  // A bucket is a folder, whatever its name.
+  const ImageLocation bucket = ResolveImageLocation("s3://photos.tar");
+  EXPECT_EQ(bucket.storage_uri, "s3://photos.tar");
+  EXPECT_FALSE(bucket.is_tar);
 }
 
 TEST_F(ImageTest, NoJpegsIsAUsageErrorNamingTheLocation) {
