@@ -20,7 +20,7 @@
 #include "common/log.h"
 #include "common/strings.h"
 #include "config/workload_yaml.h"
-#include "formats/crc32c.h"
+#include "formats/wire/crc32c.h"
 #include "report/results_folder.h"
 
 namespace trainbench::app {

@@ -20,7 +20,7 @@
 #include "common/units.h"
 #include "config/datasize.h"
 #include "config/workload_yaml.h"
-#include "formats/crc32c.h"
+#include "formats/wire/crc32c.h"
 #include "metrics/process_stats.h"
 #include "report/results_folder.h"
 #include "sweep/answer.h"

@@ -19,7 +19,7 @@
 #include "dataset/parallel.h"
 #include "dataset/progress.h"
 #include "formats/format.h"
-#include "formats/tfrecord_index.h"
+#include "formats/tfrecord/tfrecord_index.h"
 #include "storage/counting_storage.h"
 #include "storage/io_error.h"
 

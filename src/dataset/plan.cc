@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "common/random.h"
-#include "formats/array_samples.h"
 #include "formats/format.h"
+#include "formats/wire/array_samples.h"
 
 namespace trainbench::dataset {
 

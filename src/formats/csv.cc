@@ -7,9 +7,9 @@
 
 #include "common/error.h"
 #include "common/random.h"
-#include "formats/array_samples.h"
-#include "formats/block_writer.h"
 #include "formats/format.h"
+#include "formats/wire/array_samples.h"
+#include "formats/wire/block_writer.h"
 
 namespace trainbench::formats {
 namespace {
@@ -91,7 +91,8 @@ void CsvFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
                    fmt::format("row {} has {} values, the first row {}", row, values, columns));
     if (row < expected.samples.size() &&
         (expected.samples[row].offset != pos || expected.samples[row].length != next - pos))
-      ThrowBadFile(kCsvKind, name, pos, fmt::format("row {} is not where the manifest puts it", row));
+      ThrowBadFile(kCsvKind, name, pos,
+                   fmt::format("row {} is not where the manifest puts it", row));
     pos = next;
   }
   if (row != expected.num_samples)

@@ -1,7 +1,8 @@
 // A dataset file format: how datagen writes a file, and how it is checked. Each format
-// is one file (tfrecord.cc, npz.cc, ...) that defines its FormatDescription (name,
-// extensions, capability flags, help, config check, factory), in the manner of fio's
-// ioengine tables, and one line of registry.cc's table lists it.
+// is one file (csv.cc), or a folder with the helpers only it uses (tfrecord/, parquet/),
+// that defines its FormatDescription (name, extensions, capability flags, help, config
+// check, factory), in the manner of fio's ioengine tables, and one line of registry.cc's
+// table lists it. What several formats share is in wire/.
 // Writers are stateless and thread-safe: datagen calls Write from many threads.
 #pragma once
 

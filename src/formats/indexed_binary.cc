@@ -7,8 +7,8 @@
 
 #include "common/error.h"
 #include "common/random.h"
-#include "formats/block_writer.h"
 #include "formats/format.h"
+#include "formats/wire/block_writer.h"
 
 namespace trainbench::formats {
 namespace {
@@ -42,7 +42,8 @@ std::vector<SampleExtent> ReadExtents(storage::Storage& storage, const std::stri
   const auto offsets = ReadIndex(storage, off_path);
   const auto sizes = ReadIndex(storage, sz_path);
   if (offsets.size() != sizes.size())
-    ThrowBadFile(kIndexedBinaryKind, storage.Describe(sz_path), 8 * std::min(offsets.size(), sizes.size()),
+    ThrowBadFile(kIndexedBinaryKind, storage.Describe(sz_path),
+                 8 * std::min(offsets.size(), sizes.size()),
                  fmt::format("{} sizes for {} offsets", sizes.size(), offsets.size()));
   std::vector<SampleExtent> extents(offsets.size());
   for (size_t i = 0; i < offsets.size(); ++i) {
@@ -111,7 +112,8 @@ void IndexedBinaryFormat::Verify(const WrittenFile& expected, storage::Storage& 
     next += extents[i].length;
   }
   if (next != size)
-    ThrowBadFile(kIndexedBinaryKind, name, next, fmt::format("samples end at {}, the file at {}", next, size));
+    ThrowBadFile(kIndexedBinaryKind, name, next,
+                 fmt::format("samples end at {}, the file at {}", next, size));
 }
 
 WrittenFile IndexedBinaryFormat::Scan(const std::string& path, storage::Storage& storage) const {

@@ -7,14 +7,14 @@
 #include "common/error.h"
 #include "formats/csv.h"
 #include "formats/format.h"
-#include "formats/hdf5.h"
+#include "formats/hdf5/hdf5.h"
+#include "formats/image/jpeg.h"
+#include "formats/image/png.h"
 #include "formats/indexed_binary.h"
-#include "formats/jpeg.h"
-#include "formats/npy.h"
-#include "formats/npz.h"
+#include "formats/numpy/npy.h"
+#include "formats/numpy/npz.h"
 #include "formats/parquet/parquet.h"
-#include "formats/png.h"
-#include "formats/tfrecord.h"
+#include "formats/tfrecord/tfrecord.h"
 
 namespace trainbench::formats {
 

@@ -1,4 +1,4 @@
-#include "formats/crc32c.h"
+#include "formats/wire/crc32c.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

@@ -6,8 +6,8 @@
 
 #include "common/random.h"
 #include "format_test_support.h"
-#include "formats/hdf5.h"
-#include "formats/hdf5_handle.h"
+#include "formats/hdf5/hdf5.h"
+#include "formats/hdf5/hdf5_handle.h"
 
 namespace trainbench::formats {
 namespace {

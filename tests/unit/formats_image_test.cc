@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
 #include "format_test_support.h"
-#include "formats/image_layout.h"
-#include "formats/jpeg.h"
-#include "formats/png.h"
+#include "formats/image/image_layout.h"
+#include "formats/image/jpeg.h"
+#include "formats/image/png.h"
 
 namespace trainbench::formats {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "common/random.h"
 #include "format_test_support.h"
-#include "formats/npy.h"
-#include "formats/npy_header.h"
+#include "formats/numpy/npy.h"
+#include "formats/numpy/npy_header.h"
 
 namespace trainbench::formats {
 namespace {

@@ -6,10 +6,10 @@
 
 #include "common/random.h"
 #include "format_test_support.h"
-#include "formats/block_writer.h"
-#include "formats/crc32c.h"
-#include "formats/npy_header.h"
-#include "formats/npz.h"
+#include "formats/numpy/npy_header.h"
+#include "formats/numpy/npz.h"
+#include "formats/wire/block_writer.h"
+#include "formats/wire/crc32c.h"
 #include "formats/zip/zip_directory.h"
 #include "formats/zip/zip_writer.h"
 

@@ -5,9 +5,9 @@
 #include <fstream>
 
 #include "common/error.h"
-#include "formats/protobuf_wire.h"
-#include "formats/tfrecord.h"
-#include "formats/tfrecord_index.h"
+#include "formats/tfrecord/protobuf_wire.h"
+#include "formats/tfrecord/tfrecord.h"
+#include "formats/tfrecord/tfrecord_index.h"
 #include "storage/posix_storage.h"
 
 namespace trainbench::formats {

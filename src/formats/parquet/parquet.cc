@@ -6,14 +6,14 @@
 #include <cstring>
 
 #include "common/error.h"
-#include "formats/array_samples.h"
-#include "formats/block_writer.h"
 #include "formats/parquet/arrow_schema.h"
 #include "formats/parquet/parquet_codec.h"
 #include "formats/parquet/parquet_columns.h"
 #include "formats/parquet/parquet_footer.h"
 #include "formats/parquet/parquet_metadata.h"
 #include "formats/parquet/parquet_page.h"
+#include "formats/wire/array_samples.h"
+#include "formats/wire/block_writer.h"
 
 namespace trainbench::formats {
 namespace {

@@ -7,7 +7,7 @@
 #include <climits>
 
 #include "common/error.h"
-#include "formats/crc32c.h"
+#include "formats/wire/crc32c.h"
 #include "formats/zip/zip_layout.h"
 
 namespace trainbench::formats {

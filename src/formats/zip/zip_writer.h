@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/block_writer.h"
+#include "formats/wire/block_writer.h"
 
 struct z_stream_s;
 

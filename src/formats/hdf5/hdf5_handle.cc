@@ -1,4 +1,4 @@
-#include "formats/hdf5_handle.h"
+#include "formats/hdf5/hdf5_handle.h"
 
 namespace trainbench::formats {
 namespace {

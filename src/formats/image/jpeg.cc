@@ -1,4 +1,4 @@
-#include "formats/jpeg.h"
+#include "formats/image/jpeg.h"
 
 #include <fmt/format.h>
 #include <turbojpeg.h>
@@ -6,9 +6,9 @@
 #include <memory>
 
 #include "common/error.h"
-#include "formats/array_samples.h"
 #include "formats/format.h"
-#include "formats/image_layout.h"
+#include "formats/image/image_layout.h"
+#include "formats/wire/array_samples.h"
 
 namespace trainbench::formats {
 namespace {

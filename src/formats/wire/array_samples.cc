@@ -1,4 +1,4 @@
-#include "formats/array_samples.h"
+#include "formats/wire/array_samples.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,4 +1,4 @@
-#include "formats/tfrecord_index.h"
+#include "formats/tfrecord/tfrecord_index.h"
 
 #include <fmt/format.h>
 
@@ -35,7 +35,8 @@ void WriteTfrecordIndex(storage::Storage& storage, const std::string& index_path
 void CheckTfrecordIndex(storage::Storage& storage, const std::string& index_path,
                         const std::vector<SampleExtent>& extents) {
   const std::string name = storage.Describe(index_path);
-  if (!storage.FileSize(index_path)) ThrowBadFile(kTfrecordIndexKind, name, 0, "the index file is missing");
+  if (!storage.FileSize(index_path))
+    ThrowBadFile(kTfrecordIndexKind, name, 0, "the index file is missing");
   const auto bytes = storage::ReadAll(storage, index_path);
   const std::string want = IndexText(extents);
   const auto [got_end, want_end] =

@@ -1,13 +1,13 @@
-#include "formats/npy.h"
+#include "formats/numpy/npy.h"
 
 #include <fmt/format.h>
 
 #include "common/error.h"
 #include "common/random.h"
-#include "formats/array_samples.h"
-#include "formats/block_writer.h"
 #include "formats/format.h"
-#include "formats/npy_header.h"
+#include "formats/numpy/npy_header.h"
+#include "formats/wire/array_samples.h"
+#include "formats/wire/block_writer.h"
 
 namespace trainbench::formats {
 namespace {

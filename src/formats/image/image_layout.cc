@@ -1,4 +1,4 @@
-#include "formats/image_layout.h"
+#include "formats/image/image_layout.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "common/error.h"
 #include "common/random.h"
-#include "formats/array_samples.h"
+#include "formats/wire/array_samples.h"
 
 namespace trainbench::formats {
 

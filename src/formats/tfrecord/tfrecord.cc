@@ -1,4 +1,4 @@
-#include "formats/tfrecord.h"
+#include "formats/tfrecord/tfrecord.h"
 
 #include <fmt/format.h>
 
@@ -7,12 +7,12 @@
 
 #include "common/error.h"
 #include "common/random.h"
-#include "formats/array_samples.h"
-#include "formats/block_writer.h"
-#include "formats/crc32c.h"
 #include "formats/format.h"
-#include "formats/protobuf_wire.h"
-#include "formats/tfrecord_index.h"
+#include "formats/tfrecord/protobuf_wire.h"
+#include "formats/tfrecord/tfrecord_index.h"
+#include "formats/wire/array_samples.h"
+#include "formats/wire/block_writer.h"
+#include "formats/wire/crc32c.h"
 
 namespace trainbench::formats {
 namespace {
@@ -82,7 +82,8 @@ void TfrecordFormat::Verify(const WrittenFile& expected, storage::Storage& stora
   uint64_t pos = 0;
   size_t index = 0;
   while (pos < data.size()) {
-    if (data.size() - pos < kHeaderBytes) ThrowBadFile(kTfrecordKind, name, pos, "truncated record header");
+    if (data.size() - pos < kHeaderBytes)
+      ThrowBadFile(kTfrecordKind, name, pos, "truncated record header");
     const uint64_t length = GetU64(&data[pos]);
     if (GetU32(&data[pos + 8]) != MaskCrc(Crc32c(&data[pos], 8)))
       ThrowBadFile(kTfrecordKind, name, pos, "length CRC mismatch");
@@ -93,7 +94,8 @@ void TfrecordFormat::Verify(const WrittenFile& expected, storage::Storage& stora
       ThrowBadFile(kTfrecordKind, name, pos + kHeaderBytes, "data CRC mismatch");
     ParsedExample example;
     if (!ParseExample(record, length, &example))
-      ThrowBadFile(kTfrecordKind, name, pos + kHeaderBytes, "not a tf.train.Example with image and size");
+      ThrowBadFile(kTfrecordKind, name, pos + kHeaderBytes,
+                   "not a tf.train.Example with image and size");
     // The image's length: what trainbench wrote before it wrote DLIO's dimension.
     if (example.size_feature != static_cast<int64_t>(size_feature_) &&
         example.size_feature != static_cast<int64_t>(example.image_length))

@@ -1,4 +1,4 @@
-#include "formats/npy_header.h"
+#include "formats/numpy/npy_header.h"
 
 #include <fmt/format.h>
 

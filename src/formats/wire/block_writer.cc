@@ -1,4 +1,4 @@
-#include "formats/block_writer.h"
+#include "formats/wire/block_writer.h"
 
 #include <algorithm>
 #include <cstring>

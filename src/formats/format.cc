@@ -1,7 +1,8 @@
+#include "formats/format.h"
+
 #include <fmt/format.h>
 
 #include "common/error.h"
-#include "formats/format.h"
 
 namespace trainbench::formats {
 

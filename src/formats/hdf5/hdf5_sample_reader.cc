@@ -1,4 +1,4 @@
-#include "formats/hdf5_sample_reader.h"
+#include "formats/hdf5/hdf5_sample_reader.h"
 
 #include <fmt/format.h>
 #include <hdf5.h>
@@ -8,7 +8,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "formats/hdf5_handle.h"
+#include "formats/hdf5/hdf5_handle.h"
 #include "storage/sync_read_queue.h"
 
 namespace trainbench::formats {

@@ -1,4 +1,4 @@
-#include "formats/npz.h"
+#include "formats/numpy/npz.h"
 
 #include <fmt/format.h>
 #include <zip.h>
@@ -7,11 +7,11 @@
 
 #include "common/error.h"
 #include "common/random.h"
-#include "formats/array_samples.h"
-#include "formats/block_writer.h"
-#include "formats/crc32c.h"
 #include "formats/format.h"
-#include "formats/npy_header.h"
+#include "formats/numpy/npy_header.h"
+#include "formats/wire/array_samples.h"
+#include "formats/wire/block_writer.h"
+#include "formats/wire/crc32c.h"
 #include "formats/zip/zip_directory.h"
 #include "formats/zip/zip_writer.h"
 
@@ -171,7 +171,8 @@ void NpzFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* source = zip_source_buffer_create(data.data(), data.size(), 0, &error);
-  if (!source) ThrowBadFile(kNpzKind, name, 0, fmt::format("libzip: {}", zip_error_strerror(&error)));
+  if (!source)
+    ThrowBadFile(kNpzKind, name, 0, fmt::format("libzip: {}", zip_error_strerror(&error)));
   std::unique_ptr<zip_t, ZipCloser> archive(
       zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error));
   if (!archive) {
@@ -227,7 +228,8 @@ WrittenFile NpzFormat::Scan(const std::string& path, storage::Storage& storage) 
   }
   const uint64_t item = NpyItemBytes(header.descr);
   if (item == 0)
-    ThrowBadFile(kNpzKind, name, x.data_offset, fmt::format("unsupported dtype '{}'", header.descr));
+    ThrowBadFile(kNpzKind, name, x.data_offset,
+                 fmt::format("unsupported dtype '{}'", header.descr));
   if (header.header_bytes + header.Elements() * item != x.uncompressed_bytes)
     ThrowBadFile(kNpzKind, name, x.data_offset, "x.npy's size does not match its npy header");
   scanned.num_samples = ArraySampleCount(header.shape);

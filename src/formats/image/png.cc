@@ -1,4 +1,4 @@
-#include "formats/png.h"
+#include "formats/image/png.h"
 
 #include <fmt/format.h>
 #include <png.h>
@@ -6,10 +6,10 @@
 #include <cstring>
 
 #include "common/error.h"
-#include "formats/array_samples.h"
-#include "formats/crc32c.h"
 #include "formats/format.h"
-#include "formats/image_layout.h"
+#include "formats/image/image_layout.h"
+#include "formats/wire/array_samples.h"
+#include "formats/wire/crc32c.h"
 
 namespace trainbench::formats {
 namespace {

@@ -1,4 +1,4 @@
-#include "formats/protobuf_wire.h"
+#include "formats/tfrecord/protobuf_wire.h"
 
 #include <string_view>
 

@@ -1,4 +1,4 @@
-#include "formats/hdf5.h"
+#include "formats/hdf5/hdf5.h"
 
 #include <fmt/format.h>
 #include <hdf5_hl.h>
@@ -10,10 +10,10 @@
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/random.h"
-#include "formats/array_samples.h"
 #include "formats/format.h"
-#include "formats/hdf5_handle.h"
-#include "formats/hdf5_sample_reader.h"
+#include "formats/hdf5/hdf5_handle.h"
+#include "formats/hdf5/hdf5_sample_reader.h"
+#include "formats/wire/array_samples.h"
 
 namespace trainbench::formats {
 namespace {
@@ -111,7 +111,8 @@ void Open(const std::string& path, storage::Storage& storage, const std::string&
                              H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
   }
   // The superblock (at 0) is what HDF5 reads first and all else hangs from.
-  if (id < 0) ThrowBadFile(kHdf5Kind, name, 0, fmt::format("HDF5 cannot open it: {}", Hdf5LastError()));
+  if (id < 0)
+    ThrowBadFile(kHdf5Kind, name, 0, fmt::format("HDF5 cannot open it: {}", Hdf5LastError()));
   out->file = Hdf5Handle(id, H5Fclose);
 }
 
@@ -311,7 +312,8 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
       Check(H5Dopen2(open.file.get(), kLabels, H5P_DEFAULT), H5Dclose, name, "opening labels");
   if (Dims(labels.get(), name) != std::vector<hsize_t>{expected.num_samples} ||
       !IsInteger(labels.get(), 8, H5T_SGN_2))
-    ThrowBadFile(kHdf5Kind, name, 0, fmt::format("labels is not int64 ({},)", expected.num_samples));
+    ThrowBadFile(kHdf5Kind, name, 0,
+                 fmt::format("labels is not int64 ({},)", expected.num_samples));
 
   const Hdf5Handle dcpl = Check(H5Dget_create_plist(records.get()), H5Pclose, name, "plist");
   const bool chunked = H5Pget_layout(dcpl.get()) == H5D_CHUNKED;
