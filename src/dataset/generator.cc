@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 #include <sys/statvfs.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -19,7 +20,6 @@
 #include "dataset/parallel.h"
 #include "dataset/progress.h"
 #include "formats/format.h"
-#include "formats/tfrecord/tfrecord_index.h"
 #include "storage/counting_storage.h"
 #include "storage/io_error.h"
 
@@ -108,27 +108,55 @@ void CreateSplitFolders(const config::WorkloadConfig& config, storage::Storage& 
   }
 }
 
+// The top folder of `path` ("index" of "index/train/x.idx"); "" for a file at the root.
+std::string TopFolder(const std::string& path) {
+  const size_t slash = path.find('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
+void AddFolder(std::vector<std::string>& folders, const std::string& path) {
+  const std::string top = TopFolder(path);
+  if (!top.empty() && std::find(folders.begin(), folders.end(), top) == folders.end())
+    folders.push_back(top);
+}
+
+// Where datagen writes: the splits, then the folders the format's companion files go in (a
+// TFRecord's DALI index under index/).
+std::vector<std::string> DatasetFolders(const DatasetPlan& plan,
+                                        const formats::FormatDescription& format) {
+  std::vector<std::string> folders = {"train", "valid"};
+  if (format.companions)
+    for (const auto& f : plan.files)
+      for (const auto& c : format.companions(f.path)) AddFolder(folders, c);
+  return folders;
+}
+
 // Files an earlier datagen wrote here (its manifest or journal lists them) that this plan
 // does not have: a smaller dataset must not leave them for a scan to read. Files trainbench
 // did not write are left alone, with a warning.
-uint64_t RemoveFilesNotPlanned(const DatasetPlan& plan,
+uint64_t RemoveFilesNotPlanned(const DatasetPlan& plan, const formats::FormatDescription& format,
                                const std::map<std::string, formats::WrittenFile>& known,
-                               storage::Storage& storage) {
+                               storage::Storage& storage, std::vector<std::string> folders) {
   std::set<std::string> planned, ours;
   for (const auto& f : plan.files) planned.insert(f.path);
   for (const auto& [path, f] : known) {
     ours.insert(path);
-    for (const auto& c : f.companions) ours.insert(c);
+    for (const auto& c : f.companions) {
+      ours.insert(c);
+      AddFolder(folders, c);  // an earlier dataset's companions, wherever they went
+    }
   }
   for (const auto& f : plan.files) {  // a planned file's companions are planned too
     if (const auto it = known.find(f.path); it != known.end())
       for (const auto& c : it->second.companions) planned.insert(c);
-    // A TFRecord index written by a killed datagen after its journal's last record.
-    planned.insert(formats::TfrecordIndexPath(f.path));
+    // A companion written by a killed datagen after its journal's last record (a TFRecord's
+    // index).
+    if (format.companions)
+      for (auto& c : format.companions(f.path)) planned.insert(std::move(c));
   }
   uint64_t removed = 0;
   std::vector<std::string> foreign;
-  for (const char* folder : {"train", "valid", "index"}) {
+  for (const auto& folder : folders) {
     for (const auto& entry : storage.List(folder)) {
       if (planned.count(entry.path)) continue;
       if (ours.count(entry.path)) {
@@ -191,10 +219,11 @@ void WaitForRanks(dist::Communicator* ranks) {
   throw RuntimeError("datagen stopped: " + ranks->PeerFailure().value_or("another rank failed"));
 }
 
-// Temporary files (multipart uploads on S3) a killed writer left under the splits.
-size_t RemoveLeftovers(storage::Storage& storage) {
-  return storage.RemoveLeftovers("train") + storage.RemoveLeftovers("valid") +
-         storage.RemoveLeftovers("index");  // TFRecord indexes (DLIO's, for DALI)
+// Temporary files (multipart uploads on S3) a killed writer left under the dataset's folders.
+size_t RemoveLeftovers(storage::Storage& storage, const std::vector<std::string>& folders) {
+  size_t removed = 0;
+  for (const auto& folder : folders) removed += storage.RemoveLeftovers(folder);
+  return removed;
 }
 
 // What is already done: the manifest's files, then the journal's (newer).
@@ -253,6 +282,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   const int size = ranks ? ranks->Size() : 1;
   const DatasetPlan plan = PlanDataset(config);
   const auto format = formats::MakeFormat(config);
+  const std::vector<std::string> folders = DatasetFolders(plan, format->description());
   const nlohmann::json key = GenerationKey(config);
   GenerateResult result;
   const double start = NowSeconds();
@@ -263,7 +293,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
     lock.emplace(storage);  // before anything else touches the folder
     auto existing = ReadManifest(storage);
     CheckCompatible(existing, key, storage, options.replace);
-    RemoveLeftovers(storage);
+    RemoveLeftovers(storage, folders);
     CreateSplitFolders(config, storage);
     AdoptOtherRanksJournals(plan, key, storage, size);
     const Journal journal(storage, JournalName(0, size), key);
@@ -279,7 +309,8 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
     }
     // Refused for space before anything, the earlier dataset's files included, is removed.
     CheckFreeSpace(planned_bytes, storage, options.force);
-    result.files_removed = RemoveFilesNotPlanned(plan, known, storage);
+    result.files_removed =
+        RemoveFilesNotPlanned(plan, format->description(), known, storage, folders);
   }
   WaitForRanks(ranks);
 
@@ -370,7 +401,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   if (rank == 0) {
     // Every rank's writers are done (gathered above): an upload still open is one a lost
     // reply to CreateMultipartUpload started and its retry never knew of.
-    if (const size_t orphans = RemoveLeftovers(storage); orphans > 0)
+    if (const size_t orphans = RemoveLeftovers(storage, folders); orphans > 0)
       LogInfo(
           fmt::format("aborted {} multipart upload(s) left open under {} (a retried request "
                       "whose first reply was lost)",

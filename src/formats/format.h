@@ -126,6 +126,10 @@ struct FormatDescription {
   // common keys, added to the manifest's generation key, so that a dataset written under
   // other settings is not mixed with it. May be null (nothing beyond the common keys).
   void (*layout_key)(const config::WorkloadConfig& config, nlohmann::json& key) = nullptr;
+  // The files Write makes beside the data file at `path` (its WrittenFile::companions:
+  // tfrecord's DALI index under index/, indexed_binary's offset and size indexes), so that
+  // datagen plans them with the file and knows the folders they go in. May be null (none).
+  std::vector<std::string> (*companions)(const std::string& path) = nullptr;
   // For formats whose samples a library reads (hdf5: libhdf5 hyperslabs), the read engine
   // over `objects` (dataset files, in the run's order) that does it; null where samples are
   // byte extents that the storage's own engine reads.

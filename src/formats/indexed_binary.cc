@@ -15,6 +15,11 @@ namespace {
 
 constexpr std::string_view kIndexedBinaryKind = "indexed binary file";
 
+// The offset and size index files beside the data file at `path`, in its companions' order.
+std::vector<std::string> IndexPaths(const std::string& path) {
+  return {IndexedBinaryFormat::OffsetIndexPath(path), IndexedBinaryFormat::SizeIndexPath(path)};
+}
+
 void WriteIndex(storage::Storage& storage, const std::string& path,
                 const std::vector<uint64_t>& values) {
   auto out = storage.Create(path);
@@ -66,8 +71,7 @@ WrittenFile IndexedBinaryFormat::Write(const FileSpec& spec, storage::Storage& s
     offsets[i] = total;
     total += spec.sample_sizes[i];
   }
-  WrittenFile written{
-      spec.path, total, n, {}, {OffsetIndexPath(spec.path), SizeIndexPath(spec.path)}};
+  WrittenFile written{spec.path, total, n, {}, IndexPaths(spec.path)};
   written.samples.resize(n);
   for (uint64_t i = 0; i < n; ++i) written.samples[i] = {offsets[i], spec.sample_sizes[i]};
 
@@ -142,6 +146,7 @@ const FormatDescription& IndexedBinaryDescription() {
         return std::make_unique<IndexedBinaryFormat>(IndexedBinaryDescription());
       },
       .layout_key = SquareValuesLayoutKey,
+      .companions = IndexPaths,
   };
   return description;
 }
@@ -156,6 +161,7 @@ const FormatDescription& MmapIndexedBinaryDescription() {
         return std::make_unique<IndexedBinaryFormat>(MmapIndexedBinaryDescription());
       },
       .layout_key = SquareValuesLayoutKey,
+      .companions = IndexPaths,
   };
   return description;
 }

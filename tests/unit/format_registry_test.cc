@@ -105,5 +105,27 @@ TEST_F(OlderSpellingsTest, RunListsEverySpelling) {
   }
 }
 
+using CompanionsTest = FormatTest;
+
+// What a format writes beside a data file is what its description says: datagen plans and
+// cleans companions by the description, naming no format.
+TEST_F(CompanionsTest, TheDescriptionNamesWhatWriteMakesBesideAFile) {
+  size_t with_companions = 0;
+  for (const auto* d : AllFormats()) {
+    SCOPED_TRACE(std::string(d->name));
+    config::WorkloadConfig c;
+    c.dataset.format = std::string(d->name);
+    const std::string path = fmt::format("train/img_0_of_1.{}", d->name);
+    const WrittenFile written = MakeFormat(c)->Write({path, 1, {2500, 2500}}, storage());
+    const std::vector<std::string> said =
+        d->companions ? d->companions(path) : std::vector<std::string>{};
+    EXPECT_EQ(written.companions, said);
+    for (const auto& companion : said)
+      EXPECT_TRUE(storage().FileSize(companion).has_value()) << companion;
+    with_companions += said.empty() ? 0 : 1;
+  }
+  EXPECT_EQ(with_companions, 3u);  // tfrecord's DALI index; indexed_binary's (and mmap's) indexes
+}
+
 }  // namespace
 }  // namespace trainbench::formats

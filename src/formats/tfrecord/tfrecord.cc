@@ -69,7 +69,7 @@ WrittenFile TfrecordFormat::Write(const FileSpec& spec, storage::Storage& storag
   writer.Flush();
   written.size_bytes = writer.Offset();
   // The index first: a data file under its final name has its index.
-  written.companions = {TfrecordIndexPath(spec.path)};
+  written.companions = TfrecordDescription().companions(spec.path);
   WriteTfrecordIndex(storage, written.companions[0], written.samples);
   out->Commit();
   return written;
@@ -151,6 +151,9 @@ const FormatDescription& TfrecordDescription() {
         // the image drawn (data_generator/tf_generator.py).
         return std::make_unique<TfrecordFormat>(
             SquareSide(static_cast<uint64_t>(config.dataset.record_length_bytes)));
+      },
+      .companions = [](const std::string& path) -> std::vector<std::string> {
+        return {TfrecordIndexPath(path)};
       },
   };
   return description;
