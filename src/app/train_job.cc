@@ -29,14 +29,17 @@ namespace {
 
 bool IsS3Data(const std::string& data) { return StartsWith(ToLower(data), "s3://"); }
 
-// An s3:// --data is read before the model is built: wrong keys, a missing bucket or an
-// empty prefix fail here, naming the endpoint, the bucket and what to check, before training
-// starts or a results folder is made.
+// A remote --data is read before the model is built: wrong keys, a missing bucket or object,
+// or an empty prefix fail here, naming the endpoint, the bucket and what to check, before
+// training starts or a results folder is made.
 void ProbeRemoteData(const train::TrainOptions& o) {
-  if (!IsS3Data(o.data)) return;
+  if (!IsRemoteData(o.data)) return;
   try {
     image::ProbeImageLocation(o.data, o.storage_options);
   } catch (const IoError& e) {
+    if (!IsS3Data(o.data))
+      throw RuntimeError(
+          fmt::format("--data {}: cannot read it: {}", RedactUrlPasswords(o.data), e.what()));
     throw RuntimeError(fmt::format(
         "--data {}: cannot read it: {} (train takes the keys from AWS_ACCESS_KEY_ID and "
         "AWS_SECRET_ACCESS_KEY, ~/.aws (AWS_PROFILE), or --s3-option access_key_id=... "
@@ -178,13 +181,14 @@ void CheckTrainJob(const TrainJobOptions& job) {
   if (!o.save_path.empty()) CheckWritableFile(o.save_path, "--save");
   if (!o.op_log.empty()) CheckWritableFile(o.op_log, "--op-log");
   if (job.staged.stage_to.empty()) {
-    // s3:// streams through the storage layer; an http(s) URL has no listing to index it by
-    // nor a storage to read it through, so it is staged.
-    if (IsRemoteData(o.data) && !IsS3Data(o.data))
+    // s3:// streams through the storage layer, and so does one tar on a web server; a web
+    // server has no listing to index a folder of images by, so that is staged.
+    if (IsRemoteData(o.data) && !IsS3Data(o.data) && !image::ResolveImageLocation(o.data).is_tar)
       throw UsageError(fmt::format(
-          "--data {}: an http(s):// dataset is staged before training: add --stage-to DIR (a "
-          "local folder for it); an s3:// --data trains without staging",
-          o.data));
+          "--data {}: a web server has no listing to index a folder by: add --stage-to DIR (a "
+          "local folder for it), or name one .tar to read in place; an s3:// --data trains "
+          "without staging",
+          RedactUrlPasswords(o.data)));
     if (job.given.stage_streams) throw UsageError("--stage-streams goes with --stage-to DIR");
     if (!job.staged.s3_options.empty() && !IsS3Data(o.data))
       throw UsageError("--s3-option goes with --stage-to DIR or an s3:// --data");

@@ -72,8 +72,8 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   command->add_option("--data", o.data,
                       "synthetic, or a folder of class folders of JPEGs, a tar of them, a "
                       "trainbench jpeg dataset; an s3://bucket/prefix of the same (or a .tar "
-                      "object), read in place by ranged GETs; an http(s):// URL with --stage-to "
-                      "(s3:// may be staged too)");
+                      "object) or an http(s):// URL of one .tar, read in place by ranged GETs; "
+                      "any URL with --stage-to (an http(s) folder only so)");
   command->add_option("--image-size", o.image_size, "Training crop size in pixels")
       ->check(Between(32, 4096));
   command->add_option("--seed", o.seed, "Seed for weights, data, order, augmentation")
@@ -110,7 +110,7 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   command
       ->add_option("--io-depth", o.io_depth,
                    "Image reads in flight per decode worker, at most a batch (default: 16 on "
-                   "S3, 1 on a file system)")
+                   "S3 or http(s), 1 on a file system)")
       ->check(Between(0, 1024));
   command->add_flag("--cuda-graphs,!--no-cuda-graphs", o.cuda_graphs,
                     "Replay the step from a CUDA graph captured after warm-up (default on CUDA)");

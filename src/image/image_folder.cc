@@ -9,12 +9,26 @@
 #include "common/error.h"
 #include "common/strings.h"
 #include "image/tar_index.h"
+#include "storage/http_storage.h"
 #include "storage/op_log_storage.h"
 #include "storage/read_engines.h"
 
 namespace trainbench::image {
 
 namespace {
+
+bool IsHttp(const std::string& location) {
+  const std::string lower = ToLower(location);
+  return StartsWith(lower, "http://") || StartsWith(lower, "https://");
+}
+
+// The storage under a location's storage_uri: a web server's (one object, read in place) or
+// what storage::OpenStorage opens.
+std::unique_ptr<storage::Storage> OpenImageStorage(const std::string& uri,
+                                                   const StorageOptions& options) {
+  if (IsHttp(uri)) return std::make_unique<storage::HttpStorage>(uri);
+  return storage::OpenStorage(uri, options);
+}
 
 bool IsTar(const std::string& name) {
   const std::string lower = ToLower(name);
@@ -73,9 +87,11 @@ ImageLocation ResolveImageLocation(const std::string& location) {
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   if (!IsTar(path)) return {path, "", false};
   const size_t slash = path.find_last_of('/');
-  if (StartsWith(path, "s3://")) {
-    // s3://bucket/key.tar: the key's folder is the storage; s3://name.tar is a bucket.
-    if (slash == std::string::npos || slash < 5) return {path, "", false};
+  if (const size_t scheme = path.find("://"); scheme != std::string::npos) {
+    // s3://bucket/key.tar, https://host/path/x.tar: the folder above is the storage;
+    // s3://name.tar is a bucket, http://name.tar a host.
+    const size_t root = path.find('/', scheme + 3);
+    if (root == std::string::npos) return {path, "", false};
     return {path.substr(0, slash), path.substr(slash + 1), true};
   }
   if (slash == std::string::npos) return {".", path, true};
@@ -84,8 +100,10 @@ ImageLocation ResolveImageLocation(const std::string& location) {
 
 void ProbeImageLocation(const std::string& location, const StorageOptions& storage_options) {
   const ImageLocation where = ResolveImageLocation(location);
-  auto storage = storage::OpenStorage(where.storage_uri, storage_options);
+  auto storage = OpenImageStorage(where.storage_uri, storage_options);
   if (where.is_tar && storage->FileSize(where.prefix)) return;
+  if (where.is_tar && IsHttp(location))  // a web server has no listing to say more
+    throw UsageError(fmt::format("--data {}: no such tar file (HTTP 404)", location));
   // One page of the listing says whether the keys and the bucket work (a HEAD's 404 does not
   // tell a missing bucket from a missing key); its first entry stops the walk.
   struct Found {};
@@ -107,7 +125,7 @@ void ProbeImageLocation(const std::string& location, const StorageOptions& stora
 
 ImageIndex IndexImages(const std::string& location, const StorageOptions& storage_options) {
   const ImageLocation where = ResolveImageLocation(location);
-  auto storage = storage::OpenStorage(where.storage_uri, storage_options);
+  auto storage = OpenImageStorage(where.storage_uri, storage_options);
   std::vector<Labelled> found;
   ImageIndex index;
   std::string searched;
@@ -168,8 +186,8 @@ std::string DescribeSample(const ImageIndex& index, const ImageSample& sample) {
 
 SampleReader::SampleReader(const ImageIndex& index, const SampleReaderOptions& options)
     : index_(index),
-      base_(storage::OpenStorage(ResolveImageLocation(index.root).storage_uri,
-                                 options.storage_options)) {
+      base_(
+          OpenImageStorage(ResolveImageLocation(index.root).storage_uri, options.storage_options)) {
   storage::Storage* storage = base_.get();
   if (options.op_log) {
     // The engine's reads are logged by the wrapper OpLogStorage puts around it: once each.
@@ -186,8 +204,9 @@ SampleReader::SampleReader(const ImageIndex& index, const SampleReaderOptions& o
     object_.push_back(it->second);
   }
   engine_ = storage::OpenReadEngine(*storage, storage::ShareNames(names), {});
-  const unsigned useful = engine_->Capabilities().useful_depth;
-  depth_ = options.depth > 0 ? options.depth : useful > 1 ? kRemoteReadsInFlight : 1;
+  // Remote storage (S3, a web server) waits per read; a file system does not.
+  const bool remote = !base_->LocalPath("").has_value();
+  depth_ = options.depth > 0 ? options.depth : remote ? kRemoteReadsInFlight : 1;
   if (options.max_depth > 0) depth_ = std::min(depth_, options.max_depth);
 }
 

@@ -4,9 +4,10 @@
 // Labels follow torchvision's ImageFolder: class names sorted, label = index. The class of a
 // file is its first folder below the root; of a tar member, its folder in the tar, else the
 // stem of the tar holding it (unless that is the tar the user named). Unlabelled files get
-// label 0. The location is a local path, a file:// URI or an s3://bucket/prefix URI (a prefix
+// label 0. The location is a local path, a file:// URI, an s3://bucket/prefix URI (a prefix
 // or a .tar object), read through storage::OpenStorage with DLIO's storage_options (S3:
-// endpoint, keys, retries; s3_options.h). Thread-safe: IndexImages is a pure function;
+// endpoint, keys, retries; s3_options.h), or an http(s):// URL of one .tar (a web server has
+// no listing), read through storage::HttpStorage. Thread-safe: IndexImages is a pure function;
 // SampleReader only reads, and each thread reads through its own SampleReads.
 #pragma once
 
@@ -61,9 +62,9 @@ ImageLocation ResolveImageLocation(const std::string& location);
 // "/data/x.tar:n01440764/n01440764_10026.JPEG" or the file's path, for messages.
 std::string DescribeSample(const ImageIndex& index, const ImageSample& sample);
 
-// Reads in flight per thread where the storage keeps several (S3's ranged GETs): a JPEG's GET
-// waits tens of milliseconds on S3 for its first byte while decoding it takes 1 to 5 ms of a
-// core, so about 16 in flight keep one decode worker busy. A file system reads one at a time
+// Reads in flight per thread on remote storage (S3, a web server: ranged GETs): a JPEG's GET
+// waits tens of milliseconds for its first byte while decoding it takes 1 to 5 ms of a core,
+// so about 16 in flight keep one decode worker busy. A file system reads one at a time
 // (pread), as before.
 inline constexpr unsigned kRemoteReadsInFlight = 16;
 
@@ -75,7 +76,8 @@ struct SampleReaderOptions {
 };
 
 // Reads samples' bytes through the storage's read engine (storage/read_queue.h: pread on a
-// file system, the `s3` engine's ranged GETs on S3), each read the sample's own byte range
+// file system, the `s3` engine's ranged GETs on S3, pread's threads over ranged GETs on a web
+// server), each read the sample's own byte range
 // (a tar member's at its offset). Thread-safe; each thread reads through its own SampleReads.
 class SampleReader {
  public:

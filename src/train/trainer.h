@@ -37,7 +37,7 @@ struct TrainOptions {
   // environment and ~/.aws fill the rest, as for `run`.
   std::map<std::string, std::string> storage_options;
   int workers = 0;   // decoding threads for --data PATH; 0: min(8, cores)
-  int io_depth = 0;  // image reads in flight per worker; 0: 16 on S3, 1 on a file system
+  int io_depth = 0;  // image reads in flight per worker; 0: 16 remote, 1 on a file system
   int image_size = 224;
   int64_t num_classes = 1000;
   uint64_t seed = 123;

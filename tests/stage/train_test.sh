@@ -23,7 +23,7 @@ size=$(stat -c %s "$STAGE_WWW/$name")
 
 # Usage errors, before anything is fetched.
 mark=$(stage_log_mark)
-expect_exit 2 "$WORK/u1" "$TB" train --data "$STAGE_ORIGIN/$name" --allow-cpu
+expect_exit 2 "$WORK/u1" "$TB" train --data "$STAGE_ORIGIN/imagenet/" --allow-cpu
 contains "$WORK/u1" "add --stage-to DIR"
 expect_exit 2 "$WORK/u2" "$TB" train --stage-to "$WORK/u" --allow-cpu
 contains "$WORK/u2" "give --data URL"
