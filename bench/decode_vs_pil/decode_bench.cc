@@ -1,7 +1,9 @@
 // trainbench's side of bench/decode_vs_pil: the training transform (JPEG decode of the crop's
 // region with DCT scaling, RandomResizedCrop, flip, normalise to floats) on one core over
 // JPEGs held in memory, so only decode and augmentation are timed, not storage.
-// Usage: trainbench_decode_bench DIR [SIZE=224] [SECONDS=5] [dct|nodct]
+// Usage: trainbench_decode_bench DIR [SIZE=224] [SECONDS=5] [dct|nodct] [floats|bytes]
+// `bytes` stops before normalising, as `train --data`'s loader does (it normalises on the
+// device): bench/fidelity.sh times reader.preprocess_time with it.
 // Prints one JSON line: {"images_per_second": ..., "images": ..., "files": ..., ...}.
 #include <fmt/format.h>
 
@@ -20,12 +22,14 @@
 int main(int argc, char** argv) {
   using namespace trainbench;
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s DIR [SIZE=224] [SECONDS=5] [dct|nodct]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s DIR [SIZE=224] [SECONDS=5] [dct|nodct] [floats|bytes]\n",
+                 argv[0]);
     return 2;
   }
   const int size = argc > 2 ? std::stoi(argv[2]) : 224;
   const double seconds = argc > 3 ? std::stod(argv[3]) : 5.0;
   const bool dct = argc > 4 ? std::string(argv[4]) != "nodct" : true;
+  const bool bytes = argc > 5 && std::string(argv[5]) == "bytes";
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(argv[1]))
     if (image::HasImageExtension(entry.path().string())) names.push_back(entry.path().string());
@@ -41,6 +45,7 @@ int main(int argc, char** argv) {
   }
   image::TrainTransform transform({size, dct, false});
   std::vector<float> out(static_cast<size_t>(3 * size * size));
+  std::vector<uint8_t> out_bytes(out.size());
   Random random(1);
   double checksum = 0;
   int64_t images = 0;
@@ -49,8 +54,15 @@ int main(int argc, char** argv) {
   // Whole passes over the files, so every image weighs the same.
   while (now - start < seconds) {
     for (size_t i = 0; i < files.size(); ++i, ++images) {
-      transform.Apply(files[i].data(), files[i].size(), names[i], random, out.data());
-      checksum += out[static_cast<size_t>(images) % out.size()];
+      const size_t at = static_cast<size_t>(images) % out.size();
+      if (bytes) {
+        transform.ApplyToBytes(files[i].data(), files[i].size(), names[i], random,
+                               out_bytes.data());
+        checksum += out_bytes[at];
+      } else {
+        transform.Apply(files[i].data(), files[i].size(), names[i], random, out.data());
+        checksum += out[at];
+      }
     }
     now = NowSeconds();
   }
@@ -58,7 +70,8 @@ int main(int argc, char** argv) {
   fmt::print(
       "{{\"images_per_second\": {:.2f}, \"images\": {}, \"files\": {}, \"elapsed_seconds\": "
       "{:.3f}, "
-      "\"size\": {}, \"dct_scaling\": {}, \"checksum\": {:.3f}}}\n",
-      static_cast<double>(images) / elapsed, images, files.size(), elapsed, size, dct, checksum);
+      "\"size\": {}, \"dct_scaling\": {}, \"output\": \"{}\", \"checksum\": {:.3f}}}\n",
+      static_cast<double>(images) / elapsed, images, files.size(), elapsed, size, dct,
+      bytes ? "bytes" : "floats", checksum);
   return 0;
 }

@@ -1,0 +1,322 @@
+#!/usr/bin/env bash
+# Fidelity study: does the emulation (`run`: an accelerator that sleeps computation_time, a
+# loader that reads with the workload's pattern and holds each sample reader.preprocess_time)
+# stall when, and as much as, real training (`train`: LibTorch ResNet on the CPU, real JPEG
+# decode) on the same storage? And what does `replay --train-results` predict from the op-log
+# of a training on fast storage? docs/fidelity.md has the table, its commands and what the
+# emulation models and what it does not.
+#
+#   bash bench/fidelity.sh                        # starts a gateway under WORK, stops it on exit
+#   S3_GATEWAY_DIR=/tmp/gw bash bench/fidelity.sh # or uses a running one (tests/s3/gateway.sh)
+#
+# The workload: IMAGES JPEGs of SIDE x SIDE (grayscale noise, as `datagen` writes DLIO's jpeg
+# format; ~0.6 bytes a pixel at quality 75), in trainbench's/DLIO's layout, once in a local
+# folder and once in a bucket of the suite's S3 gateway (the same bytes: the same seed). The
+# model is scaled to this box: MODEL at SIZE px, batch BATCH, THREADS LibTorch threads and
+# WORKERS decode workers (1 + 1: decode and compute do not fight for a 2-core host's cores),
+# each with IO_DEPTH image reads in flight (train --io-depth; 1: PyTorch's DataLoader, a worker
+# reads, then decodes, then reads the next image, which is what DLIO's read_threads model).
+# Calibration, on this host:
+#   - computation_time: `train --calibrate` (synthetic batches: compute alone), once before
+#     the points (it sets the demand, hence the caps) and again right before each point's
+#     runs (CALIBRATE_EACH=1, the default): on a shared box the CPU's speed drifts with the
+#     load by tens of % within minutes, and a calibration taken minutes earlier would measure
+#     the load, not the emulation;
+#   - reader.preprocess_time (+ _stdev): the loader's per-image work (decode the crop's region,
+#     RandomResizedCrop, flip, to bytes) timed over the dataset's own files on one core
+#     (trainbench_decode_bench ... bytes: the TrainTransform the loader runs), as
+#     1 / images per second; the stdev from PREPROCESS_ROUNDS rounds.
+# The demand is BATCH x mean file size / computation_time. Each SPEEDS entry is a point:
+#   local      the local folder (page cache: far faster than the demand);
+#   s3         the gateway, uncapped;
+#   F          the gateway behind tests/s3/fault_proxy.py --rate-mb F x demand (every body,
+#              all connections together, at most that many MB/s).
+# At each point, one after another (load hits them alike):
+#   real       train --data (the folder or s3://) : images/s, data-wait share;
+#   emulated   run, the same batch, read_threads = WORKERS x IO_DEPTH (reads in flight),
+#              prefetch_size = 2 x WORKERS (the loader's depth), the same files,
+#              computation_time and preprocess_time as calibrated: samples/s, 100 - AU;
+#   predicted  replay of the local training's op-log against that storage with
+#              --train-results, at the loader's reads in flight: images/s and the lost
+#              share of the predicted step.
+# Errors: emulated and predicted images/s against real (%), stall share in points.
+# Output in WORK: fidelity.csv, fidelity.md (one table, with the calibration, the date and the
+# load), and report/fidelity-<stamp>/ (a grid sweep's summary: `trainbench report` draws the
+# three curves against storage speed; report.html beside it).
+#
+# Env: CALIBRATE_EACH (1), IMAGES (512), SIDE (338), BATCH (8), MODEL (resnet18), SIZE (64), THREADS (1),
+# WORKERS (1), IO_DEPTH (1), WARMUP (2), EPOCHS (1), SPEEDS ("local s3 1 0.5 0.25"), PREPROCESS_ROUNDS (3),
+# TRAINBENCH (build/trainbench), DECODE_BENCH (build/bench/trainbench_decode_bench),
+# WORK (/tmp/trainbench-fidelity), S3_GATEWAY_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+TB=$(realpath "${TRAINBENCH:-build/trainbench}")
+DECODE=$(realpath "${DECODE_BENCH:-build/bench/trainbench_decode_bench}")
+PY=/usr/bin/python3
+images=${IMAGES:-512}
+side=${SIDE:-338}
+batch=${BATCH:-8}
+model=${MODEL:-resnet18}
+size=${SIZE:-64}
+threads=${THREADS:-1}
+workers=${WORKERS:-1}
+io_depth=${IO_DEPTH:-1}
+warmup=${WARMUP:-2}
+epochs=${EPOCHS:-1}
+read -r -a speeds <<<"${SPEEDS:-local s3 1 0.5 0.25}"
+rounds=${PREPROCESS_ROUNDS:-3}
+calibrate_each=${CALIBRATE_EACH:-1}
+W=${WORK:-/tmp/trainbench-fidelity}
+steps=$((images / batch))
+prefetch=$((2 * workers))  # train's loader: two batches per worker (PyTorch's prefetch_factor)
+in_flight=$((workers * (io_depth < batch ? io_depth : batch)))  # a worker's reads stay in its batch
+[ -x "$TB" ] || { echo "fidelity: no trainbench at $TB (build it first)" >&2; exit 1; }
+[ -x "$DECODE" ] || { echo "fidelity: no $DECODE (cmake --build build --target trainbench_decode_bench)" >&2; exit 1; }
+rm -rf "$W/points" "$W/report"
+mkdir -p "$W/points"
+log() { echo "fidelity: $*" >&2; }
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+source "$ROOT/tests/lib/s3.sh"  # s3_curl (a part of the test library)
+source "$ROOT/bench/lib/s3_gateway.sh"
+bench_gateway fidelity "$W"
+bucket=trainbench-fidelity-$$
+s3_curl PUT "/$bucket" >/dev/null
+proxy_pid=
+cleanup() {
+  [ -z "$proxy_pid" ] || kill "$proxy_pid" 2>/dev/null || true
+  s3_curl GET "/$bucket?list-type=2&max-keys=1000" 2>/dev/null | grep -o '<Key>[^<]*</Key>' |
+    sed 's:<Key>\(.*\)</Key>:\1:' | while read -r key; do
+      s3_curl DELETE "/$bucket/$key" >/dev/null 2>&1 || true
+    done
+  s3_curl DELETE "/$bucket" >/dev/null 2>&1 || true
+  [ -z "$bench_started_gw" ] || bash "$ROOT/tests/s3/gateway.sh" stop "$bench_started_gw" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+# The workload: DLIO's keys, the same for datagen and run.
+cat >"$W/fidelity.yaml" <<EOF
+model:
+  name: ${model}_fidelity
+framework: pytorch
+workflow:
+  train: true
+dataset:
+  format: jpeg
+  num_files_train: $images
+  num_samples_per_file: 1
+  record_length_bytes: $((side * side))
+  record_length_bytes_stdev: 0
+  data_folder: $W/data
+reader:
+  batch_size: $batch
+  read_threads: $in_flight
+  prefetch_size: $prefetch
+  file_shuffle: seed
+  sample_shuffle: seed
+train:
+  epochs: $epochs
+  seed: 1
+output:
+  folder: $W/points/run
+EOF
+s3ds=(dataset.data_folder="s3://$bucket/fid" storage.storage_options.s3_force_path_style=true)
+s3at() { echo storage.storage_options.endpoint_url="$1"; }
+
+log "datagen: $images JPEGs of ${side}x$side, local and s3://$bucket/fid"
+[ -f "$W/data/trainbench_manifest.json" ] || "$TB" datagen "$W/fidelity.yaml" --no-progress >/dev/null
+"$TB" datagen "$W/fidelity.yaml" "${s3ds[@]}" "$(s3at "$S3_TEST_ENDPOINT")" --no-progress >/dev/null
+# The same bytes in both places: a few objects' hashes.
+for f in $(ls "$W/data/train" | head -n 3); do
+  s3_curl GET "/$bucket/fid/train/$f" -o "$W/object"
+  cmp -s "$W/object" "$W/data/train/$f" || { echo "fidelity: s3://$bucket/fid/train/$f differs from the local file" >&2; exit 1; }
+done
+mean_bytes=$($PY -c "import os,sys; d=sys.argv[1]; s=[os.path.getsize(os.path.join(d,f)) for f in os.listdir(d)]; print(sum(s)/len(s))" "$W/data/train")
+
+# calibrate: train --calibrate's computation_time for this workload on this host, now.
+calibrate() {
+  "$TB" train --calibrate "$W/fidelity.yaml" --allow-cpu --device cpu --model "$model" \
+    --image-size "$size" --threads "$threads" --no-progress >"$W/calibrate.out" 2>&1 ||
+    { cat "$W/calibrate.out" >&2; exit 1; }
+  sed -n 's/^train.computation_time=//p' "$W/calibrate.out" | tail -n 1
+}
+log "calibrating compute (train --calibrate) and preprocessing (decode bench, $rounds rounds)"
+compute=$(calibrate)
+[ -n "$compute" ] || exit 1
+for r in $(seq "$rounds"); do
+  "$DECODE" "$W/data/train" "$size" 2 dct bytes | tail -n 1
+done >"$W/decode.jsonl"
+read -r preprocess preprocess_stdev < <($PY - "$W/decode.jsonl" <<'PY'
+import json, statistics, sys
+t = [1 / json.loads(l)["images_per_second"] for l in open(sys.argv[1])]
+print(f"{statistics.mean(t):.6f} {statistics.stdev(t) if len(t) > 1 else 0:.6f}")
+PY
+)
+demand_mb=$($PY -c "print($batch * $mean_bytes / $compute / 1e6)")
+log "computation_time $compute s, preprocess_time $preprocess s (stdev $preprocess_stdev), demand $demand_mb MB/s ($(load) load)"
+
+train_args=(--allow-cpu --device cpu --model "$model" --image-size "$size" --batch-size "$batch"
+  --threads "$threads" --workers "$workers" --io-depth "$io_depth" --warmup-steps "$warmup" --steps-per-epoch "$steps"
+  --epochs "$epochs" --seed 1 --no-progress --output "$W/points/train")
+run_args=("$W/fidelity.yaml" "reader.preprocess_time=$preprocess"
+  "reader.preprocess_time_stdev=$preprocess_stdev" --accelerators 1 --no-progress --no-warnings)
+
+# The training on the local folder first: its op-log and results are what every point's
+# prediction replays.
+local_oplog=$W/points/train-local.tsv.zst
+"$TB" train "${train_args[@]}" --data "$W/data" --op-log "$local_oplog" >"$W/points/real-local-oplog.out" 2>&1 ||
+  { cat "$W/points/real-local-oplog.out" >&2; exit 1; }
+local_results=$($PY -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["trainbench"]["results"])' "$W/points/real-local-oplog.out")
+
+start_proxy() {  # start_proxy MB_PER_S: the proxy in front of the gateway; sets proxy_ep
+  rm -f "$W/proxy.port"
+  $PY "$ROOT/tests/s3/fault_proxy.py" --upstream "${S3_TEST_ENDPOINT#http://}" --port-file "$W/proxy.port" \
+    --stats "$W/points/proxy-$1.json" --max-seconds 3600 --rate-mb "$1" &
+  proxy_pid=$!
+  for _ in $(seq 100); do [ -s "$W/proxy.port" ] && break; sleep 0.1; done
+  [ -s "$W/proxy.port" ] || { echo "fidelity: fault_proxy.py did not start" >&2; exit 1; }
+  proxy_ep=http://127.0.0.1:$(cat "$W/proxy.port")
+}
+stop_proxy() {
+  [ -z "$proxy_pid" ] || { kill "$proxy_pid" 2>/dev/null || true; wait "$proxy_pid" 2>/dev/null || true; }
+  proxy_pid=
+}
+
+: >"$W/points/rows.jsonl"
+for speed in "${speeds[@]}"; do
+  cap=0
+  case $speed in
+    local)
+      real_data=(--data "$W/data")
+      emu=()
+      target=(--target "$W/data") ;;
+    s3)
+      real_data=(--data "s3://$bucket/fid" --s3-option "endpoint_url=$S3_TEST_ENDPOINT" --s3-option s3_force_path_style=true)
+      emu=("${s3ds[@]}" "$(s3at "$S3_TEST_ENDPOINT")")
+      target=(--target "s3://$bucket/fid" --s3-option "endpoint_url=$S3_TEST_ENDPOINT" --s3-option s3_force_path_style=true) ;;
+    *)
+      cap=$($PY -c "print(round($speed * $demand_mb, 3))")
+      start_proxy "$cap"
+      real_data=(--data "s3://$bucket/fid" --s3-option "endpoint_url=$proxy_ep" --s3-option s3_force_path_style=true)
+      emu=("${s3ds[@]}" "$(s3at "$proxy_ep")")
+      target=(--target "s3://$bucket/fid" --s3-option "endpoint_url=$proxy_ep" --s3-option s3_force_path_style=true) ;;
+  esac
+  point_compute=$compute
+  [ "$calibrate_each" = 0 ] || point_compute=$(calibrate)
+  load0=$(load)
+  log "point $speed (cap $cap MB/s, computation_time $point_compute s, load $load0): real"
+  "$TB" train "${train_args[@]}" "${real_data[@]}" >"$W/points/real-$speed.out" 2>&1 ||
+    { cat "$W/points/real-$speed.out" >&2; exit 1; }
+  log "point $speed: emulated"
+  "$TB" run "${run_args[@]}" "train.computation_time=$point_compute" "${emu[@]}" >"$W/points/emulated-$speed.out" 2>&1 ||
+    { cat "$W/points/emulated-$speed.out" >&2; exit 1; }
+  log "point $speed: predicted"
+  "$TB" replay "$local_oplog" "${target[@]}" --train-results "$local_results" --no-progress --concurrency "$in_flight" \
+    --output "$W/points/replay" >"$W/points/predicted-$speed.out" 2>&1 ||
+    { cat "$W/points/predicted-$speed.out" >&2; exit 1; }
+  stop_proxy
+  $PY - "$W/points" "$speed" "$cap" "$load0" "$(load)" "$point_compute" >>"$W/points/rows.jsonl" <<'PY'
+import json, sys
+d, speed, cap, load0, load1, compute = sys.argv[1:]
+last = lambda f: json.loads(open(f"{d}/{f}-{speed}.out").read().splitlines()[-1])
+real, emu, pred = last("real"), last("emulated"), last("predicted")
+t = json.load(open(pred["trainbench"]["results"] + "/summary.json"))["training"]
+assert real["trainbench"].get("bad_images", 0) == 0, "images that did not decode: " + str(real)
+m = emu["trainbench_metrics"]
+print(json.dumps({
+    "speed": speed, "cap_MB_per_second": float(cap), "load_before": float(load0), "load_after": float(load1),
+    "calibrated_compute_ms": 1e3 * float(compute),
+    "real_images_per_second": real["radix_metrics"]["images_per_second"],
+    "real_stall_percent": 100 * real["trainbench"]["data_wait_share"],
+    "real_step_p50_ms": real["trainbench"]["step_time_p50_ms"],
+    # What a step computed, the rest of the step having waited for data: against the
+    # calibrated computation_time it shows what the host's load (the decode worker, the
+    # gateway and the proxy on the same cores) did to the compute.
+    "real_compute_ms": 1e3 * real["radix_metrics"]["batch_size"] / real["radix_metrics"]["images_per_second"]
+                       * (1 - real["trainbench"]["data_wait_share"]),
+    "real_results": real["trainbench"]["results"],
+    "emulated_samples_per_second": m["samples_per_second"],
+    "emulated_stall_percent": 100 - m["au_percentage"],
+    "emulated_MB_per_second": m["io_mb_per_second"],
+    "emulated_results": emu["trainbench"]["results"],
+    "predicted_images_per_second": t["predicted_images_per_second_per_process"],
+    "predicted_stall_percent": 100 * t["io_lost_s_per_step"] / t["predicted_step_s"],
+    "predicted_results": pred["trainbench"]["results"],
+}))
+PY
+done
+
+# The table (CSV and markdown) and a grid sweep's summary for `trainbench report`.
+$PY - "$W" "$compute" "$preprocess" "$preprocess_stdev" "$demand_mb" "$mean_bytes" \
+  "$images x ${side}x$side JPEGs, $model at ${size}px, batch $batch, $threads thread(s) + $workers worker(s) x $io_depth read(s) in flight" \
+  "$TB" <<'PY'
+import csv, datetime, json, os, subprocess, sys
+w, compute, pre, pre_sd, demand, mean_bytes, shape, tb = sys.argv[1:]
+rows = [json.loads(l) for l in open(f"{w}/points/rows.jsonl")]
+def err(a, b):
+    return 100 * (a - b) / b if b else float("nan")
+cols = ["speed", "cap_MB_per_second", "real_images_per_second", "real_stall_percent",
+        "emulated_samples_per_second", "emulated_stall_percent", "emulated_error_percent",
+        "emulated_stall_error_points", "predicted_images_per_second", "predicted_stall_percent",
+        "predicted_error_percent", "predicted_stall_error_points", "calibrated_compute_ms", "real_compute_ms",
+        "load_before", "load_after"]
+for r in rows:
+    r["emulated_error_percent"] = err(r["emulated_samples_per_second"], r["real_images_per_second"])
+    r["emulated_stall_error_points"] = r["emulated_stall_percent"] - r["real_stall_percent"]
+    r["predicted_error_percent"] = err(r["predicted_images_per_second"], r["real_images_per_second"])
+    r["predicted_stall_error_points"] = r["predicted_stall_percent"] - r["real_stall_percent"]
+with open(f"{w}/fidelity.csv", "w", newline="") as f:
+    out = csv.writer(f)
+    out.writerow(cols)
+    for r in rows:
+        out.writerow([r[c] if isinstance(r[c], str) else f"{r[c]:.3f}" for c in cols])
+def label(r):
+    if r["speed"] in ("local", "s3"):
+        return {"local": "local folder", "s3": "S3, uncapped"}[r["speed"]]
+    return f"S3 at {float(r['speed']):g} x demand ({r['cap_MB_per_second']:.2f} MB/s)"
+now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+md = [f"Measured {now}; {shape}; computation_time {float(compute):.4f} s (train --calibrate; again before each point: its column), "
+      f"reader.preprocess_time {float(pre) * 1e3:.3f} ms (stdev {float(pre_sd) * 1e3:.3f} ms), "
+      f"mean file {float(mean_bytes) / 1e3:.1f} KB, demand {float(demand):.2f} MB/s.", "",
+      "| storage | real img/s | real stall % | compute ms/step: calibrated, real | emulated samples/s | emulated stall % | error: img/s %, stall points | predicted img/s | predicted stall % | error: img/s %, stall points | load (1 min, before/after) |",
+      "|---|---|---|---|---|---|---|---|---|---|---|"]
+for r in rows:
+    md.append(f"| {label(r)} | {r['real_images_per_second']:.1f} | {r['real_stall_percent']:.1f} | "
+              f"{r['calibrated_compute_ms']:.0f}, {r['real_compute_ms']:.0f} | "
+              f"{r['emulated_samples_per_second']:.1f} | {r['emulated_stall_percent']:.1f} | "
+              f"{r['emulated_error_percent']:+.1f} %, {r['emulated_stall_error_points']:+.1f} | "
+              f"{r['predicted_images_per_second']:.1f} | {r['predicted_stall_percent']:.1f} | "
+              f"{r['predicted_error_percent']:+.1f} %, {r['predicted_stall_error_points']:+.1f} | "
+              f"{r['load_before']:.2f} / {r['load_after']:.2f} |")
+open(f"{w}/fidelity.md", "w").write("\n".join(md) + "\n")
+print("\n".join(md))
+# The grid sweep's page draws a line per path against the first axis: storage speed.
+stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+folder = f"{w}/report/fidelity-{stamp}"
+os.makedirs(folder)
+version = subprocess.run([tb, "--version"], capture_output=True, text=True).stdout.split()[-1]
+speeds = [label(r) for r in rows]
+points = []
+for r, s in zip(rows, speeds):
+    for path, rate, stall, res in [
+            ("real", r["real_images_per_second"], r["real_stall_percent"], r["real_results"]),
+            ("emulated", r["emulated_samples_per_second"], r["emulated_stall_percent"], r["emulated_results"]),
+            ("predicted", r["predicted_images_per_second"], r["predicted_stall_percent"], r["predicted_results"])]:
+        points.append({"values": {"storage": s, "path": path},
+                       "run": {"au_percentage": 100 - stall, "samples_per_second": rate,
+                               "MB_per_second": rate * float(mean_bytes) / 1e6,
+                               "verdict": f"stall {stall:.1f} %", "results": res}})
+summary = {"kind": "sweep", "workload": "fidelity: " + shape, "version": version,
+           "started": now, "finished": now, "complete": True, "host_names": [os.uname().nodename],
+           "mode": "grid",
+           "axes": [{"key": "storage", "values": speeds},
+                    {"key": "path", "values": ["real", "emulated", "predicted"]}],
+           "points_total": len(points), "points_done": len(points), "points_resumed": 0,
+           "points": points}
+json.dump(summary, open(f"{folder}/summary.json", "w"), indent=1)
+print(folder)
+PY
+folder=$(ls -d "$W"/report/fidelity-* | tail -n 1)
+"$TB" report "$folder" >/dev/null 2>&1 || log "trainbench report could not draw $folder"
+log "table: $W/fidelity.csv, $W/fidelity.md; page: $folder/report.html"
