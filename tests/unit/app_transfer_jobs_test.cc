@@ -286,9 +286,18 @@ TEST(TrainJob, RefusesFlagsThatDoNotGoTogetherBeforeLoadingAnything) {
       EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
     }
   };
+  // A web server's folder has no listing to train from in place (one tar there is read so).
   TrainJobOptions remote;
-  remote.train.data = "https://origin.example/imagenet.tar";
+  remote.train.data = "https://origin.example/imagenet/";
   refused(remote, "--stage-to");
+  TrainJobOptions s3_option_local;
+  s3_option_local.train.data = "/data/imagenet";
+  s3_option_local.staged.s3_options = {{"region", "x"}};
+  refused(s3_option_local, "--s3-option");
+  TrainJobOptions unknown_option;
+  unknown_option.train.data = "s3://bucket/imagenet";
+  unknown_option.staged.s3_options = {{"endpont_url", "http://x"}};
+  refused(unknown_option, "endpoint_url");
   TrainJobOptions streams;
   streams.given.stage_streams = true;
   refused(streams, "--stage-streams");
