@@ -5,7 +5,7 @@
 # - class folders of JPEGs under a prefix, 2 epochs of exactly the 12 images each (batch 4,
 #   3 steps, no warm-up), --op-log: every image key is read once in each epoch (one decode
 #   worker, so the log's first 12 GETs are epoch 1), each GET its whole object, nothing read
-#   past the last step; the training completes with images/s > 0; `replay` of that log reads
+#   past the last step, the worker's GETs overlapping (`trainbench oplog`: most in flight); the training completes with images/s > 0; `replay` of that log reads
 #   the same keys and bytes from the bucket;
 # - the same images as one .tar object: each GET a ranged read of one member (its size, never
 #   the tar's), 24 in all;
@@ -71,6 +71,10 @@ check "the training completed, images/s > 0" [ "$(json_last_line train.out \
   'd["radix_metrics"]["total_images"] == 24 and d["radix_metrics"]["images_per_second"] > 0 and d["trainbench"]["complete"]')" = True ]
 zstd -dcq train.tsv.zst >train.tsv
 check "every image read once per epoch, whole, and no more" reads_ok train.tsv "s3://$bucket/imgs" 2
+# One worker, yet its batch's GETs overlap: several in flight, not one after another.
+expect_exit 0 profile.out "$TB" oplog train.tsv.zst
+check "one worker keeps several GETs in flight" [ "$(json_last_line profile.out \
+  'd["trainbench_oplog"][0]["profile"]["most in flight"] >= 2')" = True ]
 check "the results keep the s3 options" [ "$(json "$(json_last_line train.out 'd["trainbench"]["results"]')/summary.json" \
   'd["config"]["s3_options"]')" = "{'s3_force_path_style': 'true'}" ]
 expect_exit 0 replay.out "$TB" replay train.tsv.zst --no-progress "${path_style[@]}" --output "$WORK/replays"
