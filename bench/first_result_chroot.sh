@@ -25,4 +25,4 @@ mount --rbind /sys "$root/sys"
 mount --rbind /dev "$root/dev"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb \
-  bash -c 'cd /src/trainbench && bash bench/first_result.sh /work/first-result'
+  bash -c 'cd /src/trainbench && bash bench/first_result.sh /root/first-result'
