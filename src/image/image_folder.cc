@@ -61,7 +61,8 @@ struct Labelled {
 void AddTar(storage::Storage& storage, const std::string& path, bool named_by_user,
             std::vector<Labelled>& out) {
   auto file = storage.Open(path);
-  const auto members = ListTar(*file, 0, file->Size(), storage.Describe(path));
+  const size_t read_size = storage.LocalPath(path) ? kTarReadBytes : kRemoteTarReadBytes;
+  const auto members = ListTar(*file, 0, file->Size(), storage.Describe(path), read_size);
   for (const auto& m : members) {
     if (!HasImageExtension(m.name)) continue;
     std::string class_name = ParentName(m.name);

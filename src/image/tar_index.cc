@@ -14,29 +14,40 @@ namespace trainbench::image {
 namespace {
 
 constexpr int kMaxDepth = 4;  // tars in tars in tars: far more than ImageNet's two levels
-// What one read callback fetches: a header and some data; the rest of a member is skipped
-// without reading (the skip callback), so indexing reads little more than the headers.
-constexpr size_t kReadBytes = 16 << 10;
 
 bool EndsWithTar(const std::string& name) {
   return name.size() > 4 && (name.compare(name.size() - 4, 4, ".tar") == 0 ||
                              name.compare(name.size() - 4, 4, ".TAR") == 0);
 }
 
-// [begin, end) of the file, as libarchive's input.
+// [begin, end) of the file, as libarchive's input. Each read fetches `read_size` bytes from
+// the position; a header that a skip lands on inside what was fetched is served from there,
+// so on remote storage one ranged GET covers the headers of several small members.
 struct Range {
   storage::RandomAccessFile* file;
   uint64_t position;
   uint64_t end;
+  size_t read_size;
   std::string buffer;
+  uint64_t buffer_start = 0;  // where buffer's bytes are in the file
 };
 
 la_ssize_t ReadRange(archive* a, void* range_pointer, const void** out) {
   auto* range = static_cast<Range*>(range_pointer);
-  const uint64_t want = std::min<uint64_t>(kReadBytes, range->end - range->position);
+  if (range->position >= range->buffer_start &&
+      range->position < range->buffer_start + range->buffer.size()) {
+    const size_t at = static_cast<size_t>(range->position - range->buffer_start);
+    const size_t n = range->buffer.size() - at;
+    range->position += n;
+    *out = range->buffer.data() + at;
+    return static_cast<la_ssize_t>(n);
+  }
+  const uint64_t want = std::min<uint64_t>(range->read_size, range->end - range->position);
   range->buffer.resize(want);
   try {
     const size_t got = range->file->ReadAt(range->position, range->buffer.data(), want);
+    range->buffer.resize(got);
+    range->buffer_start = range->position;
     range->position += got;
     *out = range->buffer.data();
     return static_cast<la_ssize_t>(got);
@@ -60,13 +71,13 @@ struct ArchiveFree {
 // The same reader rules as stage --extract (stage/tar/tar_extractor.cc): libarchive's tar
 // (ustar, GNU, pax), its checks; regular files only, links and the rest left out. Unlike
 // there, no gzip: samples are read in place at their offsets.
-void List(storage::RandomAccessFile& file, uint64_t begin, uint64_t end,
+void List(storage::RandomAccessFile& file, uint64_t begin, uint64_t end, size_t read_size,
           const std::string& describe, const std::string& enclosing, int depth,
           std::vector<TarMember>& out) {
   std::unique_ptr<archive, ArchiveFree> a(archive_read_new());
   if (!a) throw RuntimeError(fmt::format("{}: libarchive could not allocate a reader", describe));
   archive_read_support_format_tar(a.get());
-  Range range{&file, begin, end, {}};
+  Range range{&file, begin, end, read_size, {}};
   archive_read_set_read_callback(a.get(), &ReadRange);
   archive_read_set_skip_callback(a.get(), &SkipRange);
   archive_read_set_callback_data(a.get(), &range);
@@ -95,7 +106,7 @@ void List(storage::RandomAccessFile& file, uint64_t begin, uint64_t end,
           fmt::format("{}: tar member '{}' at byte {} runs past the end", describe, name, data));
     }
     if (EndsWithTar(name) && depth < kMaxDepth) {
-      List(file, data, data + size, describe + ":" + name, name, depth + 1, out);
+      List(file, data, data + size, read_size, describe + ":" + name, name, depth + 1, out);
     } else {
       out.push_back({name, enclosing, data, size});
     }
@@ -105,9 +116,9 @@ void List(storage::RandomAccessFile& file, uint64_t begin, uint64_t end,
 }  // namespace
 
 std::vector<TarMember> ListTar(storage::RandomAccessFile& file, uint64_t begin, uint64_t end,
-                               const std::string& describe) {
+                               const std::string& describe, size_t read_size) {
   std::vector<TarMember> members;
-  List(file, begin, end, describe, "", 0, members);
+  List(file, begin, end, std::max<size_t>(read_size, 512), describe, "", 0, members);
   return members;
 }
 

@@ -19,9 +19,17 @@ struct TarMember {
   uint64_t size = 0;
 };
 
-// Lists members of the tar in [begin, end) of `file`; `describe` names it in errors.
-// Member tars (name ending .tar) are listed recursively instead of as members.
+// What one read fetches on a file system: a header and some data; the rest of a member is
+// skipped without reading, so indexing reads little more than the headers.
+inline constexpr size_t kTarReadBytes = 16 << 10;
+// On remote storage, where a read's fixed cost (a GET's round trip) is what counts: one read
+// covers the headers of the members it spans (about 9 of ImageNet's ~110 KB JPEGs).
+inline constexpr size_t kRemoteTarReadBytes = 1 << 20;
+
+// Lists members of the tar in [begin, end) of `file`, `read_size` bytes a read; `describe`
+// names it in errors. Member tars (name ending .tar) are listed recursively instead of as
+// members.
 std::vector<TarMember> ListTar(storage::RandomAccessFile& file, uint64_t begin, uint64_t end,
-                               const std::string& describe);
+                               const std::string& describe, size_t read_size = kTarReadBytes);
 
 }  // namespace trainbench::image
