@@ -16,8 +16,10 @@
 #include "image/image_folder.h"
 #include "image/png_decoder.h"
 #include "image/random_resized_crop.h"
+#include "image/tar_index.h"
 #include "image/train_transform.h"
 #include "skip_unless.h"
+#include "storage/storage.h"
 
 namespace trainbench::image {
 namespace {
@@ -357,6 +359,40 @@ TEST_F(ImageTest, ReadsABatchWithSeveralInFlight) {
     EXPECT_EQ(bytes, expected[batch[i]]) << i;
   });
   EXPECT_EQ(seen, std::vector<int>(batch.size(), 1));
+}
+
+// Counts the reads that reach the file (a remote storage's GETs).
+class CountingFile : public storage::RandomAccessFile {
+ public:
+  explicit CountingFile(std::unique_ptr<storage::RandomAccessFile> file) : file_(std::move(file)) {}
+  size_t ReadAt(uint64_t offset, void* buffer, size_t size) override {
+    ++reads;
+    return file_->ReadAt(offset, buffer, size);
+  }
+  uint64_t Size() override { return file_->Size(); }
+  int reads = 0;
+
+ private:
+  std::unique_ptr<storage::RandomAccessFile> file_;
+};
+
+TEST_F(ImageTest, TarIndexReadsAheadOnRemoteStorage) {
+  // ImageNet's layout (class tars inside the tar): the same members at the same offsets
+  // whether each header is a read or one read covers many, with fewer reads.
+  auto storage = storage::OpenStorage(dir_.string());
+  CountingFile small(storage->Open("imagenet.tar"));
+  CountingFile large(storage->Open("imagenet.tar"));
+  const auto by_header = ListTar(small, 0, small.Size(), "imagenet.tar", kTarReadBytes);
+  const auto ahead = ListTar(large, 0, large.Size(), "imagenet.tar", kRemoteTarReadBytes);
+  ASSERT_EQ(by_header.size(), 3u);
+  ASSERT_EQ(ahead.size(), by_header.size());
+  for (size_t i = 0; i < ahead.size(); ++i) {
+    EXPECT_EQ(ahead[i].name, by_header[i].name);
+    EXPECT_EQ(ahead[i].enclosing_tar, by_header[i].enclosing_tar);
+    EXPECT_EQ(ahead[i].offset, by_header[i].offset);
+    EXPECT_EQ(ahead[i].size, by_header[i].size);
+  }
+  EXPECT_LT(large.reads, small.reads);
 }
 
 TEST(ImageLocationTest, S3UrisAreFoldersOrTarObjects) {
