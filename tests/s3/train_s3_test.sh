@@ -5,7 +5,8 @@
 # - class folders of JPEGs under a prefix, 2 epochs of exactly the 12 images each (batch 4,
 #   3 steps, no warm-up), --op-log: every image key is read once in each epoch (one decode
 #   worker, so the log's first 12 GETs are epoch 1), each GET its whole object, nothing read
-#   past the last step, the worker's GETs overlapping (`trainbench oplog`: most in flight); the training completes with images/s > 0; `replay` of that log reads
+#   past the last step, the worker's GETs overlapping (`trainbench oplog`: most in flight);
+#   the same through a proxy answering 503 SlowDown and cutting connections (retried); the training completes with images/s > 0; `replay` of that log reads
 #   the same keys and bytes from the bucket;
 # - the same images as one .tar object: each GET a ranged read of one member (its size, never
 #   the tar's), 24 in all;
@@ -87,6 +88,17 @@ rows = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
 assert s["errors"] == 0 and get["replayed"]["count"] == len(rows) == 24, (get, len(rows))
 assert get["replayed"]["bytes"] == sum(int(r["bytes"]) for r in rows), get
 PY
+
+# Through a proxy that answers 503 SlowDown and cuts connections: the GETs are tried again
+# (run's retries), the training completes, and the log still has each image once an epoch.
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/proxy.json" --seed 7 --slowdown 0.15 --cut 0.1
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT expect_exit 0 faults.out "$TB" train "${tiny[@]}" --workers 1 \
+  --data "s3://$bucket/imgs" "${path_style[@]}" --s3-option s3_max_attempts=10 \
+  --op-log "$WORK/faults.tsv.zst"
+fault_proxy_stop
+zstd -dcq faults.tsv.zst >faults.tsv
+check "through faults, every image once per epoch" reads_ok faults.tsv "s3://$bucket/imgs" 2
+check "the proxy did fail requests" [ "$(json proxy.json 'd.get("slowdown", 0) + d.get("cut", 0) > 0')" = True ]
 
 # The same images as one tar object, two workers with 2 reads in flight each.
 expect_exit 0 tar.out "$TB" train "${tiny[@]}" --workers 2 --io-depth 2 --data "s3://$bucket/sets/imgs.tar" \
