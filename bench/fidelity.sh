@@ -17,7 +17,9 @@
 # each with IO_DEPTH image reads in flight (train --io-depth; 1: PyTorch's DataLoader, a worker
 # reads, then decodes, then reads the next image, which is what DLIO's read_threads model).
 # Calibration, on this host:
-#   - computation_time: `train --calibrate` (synthetic batches: compute alone), twice before
+#   - computation_time: `train --calibrate`, with the loader reading the local folder beside the
+#     steps (CALIBRATE_DATA=1, the default: each step less its data wait, so the figure carries
+#     the decode worker's CPU; 0: synthetic batches, compute alone), twice before
 #     the points (the lower sets the demand, hence the caps) and again right before each point's
 #     runs (CALIBRATE_EACH=1, the default): on a shared box the CPU's speed drifts with the
 #     load by tens of % within minutes, and a calibration taken minutes earlier would measure
@@ -47,7 +49,7 @@
 # load), and report/fidelity-<stamp>/ (a grid sweep's summary: `trainbench report` draws the
 # three curves against storage speed; report.html beside it).
 #
-# Env: CALIBRATE_EACH (1), IMAGES (512), SIDE (338), BATCH (8), MODEL (resnet18), SIZE (64), THREADS (1),
+# Env: CALIBRATE_EACH (1), CALIBRATE_DATA (1), IMAGES (512), SIDE (338), BATCH (8), MODEL (resnet18), SIZE (64), THREADS (1),
 # WORKERS (1), IO_DEPTH (1), WARMUP (0), EPOCHS (1), SPEEDS ("local s3 1 0.5 0.25"), PREPROCESS_ROUNDS (3),
 # TRAINBENCH (build/trainbench), DECODE_BENCH (build/bench/trainbench_decode_bench),
 # WORK (/tmp/trainbench-fidelity), S3_GATEWAY_DIR.
@@ -74,6 +76,7 @@ epochs=${EPOCHS:-1}
 read -r -a speeds <<<"${SPEEDS:-local s3 1 0.5 0.25}"
 rounds=${PREPROCESS_ROUNDS:-3}
 calibrate_each=${CALIBRATE_EACH:-1}
+calibrate_data=${CALIBRATE_DATA:-1}
 W=${WORK:-/tmp/trainbench-fidelity}
 steps=$((images / batch))
 prefetch=$((2 * workers))  # train's loader: two batches per worker (PyTorch's prefetch_factor)
@@ -143,10 +146,13 @@ for f in $(ls "$W/data/train" | head -n 3); do
 done
 mean_bytes=$($PY -c "import os,sys; d=sys.argv[1]; s=[os.path.getsize(os.path.join(d,f)) for f in os.listdir(d)]; print(sum(s)/len(s))" "$W/data/train")
 
-# calibrate: train --calibrate's computation_time for this workload on this host, now.
+# calibrate: train --calibrate's computation_time for this workload on this host, now (beside
+# the loader reading the local folder unless CALIBRATE_DATA=0).
 calibrate() {
+  local beside=()
+  [ "$calibrate_data" = 0 ] || beside=(--data "$W/data" --workers "$workers")
   "$TB" train --calibrate "$W/fidelity.yaml" --allow-cpu --device cpu --model "$model" \
-    --image-size "$size" --threads "$threads" --no-progress >"$W/calibrate.out" 2>&1 ||
+    --image-size "$size" --threads "$threads" "${beside[@]}" --no-progress >"$W/calibrate.out" 2>&1 ||
     { cat "$W/calibrate.out" >&2; exit 1; }
   sed -n 's/^train.computation_time=//p' "$W/calibrate.out" | tail -n 1
 }
@@ -269,9 +275,9 @@ done
 # The table (CSV and markdown) and a grid sweep's summary for `trainbench report`.
 $PY - "$W" "$compute" "$preprocess" "$preprocess_stdev" "$demand_mb" "$mean_bytes" \
   "$images x ${side}x$side JPEGs, $model at ${size}px, batch $batch, $threads thread(s) + $workers worker(s) x $io_depth read(s) in flight" \
-  "$TB" <<'PY'
+  "$TB" "$([ "$calibrate_data" = 0 ] && echo "train --calibrate, synthetic batches" || echo "train --calibrate --data beside the loader reading the local folder")" <<'PY'
 import csv, datetime, json, os, subprocess, sys
-w, compute, pre, pre_sd, demand, mean_bytes, shape, tb = sys.argv[1:]
+w, compute, pre, pre_sd, demand, mean_bytes, shape, tb, how = sys.argv[1:]
 rows = [json.loads(l) for l in open(f"{w}/points/rows.jsonl")]
 def err(a, b):
     return 100 * (a - b) / b if b else float("nan")
@@ -299,7 +305,7 @@ def label(r):
         return {"local": "local folder", "s3": "S3, uncapped"}[r["speed"]]
     return f"S3 at {float(r['speed']):g} x demand ({r['cap_MB_per_second']:.2f} MB/s)"
 now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-md = [f"Measured {now}; {shape}; computation_time {float(compute):.4f} s (train --calibrate; again before each point: its column), "
+md = [f"Measured {now}; {shape}; computation_time {float(compute):.4f} s ({how}; again before each point: its column), "
       f"reader.preprocess_time {float(pre) * 1e3:.3f} ms (stdev {float(pre_sd) * 1e3:.3f} ms), "
       f"mean file {float(mean_bytes) / 1e3:.1f} KB, demand {float(demand):.2f} MB/s.", "",
       "img/s and stall % (the share of the time the step waited for data; emulated: 100 - AU) "

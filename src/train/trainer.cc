@@ -273,6 +273,7 @@ TrainResult Train(const TrainOptions& options) {
     Synchronize(device);
     if (data_parallel) data_parallel->Barrier();
     result.step_seconds.reserve(static_cast<size_t>(steps));
+    result.step_wait_seconds.reserve(static_cast<size_t>(steps));
     StepClock clock(device);
     const double start = NowSeconds();
     clock.Start();
@@ -282,8 +283,11 @@ TrainResult Train(const TrainOptions& options) {
     for (int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
       if (o.live) o.live->SetPhase(metrics::LivePhase::kTrain, static_cast<uint64_t>(epoch));
       for (int64_t s = 1; s <= o.steps_per_epoch; ++s) {
-        const at::Tensor loss = step(result.data_wait_seconds);
+        double waited = 0;
+        const at::Tensor loss = step(waited);
         clock.StepDone();
+        result.data_wait_seconds += waited;
+        result.step_wait_seconds.push_back(waited);
         if (o.live) o.live->AddSamples(static_cast<uint64_t>(o.batch_size));
         // The host may queue two steps ahead of the device, no more: batches in flight
         // stay bounded and the data wait still shows a starving device.

@@ -74,10 +74,11 @@ struct TrainResult {
   int64_t parameters = 0;
   int64_t total_images = 0;  // batch x steps x epochs x processes (warm-up excluded)
   double elapsed_seconds = 0;
-  double images_per_second = 0;      // of all processes together
-  std::vector<double> step_seconds;  // every timed step
-  double data_wait_seconds = 0;      // of those, blocked waiting for the next batch
-  std::vector<double> losses;        // read every loss_read_interval timed steps
+  double images_per_second = 0;           // of all processes together
+  std::vector<double> step_seconds;       // every timed step
+  double data_wait_seconds = 0;           // of those, blocked waiting for the next batch
+  std::vector<double> step_wait_seconds;  // each timed step's share of that, in step order
+  std::vector<double> losses;             // read every loss_read_interval timed steps
   int64_t loss_read_interval = 1;
   bool cuda_graphs = false;       // the timed steps replayed a CUDA graph
   bool fused_batch_norm = false;  // the model ran the fused BatchNorm+ReLU kernels

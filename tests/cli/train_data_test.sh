@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `trainbench train --data PATH` on real JPEGs: an ImageNet-style folder of class folders,
 # the same as a tar, and a flat trainbench-style dataset; the summary reports the data and
-# the share of step time spent waiting for it. Also `--calibrate WORKLOAD`.
+# the share of step time spent waiting for it. Also `--calibrate WORKLOAD`, alone and beside the loader (--data).
 source "$(dirname "$0")/../lib/common.sh"
 skip_unless train_has_libtorch "trainbench built without LibTorch"
 skip_unless "python_has PIL numpy" "$PY with Pillow and numpy (scripts/setup.sh installs them)"
@@ -103,6 +103,19 @@ cat "$WORK/out"
 grep -q "at batch 2 on" "$WORK/out" || fail "calibration batch"
 tail -n 1 "$WORK/out" | grep -Eq '^train\.computation_time=[0-9]+\.[0-9]{6}$' ||
   fail "calibration override line"
+# With --data the loader reads and decodes beside the timed steps: each step's compute is its
+# time less its wait for the batch, and the line says so (the fidelity study's calibration).
+"$TRAINBENCH" train --calibrate "$WORK/tiny.yaml" --device cpu --threads 1 --workers 1 \
+  --model resnet18 --image-size 32 --warmup-steps 1 --steps-per-epoch 3 --data "$WORK/imagenet" >"$WORK/out"
+cat "$WORK/out"
+grep -q "Timed with the loader reading $WORK/imagenet beside the steps (1 worker(s)): each step less its" \
+  "$WORK/out" || fail "calibration with --data: the loader line"
+tail -n 1 "$WORK/out" | grep -Eq '^train\.computation_time=0\.[0-9]{6}$' ||
+  fail "calibration with --data: the override line"
+"$PY" - "$(tail -n 1 "$WORK/out" | cut -d= -f2)" <<'PY' || fail "calibration with --data: not a step time"
+import sys
+assert 0 < float(sys.argv[1]) < 30, sys.argv[1]
+PY
 # A workload batch that does not fit in the host's memory (here a host with 0.30 GB free):
 # calibration times the largest batch that fits and scales the step time, saying so; a plain
 # run of that batch is refused before it starts, with the numbers.

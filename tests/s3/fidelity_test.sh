@@ -2,7 +2,8 @@
 # A small fidelity study (bench/fidelity.sh, docs/fidelity.md): a CPU ResNet-18 training on
 # 96 datagen JPEGs at two storage speeds, the local folder (far faster than the demand) and
 # the suite's gateway behind fault_proxy.py capped at a quarter of the demand, against the
-# emulation (`run` with train --calibrate's computation_time and the decode bench's
+# emulation (`run` with train --calibrate's computation_time, timed beside the loader reading
+# the local folder, and the decode bench's
 # reader.preprocess_time) and the op-log replay's prediction.
 #
 # The bounds, for a noisy shared 2-core box (other builds compile beside it): they compare
