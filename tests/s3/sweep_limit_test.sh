@@ -29,8 +29,20 @@ for limit in 12 24; do
   check "limit $limit MB/s: the answer $answer is within 1 (or 5%) of $want" "$PY" -c "
 a, w = $answer, $want
 assert abs(a - w) <= max(1, 0.05 * w), (a, w)"
-  check "limit $limit MB/s: confirmed by full-length runs" \
-    test "$(json_last_line "$out" 'd["trainbench_sweep"]["confirmed"]')" = True
+  # At 12 MB/s the answer (6) runs at 100% AU and 7 at 85.7%: its repeats agree. At 24 MB/s
+  # the answer (13 asks 26 MB/s) runs at 92.3% by the arithmetic, 2.3 points over the target,
+  # and the proxy's pacing under the suite's load moves a full-length run by about 3 points
+  # (CI, 2026-11-27: 13 passed 2 of 3, at 88.7, 92.1 and 93.1%). There the repeats may
+  # disagree, and the sweep must then say so and blame the storage, not the client.
+  if [ "$limit" = 12 ]; then
+    check "limit $limit MB/s: confirmed by full-length runs" \
+      test "$(json_last_line "$out" 'd["trainbench_sweep"]["confirmed"]')" = True
+  elif [ "$(json_last_line "$out" 'd["trainbench_sweep"]["confirmed"]')" != True ]; then
+    contains "$out" "the answer is not stable: "
+    contains "$out" "storage-bound ("
+    check "limit $limit MB/s: an unstable answer blames no client" \
+      bash -c "! grep -q 'client-bound' '$out'"
+  fi
   # The proxy's cap is the limit: the answer is the storage's, and says so.
   check "limit $limit MB/s: classified storage-bound" \
     test "$(json_last_line "$out" 'd["trainbench_sweep"]["limited_by"]')" = storage
