@@ -31,13 +31,13 @@ for root, _, files in os.walk(src):
 
 def reach(start, skip_edge):
     """Folders reachable from start without the edge skip_edge."""
-    seen, todo = set(), [start]
-    while todo:
-        a = todo.pop()
+    seen, frontier = set(), [start]
+    while frontier:
+        a = frontier.pop()
         for b in edges[a]:
             if (a, b) != skip_edge and b not in seen:
                 seen.add(b)
-                todo.append(b)
+                frontier.append(b)
     return seen
 
 
