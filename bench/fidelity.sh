@@ -45,12 +45,17 @@
 #              --train-results, at the loader's reads in flight: images/s and the lost
 #              share of the predicted step.
 # Errors: emulated and predicted images/s against real (%), stall share in points.
+#   storage    run with no compute and no preprocessing over the first SPEED_PROBE_FILES
+#              files, at the same reads in flight: the MB/s this storage gives the loader,
+#              the page's x axis.
 # Output in WORK: fidelity.csv, fidelity.md (one table, with the calibration, the date and the
-# load), and report/fidelity-<stamp>/ (a grid sweep's summary: `trainbench report` draws the
-# three curves against storage speed; report.html beside it).
+# load), and report/fidelity-<stamp>/ (results of kind "fidelity", bench/lib/fidelity_summary.py:
+# `trainbench report` draws images/s and the stall share of each path against the storage's
+# MB/s, and each path's error; report.html beside it).
 #
 # Env: CALIBRATE_EACH (1), CALIBRATE_DATA (1), IMAGES (512), SIDE (338), BATCH (8), MODEL (resnet18), SIZE (64), THREADS (1),
 # WORKERS (1), IO_DEPTH (1), WARMUP (0), EPOCHS (1), SPEEDS ("local s3 1 0.5 0.25"), PREPROCESS_ROUNDS (3),
+# SPEED_PROBE_FILES (64),
 # TRAINBENCH (build/trainbench), DECODE_BENCH (build/bench/trainbench_decode_bench),
 # WORK (/tmp/trainbench-fidelity), S3_GATEWAY_DIR.
 set -euo pipefail
@@ -77,6 +82,9 @@ read -r -a speeds <<<"${SPEEDS:-local s3 1 0.5 0.25}"
 rounds=${PREPROCESS_ROUNDS:-3}
 calibrate_each=${CALIBRATE_EACH:-1}
 calibrate_data=${CALIBRATE_DATA:-1}
+probe_files=${SPEED_PROBE_FILES:-64}
+[ "$probe_files" -le "$images" ] || probe_files=$images
+started=$(date -u +%Y%m%dT%H%M%SZ)
 W=${WORK:-/tmp/trainbench-fidelity}
 steps=$((images / batch))
 prefetch=$((2 * workers))  # train's loader: two batches per worker (PyTorch's prefetch_factor)
@@ -233,6 +241,12 @@ print(r["batch_size"] / r["images_per_second"] * (1 - d["trainbench"]["data_wait
   log "point $speed: emulated with the real run's compute ($real_compute s)"
   "$TB" run "${run_args[@]}" "train.computation_time=$real_compute" "${emu[@]}" >"$W/points/emulated_real-$speed.out" 2>&1 ||
     { cat "$W/points/emulated_real-$speed.out" >&2; exit 1; }
+  # The storage's speed for the page's axis: what `run` reads from it at the loader's reads in
+  # flight with no compute and no preprocessing, over the first SPEED_PROBE_FILES files.
+  log "point $speed: storage speed (run, no compute, $probe_files files)"
+  "$TB" run "${run_args[@]}" train.computation_time=0 reader.preprocess_time=0 reader.preprocess_time_stdev=0 \
+    "dataset.num_files_train=$probe_files" "${emu[@]}" >"$W/points/speed-$speed.out" 2>&1 ||
+    { cat "$W/points/speed-$speed.out" >&2; exit 1; }
   log "point $speed: predicted"
   "$TB" replay "$local_oplog" "${target[@]}" --train-results "$local_results" --no-progress --concurrency "$in_flight" \
     --output "$W/points/replay" >"$W/points/predicted-$speed.out" 2>&1 ||
@@ -243,7 +257,8 @@ import json, sys
 d, speed, cap, load0, load1, compute = sys.argv[1:]
 last = lambda f: json.loads(open(f"{d}/{f}-{speed}.out").read().splitlines()[-1])
 real, emu, pred = last("real"), last("emulated"), last("predicted")
-emu_real = last("emulated_real")["trainbench_metrics"]
+emu_real_line = last("emulated_real")
+emu_real = emu_real_line["trainbench_metrics"]
 t = json.load(open(pred["trainbench"]["results"] + "/summary.json"))["training"]
 assert real["trainbench"].get("bad_images", 0) == 0, "images that did not decode: " + str(real)
 m = emu["trainbench_metrics"]
@@ -265,6 +280,8 @@ print(json.dumps({
     "emulated_results": emu["trainbench"]["results"],
     "emulated_real_samples_per_second": emu_real["samples_per_second"],
     "emulated_real_stall_percent": 100 - emu_real["au_percentage"],
+    "emulated_real_results": emu_real_line["trainbench"]["results"],
+    "storage_MB_per_second": last("speed")["trainbench_metrics"]["io_mb_per_second"],
     "predicted_images_per_second": t["predicted_images_per_second_per_process"],
     "predicted_stall_percent": 100 * t["io_lost_s_per_step"] / t["predicted_step_s"],
     "predicted_results": pred["trainbench"]["results"],
@@ -272,85 +289,25 @@ print(json.dumps({
 PY
 done
 
-# The table (CSV and markdown) and a grid sweep's summary for `trainbench report`.
-$PY - "$W" "$compute" "$preprocess" "$preprocess_stdev" "$demand_mb" "$mean_bytes" \
-  "$images x ${side}x$side JPEGs, $model at ${size}px, batch $batch, $threads thread(s) + $workers worker(s) x $io_depth read(s) in flight" \
-  "$TB" "$([ "$calibrate_data" = 0 ] && echo "train --calibrate, synthetic batches" || echo "train --calibrate --data beside the loader reading the local folder")" <<'PY'
-import csv, datetime, json, os, subprocess, sys
-w, compute, pre, pre_sd, demand, mean_bytes, shape, tb, how = sys.argv[1:]
-rows = [json.loads(l) for l in open(f"{w}/points/rows.jsonl")]
-def err(a, b):
-    return 100 * (a - b) / b if b else float("nan")
-cols = ["speed", "cap_MB_per_second", "real_images_per_second", "real_stall_percent",
-        "emulated_samples_per_second", "emulated_stall_percent", "emulated_error_percent",
-        "emulated_stall_error_points", "emulated_real_samples_per_second",
-        "emulated_real_stall_percent", "emulated_real_error_percent",
-        "emulated_real_stall_error_points", "predicted_images_per_second", "predicted_stall_percent",
-        "predicted_error_percent", "predicted_stall_error_points", "calibrated_compute_ms", "real_compute_ms",
-        "load_before", "load_after"]
-for r in rows:
-    r["emulated_error_percent"] = err(r["emulated_samples_per_second"], r["real_images_per_second"])
-    r["emulated_stall_error_points"] = r["emulated_stall_percent"] - r["real_stall_percent"]
-    r["emulated_real_error_percent"] = err(r["emulated_real_samples_per_second"], r["real_images_per_second"])
-    r["emulated_real_stall_error_points"] = r["emulated_real_stall_percent"] - r["real_stall_percent"]
-    r["predicted_error_percent"] = err(r["predicted_images_per_second"], r["real_images_per_second"])
-    r["predicted_stall_error_points"] = r["predicted_stall_percent"] - r["real_stall_percent"]
-with open(f"{w}/fidelity.csv", "w", newline="") as f:
-    out = csv.writer(f)
-    out.writerow(cols)
-    for r in rows:
-        out.writerow([r[c] if isinstance(r[c], str) else f"{r[c]:.3f}" for c in cols])
-def label(r):
-    if r["speed"] in ("local", "s3"):
-        return {"local": "local folder", "s3": "S3, uncapped"}[r["speed"]]
-    return f"S3 at {float(r['speed']):g} x demand ({r['cap_MB_per_second']:.2f} MB/s)"
-now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-md = [f"Measured {now}; {shape}; computation_time {float(compute):.4f} s ({how}; again before each point: its column), "
-      f"reader.preprocess_time {float(pre) * 1e3:.3f} ms (stdev {float(pre_sd) * 1e3:.3f} ms), "
-      f"mean file {float(mean_bytes) / 1e3:.1f} KB, demand {float(demand):.2f} MB/s.", "",
-      "img/s and stall % (the share of the time the step waited for data; emulated: 100 - AU) "
-      "with the error against real (img/s in %, stall in points); emulated* takes the real run's "
-      "own compute per step as its computation_time.", "",
-      "| storage | real | emulated | emulated* | predicted | compute ms/step: calibrated, real | load (1 min, before/after) |",
-      "|---|---|---|---|---|---|---|"]
-def cell(rate, stall, e=None, p=None):
-    return f"{rate:.1f}, {stall:.1f} %" + ("" if e is None else f" ({e:+.1f} %, {p:+.1f})")
-for r in rows:
-    md.append(f"| {label(r)} | {cell(r['real_images_per_second'], r['real_stall_percent'])} | "
-              f"{cell(r['emulated_samples_per_second'], r['emulated_stall_percent'], r['emulated_error_percent'], r['emulated_stall_error_points'])} | "
-              f"{cell(r['emulated_real_samples_per_second'], r['emulated_real_stall_percent'], r['emulated_real_error_percent'], r['emulated_real_stall_error_points'])} | "
-              f"{cell(r['predicted_images_per_second'], r['predicted_stall_percent'], r['predicted_error_percent'], r['predicted_stall_error_points'])} | "
-              f"{r['calibrated_compute_ms']:.0f}, {r['real_compute_ms']:.0f} | "
-              f"{r['load_before']:.2f} / {r['load_after']:.2f} |")
-open(f"{w}/fidelity.md", "w").write("\n".join(md) + "\n")
-print("\n".join(md))
-# The grid sweep's page draws a line per path against the first axis: storage speed.
-stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-folder = f"{w}/report/fidelity-{stamp}"
-os.makedirs(folder)
-version = subprocess.run([tb, "--version"], capture_output=True, text=True).stdout.split()[-1]
-speeds = [label(r) for r in rows]
-points = []
-for r, s in zip(rows, speeds):
-    for path, rate, stall, res in [
-            ("real", r["real_images_per_second"], r["real_stall_percent"], r["real_results"]),
-            ("emulated", r["emulated_samples_per_second"], r["emulated_stall_percent"], r["emulated_results"]),
-            ("emulated*", r["emulated_real_samples_per_second"], r["emulated_real_stall_percent"], ""),
-            ("predicted", r["predicted_images_per_second"], r["predicted_stall_percent"], r["predicted_results"])]:
-        points.append({"values": {"storage": s, "path": path},
-                       "run": {"au_percentage": 100 - stall, "samples_per_second": rate,
-                               "MB_per_second": rate * float(mean_bytes) / 1e6,
-                               "verdict": f"stall {stall:.1f} %", "results": res}})
-summary = {"kind": "sweep", "workload": "fidelity: " + shape, "version": version,
-           "started": now, "finished": now, "complete": True, "host_names": [os.uname().nodename],
-           "mode": "grid",
-           "axes": [{"key": "storage", "values": speeds},
-                    {"key": "path", "values": ["real", "emulated", "emulated*", "predicted"]}],
-           "points_total": len(points), "points_done": len(points), "points_resumed": 0,
-           "points": points}
-json.dump(summary, open(f"{folder}/summary.json", "w"), indent=1)
-print(folder)
+# The table (CSV and markdown) and the study's results folder (kind "fidelity") for
+# `trainbench report`: bench/lib/fidelity_summary.py.
+study=$($PY - <<PY
+import json
+print(json.dumps({
+    "shape": "$images x ${side}x$side JPEGs, $model at ${size}px, batch $batch, $threads thread(s) + $workers worker(s) x $io_depth read(s) in flight",
+    "compute_s": $compute, "preprocess_s": $preprocess, "preprocess_stdev_s": $preprocess_stdev,
+    "demand_MB_per_second": $demand_mb, "mean_file_bytes": $mean_bytes,
+    "calibration": "$([ "$calibrate_data" = 0 ] && echo "train --calibrate, synthetic batches" || echo "train --calibrate --data beside the loader reading the local folder")",
+    "trainbench": "$TB", "started": "$started", "bound_percent": 5,
+    "config": {"images": $images, "side": $side, "model": "$model", "image_size": $size,
+               "batch_size": $batch, "threads": $threads, "workers": $workers,
+               "io_depth": $io_depth, "reads_in_flight": $in_flight, "prefetch": $prefetch,
+               "warmup_steps": $warmup, "epochs": $epochs, "speeds": "${speeds[*]}",
+               "calibrate_each": $calibrate_each, "calibrate_data": $calibrate_data,
+               "speed_probe_files": $probe_files}}))
 PY
+)
+$PY "$ROOT/bench/lib/fidelity_summary.py" "$W" "$study"
 folder=$(ls -d "$W"/report/fidelity-* | tail -n 1)
 "$TB" report "$folder" >/dev/null 2>&1 || log "trainbench report could not draw $folder"
 log "table: $W/fidelity.csv, $W/fidelity.md; page: $folder/report.html"

@@ -25,14 +25,15 @@ std::vector<std::string> DistinctHosts(const std::vector<std::string>& hosts) {
 }
 
 const std::vector<std::string>& ResultKinds() {
-  static const std::vector<std::string> kKinds = {
-      "run", "checkpoint", "datagen", "stage", "train", "staged_train", "sweep", "replay", "sai3"};
+  static const std::vector<std::string> kKinds = {"run",   "checkpoint",   "datagen", "stage",
+                                                  "train", "staged_train", "sweep",   "replay",
+                                                  "sai3",  "fidelity"};
   return kKinds;
 }
 
 std::string ReportedJobsInWords() {
   // A kind as its command is known: a grid is a sweep's mode, sai3 a run of a sai3-bench
-  // config.
+  // config, fidelity bench/fidelity.sh's study.
   std::vector<std::string> names;
   for (const auto& kind : ResultKinds()) {
     if (kind == "staged_train") {
@@ -42,6 +43,8 @@ std::string ReportedJobsInWords() {
       names.push_back("grid");
     } else if (kind == "sai3") {
       names.push_back("sai3-bench");
+    } else if (kind == "fidelity") {
+      names.push_back("fidelity study");
     } else {
       names.push_back(kind);
     }

@@ -16,7 +16,7 @@ expect_exit 2 out "$TRAINBENCH" report afile
 contains out "results folder 'afile' is not a folder"
 
 # Every kind report draws (report/result_envelope.cc's ResultKinds), by its command's name.
-kinds=(run checkpoint datagen stage train "staged train" sweep grid replay sai3-bench)
+kinds=(run checkpoint datagen stage train "staged train" sweep grid replay sai3-bench "fidelity study")
 mkdir bogus
 echo '{"kind": "bogus"}' >bogus/summary.json
 expect_exit 2 out "$TRAINBENCH" report bogus

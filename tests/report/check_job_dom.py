@@ -1,4 +1,5 @@
-"""Checks the report page of a datagen, stage, train, staged-train, sweep, replay or sai3 result (Chromium's
+"""Checks the report page of a datagen, stage, train, staged-train, sweep, replay, sai3 or fidelity
+result (Chromium's
 --dump-dom, after the page's scripts ran) against the results folders it was made from: the
 page knows the kind, the outcome is summary.json's, every figure in the table is
 summary.json's value, every chart was drawn, and the points it drew are timeseries.csv's
@@ -24,6 +25,9 @@ CHARTS = {
     "sweep": {"au-by-count": "au_percentage", "throughput-by-count": "MB_per_second"},
     "replay": {"replay-latency": "latency_ms", "replay-rate": ("io_MB_per_second", 1)},
     "sai3": {"sai3-latency": "latency_ms", "sai3-rate": ("io_MB_per_second", 1)},
+    # bench/fidelity.sh's study: each path's figure at each storage speed.
+    "fidelity": {"fidelity-rate": "images_per_second", "fidelity-stall": "stall_percent",
+                 "fidelity-error": "error_percent", "fidelity-stall-error": "stall_error_points"},
 }
 SHARES = ["transfer_s", "retry_wasted_s", "verify_s", "extract_s"]
 
@@ -88,6 +92,14 @@ if kind == "sweep" and not GRID:  # how many counts were run, not --min under th
     tried = [str(len({p["accelerators"] for p in s["probes"]})) for s in summaries]
     assert page.figures["counts_tried"] == tried, (page.figures["counts_tried"], tried)
 
+if kind == "fidelity":  # the points table: a row per storage speed, as measured
+    rows = page.tables["fidelity-points-table"][1:]
+    s0 = summaries[0]
+    assert [r[0] for r in rows] == [p["storage"] for p in s0["points"]], rows
+    for r, p in zip(rows, s0["points"]):
+        real = p["paths"]["real"]
+        assert r[3].startswith(f"{real['images_per_second']:,.1f}, {real['stall_percent']:,.1f}%"), (r, real)
+
 for chart, source in CHARTS[kind].items():
     sets = points[chart]["datasets"]
     if GRID:  # each figure by the first key's value, a line per combination of the others
@@ -118,6 +130,24 @@ for chart, source in CHARTS[kind].items():
             assert ("no verdict" in sets[k]["label"]) != j, (chart, sets[k]["label"])
         if chart == "au-by-count":  # the target line
             assert all(d["y"] == summaries[0]["au_target_percentage"] for d in sets[-1]["data"])
+        continue
+    if kind == "fidelity":  # a line per path (real only where it is not the reference),
+        # its points sorted by the storage's measured speed; then the bound's two lines
+        s0 = summaries[0]
+        paths = [p for p in s0["paths"] if p != "real" or chart in ("fidelity-rate", "fidelity-stall")]
+        pts = sorted(s0["points"], key=lambda p: p["storage_MB_per_second"])
+        for k, path in enumerate(paths):
+            assert sets[k]["label"] == path, (chart, k, sets[k]["label"])
+            want = [(round(p["storage_MB_per_second"], 6), round(p["paths"][path][source], 6))
+                    for p in pts]
+            got = [(round(d["x"], 6), round(d["y"], 6)) for d in sets[k]["data"]]
+            assert got == want, (chart, path, got, want)
+        bands = sets[len(paths):]
+        if chart in ("fidelity-error", "fidelity-stall-error"):
+            assert sorted(d["data"][0]["y"] for d in bands) == \
+                [-s0["bound_percent"], s0["bound_percent"]], (chart, bands)
+        else:
+            assert not bands, (chart, bands)
         continue
     if chart == "replay-latency":  # p50 and p99 of each op, the original's then the replay's
         ops = summaries[0]["ops"]

@@ -7,7 +7,8 @@
         p.verdict || (!p.au_meaningful ? 'no verdict' : p.passed ? 'pass' : 'FAIL');
     const kindName = {datagen: 'datagen', stage: 'stage', train: 'training',
                       staged_train: 'staged training', sweep: 'sweep',
-                      replay: 'replay', sai3: 'sai3-bench workload'}[kind] || kind;
+                      replay: 'replay', sai3: 'sai3-bench workload',
+                      fidelity: 'fidelity study'}[kind] || kind;
     const staged = kind === 'stage' || kind === 'staged_train';
     document.body.setAttribute('data-kind', kind);
     document.getElementById('subtitle').textContent = runs.length === 1
@@ -18,6 +19,7 @@
     // ---- outcome
     // A job killed before its end left the summary it wrote when it began: no figures yet.
     const leadFigure = {sweep: 'mode', replay: 'operations', sai3: 'operations',
+                        fidelity: 'points_total',
                         datagen: 'files_written', train: 'radix_metrics.images_per_second'};
     function headline(s) {
       if (at(s, leadFigure[kind] || 'bytes') == null)
@@ -27,6 +29,15 @@
         return `${s.points_done} of ${s.points_total} points run` +
                (s.points_resumed ? ` (${s.points_resumed} by an earlier invocation)` : '');
       if (kind === 'sweep') return s.sentence;
+      if (kind === 'fidelity') {
+        const w = (s.worst || {}).emulated || {};
+        return `${s.points_total} storage speeds: the emulation's images/s within ` +
+               `${num(w.error_percent, 1)}% and its stall share within ` +
+               `${num(w.stall_error_points, 1)} points of the real training's ` +
+               (s.emulated_within_bound ? `(inside the ${num(s.bound_percent, 0)}% bound)`
+                                        : `(beyond the ${num(s.bound_percent, 0)}% bound: ` +
+                                          'see the points)');
+      }
       if (kind === 'replay')
         return `${s.operations} of ${s.original_operations} operations replayed (${s.mode}` +
                `${s.mode === 'timed' ? ' at ' + s.speed + 'x' : ''}) in ${num(s.seconds, 3)} s; ` +
@@ -132,6 +143,18 @@
                     ['objects written', 'prepare.written'],
                     ['objects already there', 'prepare.skipped'],
                     ['prepare seconds', 'prepare.seconds', 3], ['target', 'target']];
+    figures.fidelity = [['storage speeds', 'points_total'],
+                        ['demand MB/s (at the calibrated compute)', 'demand_MB_per_second', 2],
+                        ['computation_time s', 'computation_time_s', 4],
+                        ['calibration', 'calibration'],
+                        ['reader.preprocess_time ms', 'preprocess_time_ms', 3],
+                        ['preprocess_time stdev ms', 'preprocess_time_stdev_ms', 3],
+                        ['mean file', 'mean_file_bytes', 'B'], ['bound %', 'bound_percent', 0],
+                        ['emulated within the bound', 'emulated_within_bound']];
+    for (const path of ['emulated', 'emulated*', 'predicted'])
+      figures.fidelity.push([`${path}: worst images/s error %`, `worst.${path}.error_percent`, 1],
+                            [`${path}: worst stall error, points`,
+                             `worst.${path}.stall_error_points`, 1]);
     figures.staged_train = figures.stage.concat(
         [['compute s', 'compute_s', 3], ['images/s', 'train.radix_metrics.images_per_second', 1],
          ['data wait share', 'train.trainbench.data_wait_share', 4]]);
@@ -349,6 +372,82 @@
                                      num(p.read_latency_p99_ms, 2), num(p.cpu_share, 2),
                                      num(p.page_cache_fraction, 2), p.results]),
                                    i === 0 ? 'probes-table' : undefined));
+    }
+
+    if (kind === 'fidelity') {
+      // Each path's images/s and stall share against the storage's speed (what `run` read
+      // from it at the loader's reads in flight), on a log axis: a local folder is hundreds
+      // of times the capped points.
+      const paths = S(runs[0]).paths || ['real', 'emulated', 'emulated*', 'predicted'];
+      const speedOf = (p) => p.storage_MB_per_second != null ? p.storage_MB_per_second
+                                                            : p.cap_MB_per_second;
+      const drawn = (r) => (S(r).points || []).filter((p) => speedOf(p) > 0)
+                               .sort((a, b) => speedOf(a) - speedOf(b));
+      const dash = {real: [], emulated: [6, 3], 'emulated*': [2, 3], predicted: [10, 4, 2, 4]};
+      function bySpeed(id, title, field, yTitle, note, withReal, band) {
+        const sets = [];
+        runs.forEach((r, i) => paths.forEach((path, k) => {
+          if (!withReal && path === 'real') return;
+          const c = color(runs.length > 1 ? i * paths.length + k : k);
+          sets.push({label: (runs.length > 1 ? label(r, i) + ' ' : '') + path, borderColor: c,
+                     backgroundColor: c, borderDash: dash[path] || [], pointRadius: 3,
+                     borderWidth: path === 'real' ? 2.5 : 1.5,
+                     data: drawn(r).map((p) => ({x: speedOf(p), y: p.paths[path][field]}))});
+        }));
+        const speeds = runs.flatMap((r) => drawn(r).map(speedOf));
+        if (band != null && speeds.length)
+          for (const y of [band, -band])
+            sets.push({label: y > 0 ? `bound ±${num(band, 0)}` : '', borderColor: '#b3261e',
+                       borderDash: [6, 4], pointRadius: 0, borderWidth: 1,
+                       data: [{x: Math.min(...speeds), y: y}, {x: Math.max(...speeds), y: y}]});
+        const demand = S(runs[0]).demand_MB_per_second;
+        chart(charts, id, title,
+              {type: 'line', data: {datasets: sets},
+               options: {scales: {x: {type: 'logarithmic',
+                                      title: {display: true,
+                                              text: 'storage speed: MB/s read at the ' +
+                                                    'loader\'s reads in flight (log)'}},
+                                  y: Object.assign({title: {display: true, text: yTitle}},
+                                                   band == null ? {beginAtZero: true} : {})},
+                         plugins: {phaseMarks: demand > 0
+                                                   ? [{x: demand, label: 'demand'}] : [],
+                                   // The bound's second line is unnamed: one legend entry.
+                                   legend: {labels: {filter: (item) => item.text !== ''}}}}},
+              note);
+      }
+      bySpeed('fidelity-rate', 'Images/s against the storage\'s speed', 'images_per_second',
+              'images/s (emulated: samples/s)',
+              'The real training (solid), the emulation with the calibrated compute ' +
+              '(dashed), the emulation given the real run\'s own compute per step (dotted), ' +
+              'and the op-log replay\'s prediction; the dashed line marks the demand.', true);
+      bySpeed('fidelity-stall', 'Stall: share of the time the step waited for data',
+              'stall_percent', '% of the time (emulated: 100 - AU)',
+              'Where storage is slower than the demand the step waits; the emulation ' +
+              'must wait as much as the real training.', true);
+      bySpeed('fidelity-error', 'Error against the real training: images/s',
+              'error_percent', '% of the real images/s',
+              'Each path\'s images/s over the real training\'s, less 1, in %; the dashed ' +
+              'lines are the study\'s bound.', false, S(runs[0]).bound_percent);
+      bySpeed('fidelity-stall-error', 'Error against the real training: stall share',
+              'stall_error_points', 'points (path - real)',
+              'Each path\'s stall share less the real training\'s, in points.', false,
+              S(runs[0]).bound_percent);
+      const sec = section('Points');
+      const cell = (p) => `${num(p.images_per_second, 1)}, ${num(p.stall_percent, 1)}%` +
+                          (p.error_percent == null ? ''
+                                                   : ` (${num(p.error_percent, 1)}%, ` +
+                                                     `${num(p.stall_error_points, 1)})`);
+      runs.forEach((r, i) => table(sec, ['storage', 'storage MB/s', 'x demand'].concat(paths)
+                                            .concat(['compute ms: calibrated, real',
+                                                     'load before/after', 'real results']),
+                                   (S(r).points || []).map((p) => [
+                                     p.storage, num(speedOf(p), 2), num(p.times_demand, 2)]
+                                     .concat(paths.map((path) => cell(p.paths[path])))
+                                     .concat([`${num(p.calibrated_compute_ms, 0)}, ` +
+                                              `${num(p.paths.real.compute_ms, 0)}`,
+                                              `${num(p.load_before, 2)} / ${num(p.load_after, 2)}`,
+                                              p.paths.real.results])),
+                                   i === 0 ? 'fidelity-points-table' : undefined));
     }
 
     if (kind === 'replay') {

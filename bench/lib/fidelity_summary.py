@@ -1,0 +1,169 @@
+"""The fidelity study's results (bench/fidelity.sh): from the points it measured
+(WORK/points/rows.jsonl, one JSON object a storage speed) the table as CSV and markdown
+(WORK/fidelity.csv, WORK/fidelity.md) and a results folder of kind "fidelity"
+(WORK/report/fidelity-<UTC stamp>/summary.json) that `trainbench report` draws: images/s and
+the stall share of each path (real, emulated, emulated*, predicted) against the storage's
+speed, and each path's error against the real training.
+
+Usage: fidelity_summary.py WORK STUDY_JSON
+STUDY_JSON: the study's settings and calibration (see bench/fidelity.sh: shape, compute_s,
+preprocess_s, preprocess_stdev_s, demand_MB_per_second, mean_file_bytes, calibration,
+trainbench, started, bound_percent, config).
+"""
+import csv
+import datetime
+import json
+import math
+import os
+import subprocess
+import sys
+
+PATHS = ["real", "emulated", "emulated*", "predicted"]
+# The rows.jsonl keys of each path's images/s and stall share.
+KEYS = {"real": ("real_images_per_second", "real_stall_percent"),
+        "emulated": ("emulated_samples_per_second", "emulated_stall_percent"),
+        "emulated*": ("emulated_real_samples_per_second", "emulated_real_stall_percent"),
+        "predicted": ("predicted_images_per_second", "predicted_stall_percent")}
+COLUMNS = ["speed", "cap_MB_per_second", "storage_MB_per_second", "real_images_per_second",
+           "real_stall_percent", "emulated_samples_per_second", "emulated_stall_percent",
+           "emulated_error_percent", "emulated_stall_error_points",
+           "emulated_real_samples_per_second", "emulated_real_stall_percent",
+           "emulated_real_error_percent", "emulated_real_stall_error_points",
+           "predicted_images_per_second", "predicted_stall_percent", "predicted_error_percent",
+           "predicted_stall_error_points", "calibrated_compute_ms", "real_compute_ms",
+           "load_before", "load_after"]
+
+
+def error_percent(a, b):
+    return 100 * (a - b) / b if b else float("nan")
+
+
+def label(r):
+    if r["speed"] == "local":
+        return "local folder"
+    if r["speed"] == "s3":
+        return "S3, uncapped"
+    return f"S3 at {float(r['speed']):g} x demand ({r['cap_MB_per_second']:.2f} MB/s)"
+
+
+def with_errors(r):
+    for path, prefix in (("emulated", "emulated"), ("emulated*", "emulated_real"),
+                         ("predicted", "predicted")):
+        rate, stall = KEYS[path]
+        r[f"{prefix}_error_percent"] = error_percent(r[rate], r["real_images_per_second"])
+        r[f"{prefix}_stall_error_points"] = r[stall] - r["real_stall_percent"]
+    r.setdefault("storage_MB_per_second", float("nan"))
+    return r
+
+
+def write_atomically(path, text):
+    tmp = f"{path}.partial"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def write_table(work, rows, study):
+    with open(f"{work}/fidelity.csv.partial", "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(COLUMNS)
+        for r in rows:
+            out.writerow([r[c] if isinstance(r[c], str) else f"{r[c]:.3f}" for c in COLUMNS])
+    os.replace(f"{work}/fidelity.csv.partial", f"{work}/fidelity.csv")
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    md = [f"Measured {now}; {study['shape']}; computation_time {study['compute_s']:.4f} s "
+          f"({study['calibration']}; again before each point: its column), "
+          f"reader.preprocess_time {study['preprocess_s'] * 1e3:.3f} ms (stdev "
+          f"{study['preprocess_stdev_s'] * 1e3:.3f} ms), mean file "
+          f"{study['mean_file_bytes'] / 1e3:.1f} KB, demand {study['demand_MB_per_second']:.2f} MB/s.",
+          "",
+          "img/s and stall % (the share of the time the step waited for data; emulated: 100 - AU) "
+          "with the error against real (img/s in %, stall in points); emulated* takes the real "
+          "run's own compute per step as its computation_time; storage MB/s is what `run` read "
+          "at the loader's reads in flight with no compute.",
+          "",
+          "| storage | storage MB/s | real | emulated | emulated* | predicted | compute ms/step: "
+          "calibrated, real | load (1 min, before/after) |",
+          "|---|---|---|---|---|---|---|---|"]
+
+    def cell(rate, stall, e=None, p=None):
+        return f"{rate:.1f}, {stall:.1f} %" + ("" if e is None else f" ({e:+.1f} %, {p:+.1f})")
+
+    for r in rows:
+        cells = [cell(r["real_images_per_second"], r["real_stall_percent"])]
+        for path, prefix in (("emulated", "emulated"), ("emulated*", "emulated_real"),
+                             ("predicted", "predicted")):
+            rate, stall = KEYS[path]
+            cells.append(cell(r[rate], r[stall], r[f"{prefix}_error_percent"],
+                              r[f"{prefix}_stall_error_points"]))
+        md.append(f"| {label(r)} | {r['storage_MB_per_second']:.2f} | " + " | ".join(cells) +
+                  f" | {r['calibrated_compute_ms']:.0f}, {r['real_compute_ms']:.0f} | "
+                  f"{r['load_before']:.2f} / {r['load_after']:.2f} |")
+    write_atomically(f"{work}/fidelity.md", "\n".join(md) + "\n")
+    return md
+
+
+def finite_or_none(x):
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
+
+
+def summary_of(rows, study):
+    points, worst = [], {}
+    for r in rows:
+        point = {"storage": label(r), "speed": r["speed"],
+                 "cap_MB_per_second": r["cap_MB_per_second"] or None,
+                 "storage_MB_per_second": finite_or_none(r["storage_MB_per_second"]),
+                 "times_demand": finite_or_none(r["storage_MB_per_second"] /
+                                                study["demand_MB_per_second"]),
+                 "calibrated_compute_ms": r["calibrated_compute_ms"],
+                 "load_before": r["load_before"], "load_after": r["load_after"], "paths": {}}
+        for path in PATHS:
+            rate, stall = KEYS[path]
+            p = {"images_per_second": r[rate], "stall_percent": r[stall]}
+            prefix = {"real": None, "emulated": "emulated", "emulated*": "emulated_real",
+                      "predicted": "predicted"}[path]
+            if prefix:
+                p["error_percent"] = r[f"{prefix}_error_percent"]
+                p["stall_error_points"] = r[f"{prefix}_stall_error_points"]
+                w = worst.setdefault(path, {"error_percent": 0.0, "stall_error_points": 0.0})
+                w["error_percent"] = max(w["error_percent"], abs(p["error_percent"]))
+                w["stall_error_points"] = max(w["stall_error_points"],
+                                              abs(p["stall_error_points"]))
+            p["results"] = r.get({"real": "real_results", "emulated": "emulated_results",
+                                  "emulated*": "emulated_real_results",
+                                  "predicted": "predicted_results"}[path], "")
+            point["paths"][path] = p
+        point["paths"]["real"]["compute_ms"] = r["real_compute_ms"]
+        points.append(point)
+    bound = study["bound_percent"]
+    within = all(worst[p]["error_percent"] <= bound and worst[p]["stall_error_points"] <= bound
+                 for p in ("emulated",))
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    version = subprocess.run([study["trainbench"], "--version"], capture_output=True,
+                             text=True).stdout.split()[-1]
+    return now, {
+        "kind": "fidelity", "workload": "fidelity: " + study["shape"],
+        "started": study["started"], "finished": now, "complete": True, "stop_reason": "",
+        "host_names": [os.uname().nodename], "version": version, "config": study["config"],
+        "points_total": len(points),
+        "demand_MB_per_second": study["demand_MB_per_second"],
+        "computation_time_s": study["compute_s"], "calibration": study["calibration"],
+        "preprocess_time_ms": study["preprocess_s"] * 1e3,
+        "preprocess_time_stdev_ms": study["preprocess_stdev_s"] * 1e3,
+        "mean_file_bytes": study["mean_file_bytes"], "bound_percent": bound,
+        "emulated_within_bound": within, "paths": PATHS, "worst": worst, "points": points}
+
+
+def main():
+    work, study_json = sys.argv[1:]
+    study = json.loads(study_json)
+    rows = [with_errors(json.loads(line)) for line in open(f"{work}/points/rows.jsonl")]
+    print("\n".join(write_table(work, rows, study)))
+    stamp, summary = summary_of(rows, study)
+    folder = f"{work}/report/fidelity-{stamp}"
+    os.makedirs(folder)
+    write_atomically(f"{folder}/summary.json", json.dumps(summary, indent=1) + "\n")
+    print(folder)
+
+
+main()
