@@ -21,7 +21,7 @@ stage_use_servers() {
     return
   fi
   skip_unless '[ -z "${STAGE_SERVERS_DIR:-}" ]' \
-    "no stage servers under $STAGE_SERVERS_DIR (stage.servers_start failed or skipped)"
+    "no stage servers under ${STAGE_SERVERS_DIR:-} (stage.servers_start failed or skipped)"
   local own=$WORK/servers code=0
   at_exit "bash '$SRC/tests/stage/servers.sh' stop '$own'"
   bash "$SRC/tests/stage/servers.sh" start "$own" || code=$?
