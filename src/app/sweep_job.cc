@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "app/binary_job.h"
@@ -357,7 +358,8 @@ void SweepRun::WriteFiles() {
 
 SweepOutcome SweepRun::Report() {
   if (!lead_) return std::move(out_);
-  const sweep::SweepAnswer answer = sweep::AnswerOf(out_.search, out_.held, out_.probes, config_);
+  const sweep::SweepAnswer answer = sweep::AnswerOf(out_.search, out_.held, out_.probes, config_,
+                                                    std::thread::hardware_concurrency());
   out_.sentence = answer.sentence;
   out_.figures = Figures(answer);
   WriteFiles();

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <thread>
 
 #include "sweep/confirm.h"
 
@@ -88,9 +87,10 @@ std::string Tails(const SearchResult& r, const std::vector<SweepProbe>& probes) 
 }  // namespace
 
 SweepAnswer AnswerOf(const SearchResult& r, const Confirmation& held,
-                     const std::vector<SweepProbe>& probes, const config::WorkloadConfig& c) {
+                     const std::vector<SweepProbe>& probes, const config::WorkloadConfig& c,
+                     unsigned host_cores) {
   if (r.stopped) return {"the sweep stopped before an answer: " + r.stop_reason, {}};
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = std::max(1u, host_cores);
   const double compute_s = c.train.computation_time.mean;
   const std::optional<LimitFinding> limit = LimitOf(r, probes, compute_s, cores);
   const std::string who =

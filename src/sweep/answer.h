@@ -20,8 +20,11 @@ struct SweepAnswer {
   std::optional<LimitFinding> limit;  // none: stopped, or nothing to judge
 };
 
+// `cores`: the host's CPU cores (std::thread::hardware_concurrency() for this one), against
+// which the probes' CPU shares tell a client-bound sweep from a storage-bound one.
 SweepAnswer AnswerOf(const SearchResult& search, const Confirmation& held,
-                     const std::vector<SweepProbe>& probes, const config::WorkloadConfig& config);
+                     const std::vector<SweepProbe>& probes, const config::WorkloadConfig& config,
+                     unsigned cores);
 
 // The probes' table, the repeats' spread, the sentence, and the official tools' commands that
 // would confirm `answer` (figures["official"], where there is one).
