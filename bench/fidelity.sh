@@ -49,7 +49,7 @@
 #              files, at the same reads in flight: the MB/s this storage gives the loader,
 #              the page's x axis.
 # Output in WORK: fidelity.csv, fidelity.md (one table, with the calibration, the date and the
-# load), and report/fidelity-<stamp>/ (results of kind "fidelity", bench/lib/fidelity_summary.py:
+# load), and report/fidelity-<started>/ (results of kind "fidelity", bench/lib/fidelity_summary.py:
 # `trainbench report` draws images/s and the stall share of each path against the storage's
 # MB/s, and each path's error; report.html beside it).
 #
@@ -208,6 +208,26 @@ stop_proxy() {
   proxy_pid=
 }
 
+# The table (CSV and markdown) and the study's results folder (kind "fidelity",
+# report/fidelity-<started>/) for `trainbench report`: bench/lib/fidelity_summary.py, after
+# each point (incomplete until the last), so a study stopped midway keeps what it measured.
+study=$($PY - <<PY
+import json
+print(json.dumps({
+    "shape": "$images x ${side}x$side JPEGs, $model at ${size}px, batch $batch, $threads thread(s) + $workers worker(s) x $io_depth read(s) in flight",
+    "compute_s": $compute, "preprocess_s": $preprocess, "preprocess_stdev_s": $preprocess_stdev,
+    "demand_MB_per_second": $demand_mb, "mean_file_bytes": $mean_bytes,
+    "calibration": "$([ "$calibrate_data" = 0 ] && echo "train --calibrate, synthetic batches" || echo "train --calibrate --data beside the loader reading the local folder")",
+    "trainbench": "$TB", "started": "$started", "bound_percent": 5,
+    "config": {"images": $images, "side": $side, "model": "$model", "image_size": $size,
+               "batch_size": $batch, "threads": $threads, "workers": $workers,
+               "io_depth": $io_depth, "reads_in_flight": $in_flight, "prefetch": $prefetch,
+               "warmup_steps": $warmup, "epochs": $epochs, "speeds": "${speeds[*]}",
+               "calibrate_each": $calibrate_each, "calibrate_data": $calibrate_data,
+               "speed_probe_files": $probe_files}}))
+PY
+)
+printf '%s\n' "$study" >"$W/study.json"
 : >"$W/points/rows.jsonl"
 for speed in "${speeds[@]}"; do
   cap=0
@@ -287,27 +307,10 @@ print(json.dumps({
     "predicted_results": pred["trainbench"]["results"],
 }))
 PY
+  $PY "$ROOT/bench/lib/fidelity_summary.py" "$W" "$study" partial >/dev/null
 done
 
-# The table (CSV and markdown) and the study's results folder (kind "fidelity") for
-# `trainbench report`: bench/lib/fidelity_summary.py.
-study=$($PY - <<PY
-import json
-print(json.dumps({
-    "shape": "$images x ${side}x$side JPEGs, $model at ${size}px, batch $batch, $threads thread(s) + $workers worker(s) x $io_depth read(s) in flight",
-    "compute_s": $compute, "preprocess_s": $preprocess, "preprocess_stdev_s": $preprocess_stdev,
-    "demand_MB_per_second": $demand_mb, "mean_file_bytes": $mean_bytes,
-    "calibration": "$([ "$calibrate_data" = 0 ] && echo "train --calibrate, synthetic batches" || echo "train --calibrate --data beside the loader reading the local folder")",
-    "trainbench": "$TB", "started": "$started", "bound_percent": 5,
-    "config": {"images": $images, "side": $side, "model": "$model", "image_size": $size,
-               "batch_size": $batch, "threads": $threads, "workers": $workers,
-               "io_depth": $io_depth, "reads_in_flight": $in_flight, "prefetch": $prefetch,
-               "warmup_steps": $warmup, "epochs": $epochs, "speeds": "${speeds[*]}",
-               "calibrate_each": $calibrate_each, "calibrate_data": $calibrate_data,
-               "speed_probe_files": $probe_files}}))
-PY
-)
-$PY "$ROOT/bench/lib/fidelity_summary.py" "$W" "$study"
-folder=$(ls -d "$W"/report/fidelity-* | tail -n 1)
+$PY "$ROOT/bench/lib/fidelity_summary.py" "$W" "$study" complete
+folder=$W/report/fidelity-$started
 "$TB" report "$folder" >/dev/null 2>&1 || log "trainbench report could not draw $folder"
 log "table: $W/fidelity.csv, $W/fidelity.md; page: $folder/report.html"

@@ -1,14 +1,16 @@
 """The fidelity study's results (bench/fidelity.sh): from the points it measured
 (WORK/points/rows.jsonl, one JSON object a storage speed) the table as CSV and markdown
 (WORK/fidelity.csv, WORK/fidelity.md) and a results folder of kind "fidelity"
-(WORK/report/fidelity-<UTC stamp>/summary.json) that `trainbench report` draws: images/s and
+(WORK/report/fidelity-<started>/summary.json) that `trainbench report` draws: images/s and
 the stall share of each path (real, emulated, emulated*, predicted) against the storage's
 speed, and each path's error against the real training.
 
-Usage: fidelity_summary.py WORK STUDY_JSON
+Usage: fidelity_summary.py WORK STUDY_JSON partial|complete
 STUDY_JSON: the study's settings and calibration (see bench/fidelity.sh: shape, compute_s,
 preprocess_s, preprocess_stdev_s, demand_MB_per_second, mean_file_bytes, calibration,
-trainbench, started, bound_percent, config).
+trainbench, started, bound_percent, config). The bench calls it after each point ("partial":
+the results are marked incomplete, so a study stopped midway keeps the points it measured)
+and once at the end ("complete"). Every file is replaced whole (written aside, renamed).
 """
 import csv
 import datetime
@@ -107,7 +109,7 @@ def finite_or_none(x):
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
 
 
-def summary_of(rows, study):
+def summary_of(rows, study, complete):
     points, worst = [], {}
     for r in rows:
         point = {"storage": label(r), "speed": r["speed"],
@@ -136,16 +138,20 @@ def summary_of(rows, study):
         point["paths"]["real"]["compute_ms"] = r["real_compute_ms"]
         points.append(point)
     bound = study["bound_percent"]
-    within = all(worst[p]["error_percent"] <= bound and worst[p]["stall_error_points"] <= bound
-                 for p in ("emulated",))
+    within = "emulated" in worst and worst["emulated"]["error_percent"] <= bound and \
+        worst["emulated"]["stall_error_points"] <= bound
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    total = len(study["config"]["speeds"].split())
     version = subprocess.run([study["trainbench"], "--version"], capture_output=True,
                              text=True).stdout.split()[-1]
-    return now, {
+    return {
         "kind": "fidelity", "workload": "fidelity: " + study["shape"],
-        "started": study["started"], "finished": now, "complete": True, "stop_reason": "",
+        "started": study["started"], "finished": now, "complete": complete,
+        "stop_reason": "" if complete else
+        f"{len(points)} of {total} storage speeds measured when these results were written: "
+        "the study did not end (stopped or killed?)",
         "host_names": [os.uname().nodename], "version": version, "config": study["config"],
-        "points_total": len(points),
+        "points_total": total, "points_done": len(points),
         "demand_MB_per_second": study["demand_MB_per_second"],
         "computation_time_s": study["compute_s"], "calibration": study["calibration"],
         "preprocess_time_ms": study["preprocess_s"] * 1e3,
@@ -155,13 +161,13 @@ def summary_of(rows, study):
 
 
 def main():
-    work, study_json = sys.argv[1:]
+    work, study_json, state = sys.argv[1:]
     study = json.loads(study_json)
     rows = [with_errors(json.loads(line)) for line in open(f"{work}/points/rows.jsonl")]
     print("\n".join(write_table(work, rows, study)))
-    stamp, summary = summary_of(rows, study)
-    folder = f"{work}/report/fidelity-{stamp}"
-    os.makedirs(folder)
+    summary = summary_of(rows, study, state == "complete")
+    folder = f"{work}/report/fidelity-{study['started']}"
+    os.makedirs(folder, exist_ok=True)
     write_atomically(f"{folder}/summary.json", json.dumps(summary, indent=1) + "\n")
     print(folder)
 

@@ -61,4 +61,22 @@ check "the study's results are of kind fidelity" [ "$(json "$folder/summary.json
 chromium_dump_dom "$folder/report.html" "$WORK/page.dom"
 check "the page draws each path at each storage speed" $PY "$SRC/tests/report/check_job_dom.py" \
   "$WORK/page.dom" fidelity "$folder"
+
+# The study writes its results after each point: stopped after the first, it keeps that
+# point, marked incomplete, and the page says how many of the speeds were measured. (The
+# first point's row, through the same writer the bench calls after each point.)
+mkdir -p "$WORK/cut/points"
+head -n 1 "$WORK/study/points/rows.jsonl" >"$WORK/cut/points/rows.jsonl"
+study=$(cat "$WORK/study/study.json")  # the settings the bench gave the writer
+expect_exit 0 "$WORK/cut.out" $PY "$SRC/bench/lib/fidelity_summary.py" "$WORK/cut" "$study" partial
+cut=$(ls -d "$WORK"/cut/report/fidelity-*)
+check "a study cut after its first point is kept, incomplete" $PY -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"] is False and d["points_done"] == 1 and d["points_total"] == 2, d
+assert "1 of 2 storage speeds" in d["stop_reason"], d["stop_reason"]' "$cut/summary.json"
+expect_exit 0 "$WORK/cut-report.out" "$TRAINBENCH" report "$cut"
+chromium_dump_dom "$cut/report.html" "$WORK/cut.dom"
+check "its page draws the point it has" $PY "$SRC/tests/report/check_job_dom.py" "$WORK/cut.dom" fidelity "$cut"
+contains "$WORK/cut.dom" "1 of 2 storage speeds"
 done_ok

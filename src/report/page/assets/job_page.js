@@ -31,7 +31,9 @@
       if (kind === 'sweep') return s.sentence;
       if (kind === 'fidelity') {
         const w = (s.worst || {}).emulated || {};
-        return `${s.points_total} storage speeds: the emulation's images/s within ` +
+        const speeds = s.points_done === s.points_total ? `${s.points_total} storage speeds`
+                       : `${s.points_done} of ${s.points_total} storage speeds`;
+        return `${speeds}: the emulation's images/s within ` +
                `${num(w.error_percent, 1)}% and its stall share within ` +
                `${num(w.stall_error_points, 1)} points of the real training's ` +
                (s.emulated_within_bound ? `(inside the ${num(s.bound_percent, 0)}% bound)`
@@ -143,7 +145,7 @@
                     ['objects written', 'prepare.written'],
                     ['objects already there', 'prepare.skipped'],
                     ['prepare seconds', 'prepare.seconds', 3], ['target', 'target']];
-    figures.fidelity = [['storage speeds', 'points_total'],
+    figures.fidelity = [['storage speeds', 'points_total'], ['measured', 'points_done'],
                         ['demand MB/s (at the calibrated compute)', 'demand_MB_per_second', 2],
                         ['computation_time s', 'computation_time_s', 4],
                         ['calibration', 'calibration'],
