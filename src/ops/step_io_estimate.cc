@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -48,8 +49,15 @@ TrainingShape ReadTrainingShape(const std::string& path) {
   t.elapsed_s = need(radix, "radix_metrics", "elapsed_seconds");
   t.data_wait_share = need(ours, "trainbench", "data_wait_share");
   t.world_size = static_cast<int>(need(ours, "trainbench", "world_size"));
-  if (d.contains("config") && d.at("config").contains("workers"))
-    t.workers = d.at("config").at("workers").get<unsigned>();
+  const nlohmann::json train_config = d.value("config", nlohmann::json::object());
+  auto count = [&](const char* key) {
+    const nlohmann::json& c = train_config;
+    return c.is_object() && c.contains(key) && c.at(key).is_number_integer()
+               ? static_cast<unsigned>(std::max<int64_t>(0, c.at(key).get<int64_t>()))
+               : 0u;
+  };
+  t.workers = count("workers");
+  t.io_depth = count("io_depth");
   if (t.batch_size == 0 || t.steps == 0 || !(t.elapsed_s > 0))
     throw UsageError(fmt::format("--train-results {}: a training of no timed steps", t.path));
   return t;
@@ -63,10 +71,39 @@ StepIoEstimate EstimateStepIo(const TrainingShape& t, uint64_t gets, double seco
   if (gets == 0 || !(seconds > 0)) return e;
   e.images_per_s = static_cast<double>(gets) / seconds / std::max(1, ranks);
   e.load_s = static_cast<double>(t.batch_size) / e.images_per_s;
-  e.predicted_step_s = std::max(e.compute_s, e.load_s);
+  e.mean_step_s = std::max(e.compute_s, e.load_s);
+  e.predicted_step_s = e.mean_step_s;
   e.lost_s = e.predicted_step_s - e.compute_s;
+  e.lost_share = e.predicted_step_s > 0 ? e.lost_s / e.predicted_step_s : 0.0;
   e.predicted_images_per_s = static_cast<double>(t.batch_size) / e.predicted_step_s;
   return e;
+}
+
+LoaderShape LoaderShapeOf(const TrainingShape& t, const LoaderRun& run) {
+  LoaderShape s;
+  s.workers = t.workers > 0 ? t.workers : std::max(1u, run.workers);
+  // train bounds a worker's reads in flight by its batch.
+  s.io_depth = t.io_depth > 0 ? static_cast<unsigned>(std::min<uint64_t>(
+                                    t.io_depth, std::max<uint64_t>(1, t.batch_size)))
+                              : std::max(1u, run.most_in_flight);
+  s.prefetch = 2 * s.workers;  // train's loader, as PyTorch's prefetch_factor 2
+  const double step = t.elapsed_s / static_cast<double>(t.steps);
+  s.compute_s = step * (1 - std::clamp(t.data_wait_share, 0.0, 1.0));
+  s.hold_s = s.io_depth == 1 ? run.hold_s : 0.0;
+  s.timed_steps = t.steps;
+  return s;
+}
+
+void ApplyPipeline(StepIoEstimate& e, const LoaderShape& loader, const PipelineEstimate& p) {
+  if (p.batches == 0 || !(p.step_s > 0)) return;
+  e.model = "pipeline";
+  e.loader = loader;
+  e.pipeline = p;
+  e.predicted_step_s = p.step_s;
+  e.lost_s = p.lost_s;
+  e.lost_share = p.lost_s / p.step_s;
+  e.predicted_images_per_s = p.images_per_s;
+  e.first_batch_wait_s = p.first_batch_wait_s;
 }
 
 }  // namespace trainbench::ops

@@ -1,5 +1,6 @@
-// replay --train-results: a step takes the longer of its compute and its batch's loading at
-// the replayed rate; the rest of it is lost to I/O. A train's and a staged train's
+// replay --train-results' means (beside its simulated loader, loader_pipeline_test.cc): a
+// step takes the longer of its compute and its batch's loading at the replayed rate; the rest
+// of it is lost to I/O. A train's and a staged train's
 // summary.json both give the training's shape; anything else is refused naming the key.
 #include "ops/step_io_estimate.h"
 
@@ -31,8 +32,11 @@ TEST(StepIoEstimateTest, SlowStorageAddsItsLoadingOverTheCompute) {
   EXPECT_DOUBLE_EQ(e.compute_s, 0.4);
   EXPECT_DOUBLE_EQ(e.images_per_s, 16);
   EXPECT_DOUBLE_EQ(e.load_s, 2);
+  EXPECT_DOUBLE_EQ(e.mean_step_s, 2);
+  EXPECT_EQ(e.model, "mean");
   EXPECT_DOUBLE_EQ(e.predicted_step_s, 2);
   EXPECT_DOUBLE_EQ(e.lost_s, 1.6);
+  EXPECT_DOUBLE_EQ(e.lost_share, 0.8);
   EXPECT_DOUBLE_EQ(e.predicted_images_per_s, 16);
 }
 
@@ -67,7 +71,7 @@ constexpr const char* kTrainLine =
     R"("trainbench":{"data_wait_share":0.25,"world_size":2})";
 
 TEST_F(TrainingShapeTest, ReadsATrainFolderAndAStagedTrainsSummary) {
-  Write(std::string(R"({"kind":"train","config":{"workers":6},)") + kTrainLine + "}");
+  Write(std::string(R"({"kind":"train","config":{"workers":6,"io_depth":4},)") + kTrainLine + "}");
   const TrainingShape t = ReadTrainingShape(dir_.string());
   EXPECT_EQ(t.batch_size, 8u);
   EXPECT_EQ(t.steps, 10u);
@@ -75,6 +79,7 @@ TEST_F(TrainingShapeTest, ReadsATrainFolderAndAStagedTrainsSummary) {
   EXPECT_DOUBLE_EQ(t.data_wait_share, 0.25);
   EXPECT_EQ(t.world_size, 2);
   EXPECT_EQ(t.workers, 6u);
+  EXPECT_EQ(t.io_depth, 4u);
 
   const std::string staged =
       Write(std::string(R"({"kind":"staged_train","train":{)") + kTrainLine + "}}");
