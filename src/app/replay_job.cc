@@ -119,18 +119,92 @@ struct OpTotals {
   ops::ReplayedOps replayed;
 };
 
+// A rank's simulated loader (ops/loader_pipeline.h) over its plan's GETs, each taking the
+// time its replay took, for rank 0 to pick the slowest rank's: a data-parallel step waits
+// for every process's batch.
+json PipelineToJson(const ops::TrainingShape& t, const ops::ReplayPlan& plan,
+                    const std::vector<float>& op_seconds) {
+  std::vector<ops::LoggedGet> gets;
+  for (size_t i = 0; i < plan.ops.size(); ++i) {
+    const ops::PlannedOp& op = plan.ops[i];
+    if (op.op != ops::ReplayOp::kGet) continue;
+    const int64_t start = plan.first_start_ns + op.offset_ns;
+    gets.push_back(
+        {op.thread, start, start + op.duration_ns, i < op_seconds.size() ? op_seconds[i] : NAN});
+  }
+  const ops::LoaderRun run = ops::ReadLoaderRun(gets, t.batch_size);
+  const ops::LoaderShape shape = ops::LoaderShapeOf(t, run);
+  const ops::PipelineEstimate p = ops::SimulateLoader(run, shape);
+  return {{"workers", shape.workers},
+          {"io_depth", shape.io_depth},
+          {"prefetch", shape.prefetch},
+          {"compute_s", shape.compute_s},
+          {"hold_s", shape.hold_s},
+          {"timed_steps", shape.timed_steps},
+          {"gets", p.gets},
+          {"batches", p.batches},
+          {"simulated_timed_steps", p.timed_steps},
+          {"seconds", p.seconds},
+          {"step_s", p.step_s},
+          {"lost_s", p.lost_s},
+          {"images_per_s", p.images_per_s},
+          {"first_batch_wait_s", p.first_batch_wait_s},
+          {"load_s", p.load_s}};
+}
+
+void ApplyRanksPipeline(const std::vector<json>& gathered, ops::StepIoEstimate& e) {
+  const json* slowest = nullptr;
+  for (const json& r : gathered)
+    if (r.contains("pipeline") &&
+        (!slowest || r.at("pipeline").at("step_s") > slowest->at("step_s")))
+      slowest = &r.at("pipeline");
+  if (!slowest) return;
+  const json& j = *slowest;
+  ops::LoaderShape shape;
+  shape.workers = j.at("workers");
+  shape.io_depth = j.at("io_depth");
+  shape.prefetch = j.at("prefetch");
+  shape.compute_s = j.at("compute_s");
+  shape.hold_s = j.at("hold_s");
+  shape.timed_steps = j.at("timed_steps");
+  ops::PipelineEstimate p;
+  p.gets = j.at("gets");
+  p.batches = j.at("batches");
+  p.timed_steps = j.at("simulated_timed_steps");
+  p.seconds = j.at("seconds");
+  p.step_s = j.at("step_s");
+  p.lost_s = j.at("lost_s");
+  p.images_per_s = j.at("images_per_s");
+  p.first_batch_wait_s = j.at("first_batch_wait_s");
+  p.load_s = j.at("load_s");
+  ops::ApplyPipeline(e, shape, p);
+}
+
 ordered_json StepIoJson(const ops::TrainingShape& t, const ops::StepIoEstimate& e) {
   ordered_json j;
   j["train_results"] = t.path;
+  j["model"] = e.model;
   j["batch_size"] = t.batch_size;
-  j["workers"] = t.workers;
+  j["workers"] = e.model == "pipeline" ? e.loader.workers : t.workers;
   j["step_s"] = e.step_s;
   j["data_wait_s_per_step"] = e.data_wait_s;
   j["compute_s_per_step"] = e.compute_s;
   j["images_per_second_per_process"] = e.images_per_s;
   j["load_s_per_batch"] = e.load_s;
+  j["mean_model_step_s"] = e.mean_step_s;
+  if (e.model == "pipeline") {
+    j["io_depth"] = e.loader.io_depth;
+    j["prefetch_batches"] = e.loader.prefetch;
+    j["hold_s_per_image"] = e.loader.hold_s;
+    j["simulated_gets"] = e.pipeline.gets;
+    j["simulated_batches"] = e.pipeline.batches;
+    j["simulated_timed_steps"] = e.pipeline.timed_steps;
+    j["simulated_load_s_per_batch"] = e.pipeline.load_s;
+    j["first_batch_wait_s"] = e.first_batch_wait_s;
+  }
   j["predicted_step_s"] = e.predicted_step_s;
   j["io_lost_s_per_step"] = e.lost_s;
+  j["io_lost_share"] = e.lost_share;
   j["predicted_images_per_second_per_process"] = e.predicted_images_per_s;
   return j;
 }
@@ -138,17 +212,31 @@ ordered_json StepIoJson(const ops::TrainingShape& t, const ops::StepIoEstimate& 
 std::string StepIoText(const ops::TrainingShape& t, const ops::StepIoEstimate& e,
                        unsigned concurrency) {
   std::string text = fmt::format(
-      "the training ({}): {:.3f} s a step of {} images, {:.3f} s of it waiting for data\n"
-      "here its loader ({} reads in flight) brings {:.1f} images/s: {:.3f} s a batch against "
-      "{:.3f} s of compute\n"
-      "predicted: {:.3f} s a step, {:.3f} s of it lost to I/O, {:.1f} images/s per process\n",
-      t.path, e.step_s, t.batch_size, e.data_wait_s, concurrency, e.images_per_s, e.load_s,
-      e.compute_s, e.predicted_step_s, e.lost_s, e.predicted_images_per_s);
-  if (t.workers != 0 && t.workers != concurrency)
+      "the training ({}): {:.3f} s a step of {} images, {:.3f} s of it waiting for data, "
+      "{:.3f} s computing\n",
+      t.path, e.step_s, t.batch_size, e.data_wait_s, e.compute_s);
+  if (e.model != "pipeline")
+    return text + fmt::format(
+                      "here its loader ({} reads in flight) brings {:.1f} images/s: {:.3f} s a "
+                      "batch\npredicted (means): {:.3f} s a step, {:.3f} s of it lost to I/O, "
+                      "{:.1f} images/s per process\n",
+                      concurrency, e.images_per_s, e.load_s, e.predicted_step_s, e.lost_s,
+                      e.predicted_images_per_s);
+  const ops::LoaderShape& l = e.loader;
+  text += fmt::format(
+      "its loader simulated over the {} replayed GETs ({} worker(s) x {} read(s) in flight, {} "
+      "batches ahead{}): {:.3f} s a batch, the first after {:.3f} s\n"
+      "predicted: {:.3f} s a step, {:.3f} s of it lost to I/O ({:.1f}%), {:.1f} images/s per "
+      "process (the means: {:.3f} s a step)\n",
+      e.pipeline.gets, l.workers, l.io_depth, l.prefetch,
+      l.hold_s > 0 ? fmt::format(", {:.2f} ms an image after its read", l.hold_s * 1e3) : "",
+      e.pipeline.load_s, e.first_batch_wait_s, e.predicted_step_s, e.lost_s, 100 * e.lost_share,
+      e.predicted_images_per_s, e.mean_step_s);
+  if (l.workers * l.io_depth != concurrency)
     text += fmt::format(
-        "note: the training's loader had {} workers and this replay {}: give --concurrency {} "
-        "for its figure\n",
-        t.workers, concurrency, t.workers);
+        "note: the training's loader had {} worker(s) x {} read(s) in flight and this replay {}: "
+        "give --concurrency {} for its GETs' times\n",
+        l.workers, l.io_depth, concurrency, l.workers * l.io_depth);
   return text;
 }
 
@@ -159,7 +247,8 @@ struct ReplayInputs {
   metrics::OpLogContents log;
   ops::ReplayPlan plan;
   std::vector<std::unique_ptr<storage::Storage>> storages;
-  std::string where;  // the storages, for the text
+  std::string where;              // the storages, for the text
+  std::vector<float> op_seconds;  // --train-results: each op's replayed time (a float per op)
 };
 
 ReplayInputs OpenReplay(const ReplayOptions& options, JobEnv& env) {
@@ -326,6 +415,7 @@ ReplayOutcome ReportReplay(JobFrame& frame, const ReplayOptions& options, const 
     const auto get = t.ops.find("GET");
     step_io = ops::EstimateStepIo(*in.training, get == t.ops.end() ? 0 : get->second.replayed.count,
                                   span, frame.ranks().Size());
+    ApplyRanksPipeline(gathered, *step_io);
   }
   uint64_t original_ops = 0, replayed_ops = 0, errors = 0;
   ordered_json op_rows = ordered_json::array();
@@ -383,6 +473,10 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   CheckReplayOptions(options);
   ReplayInputs in = OpenReplay(options, env);
   ops::ReplaySettings settings = ReplaySettingsFor(options, in.plan);
+  if (in.training) {
+    in.op_seconds.assign(in.plan.ops.size(), NAN);
+    settings.op_seconds = &in.op_seconds;
+  }
   JobFrame frame(env, "replay", options.op_log,
                  {{"op_log", options.op_log},
                   {"target", options.target},
@@ -409,7 +503,9 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   TimeseriesResult timeseries;
   const ops::ReplayFigures figures = ReplayWork(frame, options, in, settings, timeseries);
   if (own_log) frame.log().Info(own_log.Close());
-  const auto gathered = frame.Gather(RankJson(in.plan, figures));
+  json mine = RankJson(in.plan, figures);
+  if (in.training) mine["pipeline"] = PipelineToJson(*in.training, in.plan, in.op_seconds);
+  const auto gathered = frame.Gather(mine);
   if (!frame.lead()) return {};
   return ReportReplay(frame, options, in, settings, gathered, timeseries);
 }

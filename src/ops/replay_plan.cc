@@ -50,8 +50,8 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
                    [&](size_t a, size_t b) { return entries[a].start_ns < entries[b].start_ns; });
   std::unordered_map<std::string, uint32_t> storage_of;
   std::vector<std::unordered_map<std::string, uint32_t>> object_of;
-  std::set<std::pair<std::string, uint64_t>> threads;
-  std::map<std::pair<uint32_t, uint32_t>, int64_t> last_write;  // (storage, object) -> op
+  std::map<std::pair<std::string, uint64_t>, uint32_t> threads;  // (client, thread) -> number
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> last_write;   // (storage, object) -> op
   for (size_t i : order) {
     const metrics::OpLogEntry& e = entries[i];
     ReplayOp op;
@@ -86,7 +86,10 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
     if (plan.ops.empty()) plan.first_start_ns = e.start_ns;
     const std::pair<uint32_t, uint32_t> key{s->second, o->second};
     const auto written = last_write.find(key);
-    plan.ops.push_back({op, s->second, o->second, e.bytes, e.start_ns - plan.first_start_ns,
+    const auto thread =
+        threads.try_emplace({e.client_id, e.thread}, static_cast<uint32_t>(threads.size())).first;
+    plan.ops.push_back({op, s->second, o->second, thread->second, e.bytes,
+                        e.start_ns - plan.first_start_ns, static_cast<int64_t>(e.duration_ns),
                         written == last_write.end() ? -1 : written->second,
                         op == ReplayOp::kHead && e.n_objects == 0 && e.error.empty()});
     if (op == ReplayOp::kPut || op == ReplayOp::kDelete)
@@ -97,7 +100,6 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
     original.bytes += e.bytes;
     original.errors += !e.error.empty();
     original.latency_ns.Record(e.duration_ns);
-    threads.insert({e.client_id, e.thread});
     plan.writes = plan.writes || op == ReplayOp::kPut || op == ReplayOp::kDelete;
   }
   plan.threads = threads.size();

@@ -26,8 +26,11 @@ struct PlannedOp {
   ReplayOp op = ReplayOp::kGet;
   uint32_t storage = 0;  // index into ReplayPlan::storages
   uint32_t object = 0;   // index into that storage's objects
+  // The original's thread: its (client, thread) pair, numbered in the order first met.
+  uint32_t thread = 0;
   uint64_t bytes = 0;
-  int64_t offset_ns = 0;  // its start after the log's first start
+  int64_t offset_ns = 0;    // its start after the log's first start
+  int64_t duration_ns = 0;  // the original's
   // The last earlier PUT or DELETE of the same object (an index into ReplayPlan::ops), which
   // must have ended before this one starts, however many workers run: a GET of what the log
   // had just written finds it. -1: none.

@@ -232,6 +232,9 @@ class Workers {
         ++figures.count;
         figures.bytes += record.bytes;
         figures.latency_ns.Record(static_cast<uint64_t>(record.end_ns - record.start_ns));
+        if (settings_.op_seconds && op.index < settings_.op_seconds->size())
+          (*settings_.op_seconds)[op.index] =
+              static_cast<float>(static_cast<double>(record.end_ns - record.start_ns) / 1e9);
         if (!error.empty()) {
           ++figures.errors;
           if (figures.first_error.empty()) figures.first_error = error;

@@ -61,6 +61,9 @@ struct ReplaySettings {
   double speed = 1;
   unsigned concurrency = 1;
   std::shared_ptr<metrics::OpLog> op_log;  // this replay's own log; may be null
+  // Set: each operation's time in seconds at the source's index of it (a replay plan's op),
+  // for `replay --train-results`'s simulated loader; sized by the caller, NaN where not done.
+  std::vector<float>* op_seconds = nullptr;
   // The advice each GET's file gets as it is opened (file systems; sai3-bench's
   // page_cache_mode).
   storage::PageCacheHint page_cache = storage::PageCacheHint::kNone;
