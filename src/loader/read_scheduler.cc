@@ -130,10 +130,12 @@ ReadScheduler::~ReadScheduler() {
 }
 
 void ReadScheduler::StartPhase(const std::vector<std::vector<SampleRef>>* plans,
-                               uint32_t file_offset, uint64_t batch_size, bool sequential) {
+                               uint32_t file_offset, uint64_t batch_size, bool sequential,
+                               uint64_t instant_steps) {
   file_offset_ = file_offset;
   sequential_ = sequential;
   phase_.fetch_add(1);
+  instant_steps_.store(instant_steps);
   batch_size_ = std::max<uint64_t>(1, batch_size);
   for (size_t a = 0; a < streams_.size(); ++a) {
     Stream& s = streams_[a];
@@ -141,6 +143,8 @@ void ReadScheduler::StartPhase(const std::vector<std::vector<SampleRef>>* plans,
     s.next.store(0);
     s.limit.store(0);
     const uint64_t batches = s.samples->size() / batch_size_ + 1;
+    s.batches = batches;
+    s.ready_prefix.store(0);
     s.done.reset(new std::atomic<uint32_t>[batches]);
     s.ready_at.reset(new std::atomic<double>[batches]);
     for (uint64_t b = 0; b < batches; ++b) {
@@ -154,11 +158,44 @@ void ReadScheduler::StartPhase(const std::vector<std::vector<SampleRef>>* plans,
 }
 
 void ReadScheduler::Advance(size_t a, uint64_t step) {
-  Stream& s = streams_[a];
-  const uint64_t limit =
-      std::min<uint64_t>(s.samples->size(), (step + 1 + options_.prefetch_batches) * batch_size_);
-  if (limit > s.limit.load(std::memory_order_relaxed))
-    s.limit.store(limit, std::memory_order_release);
+  RaiseLimit(streams_[a], (step + 1 + options_.prefetch_batches) * batch_size_);
+}
+
+// Raises the stream's claim limit to `limit` (capped at its plan's end) unless it is there
+// already; a compare-exchange, as the event loop and the read loops may both move it.
+// Returns whether it rose.
+bool ReadScheduler::RaiseLimit(Stream& s, uint64_t limit) {
+  limit = std::min<uint64_t>(s.samples->size(), limit);
+  uint64_t old = s.limit.load(std::memory_order_relaxed);
+  while (limit > old)
+    if (s.limit.compare_exchange_weak(old, limit, std::memory_order_release,
+                                      std::memory_order_relaxed))
+      return true;
+  return false;
+}
+
+// Instant steps (StartPhase): the stream's batches ready from ready_prefix on end their
+// steps now, so its window moves past them. Loops finishing batches at once each walk the
+// prefix; every operation here and the ready_at store before it are sequentially
+// consistent, so of two loops finishing neighbouring batches at once, one sees both.
+// Returns true for the one loop that took the prefix to `steps` (the phase's last step
+// ended): the event loop is told then.
+bool ReadScheduler::MoveWindow(Stream& s, uint64_t steps) {
+  bool last = false;
+  uint64_t k = s.ready_prefix.load();
+  while (k < s.batches && s.ready_at[k].load() > 0) {
+    if (s.ready_prefix.compare_exchange_weak(k, k + 1)) {
+      ++k;
+      last = last || k == steps;
+    }
+  }
+  // Step k is waited for now; past the last step nothing moves the window further, as no
+  // Advance would. Loops idle at the window's end must look again (with one loop, it is
+  // this one).
+  const uint64_t step = std::min(k, steps - 1);
+  if (RaiseLimit(s, (step + 1 + options_.prefetch_batches) * batch_size_) && loops_.size() > 1)
+    WakeReaders();
+  return last;
 }
 
 void ReadScheduler::WakeReaders() {
@@ -299,12 +336,14 @@ void ReadScheduler::StartExtent(LoopSample& sample, size_t k) const {
 
 void ReadScheduler::SampleDone(Stream& s, uint64_t index, uint64_t count, double when) {
   s.in_flight.fetch_sub(1);
+  const uint64_t instant_steps = instant_steps_.load(std::memory_order_relaxed);
   for (uint64_t i = index, end = index + count; i < end;) {
     const uint64_t batch = i / batch_size_;
     const auto n = static_cast<uint32_t>(std::min(end, (batch + 1) * batch_size_) - i);
     i += n;
     if (s.done[batch].fetch_add(n, std::memory_order_acq_rel) + n != batch_size_) continue;
-    s.ready_at[batch].store(when, std::memory_order_release);
+    s.ready_at[batch].store(when);  // sequentially consistent: MoveWindow
+    if (instant_steps > 0 && !MoveWindow(s, instant_steps)) continue;
     {
       std::lock_guard<std::mutex> lock(loop_mutex_);
       ++ready_events_;

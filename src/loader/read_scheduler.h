@@ -5,7 +5,8 @@
 // them to its own storage::ReadQueue, reaps completions, and finishes the sample when
 // its last piece is in. Every read that happened is recorded: its latency, and its
 // file, offset and size for the Darshan-style counters. The event loop is woken once
-// per finished batch, not once per read.
+// per finished batch, not once per read; in a phase of instant steps (StartPhase) only
+// once per accelerator, at its last step's batch.
 // Bounds: at most `reads_per_accelerator` (reader.read_threads) samples in flight per
 // accelerator, reads at most `prefetch_batches` (reader.prefetch_size) batches ahead of
 // the batch the accelerator works on, and `depth` reads in flight per loop thread.
@@ -67,9 +68,19 @@ class ReadScheduler {
   // batch; SampleRef::file + file_offset indexes `files`. Reads start at batch 0.
   // `sequential`: the plans are SequentialWithinFiles (claims then skip across read units in
   // constant time).
+  // `instant_steps` > 0: the phase's steps take no time and end on their own (no compute,
+  // no barrier across accelerators), so accelerator k's step s ends the moment its batches
+  // 0..s are all ready. The loop that completes such a batch then moves k's window as
+  // Advance(k, s + 1) would, at the instant the emulated step ends rather than when the
+  // event loop gets there, and Wait is woken only when batch instant_steps - 1 is ready
+  // (the event loop counts the steps between on its own time). This takes both thread
+  // hand-offs out of each step: the batch's last read waking the event loop, and the
+  // step's Advance waking a loop idle at the window's end. 0: the caller moves the
+  // window (Advance, WakeReaders) and every finished batch wakes Wait.
   void StartPhase(const std::vector<std::vector<SampleRef>>* plans, uint32_t file_offset,
-                  uint64_t batch_size, bool sequential = false);
+                  uint64_t batch_size, bool sequential = false, uint64_t instant_steps = 0);
   // Accelerator `a` now waits for or computes batch `step`: lets reads run ahead of it.
+  // The window never moves back (an instant phase's loops may have moved it further).
   void Advance(size_t a, uint64_t step);
   // Wakes idle loops after Advance calls (one wake-up for many advances).
   void WakeReaders();
@@ -104,6 +115,9 @@ class ReadScheduler {
     std::atomic<uint32_t> in_flight{0};
     std::unique_ptr<std::atomic<uint32_t>[]> done;    // finished samples per batch
     std::unique_ptr<std::atomic<double>[]> ready_at;  // when each batch finished
+    uint64_t batches = 0;                             // the size of done and ready_at
+    // Instant steps: how many leading batches are all ready (the step now waited for).
+    std::atomic<uint64_t> ready_prefix{0};
   };
   struct Loop;           // one loop thread's queue, buffers and tallies
   struct LoopSample;     // a claimed sample whose pieces are being read
@@ -114,6 +128,8 @@ class ReadScheduler {
   bool Claim(Stream& s, uint64_t& index, uint64_t& count);
   void StartExtent(LoopSample& sample, size_t k) const;
   void SampleDone(Stream& s, uint64_t index, uint64_t count, double when);
+  bool RaiseLimit(Stream& s, uint64_t limit);
+  bool MoveWindow(Stream& s, uint64_t steps);
   void Fail(const std::string& message);
 
   storage::ReadEngine& engine_;
@@ -129,6 +145,8 @@ class ReadScheduler {
   bool sequential_ = false;
   // StartPhase calls so far, read by the loops: preprocessing draws differ per epoch.
   std::atomic<uint64_t> phase_{0};
+  // The phase's instant_steps (StartPhase), read by the loops as they finish batches.
+  std::atomic<uint64_t> instant_steps_{0};
 
   std::atomic<bool> draining_{true};
   std::atomic<bool> stop_{false};

@@ -50,6 +50,10 @@ constexpr double kMaxSleep = 0.05;  // also how quickly Ctrl-C is noticed
 // accuracy little).
 constexpr double kStepPollFirst = 0.00005;
 constexpr double kStepPollMost = 0.001;
+// With instant steps (no compute, nothing holding a step) the reads move the window
+// themselves and wake the loop only at the phase's last batch: the loop counts the steps
+// read since it last looked this often, so the live counters are at most this stale.
+constexpr double kInstantStepPoll = 0.005;
 
 class Loop {
  public:
@@ -73,8 +77,10 @@ class Loop {
     const double start = NowSeconds();
     start_ = start;
     const uint64_t bytes_before = scheduler_ ? scheduler_->BytesRead() : 0;
+    instant_ = scheduler_ && spec_.io && StepsTakeNoTime();
     if (scheduler_ && spec_.io && spec_.steps > 0)
-      scheduler_->StartPhase(spec_.plans, spec_.file_offset, spec_.batch_size, spec_.sequential);
+      scheduler_->StartPhase(spec_.plans, spec_.file_offset, spec_.batch_size, spec_.sequential,
+                             instant_ ? spec_.steps : 0);
     if (live_) live_->SetPhase(PhaseOf(spec_.kind), spec_.epoch);
     for (size_t a = 0; a < accelerators_.size(); ++a) {
       accelerators_[a].step_start = start;
@@ -142,6 +148,7 @@ class Loop {
         step_poll_ = std::min(kStepPollMost, 2 * step_poll_);
       }
       if (!timers_.empty()) deadline = std::min(deadline, timers_.top().deadline);
+      if (instant_) deadline = std::min(deadline, now + kInstantStepPoll);
       if (!waiting_.empty() && scheduler_)
         scheduler_->Wait(deadline);
       else
@@ -180,6 +187,17 @@ class Loop {
   }
 
  private:
+  // A step then ends the moment its batch is ready (its start): with no compute time and
+  // no barrier across accelerators, or one accelerator of one rank, nothing else decides
+  // when, so the read scheduler can move the prefetch window itself (StartPhase's
+  // instant_steps) with every figure the same. A checkpoint step holds everyone: not then.
+  bool StepsTakeNoTime() const {
+    const bool no_compute =
+        spec_.compute.kind == config::TimeDistribution::Kind::kConstant && spec_.compute.mean <= 0;
+    const bool alone = accelerators_.size() == 1 && !ranks_;
+    return no_compute && !spec_.sync_step && (!spec_.barrier || alone);
+  }
+
   void CheckWaiting() {
     // EndStep may append to waiting_ while this walks the previous list.
     scratch_.clear();
@@ -278,7 +296,7 @@ class Loop {
     stepped_ = true;
     if (scheduler_ && spec_.io) {
       scheduler_->Advance(a, acc.step);
-      wake_readers_ = true;
+      wake_readers_ = !instant_;  // instant steps: the reads moved the window already
     }
   }
 
@@ -328,6 +346,7 @@ class Loop {
   std::map<uint64_t, bool> sync_cache_;
   size_t done_ = 0;
   bool wake_readers_ = false;
+  bool instant_ = false;  // StepsTakeNoTime, for this phase's reads
   bool stepped_ = false;  // an accelerator began waiting since the last check
   double data_wait_s_ = 0;
   double start_ = 0;

@@ -229,6 +229,33 @@ TEST_P(ReadSchedulerTest, PreprocessingHoldsEachSampleInItsWorker) {
   EXPECT_EQ(drawn.size(), kSamples);
 }
 
+// Instant steps (no compute: a step ends as its batch is ready): nobody calls Advance, the
+// loops move the window as batches become ready, and it still holds: with sample 15 held
+// back (a long preprocessing), batch 1 is not ready, so reads stop at batch 1 + 1 + the 2
+// prefetched batches (40 samples) until it is, then run to the plan's end. Wait sleeps
+// through batches 0..8 and returns for the phase's last, batch 9.
+TEST_P(ReadSchedulerTest, InstantStepsMoveTheWindowAsBatchesAreRead) {
+  constexpr double kHold = 1.0;
+  ReaderOptions o = Options();
+  o.preprocess_s = [](size_t, uint64_t, uint64_t index) { return index == 15 ? kHold : 0.0; };
+  auto engine = Engine();
+  ReadScheduler r(*engine, &Files(), o, 1, io_.get());
+  const double start = NowSeconds();
+  r.StartPhase(&plans_, 0, kBatch, false, kSamples / kBatch);
+  const uint64_t read = ReadUpTo(r, 40 * kSampleBytes);
+  const bool batch1_ready = r.BatchReady(0, 1);
+  if (NowSeconds() - start >= kHold) GTEST_SKIP() << "the host was too slow to see the window";
+  EXPECT_EQ(read, 40 * kSampleBytes);
+  EXPECT_TRUE(r.BatchReady(0, 0));
+  EXPECT_FALSE(batch1_ready);
+  r.Wait(start + 30);
+  EXPECT_TRUE(r.BatchReady(0, kSamples / kBatch - 1)) << "Wait woke before the last batch";
+  EXPECT_GE(NowSeconds() - start, kHold - 1e-3);
+  EXPECT_EQ(ReadUpTo(r, kSamples * kSampleBytes), kSamples * kSampleBytes);
+  r.Drain();
+  EXPECT_FALSE(r.Error());
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Engines, ReadSchedulerTest,
     ::testing::Values(EngineCase{"pread", 1, true}, EngineCase{"pread", 4, true},

@@ -10,7 +10,10 @@
 
 #include "common/clock.h"
 #include "common/random.h"
+#include "dataset/file_table.h"
 #include "sim/compute_time.h"
+#include "storage/memory_storage.h"
+#include "storage/read_engines.h"
 
 namespace trainbench::sim {
 namespace {
@@ -115,6 +118,53 @@ TEST(StepLoop, CheckpointStepsHoldEveryoneAndCountAsNotComputing) {
   // (about 50%).
   EXPECT_NEAR(out.record.au_percentage, 100 * 0.008 / (0.008 + checkpoint_s), 1.0);
   EXPECT_LT(out.record.au_percentage, 60);
+}
+
+// Steps with no compute time end as their batches are read: the reads move the prefetch
+// window themselves and the loop counts the steps on its own time (StartPhase's
+// instant_steps). Every step is still taken, in order, once, with its wait, and the phase
+// ends as its last batch is read, with or without a barrier (one accelerator).
+TEST(StepLoop, StepsWithoutComputeAreAllCountedAsTheirBatchesAreRead) {
+  constexpr uint64_t kSamples = 400, kBytes = 100, kBatch = 4, kSteps = kSamples / kBatch;
+  storage::MemoryStorage memory;
+  auto out_file = memory.Create("f.bin");
+  const std::vector<unsigned char> bytes(kSamples * kBytes, 1);
+  out_file->Append(bytes.data(), bytes.size());
+  out_file->Commit();
+  formats::WrittenFile f;
+  f.path = "f.bin";
+  f.size_bytes = bytes.size();
+  f.num_samples = kSamples;
+  for (uint64_t i = 0; i < kSamples; ++i) f.samples.push_back({i * kBytes, kBytes});
+  dataset::FileTable files;
+  files.Add(f);
+  auto engine = storage::OpenReadEngine(memory, storage::ShareNames({"f.bin"}), {});
+  for (const bool barrier : {false, true}) {
+    loader::ReaderOptions o;
+    o.threads = 2;
+    o.reads_per_accelerator = 2;
+    o.prefetch_batches = 1;
+    loader::ReadScheduler reads(*engine, &files, o, 1, nullptr);
+    PhaseFixture s(1, kSteps, barrier);
+    s.plans[0].resize(kSamples);
+    for (uint32_t i = 0; i < kSamples; ++i) s.plans[0][i] = {0, i};
+    s.spec.batch_size = kBatch;
+    s.spec.io = true;
+    s.spec.compute = {};
+    std::vector<uint64_t> taken;
+    s.spec.on_batch = [&](size_t, uint64_t step) { taken.push_back(step); };
+    metrics::Histogram wait;
+    const auto out = RunPhase(s.spec, &reads, wait);
+    ASSERT_TRUE(out.record.complete) << barrier;
+    EXPECT_EQ(out.record.steps, kSteps);
+    EXPECT_EQ(out.record.samples, kSamples);
+    EXPECT_EQ(out.record.bytes_read, kSamples * kBytes);
+    EXPECT_EQ(wait.Count(), kSteps);
+    ASSERT_EQ(taken.size(), kSteps);
+    for (uint64_t i = 0; i < kSteps; ++i) EXPECT_EQ(taken[i], i);
+    EXPECT_EQ(out.record.au_percentage, 0);
+    EXPECT_LT(out.record.duration_s, 1.0);  // the last batch wakes the loop at once
+  }
 }
 
 }  // namespace
