@@ -43,7 +43,9 @@
 #              drift with the box's load;
 #   predicted  replay of the local training's op-log against that storage with
 #              --train-results, at the loader's reads in flight: images/s and the lost
-#              share of the predicted step.
+#              share of the predicted step;
+#   predicted* the same replay given this point's real training as --train-results (its
+#              compute per step): the loader model alone, as emulated* is the data path's.
 # Errors: emulated and predicted images/s against real (%), stall share in points.
 #   storage    run with no compute and no preprocessing over the first SPEED_PROBE_FILES
 #              files, at the same reads in flight: the MB/s this storage gives the loader,
@@ -271,6 +273,11 @@ print(r["batch_size"] / r["images_per_second"] * (1 - d["trainbench"]["data_wait
   "$TB" replay "$local_oplog" "${target[@]}" --train-results "$local_results" --no-progress --concurrency "$in_flight" \
     --output "$W/points/replay" >"$W/points/predicted-$speed.out" 2>&1 ||
     { cat "$W/points/predicted-$speed.out" >&2; exit 1; }
+  log "point $speed: predicted with the real run's compute"
+  real_results=$($PY -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["trainbench"]["results"])' "$W/points/real-$speed.out")
+  "$TB" replay "$local_oplog" "${target[@]}" --train-results "$real_results" --no-progress --concurrency "$in_flight" \
+    --output "$W/points/replay" >"$W/points/predicted_real-$speed.out" 2>&1 ||
+    { cat "$W/points/predicted_real-$speed.out" >&2; exit 1; }
   stop_proxy
   $PY - "$W/points" "$speed" "$cap" "$load0" "$(load)" "$point_compute" >>"$W/points/rows.jsonl" <<'PY'
 import json, sys
@@ -280,6 +287,8 @@ real, emu, pred = last("real"), last("emulated"), last("predicted")
 emu_real_line = last("emulated_real")
 emu_real = emu_real_line["trainbench_metrics"]
 t = json.load(open(pred["trainbench"]["results"] + "/summary.json"))["training"]
+pred_real = last("predicted_real")
+t_real = json.load(open(pred_real["trainbench"]["results"] + "/summary.json"))["training"]
 assert real["trainbench"].get("bad_images", 0) == 0, "images that did not decode: " + str(real)
 m = emu["trainbench_metrics"]
 print(json.dumps({
@@ -305,6 +314,9 @@ print(json.dumps({
     "predicted_images_per_second": t["predicted_images_per_second_per_process"],
     "predicted_stall_percent": 100 * t["io_lost_s_per_step"] / t["predicted_step_s"],
     "predicted_results": pred["trainbench"]["results"],
+    "predicted_real_images_per_second": t_real["predicted_images_per_second_per_process"],
+    "predicted_real_stall_percent": 100 * t_real["io_lost_s_per_step"] / t_real["predicted_step_s"],
+    "predicted_real_results": pred_real["trainbench"]["results"],
 }))
 PY
   $PY "$ROOT/bench/lib/fidelity_summary.py" "$W" "$study" partial >/dev/null

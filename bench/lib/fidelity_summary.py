@@ -20,19 +20,25 @@ import os
 import subprocess
 import sys
 
-PATHS = ["real", "emulated", "emulated*", "predicted"]
+PATHS = ["real", "emulated", "emulated*", "predicted", "predicted*"]
 # The rows.jsonl keys of each path's images/s and stall share.
 KEYS = {"real": ("real_images_per_second", "real_stall_percent"),
         "emulated": ("emulated_samples_per_second", "emulated_stall_percent"),
         "emulated*": ("emulated_real_samples_per_second", "emulated_real_stall_percent"),
-        "predicted": ("predicted_images_per_second", "predicted_stall_percent")}
+        "predicted": ("predicted_images_per_second", "predicted_stall_percent"),
+        "predicted*": ("predicted_real_images_per_second", "predicted_real_stall_percent")}
+# Each path but real: the prefix of its rows.jsonl and fidelity.csv keys.
+PREFIXES = {"emulated": "emulated", "emulated*": "emulated_real", "predicted": "predicted",
+            "predicted*": "predicted_real"}
 COLUMNS = ["speed", "cap_MB_per_second", "storage_MB_per_second", "real_images_per_second",
            "real_stall_percent", "emulated_samples_per_second", "emulated_stall_percent",
            "emulated_error_percent", "emulated_stall_error_points",
            "emulated_real_samples_per_second", "emulated_real_stall_percent",
            "emulated_real_error_percent", "emulated_real_stall_error_points",
            "predicted_images_per_second", "predicted_stall_percent", "predicted_error_percent",
-           "predicted_stall_error_points", "calibrated_compute_ms", "real_compute_ms",
+           "predicted_stall_error_points", "predicted_real_images_per_second",
+           "predicted_real_stall_percent", "predicted_real_error_percent",
+           "predicted_real_stall_error_points", "calibrated_compute_ms", "real_compute_ms",
            "load_before", "load_after"]
 
 
@@ -49,8 +55,7 @@ def label(r):
 
 
 def with_errors(r):
-    for path, prefix in (("emulated", "emulated"), ("emulated*", "emulated_real"),
-                         ("predicted", "predicted")):
+    for path, prefix in PREFIXES.items():
         rate, stall = KEYS[path]
         r[f"{prefix}_error_percent"] = error_percent(r[rate], r["real_images_per_second"])
         r[f"{prefix}_stall_error_points"] = r[stall] - r["real_stall_percent"]
@@ -81,20 +86,20 @@ def write_table(work, rows, study):
           "",
           "img/s and stall % (the share of the time the step waited for data; emulated: 100 - AU) "
           "with the error against real (img/s in %, stall in points); emulated* takes the real "
-          "run's own compute per step as its computation_time; storage MB/s is what `run` read "
-          "at the loader's reads in flight with no compute.",
+          "run's own compute per step as its computation_time, predicted* the real run's "
+          "results as replay's --train-results; storage MB/s is what `run` read at the "
+          "loader's reads in flight with no compute.",
           "",
-          "| storage | storage MB/s | real | emulated | emulated* | predicted | compute ms/step: "
-          "calibrated, real | load (1 min, before/after) |",
-          "|---|---|---|---|---|---|---|---|"]
+          "| storage | storage MB/s | real | emulated | emulated* | predicted | predicted* | "
+          "compute ms/step: calibrated, real | load (1 min, before/after) |",
+          "|---|---|---|---|---|---|---|---|---|"]
 
     def cell(rate, stall, e=None, p=None):
         return f"{rate:.1f}, {stall:.1f} %" + ("" if e is None else f" ({e:+.1f} %, {p:+.1f})")
 
     for r in rows:
         cells = [cell(r["real_images_per_second"], r["real_stall_percent"])]
-        for path, prefix in (("emulated", "emulated"), ("emulated*", "emulated_real"),
-                             ("predicted", "predicted")):
+        for path, prefix in PREFIXES.items():
             rate, stall = KEYS[path]
             cells.append(cell(r[rate], r[stall], r[f"{prefix}_error_percent"],
                               r[f"{prefix}_stall_error_points"]))
@@ -122,8 +127,7 @@ def summary_of(rows, study, complete):
         for path in PATHS:
             rate, stall = KEYS[path]
             p = {"images_per_second": r[rate], "stall_percent": r[stall]}
-            prefix = {"real": None, "emulated": "emulated", "emulated*": "emulated_real",
-                      "predicted": "predicted"}[path]
+            prefix = PREFIXES.get(path)
             if prefix:
                 p["error_percent"] = r[f"{prefix}_error_percent"]
                 p["stall_error_points"] = r[f"{prefix}_stall_error_points"]
@@ -131,9 +135,7 @@ def summary_of(rows, study, complete):
                 w["error_percent"] = max(w["error_percent"], abs(p["error_percent"]))
                 w["stall_error_points"] = max(w["stall_error_points"],
                                               abs(p["stall_error_points"]))
-            p["results"] = r.get({"real": "real_results", "emulated": "emulated_results",
-                                  "emulated*": "emulated_real_results",
-                                  "predicted": "predicted_results"}[path], "")
+            p["results"] = r.get(f"{prefix or 'real'}_results", "")
             point["paths"][path] = p
         point["paths"]["real"]["compute_ms"] = r["real_compute_ms"]
         points.append(point)

@@ -385,7 +385,8 @@
                                                             : p.cap_MB_per_second;
       const drawn = (r) => (S(r).points || []).filter((p) => speedOf(p) > 0)
                                .sort((a, b) => speedOf(a) - speedOf(b));
-      const dash = {real: [], emulated: [6, 3], 'emulated*': [2, 3], predicted: [10, 4, 2, 4]};
+      const dash = {real: [], emulated: [6, 3], 'emulated*': [2, 3], predicted: [10, 4, 2, 4],
+                    'predicted*': [1, 4]};
       function bySpeed(id, title, field, yTitle, note, withReal, band) {
         const sets = [];
         runs.forEach((r, i) => paths.forEach((path, k) => {
@@ -421,7 +422,8 @@
               'images/s (emulated: samples/s)',
               'The real training (solid), the emulation with the calibrated compute ' +
               '(dashed), the emulation given the real run\'s own compute per step (dotted), ' +
-              'and the op-log replay\'s prediction; the dashed line marks the demand.', true);
+              'the op-log replay\'s prediction with the fast training\'s compute and with ' +
+              'the real run\'s (predicted*); the dashed line marks the demand.', true);
       bySpeed('fidelity-stall', 'Stall: share of the time the step waited for data',
               'stall_percent', '% of the time (emulated: 100 - AU)',
               'Where storage is slower than the demand the step waits; the emulation ' +
