@@ -52,6 +52,15 @@ uint64_t StepsPerEpoch(uint64_t total_samples, const SamplerOptions& o) {
   return steps;
 }
 
+bool SamePlanEveryEpoch(const SamplerOptions& o) {
+  // ShuffleSeed's use of the epoch, for each shuffle that is on.
+  const auto fixed = [&](config::Shuffle mode) {
+    return mode == config::Shuffle::kOff ||
+           (mode != config::Shuffle::kRandom && !o.seed_change_epoch);
+  };
+  return fixed(o.file_shuffle) && fixed(o.sample_shuffle);
+}
+
 bool SequentialWithinFiles(const SamplerOptions& o) {
   return o.sample_shuffle == config::Shuffle::kOff;
 }

@@ -51,6 +51,10 @@ void PlanEpochInto(std::span<const uint32_t> samples_per_file, const SamplerOpti
                    uint64_t epoch, uint64_t first_accelerator, uint64_t count,
                    std::vector<std::vector<SampleRef>>& plan);
 
+// Whether every epoch's plan made with `options` is the same: no shuffle, or shuffles seeded
+// without the epoch (seed_change_epoch false). A run then plans once, not every epoch.
+bool SamePlanEveryEpoch(const SamplerOptions& options);
+
 // Whether plans made with `options` hold consecutive samples wherever consecutive entries
 // come from one file (no sample shuffle; file order does not matter): a read unit's run
 // can then be measured at its ends (loader/sample_reads.h).

@@ -123,6 +123,38 @@ TEST(Sampler, SeedShuffleIsDeterministicAndChangesPerEpoch) {
   EXPECT_NE(All(files, o, 1), plain);
 }
 
+// A run plans once where every epoch's plan is the same: no shuffle, or shuffles seeded
+// without the epoch. Where the predicate says so, epochs 1 and 2 plan alike; where it does
+// not, some shuffle moves with the epoch.
+TEST(Sampler, SamePlanEveryEpochOnlyWhereNoShuffleMovesWithTheEpoch) {
+  // Eight files: a file shuffle repeating its order by chance (1 in 40320) is out of reach.
+  const std::vector<uint64_t> files = {30, 50, 20, 10, 40, 25, 35, 15};
+  for (const bool change : {true, false}) {
+    for (const Shuffle fs : {Shuffle::kOff, Shuffle::kSeed, Shuffle::kRandom}) {
+      for (const Shuffle ss : {Shuffle::kOff, Shuffle::kSeed, Shuffle::kRandom}) {
+        SamplerOptions o;
+        o.accelerators = 2;
+        o.batch_size = 4;
+        o.file_shuffle = fs;
+        o.sample_shuffle = ss;
+        o.seed_change_epoch = change;
+        o.random_seed = 99;
+        const bool same = All(files, o, 1) == All(files, o, 2);
+        const bool moves = (fs == Shuffle::kRandom || ss == Shuffle::kRandom ||
+                            (change && (fs != Shuffle::kOff || ss != Shuffle::kOff)));
+        EXPECT_EQ(SamePlanEveryEpoch(o), !moves)
+            << static_cast<int>(fs) << static_cast<int>(ss) << change;
+        if (SamePlanEveryEpoch(o)) {
+          EXPECT_TRUE(same);
+        }
+        if (moves) {
+          EXPECT_FALSE(same) << static_cast<int>(fs) << static_cast<int>(ss) << change;
+        }
+      }
+    }
+  }
+}
+
 TEST(Sampler, RandomShuffleFollowsTheRunsRandomSeed) {
   SamplerOptions o;
   o.accelerators = 1;
