@@ -19,7 +19,9 @@
 # Calibration, on this host:
 #   - computation_time: `train --calibrate`, with the loader reading the local folder beside the
 #     steps (CALIBRATE_DATA=1, the default: each step less its data wait, so the figure carries
-#     the decode worker's CPU; 0: synthetic batches, compute alone), twice before
+#     the decode worker's CPU; 0: synthetic batches, compute alone; point: at each point the
+#     loader reads that point's storage, so the figure also carries the storage client's CPU
+#     and, on this loopback setup, the gateway's and the proxy's), twice before
 #     the points (the lower sets the demand, hence the caps) and again right before each point's
 #     runs (CALIBRATE_EACH=1, the default): on a shared box the CPU's speed drifts with the
 #     load by tens of % within minutes, and a calibration taken minutes earlier would measure
@@ -156,11 +158,17 @@ for f in $(ls "$W/data/train" | head -n 3); do
 done
 mean_bytes=$($PY -c "import os,sys; d=sys.argv[1]; s=[os.path.getsize(os.path.join(d,f)) for f in os.listdir(d)]; print(sum(s)/len(s))" "$W/data/train")
 
-# calibrate: train --calibrate's computation_time for this workload on this host, now (beside
-# the loader reading the local folder unless CALIBRATE_DATA=0).
+# calibrate [DATA ARGS...]: train --calibrate's computation_time for this workload on this
+# host, now, beside the loader reading the local folder (CALIBRATE_DATA=1), the point's
+# storage given as train's --data arguments (CALIBRATE_DATA=point), or nothing (0).
 calibrate() {
   local beside=()
-  [ "$calibrate_data" = 0 ] || beside=(--data "$W/data" --workers "$workers")
+  case $calibrate_data in
+    0) ;;
+    point) [ $# -gt 0 ] && beside=("$@" --workers "$workers" --io-depth "$io_depth") ||
+             beside=(--data "$W/data" --workers "$workers") ;;
+    *) beside=(--data "$W/data" --workers "$workers") ;;
+  esac
   "$TB" train --calibrate "$W/fidelity.yaml" --allow-cpu --device cpu --model "$model" \
     --image-size "$size" --threads "$threads" "${beside[@]}" --no-progress >"$W/calibrate.out" 2>&1 ||
     { cat "$W/calibrate.out" >&2; exit 1; }
@@ -219,13 +227,13 @@ print(json.dumps({
     "shape": "$images x ${side}x$side JPEGs, $model at ${size}px, batch $batch, $threads thread(s) + $workers worker(s) x $io_depth read(s) in flight",
     "compute_s": $compute, "preprocess_s": $preprocess, "preprocess_stdev_s": $preprocess_stdev,
     "demand_MB_per_second": $demand_mb, "mean_file_bytes": $mean_bytes,
-    "calibration": "$([ "$calibrate_data" = 0 ] && echo "train --calibrate, synthetic batches" || echo "train --calibrate --data beside the loader reading the local folder")",
+    "calibration": "$(case $calibrate_data in 0) echo "train --calibrate, synthetic batches" ;; point) echo "train --calibrate --data beside the loader reading each point's storage" ;; *) echo "train --calibrate --data beside the loader reading the local folder" ;; esac)",
     "trainbench": "$TB", "started": "$started", "bound_percent": 5,
     "config": {"images": $images, "side": $side, "model": "$model", "image_size": $size,
                "batch_size": $batch, "threads": $threads, "workers": $workers,
                "io_depth": $io_depth, "reads_in_flight": $in_flight, "prefetch": $prefetch,
                "warmup_steps": $warmup, "epochs": $epochs, "speeds": "${speeds[*]}",
-               "calibrate_each": $calibrate_each, "calibrate_data": $calibrate_data,
+               "calibrate_each": $calibrate_each, "calibrate_data": "$calibrate_data",
                "speed_probe_files": $probe_files}}))
 PY
 )
@@ -250,7 +258,7 @@ for speed in "${speeds[@]}"; do
       target=(--target "s3://$bucket/fid" --s3-option "endpoint_url=$proxy_ep" --s3-option s3_force_path_style=true) ;;
   esac
   point_compute=$compute
-  [ "$calibrate_each" = 0 ] || point_compute=$(calibrate)
+  [ "$calibrate_each" = 0 ] || point_compute=$(calibrate "${real_data[@]}")
   load0=$(load)
   log "point $speed (cap $cap MB/s, computation_time $point_compute s, load $load0): real"
   "$TB" train "${train_args[@]}" "${real_data[@]}" >"$W/points/real-$speed.out" 2>&1 ||
