@@ -153,7 +153,7 @@
                         ['preprocess_time stdev ms', 'preprocess_time_stdev_ms', 3],
                         ['mean file', 'mean_file_bytes', 'B'], ['bound %', 'bound_percent', 0],
                         ['emulated within the bound', 'emulated_within_bound']];
-    for (const path of ['emulated', 'emulated*', 'predicted'])
+    for (const path of ['emulated', 'emulated*', 'predicted', 'predicted*'])
       figures.fidelity.push([`${path}: worst images/s error %`, `worst.${path}.error_percent`, 1],
                             [`${path}: worst stall error, points`,
                              `worst.${path}.stall_error_points`, 1]);
