@@ -19,7 +19,7 @@ std::unique_ptr<FolderResults> OpenFolderResults(const std::string& folder,
                                                  const std::string& log_file,
                                                  const std::string& flag) {
   if (folder.empty()) return nullptr;
-  if (!flag.empty()) CheckFolderCanHoldResults(folder, flag);
+  if (!flag.empty()) CheckWritableFolder(folder, flag);
   return std::make_unique<FolderResults>(folder, log_file);
 }
 

@@ -21,8 +21,7 @@ RunOutcome CheckpointJob(const RunJobOptions& options, JobEnv& env) {
   const auto& config = options.config;
   dist::Communicator& ranks = env.ranks;
   const bool lead = ranks.Rank() == 0;
-  if (lead && env.check_local_folders)
-    CheckFolderCanHoldResults(config.output.folder, "output.folder");
+  if (lead && env.check_local_folders) CheckWritableFolder(config.output.folder, "output.folder");
   if (!options.op_log.empty()) CheckWritableFile(options.op_log, "--op-log");
   const auto checkpoints =
       env.open_storage(config.checkpoint.checkpoint_folder, config.storage.storage_options);

@@ -73,7 +73,7 @@ RunStorages OpenRunStorages(const RunJobOptions& options, JobEnv& env) {
   const auto& config = options.config;
   // Where results and checkpoints go must be writable before the first byte is read.
   if (env.ranks.Rank() == 0 && env.check_local_folders)
-    CheckFolderCanHoldResults(config.output.folder, "output.folder");
+    CheckWritableFolder(config.output.folder, "output.folder");
   if (!options.op_log.empty()) CheckWritableFile(options.op_log, "--op-log");
   RunStorages s;
   if (config.workflow.checkpoint) {

@@ -52,7 +52,7 @@ stage::StageOutcome CheckAndRunStage(const stage::StageOptions& options,
                                      const std::function<void()>& ready) {
   stage::CheckStageOptions(options);
   CheckWritableFolder(options.dest, dest_flag);
-  CheckFolderCanHoldResults(output, "--output");
+  CheckWritableFolder(output, "--output");
   if (ready) ready();
   InstallInterruptHandler();
   return stage::RunStage(options);

@@ -229,7 +229,7 @@ void CheckTrainJob(const TrainJobOptions& job) {
   CheckInterval(job.staged.interval_s);
   // Checked before training: a bad folder must not cost it.
   if (job.given.output && job.staged.stage_to.empty())
-    CheckFolderCanHoldResults(job.staged.output, "--output");
+    CheckWritableFolder(job.staged.output, "--output");
 }
 
 // Training on local or synthetic data; with --output its folder.

@@ -17,13 +17,12 @@ namespace fs = std::filesystem;
 namespace {
 
 // Creates and removes a probe file: access(2) says nothing of read-only mounts or quotas.
-void Probe(const fs::path& folder, const std::string& what, const std::string& shown,
-           const char* why = "") {
+void Probe(const fs::path& folder, const std::string& what, const std::string& shown) {
   const fs::path probe = folder / fmt::format(".trainbench-write-test.{}", ::getpid());
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0)
-    throw UsageError(fmt::format("{} {}: {}cannot write in {}: {}; choose a writable folder", what,
-                                 shown, why, folder.string(), std::strerror(errno)));
+    throw UsageError(fmt::format("{} {}: cannot write in {}: {}; choose a writable folder", what,
+                                 shown, folder.string(), std::strerror(errno)));
   ::close(fd);
   ::unlink(probe.c_str());
 }
@@ -38,23 +37,6 @@ void CheckWritableFolder(const std::string& folder, const std::string& what) {
     throw UsageError(fmt::format("{} {}: cannot create the folder: {}; choose a writable folder",
                                  what, folder, error ? error.message() : "not a folder"));
   Probe(path, what, folder);
-}
-
-void CheckFolderCanHoldResults(const std::string& folder, const std::string& what) {
-  fs::path existing = folder.empty() ? fs::path(".") : fs::path(folder);
-  std::error_code error;
-  while (!fs::exists(existing, error)) {
-    const fs::path parent = existing.parent_path();
-    if (existing == "." || parent == existing) break;  // a vanished working folder, or "/"
-    existing = parent.empty() ? fs::path(".") : parent;
-  }
-  if (!fs::is_directory(existing, error))
-    throw UsageError(
-        fmt::format("{} {}: cannot create the folder: {} is not a folder; choose a "
-                    "writable folder",
-                    what, folder, existing.string()));
-  const bool exists = existing == (folder.empty() ? fs::path(".") : fs::path(folder));
-  Probe(existing, what, folder, exists ? "" : "cannot create the folder: ");
 }
 
 void CheckWritableFile(const std::string& path, const std::string& what) {

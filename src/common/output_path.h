@@ -12,11 +12,6 @@ namespace trainbench {
 // flag or key in errors ("output.folder"). Throws UsageError.
 void CheckWritableFolder(const std::string& folder, const std::string& what);
 
-// `folder` exists or could be created (its nearest existing ancestor is a writable folder),
-// and creates nothing: for a job's results folder, made when the job's results open, so a job
-// refused after this check leaves no empty folder behind. Throws UsageError.
-void CheckFolderCanHoldResults(const std::string& folder, const std::string& what);
-
 // A file can be created at `path`: its folder exists and is writable, and `path` is not a
 // folder. Throws UsageError.
 void CheckWritableFile(const std::string& path, const std::string& what);
