@@ -22,6 +22,7 @@
 #include "common/strings.h"
 #include "config/workload_yaml.h"
 #include "image/image_folder.h"
+#include "metrics/au.h"
 #include "train/launch_environment.h"
 #include "train/train_report.h"
 
@@ -166,17 +167,23 @@ std::string Calibrate(train::TrainFunction train_fn, TrainJobOptions& job) {
   std::vector<double> compute = result.step_seconds;
   for (size_t i = 0; with_data && i < compute.size() && i < result.step_wait_seconds.size(); ++i)
     compute[i] = std::max(0.0, compute[i] - result.step_wait_seconds[i]);
+  // The figure is the mean: an emulated step sleeps computation_time, so the emulation's
+  // images/s is batch / mean step, and a step's compute is skewed to the slow side (a p50
+  // runs 3-10% under the mean on a loaded CPU, which the emulation then reads as speed).
   const double p50 = train::Percentile(compute, 50) * scale;
+  const metrics::MeanStdev spread = metrics::MeanAndStdev(compute);
+  const double mean = spread.mean * scale;
+  const double stdev = spread.stdev * scale;
   std::string text;
   if (result.batch_size != batch)
     text +=
         fmt::format("Timed at batch {} (batch {} does not fit in memory) and scaled by {:.2f}\n",
                     result.batch_size, batch, scale);
   text += fmt::format(
-      "Calibration: {} at batch {} on {}: compute time per step p50 {:.4f} s, p99 {:.4f} s "
-      "({:.1f} images/s)\n",
-      workload.workload_name, batch, result.device_description, p50,
-      train::Percentile(compute, 99) * scale, static_cast<double>(batch) / p50);
+      "Calibration: {} at batch {} on {}: compute time per step mean {:.4f} s (stdev {:.4f} s, "
+      "p50 {:.4f} s, p99 {:.4f} s, {} steps; {:.1f} images/s)\n",
+      workload.workload_name, batch, result.device_description, mean, stdev, p50,
+      train::Percentile(compute, 99) * scale, compute.size(), static_cast<double>(batch) / mean);
   if (with_data)
     text += fmt::format(
         "Timed with the loader reading {} beside the steps ({} worker(s)): each step less its "
@@ -186,9 +193,11 @@ std::string Calibrate(train::TrainFunction train_fn, TrainJobOptions& job) {
             std::max(1e-9,
                      std::accumulate(result.step_seconds.begin(), result.step_seconds.end(), 0.0)));
   text += fmt::format(
-      "Emulate this accelerator with:\n  trainbench run {} train.computation_time={:.6f}\n",
-      job.calibrate, p50);
-  text += fmt::format("train.computation_time={:.6f}\n", p50);
+      "Emulate this accelerator with:\n  trainbench run {} train.computation_time={:.6f}\n"
+      "or, to draw each step's time as this host's steps varied:\n"
+      "  trainbench run {} 'train.computation_time={{mean: {:.6f}, stdev: {:.6f}}}'\n",
+      job.calibrate, mean, job.calibrate, mean, stdev);
+  text += fmt::format("train.computation_time={:.6f}\n", mean);
   return text;
 }
 
