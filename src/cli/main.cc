@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/output_path.h"
 
 namespace {
 
@@ -15,6 +16,7 @@ namespace {
 // why (its line names the rank and host).
 int Fail(int code, const std::string& message) {
   trainbench::LogError(message);
+  trainbench::RemoveEmptyFoldersMadeByChecks();
   trainbench::app::EndJob(code);
   return code;
 }
@@ -48,7 +50,11 @@ int main(int argc, char** argv) {
                 std::string(e.what()) + "; run `trainbench --help` or `trainbench COMMAND --help`");
   }
   try {
-    return action ? action() : 0;
+    const int code = action ? action() : 0;
+    // A job that failed after its checks, having written nothing, leaves no empty results
+    // folder (those with results in them stay).
+    if (code != 0) RemoveEmptyFoldersMadeByChecks();
+    return code;
   } catch (const Error& e) {
     return Fail(static_cast<int>(e.code()), e.what());
   } catch (const std::exception& e) {

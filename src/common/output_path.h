@@ -5,12 +5,20 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace trainbench {
 
 // `folder` exists or can be created, and a file can be created in it. `what` names the
-// flag or key in errors ("output.folder"). Throws UsageError.
+// flag or key in errors ("output.folder"). Throws UsageError. The folders it creates are
+// remembered for RemoveEmptyFoldersMadeByChecks.
 void CheckWritableFolder(const std::string& folder, const std::string& what);
+
+// Removes, innermost first, each folder CheckWritableFolder created in this process that is
+// still empty: a job refused or failed after its checks leaves no empty results folder
+// behind. A folder that holds anything stays (rmdir(2) refuses it), and nothing that was
+// there before the check is touched. Returns the folders removed.
+std::vector<std::string> RemoveEmptyFoldersMadeByChecks();
 
 // A file can be created at `path`: its folder exists and is writable, and `path` is not a
 // folder. Throws UsageError.

@@ -126,8 +126,9 @@ wrong=Wr0ng-$$-$RANDOM-secret
 # refused_early OUT WHAT: OUT (a run's output) shows no training and no secret.
 refused_early() {
   if grep -aq "Model: \|train: starting\|Epoch \[" "$1"; then cat "$1" >&2; return 1; fi
-  # --output's folder is checked (made) before any work; no results go in it.
-  ! grep -aqF -- "$wrong" "$1" && [ -z "$(ls -A "$WORK/nores" 2>/dev/null)" ]
+  # --output's folder is checked (made) before any work; refused, the job takes back the
+  # empty folder it made.
+  ! grep -aqF -- "$wrong" "$1" && [ ! -e "$WORK/nores" ]
 }
 expect_exit 1 secret.out env AWS_SECRET_ACCESS_KEY="$wrong" "$TB" train "${tiny[@]}" \
   --data "s3://$bucket/imgs" "${path_style[@]}" --output "$WORK/nores"
