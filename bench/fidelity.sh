@@ -48,6 +48,10 @@
 #              share of the predicted step;
 #   predicted* the same replay given this point's real training as --train-results (its
 #              compute per step): the loader model alone, as emulated* is the data path's.
+# REPEAT (1) rounds of calibrate, real, emulated and emulated* at each point, alternating; the
+# row holds each figure's median over the rounds (and every round in rows.jsonl's "rounds"):
+# on a shared VM two timings of the same compute seconds apart differ by up to 10%, and
+# where compute sets the pace that is the whole of the emulation's error in one round.
 # Errors: emulated and predicted images/s against real (%), stall share in points.
 #   storage    run with no compute and no preprocessing over the first SPEED_PROBE_FILES
 #              files, at the same reads in flight: the MB/s this storage gives the loader,
@@ -57,7 +61,7 @@
 # `trainbench report` draws images/s and the stall share of each path against the storage's
 # MB/s, and each path's error; report.html beside it).
 #
-# Env: CALIBRATE_EACH (1), CALIBRATE_DATA (1), IMAGES (512), SIDE (338), BATCH (8), MODEL (resnet18), SIZE (64), THREADS (1),
+# Env: REPEAT (1), CALIBRATE_EACH (1), CALIBRATE_DATA (1), IMAGES (512), SIDE (338), BATCH (8), MODEL (resnet18), SIZE (64), THREADS (1),
 # WORKERS (1), IO_DEPTH (1), WARMUP (0), EPOCHS (1), SPEEDS ("local s3 1 0.5 0.25"), PREPROCESS_ROUNDS (3),
 # SPEED_PROBE_FILES (64),
 # TRAINBENCH (build/trainbench), DECODE_BENCH (build/bench/trainbench_decode_bench),
@@ -85,6 +89,8 @@ epochs=${EPOCHS:-1}
 read -r -a speeds <<<"${SPEEDS:-local s3 1 0.5 0.25}"
 rounds=${PREPROCESS_ROUNDS:-3}
 calibrate_each=${CALIBRATE_EACH:-1}
+repeat=${REPEAT:-1}
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || { echo "fidelity: REPEAT=$repeat: give a count of rounds, 1 or more" >&2; exit 2; }
 calibrate_data=${CALIBRATE_DATA:-1}
 probe_files=${SPEED_PROBE_FILES:-64}
 [ "$probe_files" -le "$images" ] || probe_files=$images
@@ -234,6 +240,7 @@ print(json.dumps({
                "io_depth": $io_depth, "reads_in_flight": $in_flight, "prefetch": $prefetch,
                "warmup_steps": $warmup, "epochs": $epochs, "speeds": "${speeds[*]}",
                "calibrate_each": $calibrate_each, "calibrate_data": "$calibrate_data",
+               "repeat": $repeat,
                "speed_probe_files": $probe_files}}))
 PY
 )
@@ -257,20 +264,28 @@ for speed in "${speeds[@]}"; do
       emu=("${s3ds[@]}" "$(s3at "$proxy_ep")")
       target=(--target "s3://$bucket/fid" --s3-option "endpoint_url=$proxy_ep" --s3-option s3_force_path_style=true) ;;
   esac
-  point_compute=$compute
-  [ "$calibrate_each" = 0 ] || point_compute=$(calibrate "${real_data[@]}")
-  load0=$(load)
-  log "point $speed (cap $cap MB/s, computation_time $point_compute s, load $load0): real"
-  "$TB" train "${train_args[@]}" "${real_data[@]}" >"$W/points/real-$speed.out" 2>&1 ||
-    { cat "$W/points/real-$speed.out" >&2; exit 1; }
-  log "point $speed: emulated"
-  "$TB" run "${run_args[@]}" "train.computation_time=$point_compute" "${emu[@]}" >"$W/points/emulated-$speed.out" 2>&1 ||
-    { cat "$W/points/emulated-$speed.out" >&2; exit 1; }
-  real_compute=$($PY -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().splitlines()[-1]); r=d["radix_metrics"]
-print(r["batch_size"] / r["images_per_second"] * (1 - d["trainbench"]["data_wait_share"]))' "$W/points/real-$speed.out")
-  log "point $speed: emulated with the real run's compute ($real_compute s)"
-  "$TB" run "${run_args[@]}" "train.computation_time=$real_compute" "${emu[@]}" >"$W/points/emulated_real-$speed.out" 2>&1 ||
-    { cat "$W/points/emulated_real-$speed.out" >&2; exit 1; }
+  # REPEAT rounds of calibrate, real, emulated, emulated*, one after another: each
+  # emulation takes the calibration made just before its training, and the row holds the
+  # medians of the rounds. A compute-bound row compares two timings of the same compute, and
+  # on a shared VM one 10 s timing differs from the next by up to 10%; the median of a few
+  # alternating rounds does not follow one slow or fast spell.
+  for k in $(seq "$repeat"); do
+    point_compute=$compute
+    [ "$calibrate_each" = 0 ] || point_compute=$(calibrate "${real_data[@]}")
+    echo "$point_compute" >"$W/points/calibrated-$speed.$k"
+    [ "$k" -gt 1 ] || load0=$(load)
+    log "point $speed (cap $cap MB/s), round $k of $repeat (computation_time $point_compute s, load $(load)): real"
+    "$TB" train "${train_args[@]}" "${real_data[@]}" >"$W/points/real-$speed.$k.out" 2>&1 ||
+      { cat "$W/points/real-$speed.$k.out" >&2; exit 1; }
+    log "point $speed, round $k: emulated"
+    "$TB" run "${run_args[@]}" "train.computation_time=$point_compute" "${emu[@]}" >"$W/points/emulated-$speed.$k.out" 2>&1 ||
+      { cat "$W/points/emulated-$speed.$k.out" >&2; exit 1; }
+    real_compute=$($PY -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().splitlines()[-1]); r=d["radix_metrics"]
+print(r["batch_size"] / r["images_per_second"] * (1 - d["trainbench"]["data_wait_share"]))' "$W/points/real-$speed.$k.out")
+    log "point $speed, round $k: emulated with the real run's compute ($real_compute s)"
+    "$TB" run "${run_args[@]}" "train.computation_time=$real_compute" "${emu[@]}" >"$W/points/emulated_real-$speed.$k.out" 2>&1 ||
+      { cat "$W/points/emulated_real-$speed.$k.out" >&2; exit 1; }
+  done
   # The storage's speed for the page's axis: what `run` reads from it at the loader's reads in
   # flight with no compute and no preprocessing, over the first SPEED_PROBE_FILES files.
   log "point $speed: storage speed (run, no compute, $probe_files files)"
@@ -281,51 +296,67 @@ print(r["batch_size"] / r["images_per_second"] * (1 - d["trainbench"]["data_wait
   "$TB" replay "$local_oplog" "${target[@]}" --train-results "$local_results" --no-progress --concurrency "$in_flight" \
     --output "$W/points/replay" >"$W/points/predicted-$speed.out" 2>&1 ||
     { cat "$W/points/predicted-$speed.out" >&2; exit 1; }
-  log "point $speed: predicted with the real run's compute"
-  real_results=$($PY -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["trainbench"]["results"])' "$W/points/real-$speed.out")
+  # predicted* replays once, given the round whose real images/s is the median (the lower
+  # of the two middle ones for an even REPEAT).
+  median_round=$($PY -c '
+import json, sys
+rate = lambda f: json.loads(open(f).read().splitlines()[-1])["radix_metrics"]["images_per_second"]
+files = sorted(sys.argv[1:], key=rate)
+print(files[(len(files) - 1) // 2])' "$W"/points/real-"$speed".*.out)
+  log "point $speed: predicted with the real run's compute ($(basename "$median_round"))"
+  real_results=$($PY -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["trainbench"]["results"])' "$median_round")
   "$TB" replay "$local_oplog" "${target[@]}" --train-results "$real_results" --no-progress --concurrency "$in_flight" \
     --output "$W/points/replay" >"$W/points/predicted_real-$speed.out" 2>&1 ||
     { cat "$W/points/predicted_real-$speed.out" >&2; exit 1; }
   stop_proxy
-  $PY - "$W/points" "$speed" "$cap" "$load0" "$(load)" "$point_compute" >>"$W/points/rows.jsonl" <<'PY'
-import json, sys
-d, speed, cap, load0, load1, compute = sys.argv[1:]
-last = lambda f: json.loads(open(f"{d}/{f}-{speed}.out").read().splitlines()[-1])
-real, emu, pred = last("real"), last("emulated"), last("predicted")
-emu_real_line = last("emulated_real")
-emu_real = emu_real_line["trainbench_metrics"]
+  $PY - "$W/points" "$speed" "$cap" "$load0" "$(load)" "$repeat" >>"$W/points/rows.jsonl" <<'PY'
+import json, statistics, sys
+d, speed, cap, load0, load1, repeat = sys.argv[1:]
+last = lambda f: json.loads(open(f"{d}/{f}.out").read().splitlines()[-1])
+rounds = []
+for k in range(1, int(repeat) + 1):
+    real, emu, emu_real = (last(f"{p}-{speed}.{k}") for p in ("real", "emulated", "emulated_real"))
+    assert real["trainbench"].get("bad_images", 0) == 0, "images that did not decode: " + str(real)
+    r, m, mr = real["radix_metrics"], emu["trainbench_metrics"], emu_real["trainbench_metrics"]
+    rounds.append({
+        "calibrated_compute_ms": 1e3 * float(open(f"{d}/calibrated-{speed}.{k}").read()),
+        "real_images_per_second": r["images_per_second"],
+        "real_stall_percent": 100 * real["trainbench"]["data_wait_share"],
+        "real_step_p50_ms": real["trainbench"]["step_time_p50_ms"],
+        # What a step computed, the rest of the step having waited for data: against the
+        # calibrated computation_time it shows what the host's load (the decode worker, the
+        # gateway and the proxy on the same cores) did to the compute.
+        "real_compute_ms": 1e3 * r["batch_size"] / r["images_per_second"]
+                           * (1 - real["trainbench"]["data_wait_share"]),
+        "real_results": real["trainbench"]["results"],
+        "emulated_samples_per_second": m["samples_per_second"],
+        "emulated_stall_percent": 100 - m["au_percentage"],
+        "emulated_MB_per_second": m["io_mb_per_second"],
+        "emulated_results": emu["trainbench"]["results"],
+        "emulated_real_samples_per_second": mr["samples_per_second"],
+        "emulated_real_stall_percent": 100 - mr["au_percentage"],
+        "emulated_real_results": emu_real["trainbench"]["results"],
+    })
+# Each figure is its median over the rounds; each results folder is the median round's
+# training's (and that round's emulations').
+row = {k: statistics.median(r[k] for r in rounds) for k in rounds[0] if not k.endswith("_results")}
+middle = sorted(rounds, key=lambda r: r["real_images_per_second"])[(len(rounds) - 1) // 2]
+row.update({k: v for k, v in middle.items() if k.endswith("_results")})
+pred, pred_real = last(f"predicted-{speed}"), last(f"predicted_real-{speed}")
 t = json.load(open(pred["trainbench"]["results"] + "/summary.json"))["training"]
-pred_real = last("predicted_real")
 t_real = json.load(open(pred_real["trainbench"]["results"] + "/summary.json"))["training"]
-assert real["trainbench"].get("bad_images", 0) == 0, "images that did not decode: " + str(real)
-m = emu["trainbench_metrics"]
-print(json.dumps({
+row.update({
     "speed": speed, "cap_MB_per_second": float(cap), "load_before": float(load0), "load_after": float(load1),
-    "calibrated_compute_ms": 1e3 * float(compute),
-    "real_images_per_second": real["radix_metrics"]["images_per_second"],
-    "real_stall_percent": 100 * real["trainbench"]["data_wait_share"],
-    "real_step_p50_ms": real["trainbench"]["step_time_p50_ms"],
-    # What a step computed, the rest of the step having waited for data: against the
-    # calibrated computation_time it shows what the host's load (the decode worker, the
-    # gateway and the proxy on the same cores) did to the compute.
-    "real_compute_ms": 1e3 * real["radix_metrics"]["batch_size"] / real["radix_metrics"]["images_per_second"]
-                       * (1 - real["trainbench"]["data_wait_share"]),
-    "real_results": real["trainbench"]["results"],
-    "emulated_samples_per_second": m["samples_per_second"],
-    "emulated_stall_percent": 100 - m["au_percentage"],
-    "emulated_MB_per_second": m["io_mb_per_second"],
-    "emulated_results": emu["trainbench"]["results"],
-    "emulated_real_samples_per_second": emu_real["samples_per_second"],
-    "emulated_real_stall_percent": 100 - emu_real["au_percentage"],
-    "emulated_real_results": emu_real_line["trainbench"]["results"],
-    "storage_MB_per_second": last("speed")["trainbench_metrics"]["io_mb_per_second"],
+    "repeat": len(rounds), "rounds": rounds,
+    "storage_MB_per_second": last(f"speed-{speed}")["trainbench_metrics"]["io_mb_per_second"],
     "predicted_images_per_second": t["predicted_images_per_second_per_process"],
     "predicted_stall_percent": 100 * t["io_lost_s_per_step"] / t["predicted_step_s"],
     "predicted_results": pred["trainbench"]["results"],
     "predicted_real_images_per_second": t_real["predicted_images_per_second_per_process"],
     "predicted_real_stall_percent": 100 * t_real["io_lost_s_per_step"] / t_real["predicted_step_s"],
     "predicted_real_results": pred_real["trainbench"]["results"],
-}))
+})
+print(json.dumps(row))
 PY
   $PY "$ROOT/bench/lib/fidelity_summary.py" "$W" "$study" partial >/dev/null
 done

@@ -84,6 +84,9 @@ def write_table(work, rows, study):
           f"{study['preprocess_stdev_s'] * 1e3:.3f} ms), mean file "
           f"{study['mean_file_bytes'] / 1e3:.1f} KB, demand {study['demand_MB_per_second']:.2f} MB/s.",
           "",
+          *([f"Each figure but storage MB/s and predicted is the median of "
+             f"{study['config']['repeat']} rounds of calibration, training and emulation, one "
+             "after another at each point.", ""] if study["config"].get("repeat", 1) > 1 else []),
           "img/s and stall % (the share of the time the step waited for data; emulated: 100 - AU) "
           "with the error against real (img/s in %, stall in points); emulated* takes the real "
           "run's own compute per step as its computation_time, predicted* the real run's "
@@ -123,6 +126,7 @@ def summary_of(rows, study, complete):
                  "times_demand": finite_or_none(r["storage_MB_per_second"] /
                                                 study["demand_MB_per_second"]),
                  "calibrated_compute_ms": r["calibrated_compute_ms"],
+                 "repeat": r.get("repeat", 1),
                  "load_before": r["load_before"], "load_after": r["load_after"], "paths": {}}
         for path in PATHS:
             rate, stall = KEYS[path]

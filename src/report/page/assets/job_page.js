@@ -149,6 +149,7 @@
                         ['demand MB/s (at the calibrated compute)', 'demand_MB_per_second', 2],
                         ['computation_time s', 'computation_time_s', 4],
                         ['calibration', 'calibration'],
+                        ['rounds a point (each figure their median)', 'config.repeat'],
                         ['reader.preprocess_time ms', 'preprocess_time_ms', 3],
                         ['preprocess_time stdev ms', 'preprocess_time_stdev_ms', 3],
                         ['mean file', 'mean_file_bytes', 'B'], ['bound %', 'bound_percent', 0],
