@@ -134,50 +134,18 @@ json PipelineToJson(const ops::TrainingShape& t, const ops::ReplayPlan& plan,
   }
   const ops::LoaderRun run = ops::ReadLoaderRun(gets, t.batch_size);
   const ops::LoaderShape shape = ops::LoaderShapeOf(t, run);
-  const ops::PipelineEstimate p = ops::SimulateLoader(run, shape);
-  return {{"workers", shape.workers},
-          {"io_depth", shape.io_depth},
-          {"prefetch", shape.prefetch},
-          {"compute_s", shape.compute_s},
-          {"hold_s", shape.hold_s},
-          {"timed_steps", shape.timed_steps},
-          {"gets", p.gets},
-          {"batches", p.batches},
-          {"simulated_timed_steps", p.timed_steps},
-          {"seconds", p.seconds},
-          {"step_s", p.step_s},
-          {"lost_s", p.lost_s},
-          {"images_per_s", p.images_per_s},
-          {"first_batch_wait_s", p.first_batch_wait_s},
-          {"load_s", p.load_s}};
+  return {{"shape", shape}, {"estimate", ops::SimulateLoader(run, shape)}};
 }
 
 void ApplyRanksPipeline(const std::vector<json>& gathered, ops::StepIoEstimate& e) {
   const json* slowest = nullptr;
   for (const json& r : gathered)
-    if (r.contains("pipeline") &&
-        (!slowest || r.at("pipeline").at("step_s") > slowest->at("step_s")))
+    if (r.contains("pipeline") && (!slowest || r.at("pipeline").at("estimate").at("step_s") >
+                                                   slowest->at("estimate").at("step_s")))
       slowest = &r.at("pipeline");
-  if (!slowest) return;
-  const json& j = *slowest;
-  ops::LoaderShape shape;
-  shape.workers = j.at("workers");
-  shape.io_depth = j.at("io_depth");
-  shape.prefetch = j.at("prefetch");
-  shape.compute_s = j.at("compute_s");
-  shape.hold_s = j.at("hold_s");
-  shape.timed_steps = j.at("timed_steps");
-  ops::PipelineEstimate p;
-  p.gets = j.at("gets");
-  p.batches = j.at("batches");
-  p.timed_steps = j.at("simulated_timed_steps");
-  p.seconds = j.at("seconds");
-  p.step_s = j.at("step_s");
-  p.lost_s = j.at("lost_s");
-  p.images_per_s = j.at("images_per_s");
-  p.first_batch_wait_s = j.at("first_batch_wait_s");
-  p.load_s = j.at("load_s");
-  ops::ApplyPipeline(e, shape, p);
+  if (slowest)
+    ops::ApplyPipeline(e, slowest->at("shape").get<ops::LoaderShape>(),
+                       slowest->at("estimate").get<ops::PipelineEstimate>());
 }
 
 ordered_json StepIoJson(const ops::TrainingShape& t, const ops::StepIoEstimate& e) {

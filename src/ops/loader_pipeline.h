@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <vector>
 
@@ -69,5 +70,11 @@ struct PipelineEstimate {
 };
 
 PipelineEstimate SimulateLoader(const LoaderRun& run, const LoaderShape& shape);
+
+// As JSON: the ranks of a replay gather each one's simulated loader.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LoaderShape, workers, io_depth, prefetch, compute_s, hold_s,
+                                   timed_steps)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PipelineEstimate, gets, batches, timed_steps, seconds, step_s,
+                                   lost_s, images_per_s, first_batch_wait_s, load_s)
 
 }  // namespace trainbench::ops
