@@ -99,6 +99,8 @@ if kind == "fidelity":  # the points table: a row per storage speed, as measured
     for r, p in zip(rows, s0["points"]):
         real = p["paths"]["real"]
         assert r[3].startswith(f"{real['images_per_second']:,.1f}, {real['stall_percent']:,.1f}%"), (r, real)
+        spread = p.get("real_spread_percent")
+        assert r[9] == ("-" if spread is None else f"{spread:,.1f}%, {p['real_stall_spread_points']:,.1f}"), (r, p)
 
 for chart, source in CHARTS[kind].items():
     sets = points[chart]["datasets"]

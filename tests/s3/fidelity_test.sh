@@ -6,6 +6,9 @@
 # the local folder, and the decode bench's
 # reader.preprocess_time) and the op-log replay's prediction.
 #
+# Two rounds at each point (REPEAT=2: calibrate, train, emulate, one after another), each
+# figure their median and each emulation's error the median of its rounds' errors against
+# its own round's training.
 # The bounds, for a noisy shared 2-core box (other builds compile beside it): they compare
 # shares and storage-bound rates, which the box's load moves little, never a compute-bound
 # images/s against a calibration taken at another moment (load moves that by tens of %):
@@ -33,7 +36,7 @@ s3_use_gateway
 decode_bench=$(dirname "$TRAINBENCH")/bench/trainbench_decode_bench
 skip_unless "[ -x '$decode_bench' ]" "no $decode_bench (cmake --build build --target trainbench_decode_bench)"
 expect_exit 0 "$WORK/study.out" env WORK="$WORK/study" TRAINBENCH="$TRAINBENCH" \
-  DECODE_BENCH="$decode_bench" IMAGES=96 SPEEDS="local 0.25" PREPROCESS_ROUNDS=2 \
+  DECODE_BENCH="$decode_bench" IMAGES=96 SPEEDS="local 0.25" PREPROCESS_ROUNDS=2 REPEAT=2 \
   bash "$SRC/bench/fidelity.sh"
 cat "$WORK/study/fidelity.md"
 csv=$WORK/study/fidelity.csv
@@ -55,6 +58,21 @@ assert slow["predicted_stall_percent"] > 20 and fast["predicted_stall_percent"] 
 demand = float(sys.argv[2])
 assert fast["storage_MB_per_second"] > 4 * demand, (fast["storage_MB_per_second"], demand)
 assert slow["storage_MB_per_second"] < 0.5 * demand, (slow["storage_MB_per_second"], demand)
+PY
+check "each point has its two rounds, the errors their paired medians" "$PY" - "$WORK/study/points/rows.jsonl" "$csv" <<'PY'
+import csv, json, statistics, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+table = {r["speed"]: r for r in csv.DictReader(open(sys.argv[2]))}
+for r in rows:
+    assert r["repeat"] == 2 and len(r["rounds"]) == 2, r
+    rates = [x["real_images_per_second"] for x in r["rounds"]]
+    assert r["real_images_per_second"] == statistics.median(rates), r
+    paired = statistics.median(100 * (x["emulated_samples_per_second"] / x["real_images_per_second"] - 1)
+                               for x in r["rounds"])
+    t = table[r["speed"]]
+    assert abs(float(t["emulated_error_percent"]) - paired) < 1e-3, (t, paired)
+    spread = 100 * (max(rates) - min(rates)) / statistics.median(rates)
+    assert abs(float(t["real_spread_percent"]) - spread) < 1e-3, (t, spread)
 PY
 check "the report page of the three curves" [ -s "$folder/report.html" ]
 check "the study's results are of kind fidelity" [ "$(json "$folder/summary.json" 'd["kind"]')" = fidelity ]

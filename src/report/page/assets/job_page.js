@@ -149,7 +149,7 @@
                         ['demand MB/s (at the calibrated compute)', 'demand_MB_per_second', 2],
                         ['computation_time s', 'computation_time_s', 4],
                         ['calibration', 'calibration'],
-                        ['rounds a point (each figure their median)', 'config.repeat'],
+                        ['rounds at each point (figures, errors: their medians)', 'config.repeat'],
                         ['reader.preprocess_time ms', 'preprocess_time_ms', 3],
                         ['preprocess_time stdev ms', 'preprocess_time_stdev_ms', 3],
                         ['mean file', 'mean_file_bytes', 'B'], ['bound %', 'bound_percent', 0],
@@ -444,12 +444,18 @@
                                                      `${num(p.stall_error_points, 1)})`);
       runs.forEach((r, i) => table(sec, ['storage', 'storage MB/s', 'x demand'].concat(paths)
                                             .concat(['compute ms: calibrated, real',
+                                                     'real\'s spread over rounds',
                                                      'load before/after', 'real results']),
                                    (S(r).points || []).map((p) => [
                                      p.storage, num(speedOf(p), 2), num(p.times_demand, 2)]
                                      .concat(paths.map((path) => cell(p.paths[path])))
                                      .concat([`${num(p.calibrated_compute_ms, 0)}, ` +
                                               `${num(p.paths.real.compute_ms, 0)}`,
+                                              // REPEAT rounds: how far the training's own
+                                              // rounds were apart (the noise floor).
+                                              p.real_spread_percent == null ? '-' :
+                                              `${num(p.real_spread_percent, 1)}%, ` +
+                                              `${num(p.real_stall_spread_points, 1)}`,
                                               `${num(p.load_before, 2)} / ${num(p.load_after, 2)}`,
                                               p.paths.real.results])),
                                    i === 0 ? 'fidelity-points-table' : undefined));
