@@ -169,7 +169,7 @@ std::string Calibrate(train::TrainFunction train_fn, TrainJobOptions& job) {
     compute[i] = std::max(0.0, compute[i] - result.step_wait_seconds[i]);
   // The figure is the mean: an emulated step sleeps computation_time, so the emulation's
   // images/s is batch / mean step, and a step's compute is skewed to the slow side (a p50
-  // runs 3-10% under the mean on a loaded CPU, which the emulation then reads as speed).
+  // ran up to 3.4% under the mean on a shared CPU, which the emulation would read as speed).
   const double p50 = train::Percentile(compute, 50) * scale;
   const metrics::MeanStdev spread = metrics::MeanAndStdev(compute);
   const double mean = spread.mean * scale;

@@ -141,8 +141,9 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   AddNoProgressFlag(*command, args.job.progress);
   command->add_option("--calibrate", args.job.calibrate,
                       "Time WORKLOAD's batch on this device and print the train.computation_time "
-                      "override for `trainbench run` (with --data DIR or s3://: each step less its "
-                      "data wait, the loader decoding beside it, as in real training)");
+                      "override for `trainbench run`: the mean compute per step, with its stdev "
+                      "(with --data DIR or s3://: each step less its data wait, the loader "
+                      "decoding beside it, as in real training)");
   command->callback([&action, command] { action = [command] { return Run(args, *command); }; });
 }
 
