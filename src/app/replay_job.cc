@@ -250,7 +250,10 @@ ops::ReplaySettings ReplaySettingsFor(const ReplayOptions& options, const ops::R
       options.mode == "sequential" ? 1
       : options.concurrency
           ? options.concurrency
-          : static_cast<unsigned>(std::clamp<uint64_t>(plan.threads, 1, kDefaultMaxConcurrency));
+          // As many workers as the original had operations in flight: a training's loader
+          // thread keeps several reads in flight (train --io-depth), so its threads undercount.
+          : static_cast<unsigned>(std::clamp<uint64_t>(std::max(plan.threads, plan.most_in_flight),
+                                                       1, kDefaultMaxConcurrency));
   return settings;
 }
 

@@ -55,7 +55,8 @@ void AddReplayCommand(CLI::App& app, Action& action) {
       ->allow_extra_args(false);
   command
       ->add_option("--concurrency", j.concurrency,
-                   "Workers (default: the original's threads, at most 64)")
+                   "Workers (default: the most operations the original had in flight at "
+                   "once, at least its threads, at most 64)")
       ->check(Between(1, app::kMaxReplayConcurrency));
   AddOpLogFlag(*command, j.own_op_log, "the replay's own operations");
   command->add_option("--train-results", j.train_results,

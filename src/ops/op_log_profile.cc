@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "metrics/histogram.h"
+#include "ops/in_flight.h"
 
 namespace trainbench::ops {
 namespace {
@@ -35,7 +36,7 @@ nlohmann::ordered_json ProfileOpLog(const std::vector<metrics::OpLogEntry>& entr
   std::set<std::pair<std::string, uint64_t>> threads;
   int64_t first = INT64_MAX, last = INT64_MIN;
   double busy_s = 0;
-  std::vector<std::pair<int64_t, int>> edges;  // (time, +1 start / -1 end)
+  std::vector<std::pair<int64_t, int64_t>> intervals;  // each operation's [start, end)
   for (const auto& e : entries) {
     OpFigures& f = ops[e.op];
     ++f.count;
@@ -48,16 +49,12 @@ nlohmann::ordered_json ProfileOpLog(const std::vector<metrics::OpLogEntry>& entr
     first = std::min(first, e.start_ns);
     last = std::max(last, e.end_ns);
     busy_s += static_cast<double>(e.duration_ns) / 1e9;
-    edges.push_back({e.start_ns, 1});
-    edges.push_back({std::max(e.end_ns, e.start_ns), -1});
+    intervals.push_back({e.start_ns, e.end_ns});
   }
   const double span = entries.empty() ? 0 : static_cast<double>(last - first) / 1e9;
   uint64_t bytes = 0;
   for (const auto& [op, f] : ops) bytes += f.bytes;
-  // Ends before starts at the same instant: back-to-back operations are not both in flight.
-  std::sort(edges.begin(), edges.end());
-  int in_flight = 0, most = 0;
-  for (const auto& [t, d] : edges) most = std::max(most, in_flight += d);
+  const uint64_t most = MostInFlight(intervals);
   // Order: each thread's GETs in start order, and how often one went to its last one's object.
   std::map<std::pair<std::string, uint64_t>, std::vector<const metrics::OpLogEntry*>> by_thread;
   for (const auto& e : entries)

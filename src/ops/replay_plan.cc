@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "ops/in_flight.h"
 
 namespace trainbench::ops {
 
@@ -51,6 +52,7 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
   std::unordered_map<std::string, uint32_t> storage_of;
   std::vector<std::unordered_map<std::string, uint32_t>> object_of;
   std::map<std::pair<std::string, uint64_t>, uint32_t> threads;  // (client, thread) -> number
+  std::vector<std::pair<int64_t, int64_t>> in_flight;            // each kept op's [start, end)
   std::map<std::pair<uint32_t, uint32_t>, int64_t> last_write;   // (storage, object) -> op
   for (size_t i : order) {
     const metrics::OpLogEntry& e = entries[i];
@@ -95,6 +97,7 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
     if (op == ReplayOp::kPut || op == ReplayOp::kDelete)
       last_write[key] = static_cast<int64_t>(plan.ops.size() - 1);
     plan.last_end_ns = std::max(plan.last_end_ns, e.end_ns);
+    in_flight.push_back({e.start_ns, e.end_ns});
     OriginalOps& original = plan.original[op];
     ++original.count;
     original.bytes += e.bytes;
@@ -103,6 +106,7 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
     plan.writes = plan.writes || op == ReplayOp::kPut || op == ReplayOp::kDelete;
   }
   plan.threads = threads.size();
+  plan.most_in_flight = MostInFlight(in_flight);
   if (plan.ops.empty())
     throw UsageError(fmt::format("op-log {}: no operation to replay ({} in the log{})", where,
                                  entries.size(),

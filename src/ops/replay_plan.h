@@ -57,7 +57,8 @@ struct ReplayPlan {
   std::vector<PlannedStorage> storages;
   std::map<ReplayOp, OriginalOps> original;     // of the ops kept
   int64_t first_start_ns = 0, last_end_ns = 0;  // of the ops kept, wall clock
-  uint64_t threads = 0;         // distinct (client, thread) pairs: the original's concurrency
+  uint64_t threads = 0;                         // distinct (client, thread) pairs
+  uint64_t most_in_flight = 0;  // the most ops at once in the original: its concurrency
   uint64_t dropped_by_ops = 0;  // not in --ops
   bool writes = false;          // PUT or DELETE among the ops
 };

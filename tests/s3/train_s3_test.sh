@@ -79,14 +79,18 @@ check "one worker keeps several GETs in flight" [ "$(json_last_line profile.out 
 check "the results keep the s3 options" [ "$(json "$(json_last_line train.out 'd["trainbench"]["results"]')/summary.json" \
   'd["config"]["s3_options"]')" = "{'s3_force_path_style': 'true'}" ]
 expect_exit 0 replay.out "$TB" replay train.tsv.zst --no-progress "${path_style[@]}" --output "$WORK/replays"
-check "replay reads the log's keys from the bucket" "$PY" - \
-  "$(json_last_line replay.out 'd["trainbench"]["results"]')/summary.json" train.tsv <<'PY'
+# With no --concurrency, as many workers as the training had GETs in flight (its one loader
+# thread kept several), not one per thread.
+check "replay reads the log's keys from the bucket, as many at once as the training" "$PY" - \
+  "$(json_last_line replay.out 'd["trainbench"]["results"]')/summary.json" train.tsv \
+  "$(json_last_line profile.out 'd["trainbench_oplog"][0]["profile"]["most in flight"]')" <<'PY'
 import csv, json, sys
 s = json.load(open(sys.argv[1]))
 rows = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
 (get,) = s["ops"]
 assert s["errors"] == 0 and get["replayed"]["count"] == len(rows) == 24, (get, len(rows))
 assert get["replayed"]["bytes"] == sum(int(r["bytes"]) for r in rows), get
+assert s["concurrency"] == int(sys.argv[3]) >= 2, (s["concurrency"], sys.argv[3])
 PY
 
 # Through a proxy that answers 503 SlowDown and cuts connections: the GETs are tried again
