@@ -30,8 +30,17 @@ rm -f "$stamp"
 if ! "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off \
   --only-binary=:all: --no-deps -r requirements.txt >"$venv/pip.log" 2>&1; then
   tail -n 20 "$venv/pip.log" >&2
-  echo "setup: pip could not install requirements.txt into .venv (no PyPI here?); the whole log" \
-    "is $venv/pip.log" >&2
+  # The likeliest reasons, named from pip's own words.
+  if grep -q "No space left on device" "$venv/pip.log"; then
+    why="the disk is full (.venv takes about 5.5 GB with torch's CUDA libraries, TensorFlow"
+    why+=" and pyarrow): free space and run this again"
+  elif grep -qiE "No matching distribution|Could not find a version" "$venv/pip.log"; then
+    why="a pinned version is not on the package index this machine uses"
+  else
+    why="is PyPI reachable from here?"
+  fi
+  echo "setup: pip could not install requirements.txt into .venv: $why; the whole log is" \
+    "$venv/pip.log" >&2
   exit 1
 fi
 grep -E '^Successfully installed' "$venv/pip.log" | cut -c1-300 || true
