@@ -32,7 +32,7 @@ if ! "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --
   tail -n 20 "$venv/pip.log" >&2
   # The likeliest reasons, named from pip's own words.
   if grep -q "No space left on device" "$venv/pip.log"; then
-    why="the disk is full (.venv takes about 5.5 GB with torch's CUDA libraries, TensorFlow"
+    why="the disk is full (.venv takes about 5.4 GB with torch's CUDA libraries, TensorFlow"
     why+=" and pyarrow): free space and run this again"
   elif grep -qiE "No matching distribution|Could not find a version" "$venv/pip.log"; then
     why="a pinned version is not on the package index this machine uses"

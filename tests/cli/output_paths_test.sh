@@ -22,11 +22,18 @@ expect_exit 2 "$WORK/out" "$TRAINBENCH" run "${w[@]}" output.folder=/proc/trainb
 contains "$WORK/out" "output.folder /proc/trainbench-results: cannot create the folder"
 if grep -q "run resnet50_h100:" "$WORK/out"; then fail "run started before refusing output.folder"; fi
 
-# An unwritable checkpoint folder names checkpoint.checkpoint_folder, before the first epoch.
-expect_exit 2 "$WORK/out" "$TRAINBENCH" run "${w[@]}" output.folder="$WORK/results" \
+# An unwritable checkpoint folder names checkpoint.checkpoint_folder, before the first epoch;
+# the results folder its check made (two levels) is taken back, empty, by the refused run.
+expect_exit 2 "$WORK/out" "$TRAINBENCH" run "${w[@]}" output.folder="$WORK/never/results" \
   workflow.checkpoint=true checkpoint.checkpoint_folder=/proc/trainbench-ckpt checkpoint.epochs_between_checkpoints=1
 contains "$WORK/out" "checkpoint.checkpoint_folder /proc/trainbench-ckpt"
 if grep -q "dataset.data_folder" "$WORK/out"; then fail "the error names dataset.data_folder"; fi
+check "a refused run leaves no output.folder it made" [ ! -e "$WORK/never" ]
+# One that was there before stays.
+mkdir -p "$WORK/there"
+expect_exit 2 "$WORK/out" "$TRAINBENCH" run "${w[@]}" output.folder="$WORK/there" \
+  workflow.checkpoint=true checkpoint.checkpoint_folder=/proc/trainbench-ckpt checkpoint.epochs_between_checkpoints=1
+check "a refused run keeps an output.folder that was there" [ -d "$WORK/there" ]
 
 # A writable one: the run says where checkpoints go.
 expect_exit 0 "$WORK/out" "$TRAINBENCH" run "${w[@]}" output.folder="$WORK/results" \
