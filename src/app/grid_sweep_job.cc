@@ -236,6 +236,8 @@ void GridRun::OpenResults() {
   writer_ = std::make_unique<ResultsWriter>(&sink_, envelope_, 0.0);
   try {
     writer_->OpenResumable(name_, Figures());
+  } catch (const UsageError&) {
+    throw;  // another grid holds the folder: its message says what to do
   } catch (const std::exception& e) {
     throw UsageError(fmt::format("output.folder: {}", e.what()));
   }

@@ -1,9 +1,13 @@
 #include "app/results_sink.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 
+#include "common/error.h"
 #include "report/results_folder.h"
 #include "report/timeseries_csv.h"
+#include "storage/posix/file_lock.h"
 
 namespace trainbench::app {
 
@@ -22,7 +26,18 @@ std::string FolderResults::Open(const std::string& name, const std::string& star
 }
 
 std::string FolderResults::OpenResumable(const std::string& name) {
-  folder_ = report::OpenResumableFolder(output_folder_, name);
+  const std::string folder = report::OpenResumableFolder(output_folder_, name);
+  // Two invocations of one resumable job would run its work twice, interleave its journal and
+  // write one summary: the second is refused while the first holds the folder's lock (flock:
+  // released however the holder ends, so a killed one leaves it free).
+  auto attempt = storage::TryLockFile(folder + "/" + kResultsLockName);
+  if (!attempt.lock)
+    throw UsageError(fmt::format(
+        "results folder '{}' is in use by another trainbench ({}) running the same job: wait "
+        "for it to end (a rerun then takes what it finished), or give another output folder",
+        folder, attempt.holder));
+  lock_ = std::move(attempt.lock);
+  folder_ = folder;
   OpenLog();
   return folder_;
 }

@@ -14,8 +14,12 @@
 #include <vector>
 
 #include "metrics/timeseries.h"
+#include "storage/storage.h"
 
 namespace trainbench::app {
+
+// The lock file of a resumable results folder (a sweep's), as a dataset's is named.
+inline constexpr const char* kResultsLockName = ".trainbench.lock";
 
 class ResultsSink {
  public:
@@ -24,7 +28,8 @@ class ResultsSink {
   // `started`, and returns it as the user sees it. Throws IoError naming the folder.
   virtual std::string Open(const std::string& name, const std::string& started) = 0;
   // The same for a job that resumes: the place named `name` alone, taken as it is when an
-  // earlier invocation made it (its journal is there).
+  // earlier invocation made it (its journal is there), and held for this job alone: throws
+  // UsageError naming the holder while another invocation runs there.
   virtual std::string OpenResumable(const std::string& name) = 0;
   // Writes one results file whole; throws IoError naming it.
   virtual void WriteFile(const std::string& file, const std::string& text) = 0;
@@ -62,6 +67,7 @@ class FolderResults : public ResultsSink {
   std::mutex log_mutex_;
   std::FILE* log_ = nullptr;
   std::FILE* rows_ = nullptr;
+  std::unique_ptr<storage::StorageLock> lock_;  // a resumable folder's, held until the end
 };
 
 // Results kept in memory, for tests.

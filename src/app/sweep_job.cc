@@ -181,6 +181,8 @@ void SweepRun::Open() {
           fmt::format("sweep-{}-max-{}", config_.workload_name,
                       SearchId(config_, options_, plan_.probe_steps, ranks_.Size())),
           SoFar({}));
+    } catch (const UsageError&) {
+      throw;  // another sweep holds the folder: its message says what to do
     } catch (const std::exception& e) {
       throw UsageError(std::string(e.what()) + ": the sweep keeps its probes there");
     }
@@ -305,6 +307,7 @@ void SweepRun::Journal(const sweep::SweepProbe& p) {
 nlohmann::ordered_json SweepRun::Figures(const sweep::SweepAnswer& answer) const {
   const sweep::SearchResult& r = out_.search;
   nlohmann::ordered_json f;
+  f["mode"] = "find_max";  // the page's sign that the search ended (a grid's is "grid")
   // A stopped search has no answer: null, not 0 (0 is the answer "not even --min passes").
   f["answer_accelerators"] = r.stopped ? nlohmann::json() : nlohmann::json(r.answer);
   f["first_failure_accelerators"] = r.first_failure ? nlohmann::json(*r.first_failure) : nullptr;
