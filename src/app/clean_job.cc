@@ -1,6 +1,7 @@
 #include "app/clean_job.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -90,7 +91,16 @@ CleanResult Clean(const CleanOptions& options, const StorageOpener& open_storage
   InstallInterruptHandler();
   // A datagen writing this dataset now would go on writing into what is being removed.
   std::optional<dataset::DatasetLock> lock;
-  if (!options.checkpoints) lock.emplace(*storage);
+  if (!options.checkpoints) {
+    lock.emplace(*storage);
+    // A run reading it now would die mid-epoch on a file removed under it.
+    if (const auto readers = dataset::ReaderMark::LiveReaders(*storage); !readers.empty())
+      throw RuntimeError(fmt::format(
+          "clean: the dataset at {} is being read by {} ({}): nothing removed; wait for {} to "
+          "end, then clean again",
+          result.place, CountOf(readers.size(), "trainbench job"), fmt::join(readers, ", "),
+          readers.size() == 1 ? "it" : "them"));
+  }
   size_t removed = 0;
   for (const auto& e : found.ours) {
     if (InterruptRequested())

@@ -25,6 +25,7 @@
 #include "sim/ranks.h"
 #include "sim/read_setup.h"
 #include "sim/sampling.h"
+#include "storage/read_engines.h"
 
 namespace trainbench::app {
 namespace {
@@ -85,6 +86,7 @@ RunStorages OpenRunStorages(const RunJobOptions& options, JobEnv& env) {
   }
   s.uri = config::DatasetUri(config);
   s.dataset = env.open_storage(s.uri, config.storage.storage_options);
+  storage::CheckReadEngine(*s.dataset, options.reads.engine);
   return s;
 }
 
@@ -183,6 +185,8 @@ RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
   // workflow.generate_data and the checkpoints' writes and reads.
   JobOpLog op_log(options.op_log, ranks, s.dataset->Describe(""));
   GenerateOrCheckDataset(options, ranks, s, op_log);
+  // Seen by clean while this run reads (the op-log does not show it: not the run's I/O).
+  const dataset::ReaderMark reading(*s.dataset);
   const auto dataset = dataset::ResolveDataset(config, *s.dataset, options.datagen_command);
   const sim::RankLayout layout = sim::ExchangeRankLayout(ranks, options.accelerators);
   sim::TrainStepsPerEpoch(config, dataset, layout.total_accelerators);

@@ -1,8 +1,12 @@
 #include "dataset/dataset_lock.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
 
 #include "common/error.h"
+#include "common/host_name.h"
 
 namespace trainbench::dataset {
 
@@ -29,6 +33,62 @@ void DatasetLock::RefuseIfBeingWritten(storage::Storage& storage) {
         "the dataset at '{}' is being written by {} (trainbench datagen): wait for it to "
         "finish, then run again",
         storage.Describe(""), attempt.holder));
+}
+
+ReaderMark::ReaderMark(storage::Storage& storage) : storage_(storage) {
+  static std::atomic<int> serial{0};
+  path_ = fmt::format("{}{}.{}.{}", kReadersPrefix, LocalHostName(), ::getpid(), serial++);
+  try {
+    lock_ = storage_.TryLock(path_).lock;
+  } catch (const IoError& e) {
+    // A read-only dataset: no mark, and no clean can remove it either.
+    static_cast<void>(e);
+  }
+}
+
+ReaderMark::~ReaderMark() {
+  if (!lock_) return;
+  // Removed while held: a clean that finds the name free meanwhile takes it for a dead
+  // reader's and removes it too, which is what this does. On S3 the lease removes itself.
+  if (storage_.LocalPath(path_)) {
+    try {
+      storage_.Remove(path_);
+    } catch (const std::exception&) {
+    }
+  }
+  lock_.reset();
+  if (const auto folder = storage_.LocalPath(kReadersPrefix))
+    ::rmdir(folder->c_str());  // the last reader's: fails, harmlessly, while others read
+}
+
+std::vector<std::string> ReaderMark::LiveReaders(storage::Storage& storage) {
+  std::vector<std::string> live;
+  std::vector<storage::ListEntry> marks;
+  try {
+    marks = storage.List(kReadersPrefix);
+  } catch (const std::exception&) {
+    return live;  // no readers' folder
+  }
+  for (const auto& mark : marks) {
+    if (mark.path.rfind(kReadersPrefix, 0) != 0) continue;
+    storage::LockAttempt attempt;
+    try {
+      attempt = storage.TryLock(mark.path);
+    } catch (const IoError&) {
+      continue;
+    }
+    if (attempt.lock) {  // its reader is gone: the mark goes
+      try {
+        storage.Remove(mark.path);
+      } catch (const std::exception&) {
+      }
+      continue;
+    }
+    if (!attempt.holder.empty()) live.push_back(attempt.holder);
+  }
+  if (live.empty())
+    if (const auto folder = storage.LocalPath(kReadersPrefix)) ::rmdir(folder->c_str());
+  return live;
 }
 
 }  // namespace trainbench::dataset

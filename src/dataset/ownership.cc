@@ -58,7 +58,8 @@ DatasetObjects FindDatasetObjects(storage::Storage& storage) {
     AddJournal(storage, e.path, named);
   }
   for (const auto& e : entries) {
-    if (IsWriterTemporary(e.path)) continue;
+    // A reading job's mark is its own to remove (dataset_lock.h's ReaderMark).
+    if (IsWriterTemporary(e.path) || e.path.rfind(kReadersPrefix, 0) == 0) continue;
     (named.count(e.path) ? result.ours : result.foreign).push_back(e);
   }
   return result;

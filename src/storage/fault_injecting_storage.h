@@ -34,6 +34,7 @@ class FaultInjectingStorage : public ForwardingStorage {
     return Storage::OpenReadEngine(std::move(objects), options);
   }
   std::string DefaultReadEngine() const override { return "pread"; }
+  std::vector<std::string> ReadEngines() const override { return {"pread", "null"}; }
   // Charges `size` bytes against the budget; throws the configured error past it.
   void Charge(const std::string& path, size_t size);
 

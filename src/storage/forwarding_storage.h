@@ -32,11 +32,13 @@ class ForwardingStorage : public Storage {
   std::optional<std::string> LocalPath(const std::string& path) const override {
     return base_.LocalPath(path);
   }
+  std::string EndpointUrl() const override { return base_.EndpointUrl(); }
   std::unique_ptr<ReadEngine> OpenReadEngine(SharedObjectNames objects,
                                              const ReadEngineOptions& options) override {
     return base_.OpenReadEngine(std::move(objects), options);
   }
   std::string DefaultReadEngine() const override { return base_.DefaultReadEngine(); }
+  std::vector<std::string> ReadEngines() const override { return base_.ReadEngines(); }
   uint64_t OpenObjectBudget(uint64_t wanted) override { return base_.OpenObjectBudget(wanted); }
   std::map<std::string, double> Counters() const override { return base_.Counters(); }
   std::map<std::string, metrics::Histogram> OperationLatencies() const override {

@@ -28,6 +28,7 @@ class MemoryStorage : public Storage {
   std::unique_ptr<ReadEngine> OpenReadEngine(SharedObjectNames objects,
                                              const ReadEngineOptions& options) override;
   std::string DefaultReadEngine() const override { return "memory"; }
+  std::vector<std::string> ReadEngines() const override { return {"memory", "pread", "null"}; }
 
   using Bytes = std::vector<unsigned char>;
   void Publish(const std::string& path, std::shared_ptr<const Bytes> data);

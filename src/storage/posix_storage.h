@@ -24,6 +24,7 @@ class PosixStorage : public Storage {
   std::optional<std::string> LocalPath(const std::string& path) const override;
   LockAttempt TryLock(const std::string& path) override;
   // Adds `uring` to the engines every storage has.
+  std::vector<std::string> ReadEngines() const override { return {"pread", "uring", "null"}; }
   std::unique_ptr<ReadEngine> OpenReadEngine(SharedObjectNames objects,
                                              const ReadEngineOptions& options) override;
   // Raises the soft limit of open files (ulimit -n) as far as the hard limit allows.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/error.h"
 #include "storage/engines/null_engine.h"
 #include "storage/engines/pread_engine.h"
@@ -26,14 +28,31 @@ std::unique_ptr<ReadEngine> Storage::OpenReadEngine(SharedObjectNames objects,
   return nullptr;
 }
 
+namespace {
+
+[[noreturn]] void RefuseEngine(const Storage& storage, const std::string& engine) {
+  const auto names = storage.ReadEngines();
+  std::string usable;
+  for (size_t i = 0; i < names.size(); ++i)
+    usable += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  throw UsageError(fmt::format("--io-engine {}: not available for {} (use {})", engine,
+                               storage.Describe(""), usable));
+}
+
+}  // namespace
+
+void CheckReadEngine(const Storage& storage, const std::string& engine) {
+  const auto names = storage.ReadEngines();
+  if (!engine.empty() && std::find(names.begin(), names.end(), engine) == names.end())
+    RefuseEngine(storage, engine);
+}
+
 std::unique_ptr<ReadEngine> OpenReadEngine(Storage& storage, SharedObjectNames objects,
                                            const ReadEngineOptions& options) {
   ReadEngineOptions o = options;
   if (o.engine.empty()) o.engine = storage.DefaultReadEngine();
   if (auto engine = storage.OpenReadEngine(std::move(objects), o)) return engine;
-  throw UsageError(fmt::format(
-      "--io-engine {}: not available for {} (use pread or null{})", o.engine, storage.Describe(""),
-      storage.DefaultReadEngine() == "pread" ? "" : ", or " + storage.DefaultReadEngine()));
+  RefuseEngine(storage, o.engine);
 }
 
 }  // namespace trainbench::storage

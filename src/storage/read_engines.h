@@ -19,6 +19,10 @@ const std::vector<ReadEngineDescription>& KnownReadEngines();
 
 // Opens the engine `options.engine` names (the storage's default when empty); a
 // UsageError names the engine and what the storage offers when it cannot.
+// Refuses (UsageError naming the engines that work there) an --io-engine `engine` that
+// `storage` cannot open; "" (its default) passes. Checked before a job's work.
+void CheckReadEngine(const Storage& storage, const std::string& engine);
+
 std::unique_ptr<ReadEngine> OpenReadEngine(Storage& storage, SharedObjectNames objects,
                                            const ReadEngineOptions& options);
 
