@@ -6,6 +6,7 @@
 
 #include "app/binary_job.h"
 #include "cli/command.h"
+#include "cli/parse_errors.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/output_path.h"
@@ -46,8 +47,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help (the chosen subcommand's) and --version: printed on stdout, exit 0.
     if (e.get_exit_code() == 0) return app.exit(e);
-    return Fail(static_cast<int>(ExitCode::kUsage),
-                std::string(e.what()) + "; run `trainbench --help` or `trainbench COMMAND --help`");
+    return Fail(static_cast<int>(ExitCode::kUsage), cli::ParseErrorText(app, e, argc, argv) +
+                                                        "; run `trainbench --help` or "
+                                                        "`trainbench COMMAND --help`");
   }
   try {
     const int code = action ? action() : 0;

@@ -15,6 +15,8 @@
 namespace trainbench::config {
 namespace {
 
+constexpr double kMaxRecordBytes = 1099511627776.0;  // 1 TiB
+
 using Parse = std::function<void(WorkloadConfig&, const YAML::Node&)>;
 using Emit = std::function<YAML::Node(const WorkloadConfig&)>;
 
@@ -27,9 +29,14 @@ int64_t ParseInteger(const YAML::Node& node, int64_t min) {
   } catch (...) {
     throw std::invalid_argument("got '" + text + "'");
   }
-  if (used != text.size() || value != std::floor(value) ||
-      value > static_cast<long double>(std::numeric_limits<int64_t>::max()))
+  if (used != text.size() || value != std::floor(value))
     throw std::invalid_argument("got '" + text + "'");
+  // A count past 64 bits is no count any storage holds (it read as "expected an integer",
+  // which it is).
+  if (value > static_cast<long double>(std::numeric_limits<int64_t>::max()))
+    throw std::invalid_argument("got '" +
+                                (text.size() > 18 ? text.substr(0, 6) + "...'" : text + "'") +
+                                ", too large: at most 2^63 - 1");
   if (value < min) throw std::invalid_argument("got " + text);
   return static_cast<int64_t>(value);
 }
@@ -406,12 +413,14 @@ std::vector<KeySpec> BuildSchema() {
   keys.push_back(Ignored("workflow.profiling"));
   keys.push_back(Ignored("workflow.debug"));
   // dataset
+  // A sample of at most 1 TiB: beyond, sizes wrapped where formats store them (1e30 became
+  // 49-byte samples) and no storage holds a file of them.
   keys.push_back(NumberKey(
       "dataset.record_length_bytes", [](auto& c) -> auto& { return c.dataset.record_length_bytes; },
-      1));
+      1, kMaxRecordBytes));
   keys.push_back(NumberKey(
       "dataset.record_length_bytes_stdev",
-      [](auto& c) -> auto& { return c.dataset.record_length_bytes_stdev; }, 0));
+      [](auto& c) -> auto& { return c.dataset.record_length_bytes_stdev; }, 0, kMaxRecordBytes));
   keys.push_back(UnsignedKey(
       "dataset.record_length_bytes_resize",
       [](auto& c) -> auto& { return c.dataset.record_length_bytes_resize; }));

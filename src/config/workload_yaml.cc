@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -51,7 +52,8 @@ std::vector<std::string> AllPathsAndGroups() {
 }
 
 void Walk(const YAML::Node& map, const std::string& prefix, const Where& where,
-          WorkloadConfig& config, std::vector<std::string>& ignored) {
+          WorkloadConfig& config, std::vector<std::string>& ignored,
+          std::vector<std::string>& defaulted) {
   // YAML forbids a key twice in one map; yaml-cpp keeps both and the last would win silently.
   std::map<std::string, YAML::Mark> seen;
   for (const auto& entry : map) {
@@ -67,7 +69,11 @@ void Walk(const YAML::Node& map, const std::string& prefix, const Where& where,
     if (const KeySpec* spec = FindKey(path)) {
       if (!spec->acted_on)
         ignored.push_back(fmt::format("{} (line {})", path, entry.first.Mark().line + 1));
-      if (value.IsNull()) continue;  // "key:" with no value keeps the default
+      if (value.IsNull()) {  // "key:" with no value keeps the default, and says so
+        if (spec->acted_on)
+          defaulted.push_back(fmt::format("{} (line {})", path, entry.first.Mark().line + 1));
+        continue;
+      }
       try {
         spec->parse(config, value);
       } catch (const std::invalid_argument& e) {
@@ -85,7 +91,7 @@ void Walk(const YAML::Node& map, const std::string& prefix, const Where& where,
       if (!value.IsMap())
         throw UsageError(fmt::format("{}: '{}' is a group of keys; expected a map under it",
                                      where(value), path));
-      Walk(value, path, where, config, ignored);
+      Walk(value, path, where, config, ignored, defaulted);
       continue;
     }
     // A subkey of a free-form map (storage.storage_options.endpoint_url) set on its own.
@@ -117,6 +123,16 @@ std::string ReadFile(const std::string& path) {
 }
 
 // One warning per source naming every DLIO key it sets that trainbench does not act on.
+// A key with no value (YAML null) keeps its default: said, so a value lost in editing is seen.
+void WarnDefaulted(const std::string& source, const std::vector<std::string>& defaulted,
+                   std::vector<std::string>& warnings) {
+  if (defaulted.empty()) return;
+  std::string keys;
+  for (const auto& k : defaulted) keys += (keys.empty() ? "" : ", ") + k;
+  warnings.push_back(fmt::format(
+      "{}: no value for {}: the default is used (give a value, or remove the key)", source, keys));
+}
+
 void WarnIgnored(const std::string& source, const std::vector<std::string>& ignored,
                  std::vector<std::string>& warnings) {
   if (ignored.empty()) return;
@@ -143,6 +159,55 @@ void Validate(const WorkloadConfig& c) {
         "llama3_8b on 8 processes: model.parallelism.data=8)");
 }
 
+// yaml-cpp reads a tab in indentation as "illegal map value" and the like: name the tab.
+std::string TabHint(const std::string& text, int line) {
+  size_t start = 0;
+  for (int i = 0; i < line && start != std::string::npos; ++i) {
+    start = text.find('\n', start);
+    if (start != std::string::npos) ++start;
+  }
+  if (start == std::string::npos) return "";
+  const std::string this_line = text.substr(start, text.find('\n', start) - start);
+  if (this_line.find('\t') == std::string::npos) return "";
+  return fmt::format(" (line {} has a tab: YAML indents with spaces, never tabs)", line + 1);
+}
+
+}  // namespace
+
+namespace {
+
+// A file `trainbench config` wrote ("# trainbench resolved workload 'W' (from built-in B)")
+// holds the DLIO keys trainbench does not act on with its built-in's values: those are
+// trainbench's own, not a user's setting to warn about. A value changed from the built-in's
+// still warns.
+void DropBuiltinsOwn(const std::string& yaml_text, const YAML::Node& root,
+                     std::vector<std::string>& ignored) {
+  static const std::regex kHeader(
+      R"(^# trainbench resolved workload '[^']*' \(from built-in (\S+)\))");
+  std::smatch m;
+  const std::string first = yaml_text.substr(0, yaml_text.find('\n'));
+  if (ignored.empty() || !std::regex_search(first, m, kHeader)) return;
+  WorkloadConfig builtin;
+  try {
+    builtin = LoadWorkload(m[1].str(), {}).config;
+  } catch (const UsageError&) {
+    return;  // a built-in of another version: warn as for any file
+  }
+  std::erase_if(ignored, [&](const std::string& entry) {
+    const std::string path = entry.substr(0, entry.find(" (line"));
+    const KeySpec* spec = FindKey(path);
+    if (!spec || !spec->emit) return false;
+    // Copies of handles, never assignments: Node's operator= writes through the handle.
+    std::vector<YAML::Node> chain{root};
+    for (const auto& part : Split(path, '.')) {
+      const YAML::Node& at = chain.back();
+      if (!at.IsMap() || !at[part]) return false;
+      chain.push_back(at[part]);
+    }
+    return YAML::Dump(chain.back()) == YAML::Dump(spec->emit(builtin));
+  });
+}
+
 }  // namespace
 
 void ApplyYaml(const std::string& yaml_text, const std::string& source, WorkloadConfig& config,
@@ -151,7 +216,8 @@ void ApplyYaml(const std::string& yaml_text, const std::string& source, Workload
   try {
     root = YAML::Load(yaml_text);
   } catch (const YAML::Exception& e) {
-    throw UsageError(fmt::format("{}:{}: invalid YAML: {}", source, e.mark.line + 1, e.msg));
+    throw UsageError(fmt::format("{}:{}: invalid YAML: {}{}", source, e.mark.line + 1, e.msg,
+                                 TabHint(yaml_text, e.mark.line)));
   }
   if (root.IsNull())
     throw UsageError(fmt::format(
@@ -163,9 +229,11 @@ void ApplyYaml(const std::string& yaml_text, const std::string& source, Workload
   const Where where = [&source](const YAML::Node& node) {
     return fmt::format("{}:{}", source, node.Mark().line + 1);
   };
-  std::vector<std::string> ignored;
-  Walk(root, "", where, config, ignored);
+  std::vector<std::string> ignored, defaulted;
+  Walk(root, "", where, config, ignored, defaulted);
+  DropBuiltinsOwn(yaml_text, root, ignored);
   WarnIgnored(source, ignored, warnings);
+  WarnDefaulted(source, defaulted, warnings);
 }
 
 void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
@@ -202,11 +270,12 @@ void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
   const Where where = [&shown](const YAML::Node&) {
     return fmt::format("command-line override '{}'", shown);
   };
-  std::vector<std::string> ignored;
-  Walk(root, "", where, config, ignored);
-  for (auto& name : ignored)
-    name = name.substr(0, name.find(" (line"));  // no lines on a command line
+  std::vector<std::string> ignored, defaulted;
+  Walk(root, "", where, config, ignored, defaulted);
+  for (auto* names : {&ignored, &defaulted})
+    for (auto& name : *names) name = name.substr(0, name.find(" (line"));  // no lines here
   WarnIgnored(fmt::format("command-line override '{}'", shown), ignored, warnings);
+  WarnDefaulted(fmt::format("command-line override '{}'", shown), defaulted, warnings);
 }
 
 LoadedWorkload LoadWorkload(const std::string& workload,

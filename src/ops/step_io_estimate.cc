@@ -34,6 +34,14 @@ TrainingShape ReadTrainingShape(const std::string& path) {
   // A staged train keeps the training's line under "train".
   nlohmann::json j = d.contains("radix_metrics") ? d : d.value("train", nlohmann::json::object());
   if (!j.is_object()) j = nlohmann::json::object();
+  // A training killed before its end left the summary it began with: its kind, no figures.
+  const bool measured = j.contains("radix_metrics") && j["radix_metrics"].is_object() &&
+                        j["radix_metrics"].contains("elapsed_seconds");
+  if (!measured && d.value("complete", true) == false)
+    throw UsageError(fmt::format(
+        "--train-results {}: that training did not end ({}): it has no figures; give the "
+        "results of a training that ran its steps",
+        t.path, d.value("stop_reason", std::string("killed"))));
   auto need = [&](const nlohmann::json& o, const char* object, const char* key) {
     if (!o.is_object() || !o.contains(key) || !o.at(key).is_number())
       throw UsageError(fmt::format(
@@ -44,8 +52,11 @@ TrainingShape ReadTrainingShape(const std::string& path) {
   const nlohmann::json radix = j.value("radix_metrics", nlohmann::json::object());
   const nlohmann::json ours = j.value("trainbench", nlohmann::json::object());
   t.batch_size = static_cast<uint64_t>(need(radix, "radix_metrics", "batch_size"));
-  t.steps = static_cast<uint64_t>(need(radix, "radix_metrics", "epochs") *
-                                  need(radix, "radix_metrics", "steps_per_epoch"));
+  // An interrupted training's figures are of the steps it ran.
+  t.steps = ours.contains("steps") && ours["steps"].is_number()
+                ? ours["steps"].get<uint64_t>()
+                : static_cast<uint64_t>(need(radix, "radix_metrics", "epochs") *
+                                        need(radix, "radix_metrics", "steps_per_epoch"));
   t.elapsed_s = need(radix, "radix_metrics", "elapsed_seconds");
   t.data_wait_share = need(ours, "trainbench", "data_wait_share");
   t.world_size = static_cast<int>(need(ours, "trainbench", "world_size"));

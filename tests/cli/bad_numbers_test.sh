@@ -35,6 +35,9 @@ bad "'x': expected an integer from 0 to 1024" train --workers x --allow-cpu
 # in std::bad_alloc (exit 1). Refused before any work, as run's and datagen's counts are.
 bad "'100000': expected an integer from 0 to 1024" train --threads 100000 --allow-cpu
 bad "'100000': expected an integer from 0 to 1024" train --workers 100000 --allow-cpu
+# Inside that range but far beyond the cores: 1024 on 2 cores took 85 s a step (issue 46.10).
+cores=$(nproc)
+bad "--threads 1024: this host has $cores cores" train --threads 1024 --allow-cpu
 bad "'1000000000000': expected an integer from 1 to 1000000" train --epochs 1000000000000 --allow-cpu
 bad "'0': expected an integer from 1 to 65536" train --batch-size 0 --allow-cpu
 bad "'8': expected an integer from 32 to 4096" train --image-size 8 --allow-cpu
@@ -45,6 +48,12 @@ bad "the rule asks for inf samples" datasize resnet50_h100 --host-memory-gib 1e3
 # Config values: non-finite numbers and negative counts are refused with the key.
 bad "dataset.record_length_bytes" datagen resnet50_h100 dataset.record_length_bytes=nan
 bad "dataset.num_files_train" datagen resnet50_h100 dataset.num_files_train=-4
+# A sample size beyond 1 TiB wrapped: 1e30 was echoed, written as 49-byte samples and sized.
+for cmd in datagen datasize config run; do
+  bad "dataset.record_length_bytes: expected a number >= 1 and <= 1099511627776; got 1e30" \
+    $cmd resnet50_h100 dataset.record_length_bytes=1e30
+done
+bad "dataset.record_length_bytes_stdev" datagen resnet50_h100 dataset.record_length_bytes_stdev=1e20
 # A good value still works.
 expect_exit 0 "$WORK/out" "$TRAINBENCH" datasize resnet50_h100 --host-memory-gib 64 --accelerators 8
 contains "$WORK/out" "files"
