@@ -88,6 +88,12 @@ dataset::GenerateResult Generate(JobFrame& frame, const DatagenJobOptions& optio
     auto result = dataset::Generate(options.config, counting, options.generate, &frame.ranks());
     timeseries = sampling->Finish();
     return result;
+  } catch (const UsageError&) {
+    // Refused before any file (free space, an incompatible dataset): no results folder that
+    // would pass for a datagen that ran.
+    sampling->Finish();
+    frame.writer().Discard();
+    throw;
   } catch (const std::exception& e) {
     const bool interrupted = dynamic_cast<const Interrupted*>(&e) != nullptr;
     frame.Stop(interrupted ? "interrupted" : e.what(), planned, sampling->Finish());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <thread>
 
 #include "metrics/live_histogram.h"
 
@@ -29,7 +30,10 @@ TimeseriesRow RowBetween(const IntervalProbe& before, const IntervalProbe& after
   if (accelerators > 0)
     row.data_wait_share =
         std::min(1.0, row.accelerators_waiting / static_cast<double>(accelerators));
-  row.cpu_percent = 100.0 * (after.cpu_s - before.cpu_s) / dt;
+  // No process uses more than every core: over an interval of a few milliseconds (a job
+  // that ended at once) the CPU clock's granularity read as 647% on 2 cores.
+  const double cores = std::max(1u, std::thread::hardware_concurrency());
+  row.cpu_percent = std::min(100.0 * cores, 100.0 * (after.cpu_s - before.cpu_s) / dt);
   std::vector<uint64_t> counts(after.latency_counts.size(), 0);
   for (size_t i = 0; i < counts.size(); ++i)
     counts[i] =

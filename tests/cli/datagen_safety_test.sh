@@ -80,10 +80,12 @@ contains "$WORK/out" "160 samples"
 # 3. A dataset larger than the free space is refused before anything is written.
 d=$WORK/huge
 expect_exit 2 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.num_files_train=100000 \
-  dataset.record_length_bytes=100000000 dataset.data_folder="$d" --no-progress
+  dataset.record_length_bytes=100000000 dataset.data_folder="$d" --no-progress --output "$WORK/refused/res"
 contains "$WORK/out" "need 400000000000000 bytes (400.00 TB) but $d has"
 contains "$WORK/out" "--force"
 check "no file written" test -z "$(find "$d" -name '*.tfrecord' 2>/dev/null)"
+# Refused before work: no results folder that would pass for a datagen (issue 46.19).
+check "no results left: $(find "$WORK/refused" 2>/dev/null | tr '\n' ' ')" test ! -e "$WORK/refused"
 # 4. A run on a dataset of other settings suggests a datagen; that very command works.
 d=$WORK/other
 expect_exit 0 "$WORK/out" "$TRAINBENCH" datagen "${w[@]}" dataset.num_files_train=4 dataset.data_folder="$d" --no-progress
