@@ -45,12 +45,25 @@ std::string LeadClause(const std::optional<LimitFinding>& limit, const std::stri
                        const config::WorkloadConfig& c) {
   const double target = 100.0 * c.metric.au;
   switch (limit ? limit->limit : SweepLimit::kStorage) {
-    case SweepLimit::kClient:
+    case SweepLimit::kClient: {
+      const std::string cached =
+          limit->cached_too
+              ? "; the page cache served most reads as well, so the storage was not measured "
+                "(`trainbench datasize " +
+                    c.workload_name + "` says how big a dataset is)"
+              : "";
+      if (limit->other_load)
+        return fmt::format(
+            "this client host ({}) limits the answer to {} at AU >= {:.0f}%; other processes "
+            "loaded its CPUs, not trainbench: stop them, or sweep on a host where nothing else "
+            "runs, and sweep again{}",
+            limit->evidence, fed, target, cached);
       return fmt::format(
           "this client host ({}) limits the answer to {} at AU >= {:.0f}%; the storage was not "
           "the limit: add client hosts (mpirun -np 2 --host A,B trainbench sweep {} "
-          "--find-max-accelerators ...)",
-          limit->evidence, fed, target, c.workload_name);
+          "--find-max-accelerators ...){}",
+          limit->evidence, fed, target, c.workload_name, cached);
+    }
     case SweepLimit::kMemory:
       return fmt::format(
           "{} at AU >= {:.0f}%, read from memory ({}): the dataset is below MLPerf's 5x-memory "

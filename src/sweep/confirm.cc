@@ -86,8 +86,16 @@ nlohmann::ordered_json ConfirmationJson(const Confirmation& held,
 
 std::string SpreadLine(const Confirmation& held, const std::vector<SweepProbe>& probes) {
   if (held.runs_per_side == 0 || (!held.answer && !held.failure)) return "";
+  // "at each side" only where both sides ran that many: a side may have none (the answer at
+  // --min failing, every count up to --max passing) or fewer (each side's text counts them).
+  const auto full = [&](const std::optional<SideRuns>& side) {
+    return side &&
+           SpreadAt(probes, side->accelerators).runs == static_cast<size_t>(held.runs_per_side);
+  };
   std::string text =
-      fmt::format("held by {} full-length run(s) at each side: ", held.runs_per_side);
+      full(held.answer) && full(held.failure)
+          ? fmt::format("held by {} full-length run(s) at each side: ", held.runs_per_side)
+          : std::string("held by full-length runs: ");
   if (held.answer) text += SideText(held.answer, probes);
   if (held.failure) text += (held.answer ? "; " : "") + SideText(held.failure, probes);
   return text;

@@ -14,15 +14,29 @@ LimitFinding ClassifyLimit(const SweepProbe& p, double computation_time_s, unsig
   };
   const bool busy_host = p.host_busy_share >= kBusyHostShare;
   const bool busy_self = trainbench_cores >= kBusyCoresShare * std::max(1u, cores);
-  const bool late = share_of_compute(p.timer_late_p50_ms) > kLateTimerShare ||
-                    (busy_host && share_of_compute(p.timer_late_p99_ms) > kLateOnBusyHostShare);
+  // What the late timers cost the AU, in points, against what the run fell short by.
+  const double mean_late_ms =
+      p.timer_late_mean_ms >= 0 ? p.timer_late_mean_ms : p.timer_late_p50_ms;
+  const double compute_ms = 1e3 * computation_time_s;
+  const double late_cost = compute_ms > 0 ? 100 * mean_late_ms / (compute_ms + mean_late_ms) : 0;
+  const double shortfall =
+      p.au_target_percentage > 0 ? p.au_target_percentage - p.au_percentage : 0;
+  const bool late_explains = shortfall <= 0 || late_cost >= kLateExplainsShare * shortfall;
+  const bool late =
+      share_of_compute(p.timer_late_p50_ms) > kLateTimerShare ||
+      (busy_host && share_of_compute(p.timer_late_p99_ms) > kLateOnBusyHostShare && late_explains);
   if (busy_self || late) {
     f.limit = SweepLimit::kClient;
+    const double others = std::max(0.0, p.host_busy_share) * cores - trainbench_cores;
+    f.other_load = !busy_self && others >= std::max(kOtherLoadCores, trainbench_cores);
+    f.cached_too = p.page_cache_fraction >= kCachedShare;
     f.evidence = fmt::format(
-        "{} cores, busy {:.0f}%{}; trainbench used {:.1f} of them; compute timers late by "
-        "{:.2f} ms (p50), {:.2f} ms (p99)",
+        "{} cores, busy {:.0f}%{}; trainbench used {:.1f} of them{}; compute timers late by "
+        "{:.2f} ms (p50), {:.2f} ms (p99), costing about {:.1f} AU points",
         cores, 100 * std::max(0.0, p.host_busy_share), p.host_busy_share < 0 ? " (unknown)" : "",
-        trainbench_cores, p.timer_late_p50_ms, p.timer_late_p99_ms);
+        trainbench_cores,
+        f.other_load ? fmt::format(", other processes {:.1f}", others) : std::string(),
+        p.timer_late_p50_ms, p.timer_late_p99_ms, late_cost);
     return f;
   }
   return ClassifyPassed(p);

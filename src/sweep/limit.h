@@ -30,14 +30,25 @@ inline constexpr double kBusyCoresShare = 0.80;
 // 100 ms of compute, while the storage delivered all it could).
 inline constexpr double kLateTimerShare = 0.10;
 // On a busy host, half of that at p99 is already the host biting: the readers wait as the
-// loop does.
+// loop does, where the lateness cost the run much of what it missed: its AU cost (each
+// step's compute stretched by the mean lateness) at least this share of the run's shortfall
+// under the target. An RGW behind a 45 MB/s cap on a busy host: p99 late, p50 0.08 ms, the
+// answer the cap's arithmetic; it was called the client.
 inline constexpr double kLateOnBusyHostShare = 0.05;
+inline constexpr double kLateExplainsShare = 0.5;
+// Other processes, not trainbench, load the host: they used more of its CPUs than trainbench
+// did, and at least this many cores.
+inline constexpr double kOtherLoadCores = 0.5;
 // Reads this much served from the page cache measured memory, not the storage.
 inline constexpr double kCachedShare = 0.90;
 
 struct LimitFinding {
   SweepLimit limit = SweepLimit::kStorage;
   std::string evidence;  // the figures that decided it, for the sentence
+  // kClient: the load was other processes' (stop them), not trainbench's (add client hosts).
+  bool other_load = false;
+  // kClient: the page cache served most reads too, so the storage was not measured either.
+  bool cached_too = false;
 };
 
 LimitFinding ClassifyLimit(const SweepProbe& failing, double computation_time_s, unsigned cores);

@@ -42,6 +42,9 @@ SweepProbe ProbeOf(const nlohmann::json& s, uint64_t n, bool full, double demand
     p.host_busy_share = s[P("/client/host_busy_share")].get<double>();
   p.timer_late_p50_ms = Number(s, P("/client/compute_timer_late_ms/p50"));
   p.timer_late_p99_ms = Number(s, P("/client/compute_timer_late_ms/p99"));
+  if (s.contains(P("/client/compute_timer_late_ms/mean")))
+    p.timer_late_mean_ms = Number(s, P("/client/compute_timer_late_ms/mean"));
+  p.au_target_percentage = Number(s, P("/au_target_percentage"));
   return p;
 }
 
@@ -65,6 +68,8 @@ nlohmann::ordered_json ProbeJson(const SweepProbe& p) {
   j["host_busy_share"] = p.host_busy_share >= 0 ? nlohmann::json(p.host_busy_share) : nullptr;
   j["timer_late_p50_ms"] = p.timer_late_p50_ms;
   j["timer_late_p99_ms"] = p.timer_late_p99_ms;
+  j["timer_late_mean_ms"] = p.timer_late_mean_ms;
+  j["au_target_percentage"] = p.au_target_percentage;
   j["results"] = p.folder;
   return j;
 }
@@ -118,6 +123,8 @@ SweepProbe ProbeFromJson(const nlohmann::json& j) {
     p.host_busy_share = j["host_busy_share"].get<double>();
   p.timer_late_p50_ms = j.value("timer_late_p50_ms", 0.0);
   p.timer_late_p99_ms = j.value("timer_late_p99_ms", 0.0);
+  p.timer_late_mean_ms = j.value("timer_late_mean_ms", -1.0);
+  p.au_target_percentage = j.value("au_target_percentage", 0.0);
   p.folder = j.value("results", std::string());
   return p;
 }

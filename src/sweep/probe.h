@@ -30,7 +30,9 @@ struct SweepProbe {
   // how late the emulated compute's timers were handled.
   double host_busy_share = -1;
   double timer_late_p50_ms = 0, timer_late_p99_ms = 0;
-  std::string folder;  // its run results
+  double timer_late_mean_ms = -1;   // -1: unknown (a journal written before it was kept)
+  double au_target_percentage = 0;  // the run's AU target; 0: unknown (as above)
+  std::string folder;               // its run results
 };
 
 // From a run's summary.json; `demand_per_accel` in bytes/s at 100% AU.

@@ -60,5 +60,15 @@ s = json.load(open(sys.argv[1]))
 assert s["limited_by"] in ("memory", "client") and s["limit_evidence"], s
 for p in s["probes"]:
     assert "host_busy_share" in p and "timer_late_p99_ms" in p, p
+# Client-bound beside busy loops: the load was theirs, so the remedy is to stop them, not to
+# add client hosts; and the page cache that served the reads is still said (issue 46.9).
+if s["limited_by"] == "client":
+    sentence = s["sentence"]
+    assert "other processes loaded its CPUs, not trainbench" in sentence, sentence
+    assert "add client hosts" not in sentence, sentence
+    failing = [p for p in s["probes"] if p["accelerators"] == s["first_failure_accelerators"]]
+    if failing and all(p["page_cache_fraction"] >= 0.9 for p in failing):
+        assert "the page cache served most reads as well" in sentence, sentence
+print("loaded:", s["limited_by"], "-", s["sentence"][:200])
 PY
 done_ok

@@ -58,6 +58,20 @@ TEST(SweepConfirm, SpreadIsMinMedianMaxOfTheFullLengthRuns) {
       << SpreadLine(Held(3, 0), probes);
 }
 
+TEST(SweepConfirm, EachSideOnlyWhereBothSidesRanThatMany) {
+  // The answer held by 3 runs, the failing count by its one (issue 46.9: "at each side" was
+  // printed all the same).
+  const std::vector<SweepProbe> probes = {FullRun(12, 0, 93, true), FullRun(12, 1, 92, true),
+                                          FullRun(12, 2, 94, true), FullRun(13, 0, 85, false)};
+  const std::string line = SpreadLine(Held(3, 0), probes);
+  EXPECT_EQ(line.find("at each side"), std::string::npos) << line;
+  EXPECT_NE(line.find("held by full-length runs: 12 passed 3 of 3"), std::string::npos) << line;
+  EXPECT_NE(line.find("13 passed 0 of 1"), std::string::npos) << line;
+  Confirmation answer_only = Held(3, 0);
+  answer_only.failure.reset();  // every count up to --max passed
+  EXPECT_EQ(SpreadLine(answer_only, probes).find("at each side"), std::string::npos);
+}
+
 TEST(SweepConfirm, RepeatsThatAgreeSayNothingMore) {
   const std::vector<SweepProbe> probes = {FullRun(12, 0, 93, true),  FullRun(12, 1, 92, true),
                                           FullRun(12, 2, 94, true),  FullRun(13, 0, 85, false),
