@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <thread>
 
 #include "app/job_checks.h"
 #include "app/results_writer.h"
@@ -23,6 +24,9 @@
 #include "config/workload_yaml.h"
 #include "image/image_folder.h"
 #include "metrics/au.h"
+#include "metrics/live_io.h"
+#include "report/console/tables.h"
+#include "report/latency_histogram_json.h"
 #include "train/launch_environment.h"
 #include "train/train_report.h"
 
@@ -143,11 +147,28 @@ nlohmann::json TrainConfig(const train::TrainOptions& o) {
           {"seed", o.seed}};
 }
 
+// A calibration whose mean is more than this over its p50 says so (one outlier doubled a mean
+// of 10 steps on a loaded host).
+constexpr double kCalibrationSpread = 1.15;
+// The crop the ResNet workloads train at (MLPerf's ImageNet pipeline), and train's default.
+constexpr int64_t kWorkloadImageSize = 224;
+
 std::string Calibrate(train::TrainFunction train_fn, TrainJobOptions& job) {
   const auto loaded = config::LoadWorkload(job.calibrate, {});
   const auto& workload = loaded.config;
   auto& o = job.train;
   const int64_t batch = static_cast<int64_t>(workload.reader.batch_size);
+  // Refused before any step, as `sweep` refuses them.
+  if (!workload.workflow.train)
+    throw UsageError(fmt::format(
+        "--calibrate {}: a checkpointing workload (workflow.train false) has no training step "
+        "to time; calibrate a training workload (e.g. resnet50_h100)",
+        workload.workload_name));
+  if (batch < 2)
+    throw UsageError(fmt::format(
+        "--calibrate {}: reader.batch_size {}: batch norm needs a batch of 2 or more images in "
+        "training; give reader.batch_size 2 or more in the workload",
+        workload.workload_name, batch));
   o.batch_size = batch;
   o.epochs = 1;
   // A CPU times the largest batch that fits in memory and scales the step time to the
@@ -184,6 +205,23 @@ std::string Calibrate(train::TrainFunction train_fn, TrainJobOptions& job) {
       "p50 {:.4f} s, p99 {:.4f} s, {} steps; {:.1f} images/s)\n",
       workload.workload_name, batch, result.device_description, mean, stdev, p50,
       train::Percentile(compute, 99) * scale, compute.size(), static_cast<double>(batch) / mean);
+  // A mean an outlier pulled far from the typical step: the host's load moved while timing.
+  if (mean > kCalibrationSpread * p50)
+    text += fmt::format(
+        "Note: the steps' times spread widely (the mean {:.4f} s is {:.0f}% above the p50 {:.4f} "
+        "s, "
+        "stdev {:.4f} s): something else ran on this host while timing; calibrate again on a "
+        "quiet host, or emulate the spread with the {{mean, stdev}} form below\n",
+        mean, 100 * (mean / p50 - 1), p50, stdev);
+  // The workload's model is what its emulation stands for; another model or crop is another
+  // accelerator's step (a workload of another model was warned of above).
+  if (workload.model.name.find("resnet") != std::string::npos &&
+      (o.model != workload.model.name || o.image_size != kWorkloadImageSize))
+    text += fmt::format(
+        "Note: timed {} at {}x{} px; {} trains {} at {}x{}: this figure is {}'s step, not the "
+        "workload's (drop --model and --image-size to time the workload's own)\n",
+        o.model, o.image_size, o.image_size, workload.workload_name, workload.model.name,
+        kWorkloadImageSize, kWorkloadImageSize, o.model);
   if (with_data)
     text += fmt::format(
         "Timed with the loader reading {} beside the steps ({} worker(s)): each step less its "
@@ -200,6 +238,9 @@ std::string Calibrate(train::TrainFunction train_fn, TrainJobOptions& job) {
   text += fmt::format("train.computation_time={:.6f}\n", mean);
   return text;
 }
+
+// Compute threads beyond this many per core are refused (--threads).
+constexpr int kThreadsPerCore = 4;
 
 // Flags that do not go together, refused before any work.
 void CheckTrainJob(const TrainJobOptions& job) {
@@ -236,9 +277,52 @@ void CheckTrainJob(const TrainJobOptions& job) {
           "--batch-size");
   }
   CheckInterval(job.staged.interval_s);
+  // Far more compute threads than cores: each step slows by the switching (1024 on 2 cores
+  // took 85 s a step, and Ctrl-C waits for the step in flight); a few more may suit SMT.
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (o.threads > kThreadsPerCore * cores)
+    throw UsageError(fmt::format(
+        "--threads {}: this host has {} cores; more than {} compute threads per core only slow "
+        "each step (and Ctrl-C waits for the step in flight): give --threads {} or fewer, or "
+        "leave it out (every core)",
+        o.threads, cores, kThreadsPerCore, kThreadsPerCore * cores));
+  if (o.threads > cores)
+    LogWarning(fmt::format(
+        "--threads {} on {} cores: the compute threads share cores, which slows each step; "
+        "--threads {} (or none: every core) is this host's",
+        o.threads, cores, cores));
   // Checked before training: a bad folder must not cost it.
   if (job.given.output && job.staged.stage_to.empty())
     CheckWritableFolder(job.staged.output, "--output");
+}
+
+// The first summary's figures: what the training is, known before its first step (a killed
+// training's page names its model, batch, precision and device).
+nlohmann::ordered_json StartFigures(const train::TrainOptions& o,
+                                    const train::TrainResult& checked) {
+  nlohmann::ordered_json f;
+  f["radix_metrics"] = {
+      {"batch_size", o.batch_size}, {"epochs", o.epochs}, {"steps_per_epoch", o.steps_per_epoch}};
+  f["trainbench"] = {{"precision", o.precision},
+                     {"device", checked.device},
+                     {"device_name", checked.device_description},
+                     {"model", o.model},
+                     {"image_size", o.image_size}};
+  return f;
+}
+
+// What the loader read (trainbench.io in the line and the summary; the S3 line on the console,
+// as `run` prints it): bytes, reads and their latency, and the storage's own counters.
+void AddIoFigures(const metrics::LiveIo& io, nlohmann::ordered_json& line, std::string& text) {
+  const metrics::Histogram latency = io.Latency();
+  auto& ours = line["trainbench"];
+  // The warm-up's reads and the loader's read-ahead included: the time series has the rate.
+  ours["io"] = {{"bytes_read", io.Bytes()},
+                {"reads", io.Reads()},
+                {"read_latency_ms", report::LatencyJson(latency, 1e-6)}};
+  if (ours.contains("storage_counters"))
+    text += report::S3CountersLine(ours["storage_counters"].get<std::map<std::string, double>>(),
+                                   latency.Mean() * static_cast<double>(latency.Count()) / 1e9);
 }
 
 // Training on local or synthetic data; with --output its folder.
@@ -246,7 +330,7 @@ JobReport Train(train::TrainFunction train_fn, TrainJobOptions& job) {
   // Options and device first: a training refused before its first step leaves no folder.
   train::TrainOptions check = job.train;
   check.check_only = true;
-  train_fn(check);
+  const train::TrainResult checked = train_fn(check);
   ProbeRemoteData(job.train);
   // Rank 0 of a launched job keeps the results, as it reports them.
   const bool keep_results = job.given.output && train::ReadLaunchEnvironment().rank == 0;
@@ -254,15 +338,25 @@ JobReport Train(train::TrainFunction train_fn, TrainJobOptions& job) {
       report::NewEnvelope("train", job.train.model, {LocalHostName()}, TrainConfig(job.train));
   metrics::LiveCounters live;
   if (keep_results) job.train.live = &live;
+  metrics::LiveIo io;  // the loader's reads, for the time series and the summary
+  job.train.live_io = &io;
   // The folder and its first summary before the first step: a killed training leaves them,
   // with the time series' rows so far.
   std::optional<FolderResults> folder;
   if (keep_results) folder.emplace(job.staged.output, "");
   ResultsWriter writer(folder ? &*folder : nullptr, envelope, job.staged.interval_s);
-  writer.Open("train");
-  JobTimeseries sampling(keep_results ? job.staged.interval_s : 0, nullptr, &live, {},
-                         [&writer](const metrics::TimeseriesRow& row) { writer.Row(row); });
+  writer.Open("train", StartFigures(job.train, checked));
+  JobTimeseries sampling(
+      keep_results ? job.staged.interval_s : 0, nullptr, &live,
+      [&io](metrics::IntervalProbe& p) {
+        p.bytes = io.Bytes();
+        p.reads = io.Reads();
+        p.latency_counts.assign(p.latency_counts.size(), 0);
+        io.AddLatencyCounts(p.latency_counts);
+      },
+      [&writer](const metrics::TimeseriesRow& row) { writer.Row(row); });
   nlohmann::ordered_json line;
+  std::string shown_text;
   try {
     line = TrainLine(train_fn, job.train, job.progress);
   } catch (const std::exception& e) {
@@ -272,11 +366,24 @@ JobReport Train(train::TrainFunction train_fn, TrainJobOptions& job) {
     throw;
   }
   job.train.live = nullptr;
+  job.train.live_io = nullptr;
   const TimeseriesResult timeseries = sampling.Finish();
+  if (!line.is_null() && job.train.data != "synthetic") AddIoFigures(io, line, shown_text);
   envelope.finished = UtcStamp();
-  envelope.complete = true;  // a training that fails throws
   JobReport shown;
   shown.reports = true;
+  shown.text = shown_text;
+  // Ctrl-C during the timed steps: the figures of the steps done, the job incomplete (130).
+  const bool interrupted = !line.is_null() && line["trainbench"].value("interrupted", false);
+  envelope.complete = !interrupted;  // a training that fails throws
+  if (interrupted) {
+    envelope.stop_reason = fmt::format(
+        "interrupted (Ctrl-C) after {} of {} timed steps: the figures are of those steps",
+        line["trainbench"].value("steps", int64_t{0}),
+        job.train.epochs * job.train.steps_per_epoch);
+    shown.exit_code = static_cast<int>(ExitCode::kInterrupted);
+    shown.error = envelope.stop_reason;
+  }
   if (line.is_null()) return shown;  // another process of the job reports it
   shown.results = writer.Finish(envelope, line, timeseries);
   shown.line = FinalLine(line, envelope, shown.results.folder);
@@ -316,13 +423,14 @@ TrainJobOutcome TrainJob(TrainJobOptions job) {
       static_cast<JobReport&>(out) = Train(train_fn, job);
     }
   } catch (const train::CudaUnavailableError&) {
-    // The exact line PyTorch training scripts print, which harnesses look for.
+    // trainbench's own words first (a user reads them), then on stdout the exact line PyTorch
+    // training scripts print, which harnesses look for.
+    LogError(
+        "no CUDA device here: run `trainbench train` on a GPU host, or add --allow-cpu to train "
+        "on this host's CPU");
     out.reports = true;
     out.text = "[ERROR] CUDA not available and --allow-cpu not specified\n";
     out.exit_code = static_cast<int>(ExitCode::kRuntime);
-    out.error =
-        "no CUDA device here: run `trainbench train` on a GPU host, or add --allow-cpu to train "
-        "on this host's CPU";
     out.failure = nullptr;
   } catch (...) {
     if (!out.failure) throw;  // nothing measured to show first

@@ -209,6 +209,7 @@ SampleReader::SampleReader(const ImageIndex& index, const SampleReaderOptions& o
   const bool remote = !base_->LocalPath("").has_value();
   depth_ = options.depth > 0 ? options.depth : remote ? kRemoteReadsInFlight : 1;
   if (options.max_depth > 0) depth_ = std::min(depth_, options.max_depth);
+  io_ = options.io;
 }
 
 SampleReader::~SampleReader() = default;
@@ -224,7 +225,9 @@ void SampleReader::Read(size_t sample, std::vector<uint8_t>& bytes) const {
 }
 
 SampleReads::SampleReads(const SampleReader& reader)
-    : reader_(reader), queue_(reader.engine_->NewQueue(reader.depth_)) {
+    : reader_(reader),
+      io_(reader.io_ ? &reader.io_->NewSlot() : nullptr),
+      queue_(reader.engine_->NewQueue(reader.depth_)) {
   buffers_.resize(queue_->Depth());
 }
 
@@ -278,6 +281,7 @@ void SampleReads::ReadEach(std::span<const size_t> samples,
         throw RuntimeError(fmt::format("{}: read {} of {} bytes at offset {}",
                                        DescribeSample(index, sample), read.bytes, sample.size,
                                        sample.offset));
+      if (io_) io_->Record(read.bytes, read.latency_ns);
       done(item, buffers_[slot]);
       free_slots.push_back(slot);
     }

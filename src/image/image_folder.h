@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/live_io.h"
 #include "metrics/op_log.h"
 #include "storage/storage.h"
 
@@ -73,6 +74,7 @@ struct SampleReaderOptions {
   std::shared_ptr<metrics::OpLog> op_log;  // set: each read a GET line in it
   unsigned depth = 0;      // reads in flight per thread; 0: kRemoteReadsInFlight or 1 (above)
   unsigned max_depth = 0;  // no more than this in flight (a batch's images); 0: no bound
+  metrics::LiveIo* io = nullptr;  // set: every read's bytes and latency counted there
 };
 
 // Reads samples' bytes through the storage's read engine (storage/read_queue.h: pread on a
@@ -89,6 +91,8 @@ class SampleReader {
   std::string Describe() const;
   // Sample `sample` (an index into the index's samples) on a queue of its own.
   void Read(size_t sample, std::vector<uint8_t>& bytes) const;
+  // What the storage counted so far (S3: requests, retries, ...; storage.h's Counters).
+  std::map<std::string, double> StorageCounters() const { return base_->Counters(); }
 
  private:
   friend class SampleReads;
@@ -98,6 +102,7 @@ class SampleReader {
   std::vector<uint32_t> object_;              // sample -> the engine's object (file or tar)
   std::unique_ptr<storage::ReadEngine> engine_;
   unsigned depth_ = 1;
+  metrics::LiveIo* io_ = nullptr;
 };
 
 // One thread's reads: up to the reader's depth in flight on one queue, each into a buffer of
@@ -114,6 +119,7 @@ class SampleReads {
 
  private:
   const SampleReader& reader_;
+  metrics::LiveIo::Slot* io_ = nullptr;        // this thread's, when the reader counts reads
   std::vector<std::vector<uint8_t>> buffers_;  // by slot (the read's tag)
   // After the buffers: destroyed first, so no read left in flight by a throw lands in them.
   std::unique_ptr<storage::ReadQueue> queue_;

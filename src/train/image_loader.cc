@@ -28,6 +28,7 @@ image::SampleReaderOptions ReaderOptions(const ImageLoaderOptions& o) {
   image::SampleReaderOptions r;
   r.storage_options = o.storage_options;
   r.op_log = o.op_log;
+  r.io = o.io;
   r.depth = static_cast<unsigned>(std::max(0, o.io_depth));
   // No more in flight than a batch has images.
   r.max_depth = static_cast<unsigned>(std::clamp<int64_t>(o.batch_size, 1, 1 << 16));

@@ -41,6 +41,7 @@ struct ImageLoaderOptions {
   std::shared_ptr<metrics::OpLog> op_log;  // every image read recorded there; may be null
   image::StorageOptions storage_options;   // an s3:// index's endpoint, keys, ...
   int io_depth = 0;                        // reads in flight per worker; 0: the reader's default
+  metrics::LiveIo* io = nullptr;           // set: every read's bytes and latency counted there
   // The batches the training takes in all (0: no end): none is read past the last, so an
   // op-log holds each image once an epoch and no GET goes unused.
   int64_t batches = 0;

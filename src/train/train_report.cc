@@ -51,6 +51,9 @@ std::string MetricsLine(const TrainOptions& options, const TrainResult& result) 
   if (options.precision == "fp16") ours["skipped_steps"] = result.skipped_steps;
   ours["world_size"] = result.world_size;
   ours["images_per_second_per_process"] = result.images_per_second_per_process;
+  ours["steps"] = result.steps_done;
+  // Ctrl-C during the timed steps: these figures are of the steps done, not of the epochs asked.
+  if (result.interrupted) ours["interrupted"] = true;
   if (!result.dist_backend.empty()) {
     ours["dist_backend"] = result.dist_backend;
     ours["gradient_sync"] = result.gradient_sync;
@@ -61,6 +64,7 @@ std::string MetricsLine(const TrainOptions& options, const TrainResult& result) 
   // On a GPU the loss is read back only every this many steps (each read waits for it).
   ours["loss_read_interval"] = result.loss_read_interval;
   if (result.data != "synthetic") ours["bad_images"] = result.bad_images;
+  if (!result.storage_counters.empty()) ours["storage_counters"] = result.storage_counters;
   nlohmann::ordered_json line;
   line["radix_metrics"] = radix;
   line["trainbench"] = ours;

@@ -42,7 +42,13 @@ void Print(const TrainOptions& options, const std::string& line) {
 }
 
 void Validate(const TrainOptions& o) {
-  if (o.batch_size < 1) throw UsageError("--batch-size must be at least 1");
+  // Batch norm in training divides by the batch's variance: one image per process has none
+  // (LibTorch's "Expected more than 1 value per channel when training").
+  if (o.batch_size < 2)
+    throw UsageError(fmt::format(
+        "--batch-size {}: batch norm (in every ResNet here) needs a batch of 2 or more images "
+        "per process in training; give --batch-size 2 or more",
+        o.batch_size));
   if (o.epochs < 1) throw UsageError("--epochs must be at least 1");
   if (o.steps_per_epoch < 1) throw UsageError("--steps-per-epoch must be at least 1");
   if (o.warmup_steps < 0) throw UsageError("--warmup-steps must be 0 or more");
@@ -103,6 +109,7 @@ std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device
   lo.op_log = std::move(op_log);
   lo.storage_options = o.storage_options;
   lo.io_depth = o.io_depth;
+  lo.io = o.live_io;
   lo.batches = batches;
   description = o.data;
   const size_t images = index.samples.size(), classes = index.classes.size();
@@ -123,7 +130,7 @@ void FitCpuMemory(TrainOptions& o) {
   const uint64_t usable = available / 10 * 9;
   if (available == 0 || needed <= usable) return;
   const int64_t fits = LargestCpuBatch(o.model, o.image_size, usable);
-  if (o.fit_batch_to_memory && fits >= 1) {
+  if (o.fit_batch_to_memory && fits >= 2) {  // batch norm needs 2 (Validate)
     Print(o, fmt::format("Batch {} of {} needs about {} on the CPU, {} is available: timing "
                          "batch {} instead",
                          o.batch_size, o.model, FormatBytes(static_cast<double>(needed)),
@@ -158,7 +165,12 @@ TrainResult Train(const TrainOptions& options) {
     throw UsageError("--precision fp16 needs a CUDA device (CPU autocast runs bf16; use bf16)");
   if (!device.is_cuda() && precision == Precision::kTf32)
     throw UsageError("--precision tf32 is a CUDA tensor-core mode; on the CPU use fp32 or bf16");
-  if (o.check_only) return {};
+  if (o.check_only) {  // what the job knows before its first step, for its first summary
+    TrainResult checked;
+    checked.device = device.is_cuda() ? "cuda" : "cpu";
+    checked.device_description = DescribeDevice(device);
+    return checked;
+  }
   // A launched job forms its process group even as one process, as DDP scripts do: a
   // torchrun --nproc-per-node 1 job runs the same collectives as a larger one.
   std::unique_ptr<DataParallel> data_parallel;
@@ -280,7 +292,8 @@ TrainResult Train(const TrainOptions& options) {
     double window_start = start;
     int64_t window_images = 0;
     timed = true;
-    for (int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
+    int64_t steps_done = 0;
+    for (int64_t epoch = 1; epoch <= o.epochs && !result.interrupted; ++epoch) {
       if (o.live) o.live->SetPhase(metrics::LivePhase::kTrain, static_cast<uint64_t>(epoch));
       for (int64_t s = 1; s <= o.steps_per_epoch; ++s) {
         double waited = 0;
@@ -302,14 +315,22 @@ TrainResult Train(const TrainOptions& options) {
           window_start = now;
           window_images = 0;
         }
-        if (InterruptRequested()) throw Interrupted();
+        ++steps_done;
+        // Ctrl-C ends the training after this step, with the figures of the steps done.
+        if (InterruptRequested()) {
+          result.interrupted = true;
+          break;
+        }
       }
     }
     result.step_seconds = clock.Finish();
+    result.steps_done = steps_done;
     if (o.live) o.live->SetPhase(metrics::LivePhase::kDone, static_cast<uint64_t>(o.epochs));
     result.elapsed_seconds = NowSeconds() - start;
-    // The job took as long as its slowest process.
-    if (data_parallel) result.elapsed_seconds = data_parallel->Max(result.elapsed_seconds);
+    // The job took as long as its slowest process (whose peers, interrupted at other steps,
+    // may not meet it in a collective).
+    if (data_parallel && !result.interrupted)
+      result.elapsed_seconds = data_parallel->Max(result.elapsed_seconds);
   } catch (const c10::Error& e) {
     if (IsOutOfMemory(e.what_without_backtrace()))
       throw RuntimeError(fmt::format(
@@ -318,13 +339,16 @@ TrainResult Train(const TrainOptions& options) {
           std::max<int64_t>(1, o.batch_size / 2)));
     throw RuntimeError(fmt::format("training failed: {}", e.what_without_backtrace()));
   }
-  result.total_images = o.batch_size * steps * launch.world_size;
+  result.total_images = o.batch_size * result.steps_done * launch.world_size;
   result.images_per_second = result.total_images / std::max(result.elapsed_seconds, 1e-9);
   result.images_per_second_per_process = result.images_per_second / launch.world_size;
   if (o.scaling_baseline > 0)
     result.scaling_efficiency = result.images_per_second_per_process / o.scaling_baseline;
   if (precision == Precision::kFp16) result.skipped_steps = scaler.skipped_steps();
-  if (image_loader) result.bad_images = image_loader->bad_images();
+  if (image_loader) {
+    result.bad_images = image_loader->bad_images();
+    result.storage_counters = image_loader->reader().StorageCounters();
+  }
   if (op_log) {
     source.reset();  // its reader's last lines reach the log
     op_log->Close();
@@ -332,7 +356,7 @@ TrainResult Train(const TrainOptions& options) {
         fmt::format("op-log: {} operations in {}", op_log->Records(), op_log->path());
     Print(o, result.op_log_line);
   }
-  if (!o.save_path.empty() && launch.rank == 0) {
+  if (!o.save_path.empty() && launch.rank == 0 && !result.interrupted) {
     SaveStateDict(*model, o.save_path);
     Print(o, fmt::format("Saved state dict ({} tensors) to {}",
                          model->named_parameters().size() + model->named_buffers().size(),

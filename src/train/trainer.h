@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "metrics/live_counters.h"
+#include "metrics/live_io.h"
 
 namespace trainbench::train {
 
@@ -61,6 +62,9 @@ struct TrainOptions {
   // When set, the timed steps' images, data waits and epoch as they happen, for the time
   // series the CLI samples (metrics/live_counters.h: lock-free, read on another thread).
   metrics::LiveCounters* live = nullptr;
+  // Set: the loader's reads (bytes, count, latency) are counted there as they complete, for
+  // the job's time series and summary.
+  metrics::LiveIo* live_io = nullptr;
   // Where start-up and progress lines go, one at a time (no '\n'): stdout when unset. The
   // CLI prints them above its live status block on a terminal.
   std::function<void(const std::string& line)> print;
@@ -91,6 +95,9 @@ struct TrainResult {
   double scaling_efficiency = 0;  // per-process images/s over --scaling-baseline; 0: not given
   int64_t bad_images = 0;         // images skipped because they did not decode
   int64_t skipped_steps = 0;      // fp16 steps skipped for inf/NaN gradients
+  int64_t steps_done = 0;         // timed steps run: all of them unless interrupted
+  bool interrupted = false;       // Ctrl-C during the timed steps: the figures are of steps_done
+  std::map<std::string, double> storage_counters;  // the loader's storage's (S3: requests, ...)
 };
 
 // No GPU and no --allow-cpu: the CLI prints the exact line PyTorch scripts print.

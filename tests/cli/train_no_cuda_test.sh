@@ -16,6 +16,11 @@ set -e
   fail "unexpected stdout: $(cat "$WORK/out")"
 grep -q "trainbench: error: no CUDA device here: .* add --allow-cpu" "$WORK/err" ||
   fail "no error line naming the next step: $(cat "$WORK/err")"
+# trainbench's own line comes first, then PyTorch's (issue 46.21), on a terminal as in a log.
+"$TRAINBENCH" train --model resnet18 --image-size 32 --batch-size 2 --steps-per-epoch 1 \
+  >"$WORK/both" 2>&1 || true
+grep -n "no CUDA device here\|CUDA not available" "$WORK/both" | head -n 1 | grep -q "no CUDA device here" ||
+  fail "PyTorch's line before trainbench's: $(cat "$WORK/both")"
 # A staged training checks the device before it fetches: nothing listens on this port, so a
 # stage that ran first would fail on the connection instead (it fetched a whole dataset, then
 # found no GPU).

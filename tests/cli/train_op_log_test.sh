@@ -11,9 +11,25 @@ skip_unless "command -v zstd" "no zstd (Debian's zstd)"
 cd "$WORK"
 train_make_jpegs jpg
 expect_exit 0 train.out "$TB" train "${TRAIN_TINY[@]}" --allow-cpu --steps-per-epoch 3 --workers 2 \
-  --data "$WORK/jpg" --op-log "$WORK/train.tsv.zst"
+  --data "$WORK/jpg" --op-log "$WORK/train.tsv.zst" --output "$WORK/tres" --interval 0.05
 contains train.out "op-log: "
 zstd -dcq train.tsv.zst >train.txt
+# The training's own record of its reads (issue 46.6): the summary's bytes and reads, and the
+# time series' per-interval reads and MB/s, add up to the op-log's GETs.
+check "summary and time series count the loader's reads" "$PY" - train.txt "$(ls -d "$WORK"/tres/train-*/)" <<'PY'
+import csv, json, sys
+gets = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+folder = sys.argv[2]
+io = json.load(open(folder + "/summary.json"))["trainbench"]["io"]
+assert io["reads"] == len(gets) and io["bytes_read"] == sum(int(g["bytes"]) for g in gets), (io, len(gets))
+assert io["read_latency_ms"]["count"] == len(gets) and io["read_latency_ms"]["p50"] > 0, io
+rows = list(csv.DictReader(open(folder + "/timeseries.csv")))
+assert sum(int(r["reads"]) for r in rows) == len(gets), [r["reads"] for r in rows]
+mb = sum(float(r["io_MB_per_second"]) * float(r["interval_s"]) for r in rows)
+assert abs(mb * 1e6 - io["bytes_read"]) <= 0.01 * io["bytes_read"] + 1000, (mb, io["bytes_read"])
+assert any(float(r["read_latency_p50_ms"]) > 0 for r in rows if int(r["reads"]) > 0), rows
+print("train I/O:", io["reads"], "reads,", io["bytes_read"], "bytes in", len(rows), "rows")
+PY
 check "one GET per image read, naming it, its size" "$PY" - train.txt "$WORK/jpg" \
   "$(json_last_line train.out 'd["radix_metrics"]["total_images"]')" <<'PY'
 import csv, os, sys

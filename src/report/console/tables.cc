@@ -55,7 +55,10 @@ std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConf
     if (p.complete) au.push_back(p.au_percentage);
   const auto m = metrics::MeanAndStdev(au);
   const std::string not_a_verdict = AuNotMeaningfulReason(r, c);
-  if (not_a_verdict.empty()) {
+  if (not_a_verdict.empty() && !r.complete) {
+    out += fmt::format("train AU {:.2f}% (stdev {:.2f}) so far: no verdict, the run did not end\n",
+                       m.mean, m.stdev);
+  } else if (not_a_verdict.empty()) {
     out += fmt::format("train AU {:.2f}% (stdev {:.2f}) against {:.0f}%: {}\n", m.mean, m.stdev,
                        100 * c.metric.au, Passed(r, c) ? "PASS" : "FAIL");
   } else if (AuMeaningful(c)) {
@@ -81,13 +84,7 @@ std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConf
     for (const auto& [op, latency] : r.storage_latency_ns)
       if (op != "GET_first_byte")
         request_s += latency.Mean() * static_cast<double>(latency.Count()) / 1e9;
-    const auto& s = r.storage_counters;
-    const double lost = s.at("s3_retry_seconds");
-    out += fmt::format(
-        "S3: {:.0f} requests, {:.0f} retried; {} received and {:.3f} request-s lost to retries "
-        "(attempts and backoff, {:.1f}% of {:.3f} request-s in all)\n",
-        s.at("s3_requests"), s.at("s3_retries"), FormatBytes(s.at("s3_retry_bytes")), lost,
-        request_s + lost > 0 ? 100 * lost / (request_s + lost) : 0, request_s + lost);
+    out += S3CountersLine(r.storage_counters, request_s);
   }
   for (const auto& [op, latency] : r.storage_latency_ns)
     out += fmt::format(
@@ -98,6 +95,20 @@ std::string ConsoleTable(const metrics::RunRecord& r, const config::WorkloadConf
         static_cast<double>(latency.Max()) / 1e6);
   if (!r.complete) out += fmt::format("INCOMPLETE: {}\n", r.stop_reason);
   return out;
+}
+
+std::string S3CountersLine(const std::map<std::string, double>& s, double request_s) {
+  const auto at = [&s](const char* key) {
+    const auto it = s.find(key);
+    return it == s.end() ? 0.0 : it->second;
+  };
+  if (!s.count("s3_requests")) return "";
+  const double lost = at("s3_retry_seconds");
+  return fmt::format(
+      "S3: {:.0f} requests, {:.0f} retried; {} received and {:.3f} request-s lost to retries "
+      "(attempts and backoff, {:.1f}% of {:.3f} request-s in all)\n",
+      at("s3_requests"), at("s3_retries"), FormatBytes(at("s3_retry_bytes")), lost,
+      request_s + lost > 0 ? 100 * lost / (request_s + lost) : 0, request_s + lost);
 }
 
 }  // namespace trainbench::report

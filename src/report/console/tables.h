@@ -2,6 +2,7 @@
 // Pure, from the record to text. Thread-compatible.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "config/workload.h"
@@ -10,5 +11,9 @@
 namespace trainbench::report {
 
 std::string ConsoleTable(const metrics::RunRecord& record, const config::WorkloadConfig& config);
+
+// "S3: N requests, M retried; ... lost to retries" from a storage's counters (Storage::Counters)
+// and the request-seconds its requests took; "" when the storage is not S3.
+std::string S3CountersLine(const std::map<std::string, double>& counters, double request_s);
 
 }  // namespace trainbench::report
