@@ -43,7 +43,11 @@ void KeepRunSoFar(const config::WorkloadConfig& config, ResultsWriter& writer,
   // Neither throws: a file that could not be written is counted while its last write failed,
   // and the end writes both again and names what it could not write.
   writer.File("epochs.csv", report::EpochsCsv(so_far));
-  writer.Update(report::Summary(so_far, config, started, UtcStamp()));
+  // Until the run ends its record is not complete, whatever its epochs so far say: no
+  // verdict (passed null) is what a killed run leaves.
+  metrics::RunRecord not_ended = so_far;
+  not_ended.complete = false;
+  writer.Update(report::Summary(not_ended, config, started, UtcStamp()));
 }
 
 std::string OpenRunResults(const config::WorkloadConfig& config, ResultsWriter& writer,
@@ -51,8 +55,9 @@ std::string OpenRunResults(const config::WorkloadConfig& config, ResultsWriter& 
   if (ranks > 1)
     writer.SetNotEndedReason(
         fmt::format("{} (rank 0's share of {} ranks)", kNotEndedReason, ranks));
-  writer.Open(config.workload_name,
-              report::Summary(metrics::RunRecord(), config, started, UtcStamp()));
+  metrics::RunRecord none;
+  none.complete = false;
+  writer.Open(config.workload_name, report::Summary(none, config, started, UtcStamp()));
   writer.File("config.yaml", config::ToYaml(config));
   return writer.folder();
 }

@@ -114,8 +114,10 @@ std::string AuNotMeaningfulReason(const metrics::RunRecord& r, const config::Wor
       c.reader.prefetch_size);
 }
 
+// A run that did not end (killed, interrupted, stopped) has no verdict: its AU covers the
+// epochs it ran, not the run the workload asked for.
 json PassedJson(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
-  return AuNotMeaningfulReason(r, c).empty() ? json(Passed(r, c)) : json(nullptr);
+  return r.complete && AuNotMeaningfulReason(r, c).empty() ? json(Passed(r, c)) : json(nullptr);
 }
 
 bool DatasetFitsInCache(const metrics::RunRecord& r) {

@@ -24,7 +24,12 @@
     const s = r.summary;
     let cls = 'na', head = 'AU not meaningful',
         text = s.au_not_meaningful_reason || 'storage only (computation_time 0)';
-    if (s.passed === true || s.passed === false) {
+    if (s.complete === false && s.au_meaningful) {
+      // A run that did not end has no verdict (older summaries said passed all the same).
+      head = `NO VERDICT: AU ${num(m(r).train_au_mean_percentage, 2)}% so far`;
+      text = `target ${num(s.au_target_percentage, 0)}%, ` +
+             `${s.epochs_completed}/${s.epochs} epochs`;
+    } else if (s.passed === true || s.passed === false) {
       cls = s.passed ? 'pass' : 'fail';
       head = (s.passed ? 'PASS' : 'FAIL') + `: AU ${num(m(r).train_au_mean_percentage, 2)}%`;
       text = `target ${num(s.au_target_percentage, 0)}%, ` +
