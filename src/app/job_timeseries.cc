@@ -25,7 +25,7 @@ void JobTimeseries::Probe(metrics::IntervalProbe& p) const {
   p.phase = metrics::LivePhase::kSetup;
   if (stage_) {
     p.bytes = stage_->bytes.load(std::memory_order_relaxed);
-    p.reads_in_flight = stage_->active.load(std::memory_order_relaxed);
+    p.reads_in_flight = stage_->TakePeak();
     if (stage_->fetching.load(std::memory_order_relaxed)) p.phase = metrics::LivePhase::kStage;
   }
   if (io_) io_(p);

@@ -93,8 +93,10 @@ ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsig
     const std::string& effective = response.end.effective_url;
     const long status = response.end.status;
     const std::string served_by = !effective.empty() ? UrlOrigin(effective) : source.row;
-    ++ledger.Row(source.row, source.origin ? "origin" : "mirror").requests;
-    SourceRow& row = ledger.Row(served_by, "redirect");
+    SourceRow& asked = ledger.Row(source.row, source.origin ? "origin" : "mirror");
+    ++asked.requests;
+    // The row of the server that answered: the source's own unless it redirected elsewhere.
+    SourceRow& row = served_by != source.row ? ledger.Row(served_by, "redirect") : asked;
     if (served_by != source.row) ++row.requests;
     auto log_head = [&](const std::string& error, uint64_t size) {
       if (!log) return;

@@ -127,7 +127,22 @@ bool Receive(FetchSlot& s, const storage::RangeReply& reply, const char* data, s
   return true;
 }
 
+// The words of an error reply: an HTML page's title ("404 Not Found"), an XML error's Code
+// and Message (S3's), else its first 200 bytes on one line.
 std::string Excerpt(const std::string& body) {
+  auto between = [&body](const std::string& open, const std::string& close) {
+    const size_t start = body.find(open);
+    if (start == std::string::npos) return std::string();
+    const size_t end = body.find(close, start + open.size());
+    return end == std::string::npos ? std::string()
+                                    : body.substr(start + open.size(), end - start - open.size());
+  };
+  if (const std::string title = between("<title>", "</title>"); !title.empty())
+    return Printable(title.substr(0, 200));
+  if (const std::string code = between("<Code>", "</Code>"); !code.empty()) {
+    const std::string message = between("<Message>", "</Message>");
+    return Printable((message.empty() ? code : code + ": " + message).substr(0, 200));
+  }
   std::string text = body.substr(0, 200);
   for (char& c : text)
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
@@ -189,6 +204,7 @@ class RangeFetcher::Impl {
     }
     uint64_t synced_bytes = 0;
     double last_sync = NowSeconds(), last_progress = 0;
+    unsigned last_active = 0;
     try {
       for (;;) {
         if (InterruptRequested())
@@ -210,11 +226,14 @@ class RangeFetcher::Impl {
           synced_bytes = live_bytes_;
         }
         const bool finished = Finished();
-        if (hooks.progress && (finished || now - last_progress >= 0.1)) {
-          unsigned active = 0;
-          for (const auto& s : slots_) active += s.busy ? 1 : 0;
+        unsigned active = 0;
+        for (const auto& s : slots_) active += s.busy ? 1 : 0;
+        // Every 0.1 s, and whenever the streams busy change: a transfer shorter than that
+        // still shows its streams.
+        if (hooks.progress && (finished || active != last_active || now - last_progress >= 0.1)) {
           hooks.progress(live_bytes_, stream_time_.retries, active);
           last_progress = now;
+          last_active = active;
         }
         if (finished) break;
         double wait = more_to_deliver ? 0 : 0.1;
@@ -382,8 +401,10 @@ class RangeFetcher::Impl {
     FetchItem& item = (*items_)[s.item];
     const std::string& effective = end.effective_url;
     const std::string served_by = !effective.empty() ? UrlOrigin(effective) : source.row;
-    ++ledger_.Row(source.row, source.origin ? "origin" : "mirror").requests;
-    SourceRow& row = ledger_.Row(served_by, "redirect");
+    SourceRow& asked = ledger_.Row(source.row, source.origin ? "origin" : "mirror");
+    ++asked.requests;
+    // The row of the server that answered: the source's own unless it redirected elsewhere.
+    SourceRow& row = served_by != source.row ? ledger_.Row(served_by, "redirect") : asked;
     if (served_by != source.row) ++row.requests;
 
     const bool status_ok = s.file_url || status == 206 ||

@@ -26,7 +26,8 @@ void AddTimeAccount(const StageAccount& a, nlohmann::ordered_json& j) {
   j["extract_s"] = a.extract_s;
   j["compute_s"] = a.compute_s;
   j["retries"] = a.retries;
-  j["MB_per_second"] = Mbps(a.bytes, a.wall_s);
+  // Over the stage's own time: a staged training's wall time holds its compute too.
+  j["MB_per_second"] = Mbps(a.bytes, a.wall_s - a.compute_s);
 }
 
 }  // namespace
@@ -53,8 +54,9 @@ double PhaseClock::Total() const {
 }
 
 SourceRow& SourceLedger::Row(const std::string& source, const std::string& role) {
+  // By server and role: an origin and a mirror on one host:port are two sources.
   for (auto& row : rows_)
-    if (row.source == source) return row;
+    if (row.source == source && row.role == role) return row;
   SourceRow& row = rows_.emplace_back();
   row.source = source;
   row.role = role;
@@ -111,7 +113,7 @@ nlohmann::ordered_json ToJson(const StageAccount& a) {
                        {"bytes", s.bytes},
                        {"requests", s.requests},
                        {"retries", s.retries},
-                       {"MB_per_second", Mbps(s.bytes, a.wall_s)},
+                       {"MB_per_second", Mbps(s.bytes, a.wall_s - a.compute_s)},
                        {"latency_p50_ms", Ms(s.latency_ns, 0.5)},
                        {"latency_p99_ms", Ms(s.latency_ns, 0.99)},
                        {"demoted", s.demoted},
@@ -134,9 +136,10 @@ std::string FormatTable(const StageAccount& a) {
   std::string out;
   out += fmt::format("{} {} -> {}: {}\n", a.command, a.source, a.dest,
                      a.complete ? "complete" : "INCOMPLETE (" + a.stop_reason + ")");
+  const double stage_s = a.wall_s - a.compute_s;  // a staged training's compute is not the stage's
   out += fmt::format("  fetched {} in {} ({:.1f} MB/s); {} resumed from the journal; {} in all\n",
-                     FormatBytes(static_cast<double>(a.bytes)), FormatDuration(a.wall_s),
-                     Mbps(a.bytes, a.wall_s), FormatBytes(static_cast<double>(a.resumed_bytes)),
+                     FormatBytes(static_cast<double>(a.bytes)), FormatDuration(stage_s),
+                     Mbps(a.bytes, stage_s), FormatBytes(static_cast<double>(a.resumed_bytes)),
                      FormatBytes(static_cast<double>(a.total_bytes)));
   out += fmt::format("  {:<22}{:>10}{:>8}\n", "time", "seconds", "share");
   out += fmt::format("  {:<22}{:>10.2f}{:>7.1f}%\n", "transfer", a.transfer_s, share(a.transfer_s));
@@ -158,7 +161,7 @@ std::string FormatTable(const StageAccount& a) {
                      "bytes", "requests", "failed", "MB/s", "p50 ms", "p99 ms");
   for (const auto& s : a.sources)
     out += fmt::format("  {:<{}}{:<9}{:>12}{:>9}{:>8}{:>9.1f}{:>9.1f}{:>9.1f}{}\n", s.source, width,
-                       s.role, s.bytes, s.requests, s.retries, Mbps(s.bytes, a.wall_s),
+                       s.role, s.bytes, s.requests, s.retries, Mbps(s.bytes, stage_s),
                        Ms(s.latency_ns, 0.5), Ms(s.latency_ns, 0.99),
                        s.demoted ? "  demoted: " + s.demoted_reason : "");
   for (const auto& o : a.objects)

@@ -31,7 +31,7 @@ void StageProgress::Update(uint64_t bytes, uint64_t retries, unsigned active) {
   if (live_) {
     live_->bytes.store(base_bytes_ + bytes, std::memory_order_relaxed);
     live_->retries.store(base_retries_ + retries, std::memory_order_relaxed);
-    live_->active.store(active, std::memory_order_relaxed);
+    live_->NoteActive(active);
   }
   if (display_.mode() == LiveDisplay::Mode::kOff) return;
   const double now = NowSeconds();

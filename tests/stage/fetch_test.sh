@@ -69,4 +69,17 @@ expect_exit 0 "$WORK/out3" "$TRAINBENCH" stage "$STAGE_WWW/small.bin" "$WORK/des
   --checksums "$WORK/sums" --no-progress --output "$WORK/results"
 check "local copy" cmp -s "$STAGE_WWW/small.bin" "$WORK/dest3/small.bin"
 check "the checksum came from --checksums" [ "$(json "$(stage_summary_of "$WORK/out3")" 'd["objects"][0]["checksum"]')" = "sha-256 (--checksums $WORK/sums)" ]
+# 4. A mirror on the origin's own host:port, at a path the origin does not have (issue 46.25):
+# its 404 demotes it and the origin serves; the sources table keeps the two apart, and the
+# 404's HTML page is named by its title, never printed inline.
+expect_exit 0 "$WORK/out4" "$TRAINBENCH" stage "$STAGE_ORIGIN/small.bin" "$WORK/dest4" \
+  --mirror "$STAGE_ORIGIN/no-such-mirror/" --no-progress --output "$WORK/results"
+check "two rows on one server: the mirror demoted, the origin served" "$PY" - \
+  "$(stage_summary_of "$WORK/out4")" "$STAGE_ORIGIN" "$STAGE_SMALL_BYTES" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = sorted((s["role"], s["demoted"], s["bytes"]) for s in d["sources"] if s["source"] == sys.argv[2])
+assert rows == [("mirror", True, 0), ("origin", False, int(sys.argv[3]))], d["sources"]
+PY
+if grep -qi "<html\|<center>\|<head>" "$WORK/out4"; then cat "$WORK/out4"; fail "an HTML body printed inline"; fi
 done_ok

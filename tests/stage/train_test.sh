@@ -79,7 +79,7 @@ mark=$(stage_log_mark)
 t0=$(now)
 code=0
 TRAINBENCH_STAND_IN_SECONDS=0.5 "$WORK/bin2/trainbench" train --data "$STAGE_ORIGIN/$name" \
-  --stage-to "$WORK/dest2" --output "$WORK/results" --allow-cpu --device cpu \
+  --stage-to "$WORK/dest2" --output "$WORK/results" --allow-cpu --device cpu --interval 0.05 \
   >"$WORK/out2" 2>"$WORK/err2" || code=$?
 secs=$(elapsed "$t0")
 cat "$WORK/out2" "$WORK/err2"
@@ -89,6 +89,17 @@ check "the origin served it once more" [ "$(stage_origin_bytes_since "$mark" "/$
 check "the training's line is last" [ "$(json_last_line "$WORK/out2" 'd["trainbench"]["data"]')" = "$WORK/dest2" ]
 summary=$(stage_summary_of "$WORK/out2")
 check "complete, its compute counted" [ "$(json "$summary" 'd["complete"] and 0.5 <= d["compute_s"] < 10')" = True ]
+# The stage's MB/s is over the stage's own time, not the training's too; its streams show in
+# the time series though the transfer is shorter than an interval (issue 46.18).
+check "MB/s over the stage's time, streams busy in the series" "$PY" - "$summary" <<'PY'
+import csv, json, os, sys
+s = json.load(open(sys.argv[1]))
+stage_s = s["wall_s"] - s["compute_s"]
+assert abs(s["MB_per_second"] - s["bytes"] / 1e6 / stage_s) <= 1e-6 * s["MB_per_second"], s
+rows = list(csv.DictReader(open(os.path.join(os.path.dirname(sys.argv[1]), "timeseries.csv"))))
+busy = [int(float(r["reads_in_flight"])) for r in rows]
+assert rows and max(busy) >= 1, [(r["phase"], r["reads_in_flight"]) for r in rows]
+PY
 stage_check_job_account "$summary" "$secs"
 stage_check_campaign "$TB" "$WORK/results" \
   'c["jobs"] == 2 and c["successful"] == 1 and c["compute_hours"] >= 0.5 / 3600'
