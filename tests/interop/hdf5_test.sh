@@ -1,4 +1,5 @@
-# h5py reads trainbench's HDF5 files, records_0 in DLIO's (samples, side, side): contiguous
+# h5py reads trainbench's HDF5 files, records_0 in DLIO's (samples, side, side), also named
+# records (DLIO 2.0.0's name) by a second hard link, no other dataset than labels: contiguous
 # (manifest extents are its samples), chunked by whole samples (extents inside chunks),
 # chunked gzip (no extents).
 source "$(dirname "$0")/../lib/common.sh"

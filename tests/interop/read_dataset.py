@@ -83,6 +83,9 @@ def check_hdf5(path, entry, args):
     import h5py
     with h5py.File(path, "r") as h:
         records, labels = h["records_0"], h["labels"]
+        # DLIO 2.0.0 reads h5['records']: the same dataset by a second hard link.
+        if "records" not in h or h["records"] != records or len(h) != 3:
+            fail(f"{path}: records is not records_0 by a second name: {dict(h)}")
         # DLIO's layout: (samples, side, side); its reader takes records_0[i].
         if records.dtype != np.uint8 or records.ndim != 3 or labels.dtype != np.int64 or \
                 records.shape[1] != records.shape[2]:
@@ -120,21 +123,30 @@ def check_image(path, entry, args):
 
 
 def check_csv(path, entry, args):
-    """pandas' to_csv(index=False, header=False), as DLIO writes: one row of values per
-    sample, every row as wide as the first (read_csv(header=None) takes its width)."""
+    """pandas' to_csv(index=False) of DLIO's rows: the column names "0,1,...,n-1" (DLIO
+    2.0.0's reader takes the first line for them), then one row of values per sample,
+    every row as wide as the first (read_csv takes its width). Sample 0's extent starts
+    at the file's first byte, the header line with it (pandas reads them together)."""
     import csv
     with open(path, newline="") as f:
-        rows = list(csv.reader(f))
+        header, *rows = list(csv.reader(f))
+    if header != [str(c) for c in range(len(header))]:
+        fail(f"{path}: the first line is not pandas' column names 0,1,...: {header[:5]}")
     if len(rows) != entry["num_samples"]:
         fail(f"{path}: {len(rows)} rows, manifest says {entry['num_samples']}")
+    header_bytes = len(",".join(header)) + 1
     for i, (row, off, length) in enumerate(
             zip(rows, entry["sample_offsets"], entry["sample_lengths"])):
         values = np.array([int(v) for v in row])
-        if len(row) != len(rows[0]) or values.min() < 0 or values.max() > 254:
-            fail(f"{path}: row {i} is not {len(rows[0])} values 0..254")
+        if len(row) != len(header) or values.min() < 0 or values.max() > 254:
+            fail(f"{path}: row {i} is not {len(header)} values 0..254")
         if args and len(row) != int(args[0]):  # DLIO's side^2 values a line
             fail(f"{path}: row {i} has {len(row)} values, DLIO writes {args[0]}")
-        if read_extent(path, off, length).decode() != ",".join(row) + "\n":
+        want = ("" if i else ",".join(header) + "\n") + ",".join(row) + "\n"
+        if i == 0 and (off, length) != (0, len(want)):
+            fail(f"{path}: sample 0's extent {off}+{length} is not the header line "
+                 f"({header_bytes} bytes) and row 0")
+        if read_extent(path, off, length).decode() != want:
             fail(f"{path}: bytes at offset {off} are not row {i}")
 
 

@@ -23,31 +23,35 @@ interop_datagen() {
 interop_read_dataset() { "$PY" "$INTEROP_DIR/read_dataset.py" "$@"; }
 
 # interop_dlio_both_ways FORMAT [SUBFOLDERS]: DLIO reads what trainbench writes, and trainbench
-# reads what DLIO writes (dlio_layout.py emulates DLIO's generator and reader for FORMAT).
+# reads what DLIO writes (dlio_layout.py emulates DLIO's generator and reader for FORMAT, of
+# both the release requirements.txt pins, 2.0.0, and upstream's main: trainbench's files must
+# read with both readers, and both generators' files with trainbench).
 # Four files of ten samples, 10000-byte records (DLIO's side 100), as one DLIO workload
 # config sees it: a batch of ten on one accelerator, so an image dataset counted one sample
 # per file (four) would not fill a step.
 interop_dlio_both_ways() {
-  local format=$1 subfolders=${2:-0}
+  local format=$1 subfolders=${2:-0} version
   local settings=(dataset.format="$format" dataset.num_files_train=4 dataset.num_samples_per_file=10
     dataset.num_subfolders_train="$subfolders"
     dataset.record_length_bytes=10000 dataset.record_length_bytes_stdev=0 reader.batch_size=10
     train.computation_time=0 train.epochs=2 workflow.evaluation=false "output.folder=$WORK/out")
   "$TRAINBENCH" datagen resnet50_h100 "${settings[@]}" dataset.data_folder="$WORK/ours_$format$subfolders" \
     --no-progress --no-warnings >"$WORK/log" 2>&1 || fail "datagen $format: $(cat "$WORK/log")"
-  check "DLIO reads trainbench's $format" "$PY" "$INTEROP_DIR/dlio_layout.py" read "$WORK/ours_$format$subfolders" "$format" 4 10 10000 "$subfolders"
-  local want
-  want=$("$PY" "$INTEROP_DIR/dlio_layout.py" write "$WORK/theirs_$format$subfolders" "$format" 4 10 10000 "$subfolders") ||
-    fail "writing DLIO's $format layout: $want"
-  "$TRAINBENCH" run resnet50_h100 "${settings[@]}" dataset.data_folder="$WORK/theirs_$format$subfolders" \
-    --accelerators 1 --no-warnings >"$WORK/out.txt" 2>"$WORK/log" ||
-    fail "trainbench run over DLIO's $format: $(cat "$WORK/log")"
-  # Every sample of DLIO's layout once an epoch: its bytes, at the samples' extents.
-  local got
-  got=$(tail -n 1 "$WORK/out.txt" | "$PY" -c \
-    'import json,sys; m=json.load(sys.stdin)["trainbench_metrics"]; print(m["requested_bytes"], m["epochs"], m["complete"])')
-  check "trainbench reads DLIO's $format: requested bytes, epochs ($got, want $((2 * want)) 2 True)" \
-    test "$got" = "$((2 * want)) 2 True"
+  check "DLIO 2.0.0 and upstream read trainbench's $format" \
+    "$PY" "$INTEROP_DIR/dlio_layout.py" read "$WORK/ours_$format$subfolders" "$format" 4 10 10000 "$subfolders"
+  for version in 2.0.0 upstream; do
+    local theirs=$WORK/theirs_$format${subfolders}_$version want got
+    want=$("$PY" "$INTEROP_DIR/dlio_layout.py" write "$theirs" "$format" 4 10 10000 "$subfolders" "$version") ||
+      fail "writing DLIO $version's $format layout: $want"
+    "$TRAINBENCH" run resnet50_h100 "${settings[@]}" dataset.data_folder="$theirs" \
+      --accelerators 1 --no-warnings >"$WORK/out.txt" 2>"$WORK/log" ||
+      fail "trainbench run over DLIO $version's $format: $(cat "$WORK/log")"
+    # Every sample of DLIO's layout once an epoch: its bytes, at the samples' extents.
+    got=$(tail -n 1 "$WORK/out.txt" | "$PY" -c \
+      'import json,sys; m=json.load(sys.stdin)["trainbench_metrics"]; print(m["requested_bytes"], m["epochs"], m["complete"])')
+    check "trainbench reads DLIO $version's $format: requested bytes, epochs ($got, want $((2 * want)) 2 True)" \
+      test "$got" = "$((2 * want)) 2 True"
+  done
   echo "OK: $format both ways"
 }
 
@@ -117,7 +121,9 @@ interop_dlio_reads_ours() {
 }
 
 # interop_run_reads_dlio FORMAT RANKS: DLIO's generator writes FORMAT on RANKS ranks, and
-# trainbench's run (on as many ranks) trains over it with the same sample counts. (DLIO's HDF5
+# trainbench's run (on as many ranks) trains over it with the same sample counts, requesting
+# every sample's bytes once an epoch, as dlio_layout.py's `bytes` finds them in DLIO's files
+# (csv: every byte of the file, header line included, as pandas reads it). (DLIO's HDF5
 # generator fills a buffer of generation_buffer_size, 2 GiB unless told: a few samples here.)
 interop_run_reads_dlio() {
   local format=$1 ranks=$2 theirs=$WORK/theirs_$1
@@ -131,15 +137,39 @@ interop_run_reads_dlio() {
     --accelerators 1 --no-warnings)
   [ "$ranks" -gt 1 ] && run=(mpi_launch 120 -np "$ranks" "${run[@]}")
   "${run[@]}" >"$WORK/run.txt" 2>"$WORK/log" || fail "trainbench run over DLIO's $format: $(cat "$WORK/log")"
-  local got
+  local got want
   got=$(tail -n 1 "$WORK/run.txt" | "$PYPI_PY" -c '
 import json, os, sys
 line = json.load(sys.stdin)
 s = json.load(open(os.path.join(line["trainbench"]["results"], "summary.json")))
 print(line["trainbench_metrics"]["epochs"], line["trainbench_metrics"]["complete"],
-      " ".join(str(p["samples"]) for p in s["phases"]))')
-  check "trainbench trains over DLIO's $format: epochs, complete, samples an epoch ($got)" \
-    test "$got" = "2 True 40 40"
+      " ".join(str(p["samples"]) for p in s["phases"]), line["trainbench_metrics"]["requested_bytes"])')
+  want=$("$PYPI_PY" "$INTEROP_DIR/dlio_layout.py" bytes "$theirs" "$format" 4 10 10000 \
+    "$INTEROP_DLIO_SUBFOLDERS") || fail "DLIO's $format: $want"
+  check "trainbench trains over DLIO's $format: epochs, complete, samples an epoch, requested bytes ($got, want 2 True 40 40 $((2 * want)))" \
+    test "$got" = "2 True 40 40 $((2 * want))"
+}
+
+# interop_run_scans_ours FORMAT: trainbench's run over datagen's FORMAT dataset of
+# interop_dlio_reads_ours with its manifest set aside, so that run finds the samples by
+# scanning the files as it does DLIO's: 40 samples an epoch, each sample's bytes once.
+interop_run_scans_ours() {
+  local format=$1 scanned=$WORK/ours_${1}_scanned got want
+  interop_dlio_shape
+  cp -r "$WORK/ours_$format" "$scanned"
+  rm "$scanned/trainbench_manifest.json"
+  "$TRAINBENCH" run resnet50_h100 dataset.format="$format" "${INTEROP_DLIO_SHAPE[@]}" "${INTEROP_TB_SIZE[@]}" \
+    dataset.data_folder="$scanned" "output.folder=$WORK/out_scanned_$format" --accelerators 1 \
+    --no-warnings >"$WORK/run.txt" 2>"$WORK/log" || fail "trainbench run over datagen's $format, scanned: $(cat "$WORK/log")"
+  got=$(tail -n 1 "$WORK/run.txt" | "$PYPI_PY" -c '
+import json, os, sys
+line = json.load(sys.stdin)
+s = json.load(open(os.path.join(line["trainbench"]["results"], "summary.json")))
+print(" ".join(str(p["samples"]) for p in s["phases"]), line["trainbench_metrics"]["requested_bytes"])')
+  want=$("$PYPI_PY" "$INTEROP_DIR/dlio_layout.py" bytes "$scanned" "$format" 4 10 10000 \
+    "$INTEROP_DLIO_SUBFOLDERS") || fail "datagen's $format: $want"
+  check "trainbench scans datagen's $format: samples an epoch, requested bytes ($got, want 40 40 $((2 * want)))" \
+    test "$got" = "40 40 $((2 * want))"
 }
 
 # interop_dlio_pypi FORMAT [RANKS]: DLIO from PyPI trains over datagen's FORMAT dataset, and

@@ -11,8 +11,9 @@ namespace {
 
 using CsvTest = FormatTest;
 
-// DLIO's layout (pandas' to_csv(index=False, header=False)): no header, no index column,
-// a line of side^2 values per sample (the plan's sample size), each value 0..254.
+// pandas' to_csv(index=False) of DLIO's rows: the header line "0,1,...", no index column,
+// a line of side^2 values per sample (the plan's sample size), each value 0..254. Sample
+// 0's extent starts at the file's first byte (the header is read with it).
 TEST_F(CsvTest, RowsHoldTheSampleSizeInValuesAndRoundTrip) {
   CsvFormat format;
   for (const uint64_t values : {4096, 100, 4, 1}) {
@@ -21,16 +22,20 @@ TEST_F(CsvTest, RowsHoldTheSampleSizeInValuesAndRoundTrip) {
     ASSERT_EQ(written.samples.size(), 6u);
     const auto bytes = Bytes(spec.path);
     EXPECT_EQ(bytes.size(), written.samples.back().offset + written.samples.back().length);
+    EXPECT_EQ(written.samples[0].offset, 0u);
+    const auto header =
+        static_cast<uint64_t>(std::find(bytes.begin(), bytes.end(), '\n') - bytes.begin()) + 1;
     for (size_t i = 0; i < 6; ++i) {
       const auto& e = written.samples[i];
-      const std::string line(bytes.begin() + static_cast<std::ptrdiff_t>(e.offset),
+      const uint64_t start = i == 0 ? header : e.offset;
+      const std::string line(bytes.begin() + static_cast<std::ptrdiff_t>(start),
                              bytes.begin() + static_cast<std::ptrdiff_t>(e.offset + e.length));
       EXPECT_EQ(line.back(), '\n');
       EXPECT_NE(line.front(), ',');
       EXPECT_EQ(std::count(line.begin(), line.end(), ',') + 1, values) << "row " << i;
       // Between 1 and 3 digits and a comma a value.
-      EXPECT_GE(e.length, 2 * values);
-      EXPECT_LE(e.length, 4 * values);
+      EXPECT_GE(line.size(), 2 * values);
+      EXPECT_LE(line.size(), 4 * values);
     }
     EXPECT_EQ(VerifyError(format, written, storage()), "");
     ExpectSameExtents(written, format.Scan(spec.path, storage()));
@@ -43,13 +48,16 @@ TEST_F(CsvTest, SizesAreOnePerFile) {
 }
 
 // An older trainbench file (pandas' default to_csv: a ",0,1,..." header and an index
-// column): the header is not a sample.
-TEST_F(CsvTest, ScanSkipsTheHeaderOfOlderFiles) {
+// column, as DLIO 2.0.0 writes): the header is not a sample, but pandas reads it with the
+// rows, so it is read with the first.
+TEST_F(CsvTest, ScanReadsTheHeaderOfOlderFilesWithTheFirstRow) {
   Put("old.csv", std::vector<unsigned char>{',', '0', ',', '1', '\n', '0', ',', '5', ',', '6', '\n',
                                             '1', ',', '7', '\n'});
   const WrittenFile scanned = CsvFormat().Scan("old.csv", storage());
   ASSERT_EQ(scanned.num_samples, 2u);
-  EXPECT_EQ(scanned.samples[0].offset, 5u);
+  EXPECT_EQ(scanned.samples[0].offset, 0u);
+  EXPECT_EQ(scanned.samples[0].length, 11u);
+  EXPECT_EQ(scanned.samples[1].offset, 11u);
   EXPECT_EQ(scanned.samples[1].length, 4u);
 }
 
@@ -75,7 +83,9 @@ TEST_F(CsvTest, VerifyNamesTheBadByte) {
   // A value out of DLIO's range 0..254.
   format.Write({"a.csv", 2, {400, 400}}, storage());
   bytes = Bytes("a.csv");
-  const uint64_t value = written.samples[0].offset;  // the first value
+  // The first value of row 0, past the header line.
+  const auto value =
+      static_cast<uint64_t>(std::find(bytes.begin(), bytes.end(), '\n') - bytes.begin()) + 1;
   bytes[value] = '9';
   bytes[value + 1] = '9';
   bytes[value + 2] = '9';

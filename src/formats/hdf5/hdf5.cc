@@ -19,6 +19,8 @@ namespace trainbench::formats {
 namespace {
 constexpr size_t kBatchBytes = 8 << 20;  // rows generated and written per H5Dwrite
 constexpr const char* kRecords = "records_0";
+// What DLIO 2.0.0 (PyPI's release) names records_0: datagen writes it as a second hard link
+// to records_0's object, so both DLIO versions read one dataset, stored once.
 constexpr const char* kDlioRecords = "records";
 constexpr const char* kLabels = "labels";
 // records_0's attribute holding the seed its bytes derive from, so that Verify can
@@ -39,6 +41,25 @@ Hdf5Handle Check(hid_t id, Hdf5Handle::Closer closer, const std::string& file,
 
 void Check(herr_t status, const std::string& file, const std::string& what) {
   if (status < 0) Fail(file, what);
+}
+
+// Whether `a` and `b` name one object of `file` by hard links (libhdf5 1.12 compares
+// tokens where 1.10 compared addresses).
+bool SameObject(hid_t file, const char* a, const char* b) {
+  if (H5Lexists(file, a, H5P_DEFAULT) <= 0 || H5Lexists(file, b, H5P_DEFAULT) <= 0) return false;
+#if H5_VERSION_GE(1, 12, 0)
+  H5L_info2_t info_a, info_b;
+  int cmp = 1;
+  return H5Lget_info2(file, a, &info_a, H5P_DEFAULT) >= 0 &&
+         H5Lget_info2(file, b, &info_b, H5P_DEFAULT) >= 0 && info_a.type == H5L_TYPE_HARD &&
+         info_b.type == H5L_TYPE_HARD &&
+         H5Otoken_cmp(file, &info_a.u.token, &info_b.u.token, &cmp) >= 0 && cmp == 0;
+#else
+  H5L_info_t info_a, info_b;
+  return H5Lget_info(file, a, &info_a, H5P_DEFAULT) >= 0 &&
+         H5Lget_info(file, b, &info_b, H5P_DEFAULT) >= 0 && info_a.type == H5L_TYPE_HARD &&
+         info_b.type == H5L_TYPE_HARD && info_a.u.address == info_b.u.address;
+#endif
 }
 
 // Chunk dimensions for (rows, side, side) samples: whole samples when a chunk holds at
@@ -248,6 +269,10 @@ WrittenFile Hdf5Format::Write(const FileSpec& spec, storage::Storage& storage) c
     records = Check(H5Dcreate2(file.get(), kRecords, H5T_NATIVE_UINT8, space.get(), H5P_DEFAULT,
                                dcpl.get(), H5P_DEFAULT),
                     H5Dclose, name, "creating records_0");
+    // DLIO 2.0.0 reads h5['records'], upstream h5['records_0']: a hard link costs one entry
+    // in the root group (no bytes of data), and h5py opens the same dataset by either name.
+    Check(H5Lcreate_hard(file.get(), kRecords, file.get(), kDlioRecords, H5P_DEFAULT, H5P_DEFAULT),
+          name, "linking records to records_0");
     const unsigned long seed = spec.seed;  // NOLINT(runtime/int): H5LT's type
     Check(H5LTset_attribute_ulong(records.get(), ".", kSeedAttribute, &seed, 1), name,
           "writing records_0's seed");
@@ -300,6 +325,9 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
   Open(expected.path, storage, name, &open);
   const Hdf5Handle records =
       Check(H5Dopen2(open.file.get(), kRecords, H5P_DEFAULT), H5Dclose, name, "opening records_0");
+  if (!SameObject(open.file.get(), kRecords, kDlioRecords))
+    ThrowBadFile(kHdf5Kind, name, 0,
+                 "records is not a hard link to records_0 (DLIO 2.0.0 reads 'records')");
   const auto dims = Dims(records.get(), name);
   const uint64_t offset =
       H5Dget_offset(records.get()) == HADDR_UNDEF ? 0 : H5Dget_offset(records.get());
@@ -385,6 +413,8 @@ WrittenFile Hdf5Format::Scan(const std::string& path, storage::Storage& storage)
   Hdf5Lock lock;
   OpenFile open;
   Open(path, storage, name, &open);
+  // records_0 first: in datagen's files `records` is the same dataset by a second name,
+  // so one file is one set of samples whichever names it has.
   const char* dataset_name = H5Lexists(open.file.get(), kRecords, H5P_DEFAULT) > 0 ? kRecords
                              : H5Lexists(open.file.get(), kDlioRecords, H5P_DEFAULT) > 0
                                  ? kDlioRecords
@@ -409,13 +439,22 @@ WrittenFile Hdf5Format::Scan(const std::string& path, storage::Storage& storage)
   return scanned;
 }
 
+namespace {
+// The `records` link is part of the layout: datasets written before it lack the key, which
+// run does not compare (it reads them), while datagen does not add linked files to them
+// (DLIO 2.0.0 would read some files of the dataset and fail on the others).
+void Hdf5LayoutKey(const config::WorkloadConfig&, nlohmann::json& key) {
+  key["hdf5_records"] = "records_0+records";
+}
+}  // namespace
+
 const FormatDescription& Hdf5Description() {
   static const FormatDescription description{
       .name = "hdf5",
       .extensions = {"hdf5", "h5"},
       .traits = {.uniform_sample_size = true, .square_samples = true, .scan_finds_extents = true},
       .help =
-          "HDF5: records_0, uint8 (samples, side, side), and labels; "
+          "HDF5: records_0 (also linked as records), uint8 (samples, side, side), and labels; "
           "dataset.enable_chunking, gzip compression",
       .check =
           [](const config::WorkloadConfig& config) {
@@ -437,6 +476,7 @@ const FormatDescription& Hdf5Description() {
         return std::make_unique<Hdf5Format>(Hdf5Layout{
             d.enable_chunking, d.chunk_size, gzip ? static_cast<int>(d.compression_level) : -1});
       },
+      .layout_key = Hdf5LayoutKey,
       .open_reader = OpenHdf5SampleReader,
   };
   return description;

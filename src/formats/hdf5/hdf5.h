@@ -1,8 +1,11 @@
 // hdf5: one HDF5 file per dataset file with datasets records_0 (uint8, shape
 // (num_samples, side, side), side = floor(sqrt(sample bytes))) and labels (int64 zeros,
 // (num_samples,)), as DLIO's hdf5 generator lays them out and its reader reads them
-// (records_0[i]). Older DLIO files name the records dataset "records"; Scan takes both,
-// and any rank with samples on the first axis (older trainbench files are 2-D).
+// (records_0[i]), and `records`, a second hard link to records_0's dataset: DLIO 2.0.0
+// (PyPI's release) writes and reads that name. Scan and the reader take records_0, else
+// records (DLIO 2.0.0's files, trainbench's before the link), so a file is one set of
+// samples whichever names it has, and any rank with samples on the first axis (older
+// trainbench files are 2-D).
 // dataset.enable_chunking chunks records_0 by dataset.chunk_size bytes (whole samples
 // when the chunk holds one or more, else lines of one sample); dataset.compression gzip
 // deflates the chunks at dataset.compression_level (one sample a chunk if no size is set).

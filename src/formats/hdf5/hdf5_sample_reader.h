@@ -1,5 +1,6 @@
 // Reading samples of DLIO-layout HDF5 files through libhdf5, as h5py does: one hyperslab
-// per sample (row `i` of the dataset `records_0`, or `records` in older DLIO files).
+// per sample (row `i` of the dataset `records_0`, else `records`: DLIO 2.0.0's files have
+// only that name, datagen's both for one dataset, which is read once by its first name).
 // Every libhdf5 call holds formats' process-wide HDF5 lock (hdf5_handle.h).
 #pragma once
 
