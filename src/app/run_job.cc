@@ -9,6 +9,7 @@
 #include "app/job_op_log.h"
 #include "app/run_report.h"
 #include "app/run_rules.h"
+#include "app/shared_folders.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -181,6 +182,13 @@ RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
   dist::Communicator& ranks = env.ranks;
   const bool lead = ranks.Rank() == 0;
   RunStorages s = OpenRunStorages(options, env);
+  // Ranks on several hosts must share the folders, or each host measures its own disk:
+  // refused before any work, and each host's file system named in the results.
+  nlohmann::json filesystems = {
+      {"data", CheckSharedFolder(ranks, *s.dataset, "dataset.data_folder")},
+      {"checkpoint", s.checkpoints
+                         ? CheckSharedFolder(ranks, *s.checkpoints, "checkpoint.checkpoint_folder")
+                         : nlohmann::json()}};
   // One log for the run's reads (its engine's), the dataset's writes with
   // workflow.generate_data and the checkpoints' writes and reads.
   JobOpLog op_log(options.op_log, ranks, s.dataset->Describe(""));
@@ -209,6 +217,7 @@ RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
   if (lead) {
     rules = CheckRunRules(layout, *s.dataset, "the data", dataset.TrainBytes(), folder);
     for (const auto& w : rules.warnings) log.Warn(w);
+    rules.summary["filesystems"] = filesystems;
   }
   InstallInterruptHandler();  // before the line that tells a watcher the run has begun
   LogRunStart(options, layout, ranks, s, dataset, folder, hosts_dropped, log);

@@ -68,6 +68,20 @@
       warn(`storage devices delivered ${num(100 * c.device_read_fraction, 1)}% of the ` +
            `${bytes(c.bytes_read)} read: the rest came from the page cache`);
     if (c.dropped_before_run) verdicts.append(el('p', {}, 'page caches dropped before the run'));
+    // Each host's file system under the data and checkpoint folders; ranks on several hosts
+    // over a local one are flagged (each host may read a disk of its own).
+    const fs = s.filesystems || {};
+    for (const [what, rows] of [['data', fs.data], ['checkpoints', fs.checkpoint]]) {
+      if (!Array.isArray(rows) || !rows.length) continue;
+      const text = rows.map((h) => `${h.host}: ${h.fs_type} (${h.source}) at ${h.mount_point}`)
+                       .join('; ');
+      const p = el('p', {'data-note': 'filesystem-' + what},
+                   (runs.length > 1 ? label(r, i) + ': ' : '') + `${what} on ${text}`);
+      verdicts.append(p);
+      if (rows.length > 1 && rows.some((h) => !h.network))
+        warn(`the ranks span ${rows.length} hosts with the ${what} on a local file system: ` +
+             'each host may have read a disk of its own, not one storage');
+    }
     if (!s.complete) warn(`incomplete run: ${s.stop_reason}`);
     if (s.ranks_missing) warn(`${s.ranks_missing} rank(s) missing from these results`);
     if (s.unwritten_files) warn(`files that could not be written: ${s.unwritten_files.join(', ')}`);
