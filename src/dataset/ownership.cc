@@ -43,6 +43,13 @@ bool IsWriterTemporary(const std::string& path) {
          name.ends_with(storage::PosixStorage::kTempSuffix);
 }
 
+bool IsBookkeeping(const std::string& path) {
+  const std::string base = path.substr(path.rfind('/') + 1);
+  return base == kManifestName || base == kLockName ||
+         path.find(kJournalName) != std::string::npos ||
+         path.find(kReadersPrefix) != std::string::npos;
+}
+
 DatasetObjects FindDatasetObjects(storage::Storage& storage) {
   const auto entries = storage.List("");
   std::set<std::string> named = {kManifestName, kLockName};

@@ -26,4 +26,8 @@ DatasetObjects FindDatasetObjects(storage::Storage& storage);
 // Storage::RemoveLeftovers removes it.
 bool IsWriterTemporary(const std::string& path);
 
+// trainbench's bookkeeping of a dataset: its manifest, lock and journal (a file, or on S3
+// pieces under its name), and the readers' marks: not data, and written only by trainbench.
+bool IsBookkeeping(const std::string& path);
+
 }  // namespace trainbench::dataset

@@ -10,6 +10,7 @@
 #include "common/strings.h"
 #include "dataset/dataset_lock.h"
 #include "dataset/manifest.h"
+#include "dataset/ownership.h"
 #include "ops/sai3_objects.h"
 
 namespace trainbench::ops {
@@ -27,13 +28,6 @@ ReplayOp OpOf(const std::string& name) {
 std::string AsGlob(const std::string& path) {
   if (path.find_first_of("*?") != std::string::npos) return path;
   return !path.empty() && path.back() == '/' ? path + "**" : path;
-}
-
-// trainbench's manifest, lock and journal (a file, or on S3 pieces under its name).
-bool OwnFile(const std::string& name) {
-  const std::string base = name.substr(name.rfind('/') + 1);
-  return base == dataset::kManifestName || base == dataset::kLockName ||
-         name.find(dataset::kJournalName) != std::string::npos;
 }
 
 }  // namespace
@@ -116,7 +110,7 @@ std::vector<MixOp> MixOps(const config::Sai3Config& config, const std::vector<st
     if (op.op == ReplayOp::kGet || op.op == ReplayOp::kHead) {
       const std::string glob = AsGlob(o.path);
       for (size_t i = 0; i < names.size(); ++i)
-        if (!OwnFile(names[i]) && GlobMatch(glob, names[i]))
+        if (!dataset::IsBookkeeping(names[i]) && GlobMatch(glob, names[i]))
           op.objects.push_back(static_cast<uint32_t>(i));
     }
     out.push_back(std::move(op));

@@ -78,8 +78,9 @@ PY
 
 # datagen's own op-log into an empty target: its HEADs of a manifest not yet written found
 # nothing then (n_objects 0) and find nothing now, which is no error; a found object's HEAD
-# carries its size, in the log and replayed. The PUT of the manifest writes random bytes, which
-# a run there then names as damaged without printing them.
+# carries its size, in the log and replayed. The PUT of the manifest is left out with a note
+# (issue 46.20: replayed, its random bytes made a manifest that run and clean called damaged);
+# the data files are replayed, random bytes a run there names without printing them.
 expect_exit 0 dg_log.out "$TB" datagen resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=2 \
   dataset.record_length_bytes=3000 "dataset.data_folder=$WORK/dg" --no-progress --op-log "$WORK/dg.tsv"
 mkdir -p dg_empty
@@ -91,9 +92,12 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["errors"] == 0, s["ops"]
 PY
+contains dg_replay.out "replay: 1 PUT(s) and DELETE(s) of trainbench's own bookkeeping (manifest, journal, lock) left out"
+check "no manifest, journal or lock replayed" test -z "$(find "$WORK/dg_empty" -name 'trainbench_manifest*' -o -name '.trainbench*')"
+check "the data files replayed" test "$(find "$WORK/dg_empty/train" -name '*.tfrecord' | wc -l)" = 2
 expect_exit 1 dg_run.out "$TB" run resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=2 \
   dataset.record_length_bytes=3000 "dataset.data_folder=$WORK/dg_empty" --no-progress
-contains dg_run.out "is damaged"
+contains dg_run.out "bad TFRecord at offset 0"
 check "the damaged manifest's bytes are not printed raw" "$PY" -c '
 text = open("dg_run.out", "rb").read().decode("utf-8")  # raw random bytes are not UTF-8
 bad = [c for c in text if (ord(c) < 32 and c not in "\t\n") or 127 <= ord(c) < 160]
