@@ -7,7 +7,7 @@
 #include "common/error.h"
 #include "report/results_folder.h"
 #include "report/timeseries_csv.h"
-#include "storage/posix/file_lock.h"
+#include "storage/storage.h"
 
 namespace trainbench::app {
 
@@ -30,7 +30,7 @@ std::string FolderResults::OpenResumable(const std::string& name) {
   // Two invocations of one resumable job would run its work twice, interleave its journal and
   // write one summary: the second is refused while the first holds the folder's lock (flock:
   // released however the holder ends, so a killed one leaves it free).
-  auto attempt = storage::TryLockFile(folder + "/" + kResultsLockName);
+  auto attempt = storage::OpenStorage(folder)->TryLock(kResultsLockName);
   if (!attempt.lock)
     throw UsageError(fmt::format(
         "results folder '{}' is in use by another trainbench ({}) running the same job: wait "

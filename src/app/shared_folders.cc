@@ -11,7 +11,7 @@
 
 #include "common/error.h"
 #include "common/log.h"
-#include "storage/posix/mount_info.h"
+#include "storage/mount_info.h"
 
 namespace trainbench::app {
 namespace {

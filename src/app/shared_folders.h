@@ -1,7 +1,7 @@
 // The traps of a run over several hosts on a file system (mlcommons/storage issue 464: a
 // dataset generated onto each client's local disk at the same path looked like storage
 // that fed every accelerator). Each rank says which file system holds the folder
-// (storage/posix/mount_info.h), and rank 0 writes a probe file there that every other rank
+// (storage/mount_info.h), and rank 0 writes a probe file there that every other rank
 // looks for: ranks on different hosts that do not all find it do not share the folder, and
 // the run is refused before any work. Results name each host's file system. A collective:
 // every rank calls it, in the same order. Not thread-safe.

@@ -1,4 +1,4 @@
-#include "storage/posix/mount_info.h"
+#include "storage/mount_info.h"
 
 #include <array>
 #include <filesystem>
