@@ -22,10 +22,12 @@
 #     the decode worker's CPU; 0: synthetic batches, compute alone; point: at each point the
 #     loader reads that point's storage, so the figure also carries the storage client's CPU
 #     and, on this loopback setup, the gateway's and the proxy's), twice before
-#     the points (the lower sets the demand, hence the caps) and again right before each point's
-#     runs (CALIBRATE_EACH=1, the default): on a shared box the CPU's speed drifts with the
-#     load by tens of % within minutes, and a calibration taken minutes earlier would measure
-#     the load, not the emulation;
+#     the points (the lower sets the demand, hence the caps) and again right before each
+#     round's training at each point (CALIBRATE_EACH=1, the default): on a shared box the
+#     CPU's speed drifts with the load by tens of % within minutes, and a calibration taken
+#     minutes earlier would measure the load, not the emulation. CALIBRATE_EACH=0: every
+#     round of every point emulates with the figure of the start (and its drift is judged
+#     the same way);
 #   - reader.preprocess_time (+ _stdev): the loader's per-image work (decode the crop's region,
 #     RandomResizedCrop, flip, to bytes) timed over the dataset's own files on one core
 #     (trainbench_decode_bench ... bytes: the TrainTransform the loader runs), as
@@ -52,6 +54,18 @@
 # row holds each figure's median over the rounds (and every round in rows.jsonl's "rounds"):
 # on a shared VM two timings of the same compute seconds apart differ by up to 10%, and
 # where compute sets the pace that is the whole of the emulation's error in one round.
+# Drift: each round compares its calibration (computation_time, timed just before) with the
+# real training's own compute per step (its mean step less its mean data wait, the figure
+# calibrate times). Apart by more than DRIFT_BOUND (5, %: the study's bound; where compute
+# sets the pace the calibrated emulation's images/s error is that gap itself, so a round
+# whose calibration missed the real compute by more than the bound cannot be judged against
+# it) the round has drifted: the host's speed moved between the two timings. A drifted round
+# is set aside (no emulation run; kept in rows.jsonl's "retried") and run again while the
+# point has DRIFT_RETRIES (REPEAT) left; with none left it is kept, drifted. The calibrated
+# emulation's figures and errors are the medians over the rounds that held; a point with
+# none is "not judged: host drift X%, Y%" (each kept round's drift). real, emulated* and
+# predicted* are every kept round's (none of them takes the calibration). RETRY_DEADLINE
+# bounds the retries in time: past it a drifted try is kept as if no retry were left.
 # Errors: emulated and predicted images/s against real (%), stall share in points.
 #   storage    run with no compute and no preprocessing over the first SPEED_PROBE_FILES
 #              files, at the same reads in flight: the MB/s this storage gives the loader,
@@ -61,7 +75,10 @@
 # `trainbench report` draws images/s and the stall share of each path against the storage's
 # MB/s, and each path's error; report.html beside it).
 #
-# Env: REPEAT (1), CALIBRATE_EACH (1), CALIBRATE_DATA (1), IMAGES (512), SIDE (338), BATCH (8), MODEL (resnet18), SIZE (64), THREADS (1),
+# Env: REPEAT (1), DRIFT_BOUND (5), DRIFT_RETRIES (REPEAT), RETRY_DEADLINE (none: seconds since
+# the study's start after which a drifted try is kept rather than retried, so that a study
+# with a time limit, the suite's, ends in it on a slow host), CALIBRATE_EACH (1), CALIBRATE_STEPS
+# (train --calibrate's own, 20: steps timed in each calibration), CALIBRATE_WARMUP (WARMUP), CALIBRATE_DATA (1), IMAGES (512), SIDE (338), BATCH (8), MODEL (resnet18), SIZE (64), THREADS (1),
 # WORKERS (1), IO_DEPTH (1), WARMUP (0), EPOCHS (1), SPEEDS ("local s3 1 0.5 0.25"), PREPROCESS_ROUNDS (3),
 # SPEED_PROBE_FILES (64),
 # TRAINBENCH (build/trainbench), DECODE_BENCH (build/bench/trainbench_decode_bench),
@@ -85,13 +102,27 @@ io_depth=${IO_DEPTH:-1}
 # timed steps (2 x WORKERS batches come free: 32 images at half the demand measured 13% over
 # the emulation), and leaving the first step out of AU drops its wait from the stall.
 warmup=${WARMUP:-0}
+calibrate_warmup=${CALIBRATE_WARMUP:-$warmup}
+[[ $warmup =~ ^[0-9]+$ && $calibrate_warmup =~ ^[0-9]+$ ]] ||
+  { echo "fidelity: WARMUP=$warmup, CALIBRATE_WARMUP=$calibrate_warmup: give counts of steps, 0 or more" >&2; exit 2; }
 epochs=${EPOCHS:-1}
 read -r -a speeds <<<"${SPEEDS:-local s3 1 0.5 0.25}"
 rounds=${PREPROCESS_ROUNDS:-3}
 calibrate_each=${CALIBRATE_EACH:-1}
 repeat=${REPEAT:-1}
 [[ $repeat =~ ^[1-9][0-9]*$ ]] || { echo "fidelity: REPEAT=$repeat: give a count of rounds, 1 or more" >&2; exit 2; }
+drift_bound=${DRIFT_BOUND:-5}
+[[ $drift_bound =~ ^(0|[1-9][0-9]*)([.][0-9]+)?$ && $drift_bound =~ [1-9] ]] ||
+  { echo "fidelity: DRIFT_BOUND=$drift_bound: give a bound in %, over 0 (e.g. 5)" >&2; exit 2; }
+drift_retries=${DRIFT_RETRIES:-$repeat}
+[[ $drift_retries =~ ^[0-9]+$ ]] || { echo "fidelity: DRIFT_RETRIES=$drift_retries: give a count of extra rounds, 0 or more" >&2; exit 2; }
+retry_deadline=${RETRY_DEADLINE:-}
+[[ -z $retry_deadline || $retry_deadline =~ ^[1-9][0-9]*$ ]] ||
+  { echo "fidelity: RETRY_DEADLINE=$retry_deadline: give seconds since the study's start, 1 or more" >&2; exit 2; }
 calibrate_data=${CALIBRATE_DATA:-1}
+calibrate_steps=()
+[ -z "${CALIBRATE_STEPS:-}" ] || calibrate_steps=(--steps-per-epoch "$CALIBRATE_STEPS")
+[[ ${CALIBRATE_STEPS:-20} =~ ^[1-9][0-9]*$ ]] || { echo "fidelity: CALIBRATE_STEPS=$CALIBRATE_STEPS: give a count of steps, 1 or more" >&2; exit 2; }
 probe_files=${SPEED_PROBE_FILES:-64}
 [ "$probe_files" -le "$images" ] || probe_files=$images
 started=$(date -u +%Y%m%dT%H%M%SZ)
@@ -103,7 +134,7 @@ in_flight=$((workers * (io_depth < batch ? io_depth : batch)))  # a worker's rea
 [ -x "$DECODE" ] || { echo "fidelity: no $DECODE (cmake --build build --target trainbench_decode_bench)" >&2; exit 1; }
 rm -rf "$W/points" "$W/report"
 mkdir -p "$W/points"
-log() { echo "fidelity: $*" >&2; }
+log() { echo "fidelity: [${SECONDS}s] $*" >&2; }
 load() { cut -d' ' -f1 /proc/loadavg; }
 
 source "$ROOT/tests/lib/s3.sh"  # s3_curl (a part of the test library)
@@ -166,7 +197,12 @@ mean_bytes=$($PY -c "import os,sys; d=sys.argv[1]; s=[os.path.getsize(os.path.jo
 
 # calibrate [DATA ARGS...]: train --calibrate's computation_time for this workload on this
 # host, now, beside the loader reading the local folder (CALIBRATE_DATA=1), the point's
-# storage given as train's --data arguments (CALIBRATE_DATA=point), or nothing (0).
+# storage given as train's --data arguments (CALIBRATE_DATA=point), or nothing (0). Its
+# window starts as the real training's does (--warmup-steps CALIBRATE_WARMUP, by default
+# WARMUP: the first, cold step counted in both; in a 12-step training here it took 253 ms
+# against a p50 of 199 ms). With calibrate's own 5 uncounted warm-up steps, 8-step trainings
+# on the local folder computed 2-19% over their calibrations in six rounds out of six
+# (2026-11-29 05:02-05:09 UTC, load 1-1.4); with the same window, -23% to +18%, median +1.5%.
 calibrate() {
   local beside=()
   case $calibrate_data in
@@ -176,7 +212,8 @@ calibrate() {
     *) beside=(--data "$W/data" --workers "$workers") ;;
   esac
   "$TB" train --calibrate "$W/fidelity.yaml" --allow-cpu --device cpu --model "$model" \
-    --image-size "$size" --threads "$threads" "${beside[@]}" --no-progress >"$W/calibrate.out" 2>&1 ||
+    --image-size "$size" --threads "$threads" "${beside[@]}" "${calibrate_steps[@]}" --warmup-steps "$calibrate_warmup" \
+    --no-progress >"$W/calibrate.out" 2>&1 ||
     { cat "$W/calibrate.out" >&2; exit 1; }
   sed -n 's/^train.computation_time=//p' "$W/calibrate.out" | tail -n 1
 }
@@ -235,12 +272,15 @@ print(json.dumps({
     "demand_MB_per_second": $demand_mb, "mean_file_bytes": $mean_bytes,
     "calibration": "$(case $calibrate_data in 0) echo "train --calibrate, synthetic batches" ;; point) echo "train --calibrate --data beside the loader reading each point's storage" ;; *) echo "train --calibrate --data beside the loader reading the local folder" ;; esac)",
     "trainbench": "$TB", "started": "$started", "bound_percent": 5,
+    "drift_bound_percent": $drift_bound,
     "config": {"images": $images, "side": $side, "model": "$model", "image_size": $size,
                "batch_size": $batch, "threads": $threads, "workers": $workers,
                "io_depth": $io_depth, "reads_in_flight": $in_flight, "prefetch": $prefetch,
                "warmup_steps": $warmup, "epochs": $epochs, "speeds": "${speeds[*]}",
                "calibrate_each": $calibrate_each, "calibrate_data": "$calibrate_data",
-               "repeat": $repeat,
+               "calibrate_steps": ${CALIBRATE_STEPS:-20}, "calibrate_warmup": $calibrate_warmup,
+               "repeat": $repeat, "drift_bound_percent": $drift_bound,
+               "drift_retries": $drift_retries, "retry_deadline_s": ${retry_deadline:-None},
                "speed_probe_files": $probe_files}}))
 PY
 )
@@ -269,22 +309,47 @@ for speed in "${speeds[@]}"; do
   # medians of the rounds. A compute-bound row compares two timings of the same compute, and
   # on a shared VM one 10 s timing differs from the next by up to 10%; the median of a few
   # alternating rounds does not follow one slow or fast spell.
-  for k in $(seq "$repeat"); do
+  # Drift: once the round's training is done, its own compute per step (step less data wait)
+  # is set against the calibration. Apart by more than DRIFT_BOUND %, the host's speed moved
+  # between the two timings: while this point has DRIFT_RETRIES left, the try is set aside
+  # (its calibration and training kept in rows.jsonl's "retried", no emulation run) and the
+  # round is run again; with none left it is kept, drifted, and emulated like the others.
+  # The files of each try are named by its number (calibrated-SPEED.T, real-SPEED.T.out, ...).
+  t=0 retries_left=$drift_retries kept=()
+  rm -f "$W"/points/*-"$speed".[0-9]*.out "$W"/points/{calibrated,decided}-"$speed".[0-9]*
+  while [ "${#kept[@]}" -lt "$repeat" ]; do
+    t=$((t + 1))
+    k=$((${#kept[@]} + 1))
     point_compute=$compute
     [ "$calibrate_each" = 0 ] || point_compute=$(calibrate "${real_data[@]}")
-    echo "$point_compute" >"$W/points/calibrated-$speed.$k"
-    [ "$k" -gt 1 ] || load0=$(load)
-    log "point $speed (cap $cap MB/s), round $k of $repeat (computation_time $point_compute s, load $(load)): real"
-    "$TB" train "${train_args[@]}" "${real_data[@]}" >"$W/points/real-$speed.$k.out" 2>&1 ||
-      { cat "$W/points/real-$speed.$k.out" >&2; exit 1; }
-    log "point $speed, round $k: emulated"
-    "$TB" run "${run_args[@]}" "train.computation_time=$point_compute" "${emu[@]}" >"$W/points/emulated-$speed.$k.out" 2>&1 ||
-      { cat "$W/points/emulated-$speed.$k.out" >&2; exit 1; }
+    echo "$point_compute" >"$W/points/calibrated-$speed.$t"
+    [ "$t" -gt 1 ] || load0=$(load)
+    log "point $speed (cap $cap MB/s), round $k of $repeat, try $t (computation_time $point_compute s, load $(load)): real"
+    "$TB" train "${train_args[@]}" "${real_data[@]}" >"$W/points/real-$speed.$t.out" 2>&1 ||
+      { cat "$W/points/real-$speed.$t.out" >&2; exit 1; }
     real_compute=$($PY -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().splitlines()[-1]); r=d["radix_metrics"]
-print(r["batch_size"] / r["images_per_second"] * (1 - d["trainbench"]["data_wait_share"]))' "$W/points/real-$speed.$k.out")
+print(r["batch_size"] / r["images_per_second"] * (1 - d["trainbench"]["data_wait_share"]))' "$W/points/real-$speed.$t.out")
+    # The test the rows apply too (rows.jsonl: drift_percent, drifted).
+    drift=$($PY -c "print(f'{100 * ($real_compute / $point_compute - 1):+.1f}')")
+    said="real compute $real_compute s against the calibrated $point_compute s ($drift%"
+    now=$SECONDS  # the moment of the decision, kept for rows.jsonl (decided_at_s)
+    echo "$now" >"$W/points/decided-$speed.$t"
+    if $PY -c "import sys; sys.exit(abs($real_compute / $point_compute - 1) * 100 > $drift_bound)"; then
+      log "point $speed, round $k held: $said, bound $drift_bound%)"
+    elif [ "$retries_left" -gt 0 ] && { [ -z "$retry_deadline" ] || [ "$now" -lt "$retry_deadline" ]; }; then
+      retries_left=$((retries_left - 1))
+      log "point $speed, round $k drifted: $said, over the $drift_bound% bound): the host's speed moved; set aside, run again ($retries_left retries left)"
+      continue
+    else
+      log "point $speed, round $k drifted: $said, over the $drift_bound% bound), $([ "$retries_left" -gt 0 ] && echo "past RETRY_DEADLINE ($now of $retry_deadline s)" || echo "no retries left"): kept, its calibrated emulation not judged"
+    fi
+    kept+=("$t")
+    log "point $speed, round $k: emulated"
+    "$TB" run "${run_args[@]}" "train.computation_time=$point_compute" "${emu[@]}" >"$W/points/emulated-$speed.$t.out" 2>&1 ||
+      { cat "$W/points/emulated-$speed.$t.out" >&2; exit 1; }
     log "point $speed, round $k: emulated with the real run's compute ($real_compute s)"
-    "$TB" run "${run_args[@]}" "train.computation_time=$real_compute" "${emu[@]}" >"$W/points/emulated_real-$speed.$k.out" 2>&1 ||
-      { cat "$W/points/emulated_real-$speed.$k.out" >&2; exit 1; }
+    "$TB" run "${run_args[@]}" "train.computation_time=$real_compute" "${emu[@]}" >"$W/points/emulated_real-$speed.$t.out" 2>&1 ||
+      { cat "$W/points/emulated_real-$speed.$t.out" >&2; exit 1; }
   done
   # The storage's speed for the page's axis: what `run` reads from it at the loader's reads in
   # flight with no compute and no preprocessing, over the first SPEED_PROBE_FILES files.
@@ -302,32 +367,53 @@ print(r["batch_size"] / r["images_per_second"] * (1 - d["trainbench"]["data_wait
 import json, sys
 rate = lambda f: json.loads(open(f).read().splitlines()[-1])["radix_metrics"]["images_per_second"]
 files = sorted(sys.argv[1:], key=rate)
-print(files[(len(files) - 1) // 2])' "$W"/points/real-"$speed".*.out)
+print(files[(len(files) - 1) // 2])' $(for t in "${kept[@]}"; do echo "$W/points/real-$speed.$t.out"; done))
   log "point $speed: predicted with the real run's compute ($(basename "$median_round"))"
   real_results=$($PY -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["trainbench"]["results"])' "$median_round")
   "$TB" replay "$local_oplog" "${target[@]}" --train-results "$real_results" --no-progress --concurrency "$in_flight" \
     --output "$W/points/replay" >"$W/points/predicted_real-$speed.out" 2>&1 ||
     { cat "$W/points/predicted_real-$speed.out" >&2; exit 1; }
   stop_proxy
-  $PY - "$W/points" "$speed" "$cap" "$load0" "$(load)" "$repeat" >>"$W/points/rows.jsonl" <<'PY'
+  $PY - "$W/points" "$speed" "$cap" "$load0" "$(load)" "$t" "$drift_bound" "${kept[*]}" >>"$W/points/rows.jsonl" <<'PY'
 import json, statistics, sys
-d, speed, cap, load0, load1, repeat = sys.argv[1:]
+d, speed, cap, load0, load1, tries, bound, kept = sys.argv[1:]
+kept = [int(k) for k in kept.split()]
 last = lambda f: json.loads(open(f"{d}/{f}.out").read().splitlines()[-1])
+
+
+def compute_of(real):  # the real training's compute per step, ms: its step less its data wait
+    r = real["radix_metrics"]
+    return 1e3 * r["batch_size"] / r["images_per_second"] * (1 - real["trainbench"]["data_wait_share"])
+
+
+def drift_of(x):  # the real compute against the calibration, % of the calibration
+    x["drift_percent"] = 100 * (x["real_compute_ms"] / x["calibrated_compute_ms"] - 1)
+    x["drifted"] = abs(x["drift_percent"]) > float(bound)
+    return x
+
+
+calibrated_of = lambda k: 1e3 * float(open(f"{d}/calibrated-{speed}.{k}").read())
+decided_at = lambda k: int(open(f"{d}/decided-{speed}.{k}").read())  # s since the study began
+# The tries set aside (drifted while retries were left): their calibration and training.
+retried = [drift_of({"try": k, "decided_at_s": decided_at(k), "calibrated_compute_ms": calibrated_of(k),
+                     "real_compute_ms": compute_of(last(f"real-{speed}.{k}")),
+                     "real_results": last(f"real-{speed}.{k}")["trainbench"]["results"]})
+           for k in range(1, int(tries) + 1) if k not in kept]
 rounds = []
-for k in range(1, int(repeat) + 1):
+for k in kept:
     real, emu, emu_real = (last(f"{p}-{speed}.{k}") for p in ("real", "emulated", "emulated_real"))
     assert real["trainbench"].get("bad_images", 0) == 0, "images that did not decode: " + str(real)
     r, m, mr = real["radix_metrics"], emu["trainbench_metrics"], emu_real["trainbench_metrics"]
     rounds.append({
-        "calibrated_compute_ms": 1e3 * float(open(f"{d}/calibrated-{speed}.{k}").read()),
+        "try": k, "decided_at_s": decided_at(k),
+        "calibrated_compute_ms": calibrated_of(k),
         "real_images_per_second": r["images_per_second"],
         "real_stall_percent": 100 * real["trainbench"]["data_wait_share"],
         "real_step_p50_ms": real["trainbench"]["step_time_p50_ms"],
         # What a step computed, the rest of the step having waited for data: against the
         # calibrated computation_time it shows what the host's load (the decode worker, the
         # gateway and the proxy on the same cores) did to the compute.
-        "real_compute_ms": 1e3 * r["batch_size"] / r["images_per_second"]
-                           * (1 - real["trainbench"]["data_wait_share"]),
+        "real_compute_ms": compute_of(real),
         "real_results": real["trainbench"]["results"],
         "emulated_samples_per_second": m["samples_per_second"],
         "emulated_stall_percent": 100 - m["au_percentage"],
@@ -337,11 +423,23 @@ for k in range(1, int(repeat) + 1):
         "emulated_real_stall_percent": 100 - mr["au_percentage"],
         "emulated_real_results": emu_real["trainbench"]["results"],
     })
-# Each figure is its median over the rounds; each results folder is the median round's
-# training's (and that round's emulations').
-row = {k: statistics.median(r[k] for r in rounds) for k in rounds[0] if not k.endswith("_results")}
-middle = sorted(rounds, key=lambda r: r["real_images_per_second"])[(len(rounds) - 1) // 2]
+    drift_of(rounds[-1])
+# Each figure is its median over the rounds (the calibrated emulation's over the rounds that
+# held, when one did); each results folder is the median round's training's (and that
+# round's emulations').
+held = [r for r in rounds if not r["drifted"]]
+calibrated = ("emulated_samples_per_second", "emulated_stall_percent", "emulated_MB_per_second")
+row = {k: statistics.median(r[k] for r in ((held or rounds) if k in calibrated else rounds))
+       for k in rounds[0] if not k.endswith("_results") and k not in ("drifted", "drift_percent", "try", "decided_at_s")}
+median_of = lambda rs: sorted(rs, key=lambda r: r["real_images_per_second"])[(len(rs) - 1) // 2]
+middle = median_of(rounds)
 row.update({k: v for k, v in middle.items() if k.endswith("_results")})
+row["emulated_results"] = median_of(held or rounds)["emulated_results"]
+row.update({
+    "drift_bound_percent": float(bound), "judged": bool(held), "judged_rounds": len(held),
+    "drifted_rounds": len(rounds) - len(held), "tries": int(tries), "retried": retried,
+    "calibration_drift_percent": statistics.median(r["drift_percent"] for r in rounds),
+})
 pred, pred_real = last(f"predicted-{speed}"), last(f"predicted_real-{speed}")
 t = json.load(open(pred["trainbench"]["results"] + "/summary.json"))["training"]
 t_real = json.load(open(pred_real["trainbench"]["results"] + "/summary.json"))["training"]

@@ -8,9 +8,15 @@ speed, and each path's error against the real training.
 Usage: fidelity_summary.py WORK STUDY_JSON partial|complete
 STUDY_JSON: the study's settings and calibration (see bench/fidelity.sh: shape, compute_s,
 preprocess_s, preprocess_stdev_s, demand_MB_per_second, mean_file_bytes, calibration,
-trainbench, started, bound_percent, config). The bench calls it after each point ("partial":
-the results are marked incomplete, so a study stopped midway keeps the points it measured)
-and once at the end ("complete"). Every file is replaced whole (written aside, renamed).
+trainbench, started, bound_percent, drift_bound_percent, config).
+The bench calls it after each point ("partial": the results are marked incomplete, so a
+study stopped midway keeps the points it measured) and once at the end ("complete"). Every
+file is replaced whole (written aside, renamed).
+Drift: a round whose calibrated compute and real compute per step are apart by more than
+drift_bound_percent has drifted (rows.jsonl: each round's drift_percent and drifted; the tries
+the bench set aside and ran again in "retried"); the calibrated emulation of a point is
+judged over the rounds that held, and a point with none is not judged (its emulated error is
+shown, but left out of the worst errors and the bound).
 """
 import csv
 import datetime
@@ -40,6 +46,7 @@ COLUMNS = ["speed", "cap_MB_per_second", "storage_MB_per_second", "real_images_p
            "predicted_stall_error_points", "predicted_real_images_per_second",
            "predicted_real_stall_percent", "predicted_real_error_percent",
            "predicted_real_stall_error_points", "calibrated_compute_ms", "real_compute_ms",
+           "calibration_drift_percent", "tries", "retried_rounds", "drifted_rounds", "judged",
            "real_spread_percent", "real_stall_spread_points", "load_before", "load_after"]
 
 
@@ -65,15 +72,24 @@ def with_errors(r):
     calibration just before it, the emulation just after): a pair shares the host's speed of
     the moment, which on a shared VM moves a compute-bound training by 10-25% from one
     10 s run to the next. The real training's own spread over the rounds is kept beside it:
-    no emulation can be judged closer than the training agrees with itself."""
+    no emulation can be judged closer than the training agrees with itself.
+    The calibrated emulation's errors are over the rounds that held (drift within the bound)
+    where one did; emulated* does not take the calibration, so every round counts for it."""
     rounds = r.get("rounds") or []
+    held = [x for x in rounds if not x.get("drifted", False)]
+    r.setdefault("judged", True)  # rows written before drift was judged
+    r.setdefault("drifted_rounds", len(rounds) - len(held))
+    r.setdefault("calibration_drift_percent", float("nan"))
+    r["retried_rounds"] = len(r.get("retried", []))
+    r.setdefault("tries", (len(rounds) or 1) + r["retried_rounds"])
     for path, prefix in PREFIXES.items():
         rate, stall = KEYS[path]
+        used = (held or rounds) if path == "emulated" else rounds
         if len(rounds) > 1 and path in PER_ROUND:
             r[f"{prefix}_error_percent"] = statistics.median(
-                error_percent(x[rate], x["real_images_per_second"]) for x in rounds)
+                error_percent(x[rate], x["real_images_per_second"]) for x in used)
             r[f"{prefix}_stall_error_points"] = statistics.median(
-                x[stall] - x["real_stall_percent"] for x in rounds)
+                x[stall] - x["real_stall_percent"] for x in used)
         else:
             r[f"{prefix}_error_percent"] = error_percent(r[rate], r["real_images_per_second"])
             r[f"{prefix}_stall_error_points"] = r[stall] - r["real_stall_percent"]
@@ -98,12 +114,17 @@ def write_table(work, rows, study):
         out = csv.writer(f)
         out.writerow(COLUMNS)
         for r in rows:
-            out.writerow([r[c] if isinstance(r[c], str) else f"{r[c]:.3f}" for c in COLUMNS])
+            out.writerow([r[c] if isinstance(r[c], str) else str(int(r[c]))
+                          if isinstance(r[c], (bool, int)) else f"{r[c]:.3f}" for c in COLUMNS])
     os.replace(f"{work}/fidelity.csv.partial", f"{work}/fidelity.csv")
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     repeated = study["config"].get("repeat", 1) > 1
+    bound = study.get("drift_bound_percent")
+    again = ("again before each round at each point: its column"
+             if study["config"].get("calibrate_each", 1) else
+             "the same figure for every round at every point")
     md = [f"Measured {now}; {study['shape']}; computation_time {study['compute_s']:.4f} s "
-          f"({study['calibration']}; again before each point: its column), "
+          f"({study['calibration']}; {again}), "
           f"reader.preprocess_time {study['preprocess_s'] * 1e3:.3f} ms (stdev "
           f"{study['preprocess_stdev_s'] * 1e3:.3f} ms), mean file "
           f"{study['mean_file_bytes'] / 1e3:.1f} KB, demand {study['demand_MB_per_second']:.2f} MB/s.",
@@ -114,6 +135,13 @@ def write_table(work, rows, study):
              "of their rounds' errors, each against its own round's training; the real "
              "training's spread is max - min over its rounds (img/s in % of the median, stall "
              "in points).", ""] if repeated else []),
+          *([f"Drift: each round's real compute per step against its calibration, in %; over "
+             f"{bound:g} % the round drifted (the host's speed moved between the two timings) "
+             "and was set aside and run again while the point had retries left (tries: every "
+             "calibration and training run at the point); the emulated column is over the "
+             "rounds that held, and a point where none held is not judged (its figure shown, "
+             "its error not counted).", ""]
+            if bound is not None else []),
           "img/s and stall % (the share of the time the step waited for data; emulated: 100 - AU) "
           "with the error against real (img/s in %, stall in points); emulated* takes the real "
           "run's own compute per step as its computation_time, predicted* the real run's "
@@ -121,9 +149,11 @@ def write_table(work, rows, study):
           "loader's reads in flight with no compute.",
           "",
           "| storage | storage MB/s | real | emulated | emulated* | predicted | predicted* | "
-          "compute ms/step: calibrated, real |" + (" real's spread |" if repeated else "") +
-          " load (1 min, before/after) |",
-          "|---|---|---|---|---|---|---|---|" + ("---|" if repeated else "") + "---|"]
+          "compute ms/step: calibrated, real |" +
+          (" drift: median %, rounds drifted, tries |" if bound is not None else "") +
+          (" real's spread |" if repeated else "") + " load (1 min, before/after) |",
+          "|---|---|---|---|---|---|---|---|" + ("---|" if bound is not None else "") +
+          ("---|" if repeated else "") + "---|"]
 
     def cell(rate, stall, e=None, p=None):
         return f"{rate:.1f}, {stall:.1f} %" + ("" if e is None else f" ({e:+.1f} %, {p:+.1f})")
@@ -134,8 +164,13 @@ def write_table(work, rows, study):
             rate, stall = KEYS[path]
             cells.append(cell(r[rate], r[stall], r[f"{prefix}_error_percent"],
                               r[f"{prefix}_stall_error_points"]))
+            if path == "emulated" and not r["judged"]:  # every round's drift, each over the bound
+                cells[-1] += " not judged: host drift " + ", ".join(
+                    f"{x['drift_percent']:+.1f} %" for x in r["rounds"])
         md.append(f"| {label(r)} | {r['storage_MB_per_second']:.2f} | " + " | ".join(cells) +
                   f" | {r['calibrated_compute_ms']:.0f}, {r['real_compute_ms']:.0f} | " +
+                  (f"{r['calibration_drift_percent']:+.1f} %, {r['drifted_rounds']} of "
+                   f"{len(r['rounds'])}, {r['tries']} | " if bound is not None else "") +
                   (f"{r['real_spread_percent']:.1f} %, {r['real_stall_spread_points']:.1f} | "
                    if repeated else "") +
                   f"{r['load_before']:.2f} / {r['load_after']:.2f} |")
@@ -157,6 +192,12 @@ def summary_of(rows, study, complete):
                                                 study["demand_MB_per_second"]),
                  "calibrated_compute_ms": r["calibrated_compute_ms"],
                  "repeat": r.get("repeat", 1),
+                 # The calibrated emulation is judged where a round's calibration held.
+                 "judged": r["judged"], "drifted_rounds": r["drifted_rounds"],
+                 "tries": r["tries"], "retried_rounds": r["retried_rounds"],
+                 "calibration_drift_percent": finite_or_none(r["calibration_drift_percent"]),
+                 "rounds_drift_percent": [x["drift_percent"] for x in r.get("rounds", [])
+                                          if "drift_percent" in x],
                  "real_spread_percent": finite_or_none(r["real_spread_percent"]),
                  "real_stall_spread_points": finite_or_none(r["real_stall_spread_points"]),
                  "load_before": r["load_before"], "load_after": r["load_after"], "paths": {}}
@@ -164,19 +205,27 @@ def summary_of(rows, study, complete):
             rate, stall = KEYS[path]
             p = {"images_per_second": r[rate], "stall_percent": r[stall]}
             prefix = PREFIXES.get(path)
+            if path == "emulated":
+                p["judged"] = r["judged"]
             if prefix:
                 p["error_percent"] = r[f"{prefix}_error_percent"]
                 p["stall_error_points"] = r[f"{prefix}_stall_error_points"]
                 w = worst.setdefault(path, {"error_percent": 0.0, "stall_error_points": 0.0})
-                w["error_percent"] = max(w["error_percent"], abs(p["error_percent"]))
-                w["stall_error_points"] = max(w["stall_error_points"],
-                                              abs(p["stall_error_points"]))
+                if path == "emulated":
+                    w["points_judged"] = w.get("points_judged", 0) + bool(r["judged"])
+                # A point not judged (its calibration missed the real compute): no error to count.
+                if path != "emulated" or r["judged"]:
+                    w["error_percent"] = max(w["error_percent"], abs(p["error_percent"]))
+                    w["stall_error_points"] = max(w["stall_error_points"],
+                                                  abs(p["stall_error_points"]))
             p["results"] = r.get(f"{prefix or 'real'}_results", "")
             point["paths"][path] = p
         point["paths"]["real"]["compute_ms"] = r["real_compute_ms"]
         points.append(point)
     bound = study["bound_percent"]
-    within = "emulated" in worst and worst["emulated"]["error_percent"] <= bound and \
+    # Judged over the points whose calibration held; null where none did (host drift).
+    judged = sum(1 for p in points if p["judged"])
+    within = None if not judged else worst["emulated"]["error_percent"] <= bound and \
         worst["emulated"]["stall_error_points"] <= bound
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     total = len(study["config"]["speeds"].split())
@@ -186,8 +235,8 @@ def summary_of(rows, study, complete):
         "kind": "fidelity", "workload": "fidelity: " + study["shape"],
         "started": study["started"], "finished": now, "complete": complete,
         "stop_reason": "" if complete else
-        f"{len(points)} of {total} storage speeds measured when these results were written: "
-        "the study did not end (stopped or killed?)",
+        f"{len(points)} of {total} storage speed{'' if total == 1 else 's'} measured when "
+        "these results were written: the study did not end (stopped or killed?)",
         "host_names": [os.uname().nodename], "version": version, "config": study["config"],
         "points_total": total, "points_done": len(points),
         "demand_MB_per_second": study["demand_MB_per_second"],
@@ -195,6 +244,8 @@ def summary_of(rows, study, complete):
         "preprocess_time_ms": study["preprocess_s"] * 1e3,
         "preprocess_time_stdev_ms": study["preprocess_stdev_s"] * 1e3,
         "mean_file_bytes": study["mean_file_bytes"], "bound_percent": bound,
+        "drift_bound_percent": study.get("drift_bound_percent"),
+        "points_not_judged": len(points) - judged,
         "emulated_within_bound": within, "paths": PATHS, "worst": worst, "points": points}
 
 

@@ -208,6 +208,31 @@ std::string StepIoText(const ops::TrainingShape& t, const ops::StepIoEstimate& e
   return text;
 }
 
+// The options a storage of the log opens with. An s3:// one goes to the server the log says
+// it is on (its endpoint_url column: `from_log`) unless an endpoint is given (--s3-option
+// endpoint_url, AWS_ENDPOINT_URL, ~/.aws/config); where the log does not say either, it is
+// refused at once: S3's default endpoint is AWS, and a log of another server replayed there
+// fails every operation, after the retries, on names AWS does not know.
+std::map<std::string, std::string> StorageOptionsFor(const ops::PlannedStorage& s,
+                                                     const ReplayOptions& o,
+                                                     const std::string& path, bool& from_log) {
+  from_log = false;
+  if (s.uri.rfind("s3://", 0) != 0 || !o.target.empty() ||
+      storage::S3EndpointGiven(o.storage_options))
+    return o.storage_options;
+  if (s.endpoint_url.empty())
+    throw UsageError(fmt::format(
+        "op-log {} names {} but not the S3 server it is on (it has no endpoint_url column: "
+        "an op-log of an older trainbench, or of sai3-bench), and no endpoint is given, so the "
+        "replay would go to AWS: give --s3-option endpoint_url=URL (or set AWS_ENDPOINT_URL); "
+        "for AWS S3 itself, --s3-option endpoint_url=https://s3.REGION.amazonaws.com",
+        path, s.uri));
+  from_log = true;
+  auto options = o.storage_options;
+  options["endpoint_url"] = s.endpoint_url;
+  return options;
+}
+
 // What a replay reads and replays against, opened before the job begins.
 struct ReplayInputs {
   std::optional<ops::TrainingShape> training;
@@ -235,8 +260,11 @@ ReplayInputs OpenReplay(const ReplayOptions& options, JobEnv& env) {
   for (const auto& op : options.ops) kinds.insert(ops::ReplayOpOf(op));
   in.plan = ops::PlanReplay(in.log.entries, kinds, options.target, in.path);
   for (const auto& s : in.plan.storages) {
-    in.storages.push_back(env.open_storage(s.uri, options.storage_options));
-    in.where += (in.where.empty() ? "" : ", ") + s.uri;
+    bool from_log = false;
+    in.storages.push_back(
+        env.open_storage(s.uri, StorageOptionsFor(s, options, in.path, from_log)));
+    in.where += (in.where.empty() ? "" : ", ") + s.uri +
+                (from_log ? fmt::format(" (at {}, as the op-log says)", s.endpoint_url) : "");
   }
   CheckWritesTarget(in.plan, options, in.storages);
   return in;
@@ -458,6 +486,7 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
                   {"own_op_log", options.own_op_log}},
                  options.interval_s);
   JobOpLog own_log(options.own_op_log, frame.ranks(), in.storages.front()->Describe(""));
+  if (own_log) own_log.log()->NoteEndpointUrl(in.storages.front()->EndpointUrl());
   settings.op_log = own_log.log();
   frame.Begin("replay", {{"op_log", options.op_log},
                          {"mode", options.mode},

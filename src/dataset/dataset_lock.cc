@@ -39,7 +39,7 @@ ReaderMark::ReaderMark(storage::Storage& storage) : storage_(storage) {
   static std::atomic<int> serial{0};
   path_ = fmt::format("{}{}.{}.{}", kReadersPrefix, LocalHostName(), ::getpid(), serial++);
   try {
-    lock_ = storage_.TryLock(path_).lock;
+    lock_ = storage_.TryLockFreshName(path_).lock;
   } catch (const IoError& e) {
     // A read-only dataset: no mark, and no clean can remove it either.
     static_cast<void>(e);

@@ -30,6 +30,7 @@ struct Range {
   size_t read_size;
   std::string buffer;
   uint64_t buffer_start = 0;  // where buffer's bytes are in the file
+  std::string read_error;     // why a read failed (libarchive then reports a fatal error)
 };
 
 la_ssize_t ReadRange(archive* a, void* range_pointer, const void** out) {
@@ -52,6 +53,9 @@ la_ssize_t ReadRange(archive* a, void* range_pointer, const void** out) {
     *out = range->buffer.data();
     return static_cast<la_ssize_t>(got);
   } catch (const std::exception& error) {
+    range->read_error =
+        fmt::format("reading bytes {}-{} failed: {}", range->position,
+                    range->position + std::max<uint64_t>(want, 1) - 1, error.what());
     archive_set_error(a, EIO, "%s", error.what());
     return ARCHIVE_FATAL;
   }
@@ -77,11 +81,16 @@ void List(storage::RandomAccessFile& file, uint64_t begin, uint64_t end, size_t 
   std::unique_ptr<archive, ArchiveFree> a(archive_read_new());
   if (!a) throw RuntimeError(fmt::format("{}: libarchive could not allocate a reader", describe));
   archive_read_support_format_tar(a.get());
-  Range range{&file, begin, end, read_size, {}};
+  Range range{&file, begin, end, read_size, {}, 0, {}};
   archive_read_set_read_callback(a.get(), &ReadRange);
   archive_read_set_skip_callback(a.get(), &SkipRange);
   archive_read_set_callback_data(a.get(), &range);
   auto fail = [&](uint64_t at) {
+    // A read that failed (an S3 GET refused, a cut connection) says nothing of the archive:
+    // its own error names the cause, not "corrupt".
+    if (!range.read_error.empty())
+      return RuntimeError(
+          fmt::format("{}: cannot list its tar members: {}", describe, range.read_error));
     const char* reason = archive_error_string(a.get());
     return RuntimeError(fmt::format("{}: not a tar archive or corrupt (at byte {}: {})", describe,
                                     at, reason != nullptr ? reason : "no reason given"));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -83,9 +84,25 @@ OpLog::OpLog(const std::string& path, std::string client_id, std::string endpoin
     ZSTD_initCStream(stream, -5);
     zstd_ = stream;
   }
-  const std::string header = std::string(kOpLogHeader) + "\n";
+  // An s3:// log's header waits for its endpoint_url (NoteEndpointUrl): the storages that
+  // know it record into the log after it is made.
+  if (endpoint_.rfind("s3://", 0) == 0) return;
   std::lock_guard<std::mutex> lock(mutex_);
+  EmitHeader();
+}
+
+void OpLog::EmitHeader() {
+  const std::string header =
+      std::string(kOpLogHeader) + (endpoint_url_.empty() ? "" : "\tendpoint_url") + "\n";
   Emit(header.data(), header.size(), true);
+  header_written_ = true;
+}
+
+void OpLog::NoteEndpointUrl(std::string_view url) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (header_written_ || url.empty() || file_ == nullptr) return;
+  endpoint_url_ = Sanitized(std::string(url));
+  EmitHeader();
 }
 
 OpLog::~OpLog() {
@@ -125,12 +142,26 @@ void OpLog::Emit(const void* data, size_t size, bool flush) {
 void OpLog::Write(std::string_view lines) {
   if (lines.empty()) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  Emit(lines.data(), lines.size(), true);
+  if (!header_written_) EmitHeader();
+  if (endpoint_url_.empty()) {
+    Emit(lines.data(), lines.size(), true);
+    return;
+  }
+  // The column goes on here rather than in each thread's buffer: the buffers format lines
+  // before the URL may be known.
+  with_url_.clear();
+  for (size_t at = 0; at < lines.size();) {
+    const size_t end = std::min(lines.size(), lines.find('\n', at));
+    with_url_.append(lines.substr(at, end - at)).append("\t").append(endpoint_url_).append("\n");
+    at = end + 1;
+  }
+  Emit(with_url_.data(), with_url_.size(), true);
 }
 
 void OpLog::Close() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (file_ == nullptr) return;
+  if (!header_written_) EmitHeader();
   if (zstd_ != nullptr) {
     auto* stream = static_cast<ZSTD_CStream*>(zstd_);
     std::string chunk(ZSTD_CStreamOutSize(), '\0');

@@ -4,7 +4,10 @@
 // nanoseconds; first_byte empty where the engine does not see it). A FILE ending in .zst is
 // zstd-compressed, as sai3-bench writes them. Lines are written in batches from each thread's
 // buffer and the stream is flushed at each batch, so a job killed with SIGKILL leaves a log
-// that decompresses up to its last batch.
+// that decompresses up to its last batch. A log of an s3:// endpoint has one more column
+// after those, endpoint_url (the server's URL, never a key, secret or password: see
+// NoteEndpointUrl), so a replay reaches the server the log was written against; readers that
+// find columns by the header's names (sai3-bench's, trainbench's) read it as before.
 // Thread safety: OpLog is thread-safe; an OpLogBuffer belongs to one thread.
 #pragma once
 
@@ -47,6 +50,11 @@ class OpLog {
 
   // Appends formatted lines (OpLogBuffer's); thread-safe.
   void Write(std::string_view lines);
+  // The URL of the server an s3:// endpoint is on (storage::Storage::EndpointUrl, without
+  // userinfo), from the first storage that records into the log with one: the endpoint_url
+  // column, on the header and every line. The header of such a log waits for it until the
+  // first lines; once they are written, a URL noted later is ignored. Thread-safe.
+  void NoteEndpointUrl(std::string_view url);
   // The next record's index; thread-safe.
   uint64_t NextIndex() { return next_index_.fetch_add(1, std::memory_order_relaxed); }
   uint64_t Records() const { return next_index_.load(std::memory_order_relaxed); }
@@ -63,6 +71,7 @@ class OpLog {
 
  private:
   void Emit(const void* data, size_t size, bool flush);
+  void EmitHeader();  // with mutex_ held
 
   const std::string path_;
   const std::string client_id_, endpoint_;
@@ -70,6 +79,9 @@ class OpLog {
   std::FILE* file_ = nullptr;
   void* zstd_ = nullptr;  // ZSTD_CStream*, null for a plain TSV
   std::string out_;       // compressed bytes waiting to be written
+  bool header_written_ = false;
+  std::string endpoint_url_;  // set: the endpoint_url column's value
+  std::string with_url_;      // Write's lines with that column added
   std::atomic<uint64_t> next_index_{0};
   std::atomic<uint64_t> next_thread_{0};
   bool failed_ = false;

@@ -173,6 +173,7 @@ OpLogContents ReadOpLog(const std::string& path) {
     if (e.op == "STAT") e.op = "HEAD";
     e.client_id = field("client_id");
     e.endpoint = field("endpoint");
+    e.endpoint_url = field("endpoint_url");
     e.file = field("file");
     e.error = field("error");
     if (!field("idx").empty() && !ParseNumber(field("idx"), e.idx)) throw bad("idx");

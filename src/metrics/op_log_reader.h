@@ -19,6 +19,7 @@ struct OpLogEntry {
   uint64_t n_objects = 1;
   uint64_t bytes = 0;
   std::string endpoint;       // the storage's root ("/data/", "s3://bucket/prefix/")
+  std::string endpoint_url;   // the server of an s3:// endpoint ("http://host:7480"); "": unknown
   std::string file;           // the object's full name, or a name relative to the endpoint
   std::string error;          // "" when the operation succeeded
   int64_t start_ns = 0;       // ns since the epoch (UTC)

@@ -8,6 +8,8 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/log.h"
+#include "dataset/ownership.h"
 #include "ops/in_flight.h"
 
 namespace trainbench::ops {
@@ -69,6 +71,13 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
       ++plan.dropped_by_ops;
       continue;
     }
+    // A datagen's manifest, journal and lock replayed as random bytes would make the target
+    // a dataset that run and clean call damaged: the data is replayed, not the bookkeeping.
+    if ((op == ReplayOp::kPut || op == ReplayOp::kDelete) &&
+        dataset::IsBookkeeping(metrics::RelativeName(e))) {
+      ++plan.bookkeeping_skipped;
+      continue;
+    }
     const std::string uri = target.empty() ? e.endpoint : target;
     if (uri.empty())
       throw UsageError(fmt::format(
@@ -77,10 +86,11 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
           where, e.idx));
     auto [s, new_storage] = storage_of.try_emplace(uri, plan.storages.size());
     if (new_storage) {
-      plan.storages.push_back({uri, {}, {}});
+      plan.storages.push_back({uri, {}, {}, {}});
       object_of.emplace_back();
     }
     PlannedStorage& storage = plan.storages[s->second];
+    if (target.empty() && storage.endpoint_url.empty()) storage.endpoint_url = e.endpoint_url;
     const std::string name = metrics::RelativeName(e);
     auto [o, new_object] = object_of[s->second].try_emplace(name, storage.objects.size());
     if (new_object) storage.objects.push_back(name);
@@ -105,6 +115,11 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
     original.latency_ns.Record(e.duration_ns);
     plan.writes = plan.writes || op == ReplayOp::kPut || op == ReplayOp::kDelete;
   }
+  if (plan.bookkeeping_skipped > 0)
+    LogInfo(fmt::format(
+        "replay: {} PUT(s) and DELETE(s) of trainbench's own bookkeeping (manifest, journal, "
+        "lock) left out: replayed they would be random bytes under those names",
+        plan.bookkeeping_skipped));
   plan.threads = threads.size();
   plan.most_in_flight = MostInFlight(in_flight);
   if (plan.ops.empty())

@@ -44,6 +44,9 @@ struct PlannedStorage {
   std::string uri;                   // what is opened: an endpoint of the log, or --target
   std::vector<std::string> objects;  // names relative to it
   std::set<uint32_t> gets;           // the objects read (the read engine is opened over them)
+  // The server the log says an s3:// endpoint is on (its endpoint_url column); "" when the
+  // log does not say (an older trainbench's, sai3-bench's) or for --target.
+  std::string endpoint_url;
 };
 
 // The original's figures for one kind of operation.
@@ -58,9 +61,10 @@ struct ReplayPlan {
   std::map<ReplayOp, OriginalOps> original;     // of the ops kept
   int64_t first_start_ns = 0, last_end_ns = 0;  // of the ops kept, wall clock
   uint64_t threads = 0;                         // distinct (client, thread) pairs
-  uint64_t most_in_flight = 0;  // the most ops at once in the original: its concurrency
-  uint64_t dropped_by_ops = 0;  // not in --ops
-  bool writes = false;          // PUT or DELETE among the ops
+  uint64_t most_in_flight = 0;       // the most ops at once in the original: its concurrency
+  uint64_t dropped_by_ops = 0;       // not in --ops
+  uint64_t bookkeeping_skipped = 0;  // writes of a dataset's manifest, journal or lock
+  bool writes = false;               // PUT or DELETE among the ops
 };
 
 // `ops` empty: every kind. `target` empty: each op's own endpoint. Throws UsageError when

@@ -90,7 +90,10 @@ ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators
     }
   }
   if (!setup.engine) setup.engine = storage::OpenReadEngine(storage, files.Names(), o);
-  if (flags.op_log) setup.engine = storage::WithOpLog(std::move(setup.engine), flags.op_log);
+  if (flags.op_log) {
+    flags.op_log->NoteEndpointUrl(storage.EndpointUrl());  // where its s3:// names are
+    setup.engine = storage::WithOpLog(std::move(setup.engine), flags.op_log);
+  }
   const unsigned useful = setup.engine->Capabilities().useful_depth;
   setup.reader.threads = ReadThreads(config, accelerators, flags, useful);
   setup.reader.depth = ReadDepth(config, accelerators, flags, useful);

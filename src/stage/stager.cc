@@ -109,6 +109,8 @@ class Stager {
     a.extract = o_.extract;
     try {
       Source source(o_.source, o_.s3_options);
+      // Where the op-log's s3:// names are, for a replay (before its first line).
+      if (o_.op_log && source.s3()) o_.op_log->NoteEndpointUrl(source.s3()->EndpointUrl());
       auto objects = source.List();
       if (objects.size() > 1 && !o_.sha256.empty())
         throw UsageError(

@@ -45,6 +45,9 @@ class ForwardingStorage : public Storage {
     return base_.OperationLatencies();
   }
   LockAttempt TryLock(const std::string& path) override { return base_.TryLock(path); }
+  LockAttempt TryLockFreshName(const std::string& path) override {
+    return base_.TryLockFreshName(path);
+  }
 
  protected:
   Storage& base_;

@@ -142,8 +142,10 @@ class OpLogFile : public RandomAccessFile {
 }  // namespace
 
 OpLogStorage::OpLogStorage(Storage& base, std::shared_ptr<metrics::OpLog> log)
-    : ForwardingStorage(base),
-      recorder_(std::make_shared<OpLogRecorder>(std::move(log), base.Describe(""))) {}
+    : ForwardingStorage(base) {
+  log->NoteEndpointUrl(base.EndpointUrl());  // where the log's s3:// names are, for a replay
+  recorder_ = std::make_shared<OpLogRecorder>(std::move(log), base.Describe(""));
+}
 
 OpLogStorage::~OpLogStorage() { Flush(); }
 

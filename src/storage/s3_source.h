@@ -40,6 +40,8 @@ class S3Source {
   std::vector<ListEntry> List();
   // Requests made so far (every attempt, retries included).
   uint64_t Requests() const;
+  // The endpoint's URL without userinfo (Storage::EndpointUrl), for an op-log.
+  std::string EndpointUrl() const;
 
   struct HeadResult {
     bool found = false;  // false: 404

@@ -90,6 +90,10 @@ class Storage {
   virtual std::string Describe(const std::string& path) const = 0;
   // Local file-system path when there is one (libraries that need a path use it).
   virtual std::optional<std::string> LocalPath(const std::string& path) const = 0;
+  // The server Describe's names are on, as a client is pointed at it (S3: the endpoint URL,
+  // without userinfo), for an op-log that another command replays; "" where Describe says
+  // it all (a file system).
+  virtual std::string EndpointUrl() const { return ""; }
 
   // A read engine over `objects` (read_engines.h lists the names). This base serves the
   // engines every backend has, `pread` (a thread pool over Open) and `null`; a backend
@@ -98,6 +102,9 @@ class Storage {
                                                      const ReadEngineOptions& options);
   // The engine used when none is named.
   virtual std::string DefaultReadEngine() const { return "pread"; }
+  // Every engine OpenReadEngine opens here (the default first), for the message of one that
+  // is not.
+  virtual std::vector<std::string> ReadEngines() const { return {"pread", "null"}; }
   // How many of `wanted` objects may stay open at once (file descriptors on a file
   // system); engines open the rest for each read.
   virtual uint64_t OpenObjectBudget(uint64_t wanted) { return wanted; }
@@ -110,6 +117,9 @@ class Storage {
   // Takes the exclusive lock `path` (one writer per dataset folder) without waiting: a
   // file system's flock(2), an object store's lease object. The base has no locks: an
   // empty attempt.
+  // The same for a name no other holder uses (a reader's mark, named by host and pid): an
+  // object store need not look for a live holder first (no GET before the conditional PUT).
+  virtual LockAttempt TryLockFreshName(const std::string& path) { return TryLock(path); }
   virtual LockAttempt TryLock(const std::string& path) {
     static_cast<void>(path);
     return {};
@@ -120,6 +130,10 @@ class Storage {
 // DLIO's storage.storage_options: endpoint, region, keys; see s3_options.h).
 std::unique_ptr<Storage> OpenStorage(const std::string& uri,
                                      const std::map<std::string, std::string>& options = {});
+
+// Whether an S3 endpoint is set for `options` (storage_options' endpoint_url,
+// AWS_ENDPOINT_URL, ~/.aws/config): without one an s3:// URI goes to AWS.
+bool S3EndpointGiven(const std::map<std::string, std::string>& options);
 
 // Reads a whole object into memory.
 std::vector<unsigned char> ReadAll(Storage& storage, const std::string& path);

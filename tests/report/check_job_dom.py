@@ -7,8 +7,10 @@ columns (a stage's time account: summary.json's shares); a job shorter than one 
 (one row) has a note in place of each time chart.
 Usage: check_job_dom.py DOM.html KIND RESULTS_DIR..."""
 import csv
+import html
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -41,6 +43,10 @@ def at(d, path):
 
 
 dom, kind, folders = sys.argv[1], sys.argv[2], sys.argv[3:]
+# A training that read data has a chart of its reads; one on synthetic data has none.
+if kind == "train" and any(json.load(open(f"{f}/summary.json")).get("trainbench", {}).get("data")
+                           not in (None, "synthetic") for f in folders):
+    CHARTS["train"] = dict(CHARTS["train"], **{"train-io": ("io_MB_per_second", 1)})
 GRID = kind == "sweep" and json.load(open(f"{folders[0]}/summary.json")).get("mode") == "grid"
 if GRID:
     CHARTS["sweep"] = {"grid-au": "au_percentage", "grid-samples": "samples_per_second",
@@ -68,6 +74,16 @@ points = {k: json.loads(c["data-points"]) for k, c in page.canvases.items()}
 summaries = [json.load(open(f"{f}/summary.json")) for f in folders]
 assert [s["kind"] for s in summaries] == [kind] * len(folders)
 assert page.verdicts == [str(s["complete"]).lower() for s in summaries], page.verdicts
+# A job that ended has final figures: its outcome box says them, never that it did not end.
+# (the page's text, not its script, which holds the words for a job that did not end)
+shown = re.sub(r"(?s)<(script|style).*?</\1>", "", open(dom, encoding="utf-8").read())
+if any(s["complete"] for s in summaries):
+    assert "no final figures" not in shown, "an ended job 'did not end'"
+if kind == "sweep" and not GRID:  # the answer sentence itself, in every box of a comparison
+    text = html.unescape(shown)
+    for s in summaries:
+        assert s["mode"] == "find_max", s.get("mode")
+        assert s["sentence"] and s["sentence"] in text, s["sentence"]
 
 # The figures table: each row's values are summary.json's, result by result.
 assert page.figures, "no figures table"
@@ -101,6 +117,19 @@ if kind == "fidelity":  # the points table: a row per storage speed, as measured
         assert r[3].startswith(f"{real['images_per_second']:,.1f}, {real['stall_percent']:,.1f}%"), (r, real)
         spread = p.get("real_spread_percent")
         assert r[9] == ("-" if spread is None else f"{spread:,.1f}%, {p['real_stall_spread_points']:,.1f}"), (r, p)
+        # A point whose calibration missed the real compute in every round (host drift) says
+        # its calibrated emulation is not judged; the compute cell has the drift.
+        assert ("not judged: host drift" in r[4]) == (p.get("judged", True) is False), (r, p)
+        if p.get("judged", True) is False:  # each round's drift, every one over the bound
+            drifts = p["rounds_drift_percent"]
+            assert drifts and all(abs(x) > s0["drift_bound_percent"] for x in drifts), p
+            assert r[4].endswith("not judged: host drift " + ", ".join(f"{x:,.1f}%" for x in drifts)), (r, p)
+        drift = p.get("calibration_drift_percent")
+        compute_ms = [float(v.replace(",", "")) for v in r[8].split(" (")[0].split(", ")]
+        assert abs(compute_ms[0] - p["calibrated_compute_ms"]) <= 0.5 + 1e-6 and \
+            abs(compute_ms[1] - real["compute_ms"]) <= 0.5 + 1e-6, (r, p)  # whole ms, rounded
+        assert drift is None or \
+            f"({drift:,.1f}%; {p['drifted_rounds']} of {p['repeat']} drifted; {p['tries']} tries)" in r[8], (r, p)
 
 for chart, source in CHARTS[kind].items():
     sets = points[chart]["datasets"]
@@ -145,6 +174,9 @@ for chart, source in CHARTS[kind].items():
             got = [(round(d["x"], 6), round(d["y"], 6)) for d in sets[k]["data"]]
             assert got == want, (chart, path, got, want)
         bands = sets[len(paths):]
+        # The speed axis holds the demand's mark (with only fast points it would not).
+        lo, hi = json.loads(page.canvases[chart]["data-x-range"])
+        assert lo <= s0["demand_MB_per_second"] <= hi, (chart, lo, hi, s0["demand_MB_per_second"])
         if chart in ("fidelity-error", "fidelity-stall-error"):
             assert sorted(d["data"][0]["y"] for d in bands) == \
                 [-s0["bound_percent"], s0["bound_percent"]], (chart, bands)

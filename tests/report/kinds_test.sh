@@ -46,7 +46,11 @@ sw=(resnet50_h100 dataset.num_files_train=400 dataset.num_samples_per_file=1
   reader.batch_size=1 train.computation_time=0.005 train.epochs=1 output.folder="$res")
 expect_exit 0 swd.out "$TB" datagen "${sw[@]}" --no-progress
 expect_exit 0 sweep.out "$TB" sweep "${sw[@]}" --find-max-accelerators --max 64 --no-progress
-page_ok "$(json_last_line sweep.out 'd["trainbench"]["results"]')"
+sweep1=$(json_last_line sweep.out 'd["trainbench"]["results"]')
+page_ok "$sweep1"
+# Two find-max sweeps on one page: each box says its answer (another --max is another search).
+expect_exit 0 sweep2.out "$TB" sweep "${sw[@]}" --find-max-accelerators --max 48 --no-progress
+page_ok "$sweep1" "$(json_last_line sweep2.out 'd["trainbench"]["results"]')"
 # A grid over two keys: a line per read_threads value, accelerators along x.
 expect_exit 0 grid.out "$TB" sweep "${sw[@]}" reader.read_threads=1,2 --accelerators 1,2,4 --no-progress
 page_ok "$(json_last_line grid.out 'd["trainbench"]["results"]')"

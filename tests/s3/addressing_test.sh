@@ -107,7 +107,7 @@ s3_no_secret dlio.out dlio.err "$WORK/out"
 
 # A wrong secret: rgw checks virtual-hosted signatures as well.
 AWS_SECRET_ACCESS_KEY=wrong-$secret "$TB" run "${common[@]}" >bad.out 2>bad.err && fail "a wrong secret was accepted"
-grep -q "HTTP 403" bad.err && grep -q "check the access key and secret" bad.err ||
+grep -q "HTTP 403 SignatureDoesNotMatch" bad.err && grep -q "check the secret access key" bad.err ||
   fail "wrong-secret message: $(cat bad.err)"
 s3_no_secret bad.out bad.err
 

@@ -38,19 +38,26 @@ body (501 NotImplemented, 413 EntityTooLarge, ...) without forwarding it. --erro
 answers the first --error-200-count (1) requests of KIND with 200 OK and an S3 <Error> body
 (InternalError), not forwarded: AWS documents that CompleteMultipartUpload may answer so.
 --max-body BYTES answers a request whose Content-Length exceeds BYTES 413 EntityTooLarge, not
-forwarded, as a server or proxy with a body limit does.
+forwarded, as a server or proxy with a body limit does. --fault-match REGEX lets only requests
+whose request line ("GET /bucket/key?query HTTP/1.1") matches REGEX draw a fault (the others
+are forwarded as is; their indexes still count). --skew-s SECONDS answers every request, not
+forwarded, as a server whose clock is SECONDS ahead of the client's answers a signature dated
+by the client's: 403 RequestTimeTooSkewed (its RequestTime and ServerTime in the body; no body
+to a HEAD, as S3 sends none), Date SECONDS after now.
 
 The stats file (JSON, rewritten after every request and on SIGTERM/SIGINT/exit) counts:
 connections, requests, forwarded (reached upstream, cut and delayed included), slowdown, cut,
 delayed, stalled, corrupted, lost, ranges_dropped, conditions_ignored, answered, errors_in_200,
-too_large (--max-body's 413s), largest_body (the largest Content-Length forwarded),
+too_large (--max-body's 413s), skewed (--skew-s's 403s), largest_body (the largest Content-Length forwarded),
 upstream_errors, and by_method.
 """
 
 import argparse
+import email.utils
 import json
 import os
 import random
+import re
 import signal
 import socket
 import socketserver
@@ -87,6 +94,7 @@ class Stats:
             "answered": 0,
             "errors_in_200": 0,
             "too_large": 0,
+            "skewed": 0,
             "largest_body": 0,
             "upstream_errors": 0,
             "by_method": {},
@@ -280,9 +288,11 @@ class Handler(socketserver.BaseRequestHandler):
         finally:
             self.server.stats.write()
 
-    def plan(self, index):
+    def plan(self, index, start):
         o = self.server.options
         if index < o.no_fault_first or (o.fault_requests >= 0 and index >= o.fault_requests):
+            return "forward"
+        if o.fault_match and not re.search(o.fault_match, start):
             return "forward"
         r = random.Random(o.seed * 1000003 + index).random()
         if r < o.slowdown:
@@ -303,9 +313,28 @@ class Handler(socketserver.BaseRequestHandler):
         method = start.split(" ", 1)[0]
         stats = self.server.stats
         index = stats.next_request(method)
-        action = self.plan(index)
+        action = self.plan(index, start)
         expect = (header(headers, "expect") or "").lower() == "100-continue"
         client_close = (header(headers, "connection") or "").lower() == "close"
+
+        if self.server.options.skew_s:
+            stats.add("skewed")
+            if not expect:
+                copy_body(self.rfile, None, headers)
+            now = time.time() + self.server.options.skew_s
+            body = (b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>RequestTimeTooSkewed</Code>'
+                    b"<Message>The difference between the request time and the current time is too "
+                    b"large.</Message><RequestTime>%s</RequestTime><ServerTime>%s</ServerTime>"
+                    b"<MaxAllowedSkewMilliseconds>900000</MaxAllowedSkewMilliseconds></Error>"
+                    % ((header(headers, "x-amz-date") or "").encode(),
+                       time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)).encode()))
+            self.request.sendall(
+                b"HTTP/1.1 403 Forbidden\r\nContent-Type: application/xml\r\nDate: %s\r\n"
+                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s"
+                % (email.utils.formatdate(now, usegmt=True).encode(), len(body),
+                   b"" if method == "HEAD" else body))
+            stats.write()
+            return False
 
         if action == "slowdown":
             stats.add("slowdown")
@@ -622,6 +651,9 @@ def main():
     p.add_argument("--error-200-count", type=int, default=1, help="how many --error-200 answers")
     p.add_argument("--max-body", type=int, default=0,
                    help="answer requests with a longer body 413 EntityTooLarge (0: no limit)")
+    p.add_argument("--fault-match", help="only requests whose request line matches this regex draw faults")
+    p.add_argument("--skew-s", type=float, default=0.0,
+                   help="answer every request 403 RequestTimeTooSkewed, Date this many seconds ahead")
     p.add_argument("--max-seconds", type=float, default=600, help="exit after this long")
     p.add_argument("--rate-mb", type=float, default=0.0,
                    help="a bandwidth limit in MB/s (10^6 B/s) over every connection's bodies")

@@ -3,7 +3,10 @@
 # non-ASCII letter, then run (the get phase) reading every byte written x epochs; checkpoints
 # written to and read back from S3; a dataset without a manifest found by listing over many
 # pages; DLIO's storage keys; `clean`; a wrong secret refused with a message that names the
-# object and what to check;
+# object and what to check; refusals named by their cause (issue 46): S3's AccessDenied on the
+# data objects (a bucket policy), a bucket of another user and a skewed clock (a HEAD's 403 has
+# no body: its Date, or a GET of the same key, tells why), and tries that ran out named as the
+# last of s3_max_attempts with what the earlier ones met;
 # the secret never printed nor saved; and a run through a proxy that answers 503 SlowDown,
 # cuts connections mid-body and delays, completing with every byte and counting retries.
 # What trainbench wrote is checked with curl's own SigV4 client (lib.sh), not trainbench's.
@@ -86,11 +89,85 @@ grep -qF "'storage.storage_options.secret_access_key=<redacted>'" missing.err ||
   fail "the missing dataset's datagen line: $(cat missing.err)"
 s3_no_secret missing.out missing.err
 
-# A wrong secret: refused at once, naming the object, endpoint and what to check.
+# A wrong secret: refused at once, naming the object, endpoint, S3's code (a HEAD's 403 has
+# no body: a GET of the same key names it) and the secret to check.
 AWS_SECRET_ACCESS_KEY=wrong-$secret "$TB" run "${common[@]}" >bad.out 2>bad.err && fail "a wrong secret was accepted"
-grep -q "HTTP 403" bad.err && grep -q "check the access key and secret" bad.err &&
+grep -q "HTTP 403 SignatureDoesNotMatch" bad.err && grep -q "check the secret access key" bad.err &&
   grep -qF "s3://$bucket/my data ü/r50/" bad.err || fail "wrong-secret message: $(cat bad.err)"
 s3_no_secret bad.out bad.err
+
+# lacks FILE TEXT: the file does not have the text.
+lacks() {
+  ! grep -qF -- "$2" "$1" || {
+    cat "$1" >&2
+    fail "'$1' contains: $2"
+  }
+  checks=$((checks + 1))
+}
+main_bucket=$bucket
+
+# The data objects denied by a bucket policy (the manifest and the lock still readable): run
+# names S3's AccessDenied and the permission the key lacks on that object, not the keys.
+s3_new_bucket denied
+denied=$bucket bucket=$main_bucket
+at_exit "s3_remove_bucket $denied"
+small=(resnet50_h100 dataset.num_files_train=2 dataset.num_samples_per_file=10
+  storage.storage_options.s3_force_path_style=true "output.folder=$WORK/out" train.epochs=1
+  train.computation_time=0 reader.batch_size=10)
+expect_exit 0 denied-gen.out "$TB" datagen "${small[@]}" "dataset.data_folder=s3://$denied/ds"
+printf '{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Principal":"*","Action":"s3:GetObject","Resource":"arn:aws:s3:::%s/ds/train/*"}]}' \
+  "$denied" >deny.json
+[ "$(s3_status PUT "/$denied?policy=" deny.out -T deny.json)" = 204 ] || fail "bucket policy: $(cat deny.out)"
+expect_exit 1 denied.out "$TB" run "${small[@]}" "dataset.data_folder=s3://$denied/ds"
+contains denied.out "HTTP 403 AccessDenied"
+contains denied.out "is valid, but not allowed GetObject on s3://$denied/ds/train/"
+contains denied.out "the bucket's policy"
+lacks denied.out "check the access key and secret"
+
+# A bucket another user owns (a second gateway user makes it): run's first request, the HEAD
+# of the lease object, gets a 403 without a body; a GET of the same key says AccessDenied.
+other_key=OTHER$(printf '%015d' $$) other_secret=other/$$/$RANDOM/secret-000000000000000
+radosgw-admin -c "$S3_GATEWAY_DIR/ceph.conf" -n client.admin user create --uid="other-$$" \
+  --display-name=other --access-key="$other_key" --secret="$other_secret" >user.out 2>&1 ||
+  fail "radosgw-admin user create: $(cat user.out)"
+at_exit "radosgw-admin -c '$S3_GATEWAY_DIR/ceph.conf' -n client.admin user rm --uid=other-$$ --purge-data >/dev/null 2>&1"
+others=others-$$-$RANDOM
+[ "$(AWS_ACCESS_KEY_ID=$other_key AWS_SECRET_ACCESS_KEY=$other_secret s3_status PUT "/$others" mk.xml)" = 200 ] ||
+  fail "the other user's bucket: $(cat mk.xml)"
+expect_exit 1 others.out "$TB" run "${small[@]}" "dataset.data_folder=s3://$others/ds"
+contains others.out "HTTP 403 AccessDenied (said by a GET of the same key: a HEAD's reply has no body)"
+contains others.out "not allowed HeadObject (the s3:GetObject permission) on s3://$others/ds/.trainbench.lock"
+contains others.out "a bucket another user owns must be shared by its owner"
+lacks others.out "check the access key and secret"
+
+# A clock 20 minutes behind the server's (the proxy answers as such a server does: 403
+# RequestTimeTooSkewed, no body to a HEAD, its Date 20 minutes ahead): run, whose first
+# request is a HEAD, and datagen, whose first is a GET, both name the clocks.
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/skew.json" --skew-s 1200
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT expect_exit 1 skew-run.out "$TB" run "${small[@]}" \
+  "dataset.data_folder=s3://$denied/ds"
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT expect_exit 1 skew-gen.out "$TB" datagen "${small[@]}" \
+  "dataset.data_folder=s3://$denied/skewed"
+fault_proxy_stop
+contains skew-run.out "HeadObject s3://$denied/ds/.trainbench.lock"
+contains skew-run.out "min behind the server's (its reply's Date: "
+contains skew-gen.out "HTTP 403 RequestTimeTooSkewed"
+for f in skew-run.out skew-gen.out; do
+  contains "$f" "set this host's clock right (NTP"
+  lacks "$f" "check the access key and secret"
+done
+
+# Every data GET cut mid-body: after s3_max_attempts tries the message says it was the last
+# of them, what the earlier ones met, and the key to raise, not only the last cut.
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/cuts.json" --cut 1 --fault-match '^GET [^ ]*/train/'
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT expect_exit 1 cuts.out "$TB" run "${common[@]}" \
+  train.computation_time=0 train.epochs=1 reader.batch_size=20 storage.storage_options.s3_max_attempts=3
+fault_proxy_stop
+contains cuts.out "that was the last of 3 tries (storage.storage_options.s3_max_attempts is 3), the 2 before it met: 2 x "
+contains cuts.out "broke off or stalled mid-request: see the endpoint's logs"
+contains cuts.out "raise storage.storage_options.s3_max_attempts to try more times"
+check "the proxy cut the data GETs" [ "$(json "$WORK/cuts.json" 'd["cut"] >= 3')" = True ]
+s3_no_secret ./*.out
 
 # No manifest (a dataset DLIO wrote): found by listing, 2 keys a page.
 [ "$(s3_status DELETE "/$bucket/my%20data%20%C3%BC/r50/trainbench_manifest.json" del.xml)" = 204 ] ||

@@ -12,7 +12,10 @@
 #   the tar's), 24 in all;
 # - a wrong secret, a wrong key, a missing bucket: exit 1 before training starts (no model
 #   line, no "train: starting" on a terminal, no results folder), the message naming the
-#   endpoint and the bucket and what to check; the secret nowhere in the output or results;
+#   endpoint and the bucket and what to check (the secret, the key ID: S3's code says which);
+#   the secret nowhere in the output or results;
+# - a tar object whose ranged GETs are refused (403 AccessDenied): the read named as refused,
+#   with S3's code, not the archive as corrupt;
 # - --stage-to with the same s3:// --data still stages, then trains;
 # - refused with exit 2 before any work: an http(s) folder URL without --stage-to (a web
 #   server has no listing; one tar is read in place: tests/stage/train_http_test.sh),
@@ -138,13 +141,15 @@ expect_exit 1 secret.out env AWS_SECRET_ACCESS_KEY="$wrong" "$TB" train "${tiny[
   --data "s3://$bucket/imgs" "${path_style[@]}" --output "$WORK/nores"
 contains secret.out "trainbench: error: --data s3://$bucket/imgs: cannot read it: S3 ListObjectsV2 s3://$bucket/imgs/"
 contains secret.out "at $S3_TEST_ENDPOINT"
-contains secret.out "check the access key and secret (from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY)"
+contains secret.out "SignatureDoesNotMatch"
+contains secret.out "check the secret access key (from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY)"
 contains secret.out "--s3-option secret_access_key="
 check "a wrong secret fails before training, printing no secret" refused_early secret.out
 expect_exit 1 key.out "$TB" train "${tiny[@]}" --data "s3://$bucket/sets/imgs.tar" "${path_style[@]}" \
   --s3-option access_key_id=NOSUCHKEY0000 --s3-option "secret_access_key=$wrong" --output "$WORK/nores"
 contains key.out "s3://$bucket/sets"
-contains key.out "check the access key and secret"
+contains key.out "InvalidAccessKeyId"
+contains key.out "check the access key ID (from storage.storage_options)"
 check "a wrong key fails before training, printing no secret" refused_early key.out
 expect_exit 1 bucket.out "$TB" train "${tiny[@]}" --data "s3://nosuch-$bucket/imgs" "${path_style[@]}" \
   --output "$WORK/nores"
@@ -156,10 +161,21 @@ if command -v script >/dev/null; then
   # (The secret through the environment: script's log heads itself with the command line.)
   AWS_SECRET_ACCESS_KEY=$wrong script -qec "$TB train ${tiny[*]} --data s3://$bucket/imgs \
     ${path_style[*]}" "$WORK/tty.log" >/dev/null && fail "a wrong secret on a terminal exited 0"
-  contains "$WORK/tty.log" "check the access key and secret"
+  contains "$WORK/tty.log" "check the secret access key"
   check "on a terminal too it fails before training starts" refused_early "$WORK/tty.log"
 fi
 s3_no_secret "$WORK"/*.out
+
+# A tar object whose ranged GETs are refused (the proxy answers them 403 AccessDenied; its
+# HEAD and the listing go through): the refusal is named, not the archive called corrupt.
+fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/refused.json" --answer get=403
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT expect_exit 1 refused.out "$TB" train "${tiny[@]}" \
+  --data "s3://$bucket/sets/imgs.tar" "${path_style[@]}" --output "$WORK/nores"
+fault_proxy_stop
+contains refused.out "s3://$bucket/sets/imgs.tar: cannot list its tar members: reading bytes 0-"
+contains refused.out "HTTP 403 AccessDenied"
+contains refused.out "not allowed GetObject on s3://$bucket/sets/imgs.tar"
+if grep -q "not a tar archive or corrupt" refused.out; then fail "a refused read called corrupt: $(cat refused.out)"; fi
 
 # Staged as before: --stage-to copies the prefix, then trains on the copy.
 expect_exit 0 staged.out "$TB" train "${tiny[@]}" --data "s3://$bucket/imgs" "${path_style[@]}" \

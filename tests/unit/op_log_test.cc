@@ -1,6 +1,7 @@
 // The op-log's lines: sai3-bench's columns, indexes in order across buffers, times in UTC with
 // nanoseconds, tabs and newlines in a file name or an error never split a line, and a
-// .zst log that zstd decompresses to the same text as a plain one.
+// .zst log that zstd decompresses to the same text as a plain one; an s3:// log names its
+// server in an endpoint_url column, which the reader hands back.
 #include "metrics/op_log.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,8 @@
 
 #include <fstream>
 #include <sstream>
+
+#include "metrics/op_log_reader.h"
 
 namespace trainbench::metrics {
 namespace {
@@ -67,6 +70,37 @@ TEST(OpLog, ZstdDecompressesToThePlainText) {
   ZSTD_freeDCtx(d);
   out.resize(o.pos);
   EXPECT_EQ(out, Slurp(plain));
+}
+
+TEST(OpLog, AnS3LogNamesItsServerOnEveryLine) {
+  const std::string path = testing::TempDir() + "/ops3.tsv";
+  auto log = std::make_shared<OpLog>(path, "host:0", "s3://bucket");
+  log->NoteEndpointUrl("http://127.0.0.1:7480");
+  log->NoteEndpointUrl("http://elsewhere:9000");  // the first storage's is the log's
+  {
+    OpLogBuffer a(log, 64);
+    OpRecord r;
+    r.file = "train/a.npz";
+    r.start_ns = 1'764'040'801'000'000'123;
+    r.end_ns = r.start_ns + 1000;
+    a.Add(r);
+    a.Add(r);
+  }
+  log->Close();
+  std::istringstream lines(Slurp(path));
+  std::string header, line;
+  std::getline(lines, header);
+  EXPECT_EQ(header, std::string(kOpLogHeader) + "\tendpoint_url");
+  int n = 0;
+  while (std::getline(lines, line)) {
+    ++n;
+    EXPECT_EQ(line.substr(line.size() - 22), "\thttp://127.0.0.1:7480") << line;
+  }
+  EXPECT_EQ(n, 2);
+  const OpLogContents contents = ReadOpLog(path);
+  ASSERT_EQ(contents.entries.size(), 2u);
+  EXPECT_EQ(contents.entries[0].endpoint_url, "http://127.0.0.1:7480");
+  EXPECT_EQ(contents.entries[1].duration_ns, 1000u);
 }
 
 }  // namespace

@@ -56,11 +56,19 @@ TEST(S3ErrorHintTest, AccessDeniedNamesThePermission) {
   EXPECT_EQ(m.find("check the access key"), std::string::npos) << m;
 }
 
-TEST(S3ErrorHintTest, ABadSignatureStillNamesTheKeyAndRegion) {
+TEST(S3ErrorHintTest, ABadSignatureNamesTheSecretAndAnUnknownKeyTheKeyId) {
   const std::string m = ErrorFor(403, "<Error><Code>SignatureDoesNotMatch</Code></Error>");
-  EXPECT_NE(m.find("check the access key and secret (from AWS_ACCESS_KEY_ID) and the region"),
+  EXPECT_NE(m.find("check the secret access key (from AWS_ACCESS_KEY_ID)"), std::string::npos) << m;
+  const std::string key = ErrorFor(403, "<Error><Code>InvalidAccessKeyId</Code></Error>");
+  EXPECT_NE(key.find("the server knows no such access key: check the access key ID (from "
+                     "AWS_ACCESS_KEY_ID)"),
             std::string::npos)
-      << m;
+      << key;
+  // A 403 that names no code still names every suspect.
+  const std::string bare = ErrorFor(403, "");
+  EXPECT_NE(bare.find("check the access key and secret (from AWS_ACCESS_KEY_ID) and the region"),
+            std::string::npos)
+      << bare;
 }
 
 TEST(S3ErrorHintTest, ACertificateNotYetValidNamesTheClock) {

@@ -34,4 +34,8 @@ std::vector<unsigned char> ReadAll(Storage& storage, const std::string& path) {
   return data;
 }
 
+bool S3EndpointGiven(const std::map<std::string, std::string>& options) {
+  return !ResolveS3Options(options).endpoint.empty();
+}
+
 }  // namespace trainbench::storage

@@ -7,7 +7,9 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <pugixml.hpp>
 #include <random>
@@ -47,7 +49,9 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
   auto& t = *static_cast<S3Transfer*>(user);
   const size_t n = size * count;
   if (t.first_byte_ns == 0) t.first_byte_ns = NowNanoseconds();
-  if (t.out) {
+  // An error reply's body is S3's <Error> document, read for its code: not the caller's data.
+  const bool error_reply = t.status != 0 && (t.status < 200 || t.status >= 300);
+  if (t.out && !error_reply) {
     const uint64_t room = t.out_capacity > t.received ? t.out_capacity - t.received : 0;
     const size_t take = static_cast<size_t>(std::min<uint64_t>(room, n));
     if (take > 0) std::memcpy(t.out + t.received, data, take);
@@ -55,6 +59,8 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
     // Range header (kept no further than an error body needs).
     if (take < n && t.text.size() < 65536)
       t.text.append(data + take, std::min<size_t>(n - take, 65536 - t.text.size()));
+  } else if (t.out) {
+    if (t.text.size() < 65536) t.text.append(data, std::min<size_t>(n, 65536 - t.text.size()));
   } else {
     t.text.append(data, n);
   }
@@ -67,6 +73,11 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   const size_t n = size * count;
   std::string line(data, n);
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+  if (line.rfind("HTTP/", 0) == 0) {  // "HTTP/1.1 403 Forbidden": a response (100 Continue too)
+    const size_t space = line.find(' ');
+    t.status = space == std::string::npos ? 0 : std::strtol(line.c_str() + space + 1, nullptr, 10);
+    return n;
+  }
   const size_t colon = line.find(':');
   if (colon != std::string::npos) {
     std::string name = line.substr(0, colon);
@@ -77,6 +88,7 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
     if (name == "content-length") t.content_length = std::strtoull(value.c_str(), nullptr, 10);
     if (name == "x-amz-request-id") t.request_id = value;
     if (name == "content-range") t.content_range = value;
+    if (name == "date") t.date = value;
   }
   return n;
 }
@@ -98,6 +110,58 @@ bool IsErrorDocument(const std::string& body) {
          std::string_view(doc.document_element().name()) == "Error";
 }
 
+// S3's <Error> document: its code and message, and RequestTimeTooSkewed's two times.
+struct ErrorBody {
+  std::string code, message, request_time, server_time;
+};
+
+ErrorBody ParseErrorBody(const std::string& text) {
+  ErrorBody body;
+  pugi::xml_document doc;
+  if (text.empty() || !doc.load_buffer(text.data(), text.size())) return body;
+  const pugi::xml_node error = doc.child("Error");
+  body.code = error.child_value("Code");
+  body.message = error.child_value("Message");
+  body.request_time = error.child_value("RequestTime");
+  body.server_time = error.child_value("ServerTime");
+  return body;
+}
+
+// A failed try in words that are the same for the same failure, so tries can be counted by
+// kind ("Transferred a partial file (curl 18)", not its byte count).
+std::string FailureKind(const S3Result& result, const S3Transfer& t) {
+  if (result.curl != CURLE_OK)
+    return fmt::format("{} (curl {})", curl_easy_strerror(result.curl),
+                       static_cast<int>(result.curl));
+  const std::string code = ParseErrorBody(t.text).code;
+  if (result.error_in_body)
+    return fmt::format("HTTP {} with an error in its body{}", result.status,
+                       code.empty() ? "" : ": " + code);
+  return fmt::format("HTTP {}{}", result.status, code.empty() ? "" : " " + code);
+}
+
+// An HTTP Date ("Sun, 29 Nov 2026 03:56:11 GMT") in seconds since the epoch.
+std::optional<int64_t> ParseHttpDate(const std::string& text) {
+  std::tm tm{};
+  if (strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S", &tm) == nullptr) return std::nullopt;
+  return static_cast<int64_t>(timegm(&tm));
+}
+
+// The permission (IAM action) S3 checks for an operation, where it is not named after it.
+std::string PermissionNote(const std::string& operation) {
+  if (operation == "HeadObject") return " (the s3:GetObject permission)";
+  if (operation == "HeadBucket" || operation == "ListObjectsV2" || operation == "ListObjects")
+    return " (the s3:ListBucket permission)";
+  if (operation == "UploadPart" || operation == "CreateMultipartUpload" ||
+      operation == "CompleteMultipartUpload")
+    return " (the s3:PutObject permission)";
+  if (operation == "ListMultipartUploads") return " (the s3:ListBucketMultipartUploads permission)";
+  return "";
+}
+
+// S3 refuses a request whose signature's time is more than 15 minutes from its own clock.
+constexpr int64_t kMaxSkewSeconds = 15 * 60;
+
 }  // namespace
 
 std::string EndpointHost(const std::string& endpoint) {
@@ -106,6 +170,15 @@ std::string EndpointHost(const std::string& endpoint) {
   rest = rest.substr(0, rest.find_first_of("/?#"));
   if (!rest.empty() && rest[0] == '[') return ToLowerAscii(rest.substr(0, rest.find(']') + 1));
   return ToLowerAscii(rest.substr(0, rest.find(':')));
+}
+
+std::string EndpointWithoutUserinfo(const std::string& endpoint) {
+  const size_t scheme = endpoint.find("://");
+  const size_t start = scheme == std::string::npos ? 0 : scheme + 3;
+  const size_t end = std::min(endpoint.size(), endpoint.find_first_of("/?#", start));
+  const size_t at = endpoint.rfind('@', end == 0 ? 0 : end - 1);
+  if (at == std::string::npos || at < start) return endpoint;
+  return endpoint.substr(0, start) + endpoint.substr(at + 1);
 }
 
 bool IsIpAddressHost(const std::string& host) {
@@ -185,6 +258,8 @@ void S3Endpoint::Prepare(CURL* easy, const S3Request& r, S3Transfer& t) const {
   t.headers = nullptr;
   t.received = 0;
   t.text.clear();
+  t.status = 0;
+  t.date.clear();
   t.etag.clear();
   t.content_length.reset();
   t.content_range.clear();
@@ -253,7 +328,8 @@ void S3Endpoint::Prepare(CURL* easy, const S3Request& r, S3Transfer& t) const {
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, t.headers);
 }
 
-void S3Endpoint::CountRetry(const S3Transfer& failed, double backoff_s) const {
+void S3Endpoint::CountRetry(S3Transfer& failed, const S3Result& result, double backoff_s) const {
+  ++failed.failed_tries[FailureKind(result, failed)];
   stats_.retries.fetch_add(1, std::memory_order_relaxed);
   stats_.retry_bytes.fetch_add(failed.received, std::memory_order_relaxed);
   stats_.retry_ns.fetch_add(
@@ -349,6 +425,82 @@ std::string S3Endpoint::RangeError(const S3Request& r, const S3Result& result,
   return "";
 }
 
+S3Result S3Endpoint::AskWithGet(const S3Request& head, S3Transfer& transfer) const {
+  S3Request get;
+  get.key = head.key;
+  if (head.key.empty())
+    get.query = {{"list-type", "2"}, {"max-keys", "1"}};
+  else
+    get.range = {{0, 1}};
+  std::unique_ptr<CURL, EasyDeleter> easy(curl_easy_init());
+  if (!easy) return {CURLE_FAILED_INIT, 0, false};
+  Prepare(easy.get(), get, transfer);
+  const S3Result result = Finish(easy.get(), curl_easy_perform(easy.get()));
+  RecordLatency(get, transfer);
+  return result;
+}
+
+std::string S3Endpoint::CodeHint(const S3Request& r, const std::string& target, long status,
+                                 const std::string& code, const std::string& request_time,
+                                 const std::string& server_time) const {
+  const std::string credentials = options_.credentials_source.empty() ? "nowhere: none were found"
+                                                                      : options_.credentials_source;
+  if (code == "RequestTimeTooSkewed") {
+    // The signature is dated by this host's clock; S3 allows 15 minutes either way.
+    return fmt::format(
+        "this host's clock{} and the server's{} differ by more than the server allows: set "
+        "this host's clock right (NTP: timedatectl, chronyc tracking), or the server's",
+        request_time.empty() ? "" : " (" + request_time + ")",
+        server_time.empty() ? "" : " (" + server_time + ")");
+  }
+  if (code == "AccessDenied") {
+    // The signature was accepted (else SignatureDoesNotMatch or InvalidAccessKeyId): the key
+    // is known, it lacks a permission.
+    return fmt::format(
+        "the access key (from {}) is valid, but not allowed {}{} on {}: grant it that "
+        "permission (the user's policy, or the bucket's policy or ACL: a bucket another user "
+        "owns must be shared by its owner), or use a key that has it",
+        credentials, Operation(r), PermissionNote(Operation(r)), Describe(target));
+  }
+  if (code == "SignatureDoesNotMatch") {
+    // The key ID is known (else InvalidAccessKeyId): the secret signed something else.
+    return fmt::format(
+        "the server knows the access key, not this signature: check the secret access key "
+        "(from {}), which must be that key's; or something on the way changed the request "
+        "(a proxy rewriting its Host header)",
+        credentials);
+  }
+  if (code == "InvalidAccessKeyId")
+    return fmt::format(
+        "the server knows no such access key: check the access key ID (from {}), and that "
+        "the endpoint is the server (or account) that issued it",
+        credentials);
+  if (code == "AuthorizationHeaderMalformed" || code == "PermanentRedirect")
+    return fmt::format(
+        "the request was signed for region {}, not the bucket's: set AWS_REGION or "
+        "storage.storage_options.region to the bucket's region",
+        options_.region);
+  if (code == "ExpiredToken" || code == "InvalidToken" || code == "TokenRefreshRequired")
+    return "the session token (AWS_SESSION_TOKEN or storage.storage_options.session_token) "
+           "has expired or is not valid: get new temporary credentials";
+  if (status == 403)
+    return fmt::format("check the access key and secret (from {}) and the region ({})", credentials,
+                       options_.region);
+  if (code == "NoSuchBucket")
+    return fmt::format("create bucket '{}' or name an existing one (there is no such bucket at {})",
+                       location_.bucket, options_.endpoint);
+  if (status == 413 || code == "EntityTooLarge")
+    return fmt::format(
+        "the server refused a {}-byte request body as too large: lower "
+        "storage.storage_options.part_size (now {} bytes) to what it accepts",
+        r.body_size, options_.part_size);
+  if (status == 501 || code == "NotImplemented")
+    return fmt::format("this S3 server does not implement {}", Operation(r));
+  if (code == "NoSuchKey" || status == 404)
+    return "the object is missing: write the dataset first (trainbench datagen)";
+  return "see the endpoint's logs for the request id";
+}
+
 std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
                               const S3Transfer& t) const {
   // A listing names the prefix it lists.
@@ -357,63 +509,82 @@ std::string S3Endpoint::Error(const S3Request& r, const S3Result& result,
     if (r.key.empty() && name == "prefix") target = value;
   const std::string what =
       fmt::format("S3 {} {} at {}", Operation(r), Describe(target), options_.endpoint);
-  if (result.curl != CURLE_OK)
-    return fmt::format("{}: {} ({}); {}", what,
-                       t.error[0] ? t.error : curl_easy_strerror(result.curl),
-                       static_cast<int>(result.curl), TransportHint(result.curl, t.error));
-  std::string code, message;
-  pugi::xml_document doc;
-  if (!t.text.empty() && doc.load_buffer(t.text.data(), t.text.size())) {
-    code = doc.child("Error").child_value("Code");
-    message = doc.child("Error").child_value("Message");
+  // Tries that ran out name how many there were and what the earlier ones met: the last
+  // one's failure alone reads as if it were the only one.
+  unsigned earlier = 0;
+  std::vector<std::pair<unsigned, std::string>> kinds;
+  for (const auto& [kind, count] : t.failed_tries) {
+    earlier += count;
+    kinds.emplace_back(count, kind);
   }
-  const std::string credentials = options_.credentials_source.empty() ? "nowhere: none were found"
-                                                                      : options_.credentials_source;
+  std::sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a > b; });
+  std::string met;
+  for (const auto& [count, kind] : kinds)
+    met += fmt::format("{}{} x {}", met.empty() ? "" : ", ", count, kind);
+  std::string tries, more;
+  if (Retryable(result, t)) {
+    if (earlier == 0)
+      tries = fmt::format("; it was the only try (storage.storage_options.s3_max_attempts is {})",
+                          options_.max_attempts);
+    else
+      tries = fmt::format(
+          "; that was the last of {} tries (storage.storage_options.s3_max_attempts is {}), the "
+          "{} before it met: {}",
+          earlier + 1, options_.max_attempts, earlier, met);
+    more = "; raise storage.storage_options.s3_max_attempts to try more times";
+  } else if (earlier > 0) {
+    tries = fmt::format(" (on try {}; the {} before it met: {})", earlier + 1, earlier, met);
+  }
+  if (result.curl != CURLE_OK)
+    return fmt::format(
+        "{}: {} ({}){}; {}{}", what, t.error[0] ? t.error : curl_easy_strerror(result.curl),
+        static_cast<int>(result.curl), tries, TransportHint(result.curl, t.error), more);
+  ErrorBody body = ParseErrorBody(t.text);
+  std::string request_id = t.request_id;
   if (result.error_in_body)
     return fmt::format(
         "{}: HTTP 200 with an error in its body{}{}{}; the server accepted the request, then "
         "failed it, {} times in a row: see the endpoint's logs for the request id, and run the "
         "command again (storage.storage_options.s3_max_attempts sets the tries)",
-        what, code.empty() ? "" : ": " + code, message.empty() ? "" : " (" + message + ")",
-        t.request_id.empty() ? "" : ", request id " + t.request_id, options_.max_attempts);
-  std::string hint;
-  if (code == "RequestTimeTooSkewed") {
-    // The signature is dated by this host's clock; S3 allows 15 minutes either way.
-    const std::string request_time = doc.child("Error").child_value("RequestTime");
-    const std::string server_time = doc.child("Error").child_value("ServerTime");
-    hint = fmt::format(
-        "this host's clock{} and the server's{} differ by more than the server allows: set this "
-        "host's clock right (NTP: timedatectl, chronyc tracking), or the server's",
-        request_time.empty() ? "" : " (" + request_time + ")",
-        server_time.empty() ? "" : " (" + server_time + ")");
-  } else if (code == "AccessDenied") {
-    // The signature was accepted (else SignatureDoesNotMatch or InvalidAccessKeyId): the key
-    // is known, it lacks a permission.
-    hint = fmt::format(
-        "the access key (from {}) is valid, but not allowed {} on {}: grant it that permission "
-        "(the user's policy or the bucket's), or use a key that has it",
-        credentials, Operation(r), Describe(target));
-  } else if (code == "SignatureDoesNotMatch" || code == "InvalidAccessKeyId" ||
-             result.status == 403) {
-    hint = fmt::format("check the access key and secret (from {}) and the region ({})", credentials,
-                       options_.region);
-  } else if (code == "NoSuchBucket") {
-    hint = fmt::format("create bucket '{}' or name an existing one", location_.bucket);
-  } else if (result.status == 413 || code == "EntityTooLarge") {
-    hint = fmt::format(
-        "the server refused a {}-byte request body as too large: lower "
-        "storage.storage_options.part_size (now {} bytes) to what it accepts",
-        r.body_size, options_.part_size);
-  } else if (result.status == 501 || code == "NotImplemented") {
-    hint = fmt::format("this S3 server does not implement {}", Operation(r));
-  } else if (code == "NoSuchKey" || result.status == 404) {
-    hint = "the object is missing: write the dataset first (trainbench datagen)";
-  } else {
-    hint = "see the endpoint's logs for the request id";
+        what, body.code.empty() ? "" : ": " + body.code,
+        body.message.empty() ? "" : " (" + body.message + ")",
+        request_id.empty() ? "" : ", request id " + request_id, options_.max_attempts);
+  std::string hint, learned;
+  if (body.code.empty() && result.status == 403 && r.method == "HEAD") {
+    // A HEAD's reply has no body, so its 403 does not say why. A Date header far from this
+    // host's clock tells RequestTimeTooSkewed without another request; else a GET of the
+    // same key is answered with the code.
+    const auto server = ParseHttpDate(t.date);
+    const int64_t here = static_cast<int64_t>(std::time(nullptr));
+    if (server && std::llabs(*server - here) > kMaxSkewSeconds) {
+      learned = " (no body: a HEAD's reply; its Date shows why)";
+      hint = fmt::format(
+          "this host's clock ({}) is {:.0f} min {} the server's (its reply's Date: {}), more than "
+          "the 15 min S3 allows a signed request: set this host's clock right (NTP: timedatectl, "
+          "chronyc tracking), or the server's",
+          UtcStamp(), static_cast<double>(std::llabs(*server - here)) / 60,
+          *server > here ? "behind" : "ahead of", t.date);
+    } else {
+      S3Transfer asked;
+      const S3Result answer = AskWithGet(r, asked);
+      ErrorBody got = ParseErrorBody(asked.text);
+      if (answer.curl == CURLE_OK && !got.code.empty()) {
+        body = std::move(got);
+        if (request_id.empty()) request_id = asked.request_id;
+        learned = fmt::format(" (said by a GET of the same {}: a HEAD's reply has no body)",
+                              r.key.empty() ? "bucket" : "key");
+      } else {
+        learned = " (no body: a HEAD's reply; a GET of the same key did not say why either)";
+      }
+    }
   }
-  return fmt::format("{}: HTTP {}{}{}{}; {}", what, result.status, code.empty() ? "" : " " + code,
-                     message.empty() ? "" : " (" + message + ")",
-                     t.request_id.empty() ? "" : ", request id " + t.request_id, hint);
+  const std::string& code = body.code;
+  if (hint.empty())
+    hint = CodeHint(r, target, result.status, code, body.request_time, body.server_time);
+  return fmt::format("{}: HTTP {}{}{}{}{}{}; {}{}", what, result.status,
+                     code.empty() ? "" : " " + code, learned,
+                     body.message.empty() ? "" : " (" + body.message + ")",
+                     request_id.empty() ? "" : ", request id " + request_id, tries, hint, more);
 }
 
 std::string S3Endpoint::TransportHint(CURLcode code, const std::string& curl_error) const {
@@ -460,6 +631,16 @@ std::string S3Endpoint::TransportHint(CURLcode code, const std::string& curl_err
     case CURLE_SSL_CONNECT_ERROR:
       return "the TLS handshake failed: check that the endpoint's port speaks https (else use "
              "http://) and its certificate";
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_OPERATION_TIMEDOUT:
+      // The endpoint was reached: the answer broke off or stalled on the way.
+      return fmt::format(
+          "the connection to {} broke off or stalled mid-request: see the endpoint's logs (and "
+          "those of any proxy or load balancer before it) and the network between",
+          host);
     default:
       return "check the endpoint (AWS_ENDPOINT_URL or storage.storage_options.endpoint_url) and "
              "that it is reachable";
@@ -468,6 +649,7 @@ std::string S3Endpoint::TransportHint(CURLcode code, const std::string& curl_err
 
 S3Result S3Endpoint::Perform(const S3Request& request, S3Transfer& transfer) const {
   thread_local std::unique_ptr<CURL, EasyDeleter> easy(curl_easy_init());
+  transfer.failed_tries.clear();
   S3Result result;
   for (unsigned attempt = 1;; ++attempt) {
     Prepare(easy.get(), request, transfer);
@@ -484,7 +666,7 @@ S3Result S3Endpoint::Perform(const S3Request& request, S3Transfer& transfer) con
       return result;
     if (attempt >= options_.max_attempts || !Retryable(result, transfer)) break;
     const double backoff = BackoffSeconds(attempt);
-    CountRetry(transfer, backoff);
+    CountRetry(transfer, result, backoff);
     std::this_thread::sleep_for(std::chrono::duration<double>(backoff));
   }
   throw IoError(Error(request, result, transfer), 0);

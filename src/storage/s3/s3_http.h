@@ -52,15 +52,24 @@ struct S3Transfer {
   unsigned char* out = nullptr;  // the body goes here (a ranged GET's bytes), up to out_capacity
   uint64_t out_capacity = 0;
   uint64_t received = 0;  // body bytes received (into `out`, or `text`)
-  std::string text;       // the body when there is no `out`, or an error body
+  // The body when there is no `out`, or an error body (whose <Code> Error reads: with `out`
+  // too, a reply that is not a 2xx goes here, not into the caller's buffer).
+  std::string text;
+  long status = 0;  // of the status line last received (0 until one)
   std::string etag;
   std::optional<uint64_t> content_length;
   std::string content_range;  // "bytes FIRST-LAST/TOTAL" of a 206
   std::string request_id;
+  std::string date;  // the Date header: the server's clock, for a 403 that has no body (HEAD)
   curl_slist* headers = nullptr;
   char error[CURL_ERROR_SIZE] = {};
   uint64_t started_ns = 0;
   uint64_t first_byte_ns = 0;
+  // What each earlier failed try of this request met ("HTTP 503 SlowDown", "Transferred a
+  // partial file (curl 18)"), counted; kept across the tries (Prepare leaves it), cleared when
+  // a request begins (Perform, S3RequestQueue::Submit), so Error can tell the last try's
+  // failure from what came before it.
+  std::map<std::string, unsigned> failed_tries;
 };
 
 struct S3Result {
@@ -97,7 +106,10 @@ class S3Endpoint {
   // How long to wait before attempt `attempt` (1 = the first retry): full jitter.
   double BackoffSeconds(unsigned attempt) const;
   // The message for a failed request: operation, object, endpoint, S3's code and message,
-  // and what to do; never a secret.
+  // and what to do; never a secret. A retryable failure that ran out of tries says so, with
+  // what the earlier tries met (transfer.failed_tries). A HEAD's 403 has no body to name its
+  // cause: a Date header far from this host's clock names the skew; else a GET of the same
+  // key is sent (one request, no retry) to learn S3's code.
   std::string Error(const S3Request& request, const S3Result& result,
                     const S3Transfer& transfer) const;
 
@@ -123,11 +135,20 @@ class S3Endpoint {
   // byte under GET_first_byte).
   void RecordLatency(const S3Request& request, const S3Transfer& transfer) const;
   std::map<std::string, metrics::Histogram> Latencies() const;
-  void CountRetry(const S3Transfer& failed, double backoff_s) const;
+  // Also notes what the failed try met in its transfer's failed_tries.
+  void CountRetry(S3Transfer& failed, const S3Result& result, double backoff_s) const;
 
  private:
   // What to do about a request that failed below HTTP (libcurl's `code` and error text).
   std::string TransportHint(CURLcode code, const std::string& curl_error) const;
+  // The next step for a reply with S3 error `code` (or none: by `status` alone); a
+  // RequestTimeTooSkewed names the two times its body gave.
+  std::string CodeHint(const S3Request& request, const std::string& target, long status,
+                       const std::string& code, const std::string& request_time,
+                       const std::string& server_time) const;
+  // One GET of what `head` asked about (a byte of its key; a listing for the bucket), its
+  // reply into `transfer`: a HEAD's 403 has no body, the GET's names S3's code.
+  S3Result AskWithGet(const S3Request& head, S3Transfer& transfer) const;
 
   S3Options options_;
   S3Location location_;
@@ -142,6 +163,9 @@ class S3Endpoint {
 
 // The host of "scheme://host[:port][/path]", lower-case, without the port ("[::1]" for IPv6).
 std::string EndpointHost(const std::string& endpoint);
+// "scheme://host[:port][/path]" without a "user[:password]@" before the host: an endpoint fit
+// to be stored (an op-log's) or shown.
+std::string EndpointWithoutUserinfo(const std::string& endpoint);
 // An IPv4 or bracketed IPv6 address.
 bool IsIpAddressHost(const std::string& host);
 // Virtual-hosted addressing (http://bucket.host/key) rather than path style

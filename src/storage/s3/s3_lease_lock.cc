@@ -202,7 +202,7 @@ class LeaseLock : public StorageLock {
 
 }  // namespace
 
-LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key) {
+LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key, bool fresh_name) {
   Lease mine;
   mine.host = LocalHostName();
   mine.pid = ::getpid();
@@ -213,7 +213,7 @@ LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key) {
   // fauxqs) the PUT would replace it, and two writers would share the prefix for the whole
   // run. There the lock is then only as good as this read: a writer that starts between
   // another's read and PUT (milliseconds) is not seen. Elsewhere the PUT decides, as below.
-  if (const auto stored = Get(endpoint, key)) {
+  if (const auto stored = fresh_name ? std::nullopt : Get(endpoint, key)) {
     if (auto holder = LiveHolder(stored->first)) {
       attempt.holder = *holder;
       return attempt;

@@ -21,6 +21,9 @@ namespace trainbench::storage {
 double LeaseSeconds();
 
 // Takes the lease `key` (a full key). Throws IoError when the store fails otherwise.
-LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key);
+// `fresh_name`: a key no other holder uses (a reader's mark), so no live lease is looked for
+// before the conditional PUT (a GET fewer per run).
+LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key,
+                         bool fresh_name = false);
 
 }  // namespace trainbench::storage

@@ -21,6 +21,7 @@ unsigned S3RequestQueue::Submit(const S3Request& request, uint64_t tag, unsigned
   s.out = out;
   s.capacity = capacity;
   s.attempt = 1;
+  s.transfer.failed_tries.clear();
   s.submitted_ns = NowNanoseconds();
   Start(i);
   return i;
@@ -52,7 +53,7 @@ size_t S3RequestQueue::Reap(size_t min, double timeout_s,
     if (!result.Ok() && s.attempt < e_.options().max_attempts &&
         S3Endpoint::Retryable(result, s.transfer)) {
       const double backoff = e_.BackoffSeconds(s.attempt);
-      e_.CountRetry(s.transfer, backoff);
+      e_.CountRetry(s.transfer, result, backoff);
       s.retry_at = NowSeconds() + backoff;
       ++s.attempt;
       return;

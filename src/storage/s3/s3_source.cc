@@ -36,6 +36,8 @@ std::vector<ListEntry> S3Source::List() { return storage_->List(""); }
 
 uint64_t S3Source::Requests() const { return endpoint().stats().requests.load(); }
 
+std::string S3Source::EndpointUrl() const { return storage_->EndpointUrl(); }
+
 void S3Source::HeadAll(const std::vector<std::string>& keys, unsigned concurrency,
                        const std::function<void(size_t, const HeadResult&)>& done,
                        const std::function<void()>& between) const {

@@ -229,6 +229,10 @@ LockAttempt S3Storage::TryLock(const std::string& path) {
   return TryLeaseLock(endpoint_, endpoint_.Key(path));
 }
 
+LockAttempt S3Storage::TryLockFreshName(const std::string& path) {
+  return TryLeaseLock(endpoint_, endpoint_.Key(path), /*fresh_name=*/true);
+}
+
 std::vector<ListEntry> S3Storage::List(const std::string& prefix) {
   std::vector<ListEntry> entries;
   ListEach(prefix, [&](const ListEntry& e) { entries.push_back(e); });
@@ -331,6 +335,10 @@ std::string S3Storage::Describe(const std::string& path) const {
 }
 
 std::optional<std::string> S3Storage::LocalPath(const std::string&) const { return std::nullopt; }
+
+std::string S3Storage::EndpointUrl() const {
+  return EndpointWithoutUserinfo(endpoint_.options().endpoint);
+}
 
 std::unique_ptr<ReadEngine> S3Storage::OpenReadEngine(SharedObjectNames objects,
                                                       const ReadEngineOptions& options) {

@@ -31,11 +31,14 @@ class S3Storage : public Storage {
   size_t RemoveLeftovers(const std::string& prefix) override;
   std::string Describe(const std::string& path) const override;
   std::optional<std::string> LocalPath(const std::string& path) const override;
+  std::string EndpointUrl() const override;
   LockAttempt TryLock(const std::string& path) override;
+  LockAttempt TryLockFreshName(const std::string& path) override;
   // Adds `s3`: libcurl's multi interface, many ranged GETs in flight per reader loop.
   std::unique_ptr<ReadEngine> OpenReadEngine(SharedObjectNames objects,
                                              const ReadEngineOptions& options) override;
   std::string DefaultReadEngine() const override { return "s3"; }
+  std::vector<std::string> ReadEngines() const override { return {"s3", "pread", "null"}; }
   std::map<std::string, double> Counters() const override;
   std::map<std::string, metrics::Histogram> OperationLatencies() const override {
     return endpoint_.Latencies();

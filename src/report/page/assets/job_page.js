@@ -13,7 +13,7 @@
     document.body.setAttribute('data-kind', kind);
     document.getElementById('subtitle').textContent = runs.length === 1
         ? `${kindName}: ${S(runs[0]).workload}, ${S(runs[0]).started} - ` +
-          `${S(runs[0]).finished}, ${runs[0].folder}`
+          `${S(runs[0]).finished || 'did not end'}, ${runs[0].folder}`
         : `comparison of ${runs.length} ${kindName} results`;
 
     // ---- outcome
@@ -21,8 +21,12 @@
     const leadFigure = {sweep: 'mode', replay: 'operations', sai3: 'operations',
                         fidelity: 'points_total',
                         datagen: 'files_written', train: 'radix_metrics.images_per_second'};
+    // A find-max sweep's summary names its mode ("find_max"); one written before it did has
+    // its answer sentence alone.
+    const ended = (s) => at(s, leadFigure[kind] || 'bytes') != null ||
+                         (kind === 'sweep' && s.sentence != null);
     function headline(s) {
-      if (at(s, leadFigure[kind] || 'bytes') == null)
+      if (!ended(s))
         return 'no final figures: the job did not end; its time series below shows what it ' +
                'did until then';
       if (kind === 'sweep' && s.mode === 'grid')
@@ -31,14 +35,24 @@
       if (kind === 'sweep') return s.sentence;
       if (kind === 'fidelity') {
         const w = (s.worst || {}).emulated || {};
-        const speeds = s.points_done === s.points_total ? `${s.points_total} storage speeds`
-                       : `${s.points_done} of ${s.points_total} storage speeds`;
+        const noun = `storage speed${s.points_total === 1 ? '' : 's'}`;
+        const speeds = s.points_done === s.points_total ? `${s.points_total} ${noun}`
+                       : `${s.points_done} of ${s.points_total} ${noun}`;
+        // Points whose calibration missed the real compute by more than the drift bound in
+        // every round (the host's speed moved) are not judged.
+        const unjudged = s.points_not_judged || 0;
+        const drift = unjudged ? `; ${unjudged} not judged (host drift over ` +
+                                 `${num(s.drift_bound_percent, 0)}%: see the points)` : '';
+        if (s.emulated_within_bound == null && unjudged)
+          return `${speeds}: the emulation not judged: at every point the calibrated compute ` +
+                 `and the real training's were apart by more than ` +
+                 `${num(s.drift_bound_percent, 0)}% (host drift: see the points)`;
         return `${speeds}: the emulation's images/s within ` +
                `${num(w.error_percent, 1)}% and its stall share within ` +
                `${num(w.stall_error_points, 1)} points of the real training's ` +
                (s.emulated_within_bound ? `(inside the ${num(s.bound_percent, 0)}% bound)`
                                         : `(beyond the ${num(s.bound_percent, 0)}% bound: ` +
-                                          'see the points)');
+                                          'see the points)') + drift;
       }
       if (kind === 'replay')
         return `${s.operations} of ${s.original_operations} operations replayed (${s.mode}` +
@@ -54,7 +68,10 @@
       if (kind === 'train')
         return `${num(at(s, 'radix_metrics.images_per_second'), 1)} images/s, data wait ` +
                `${num(100 * at(s, 'trainbench.data_wait_share'), 1)}% of step time`;
-      let text = `${bytes(s.bytes)} in ${num(s.wall_s, 2)} s: ${num(s.MB_per_second, 1)} MB/s`;
+      // A staged training's wall time holds its compute: the stage's own time is the rest.
+      const stage_s = s.wall_s - (kind === 'staged_train' ? s.compute_s || 0 : 0);
+      let text = `${bytes(s.bytes)} ${kind === 'staged_train' ? 'staged ' : ''}in ` +
+                 `${num(stage_s, 2)} s: ${num(s.MB_per_second, 1)} MB/s`;
       if (kind === 'staged_train' && at(s, 'train.radix_metrics'))
         text += `; then ${num(at(s, 'train.radix_metrics.images_per_second'), 1)} images/s`;
       return text;
@@ -153,6 +170,9 @@
                         ['reader.preprocess_time ms', 'preprocess_time_ms', 3],
                         ['preprocess_time stdev ms', 'preprocess_time_stdev_ms', 3],
                         ['mean file', 'mean_file_bytes', 'B'], ['bound %', 'bound_percent', 0],
+                        ['drift bound: calibrated against real compute, %',
+                         'drift_bound_percent', 0],
+                        ['points not judged (host drift)', 'points_not_judged'],
                         ['emulated within the bound', 'emulated_within_bound']];
     for (const path of ['emulated', 'emulated*', 'predicted', 'predicted*'])
       figures.fidelity.push([`${path}: worst images/s error %`, `worst.${path}.error_percent`, 1],
@@ -242,7 +262,7 @@
            'every rank together; the dashed line marks where the workload begins.');
     if (staged)
       line('streams', 'Streams busy', 'reads_in_flight', 1, 'ranged GETs in flight',
-           'Connections with a ranged GET in flight at the end of each interval.');
+           'The most connections with a ranged GET in flight at once in each interval.');
     if (kind === 'staged_train') {
       const t = runs[0].timeseries;
       const images = t ? [{set: {label: 'images/s (training)', borderColor: '#2ca02c',
@@ -262,6 +282,11 @@
     if (kind === 'train')
       line('images', 'Training throughput: images/s', 'samples_per_second', 1, 'images/s',
            'Images of the steps that ended in each interval.');
+    if (kind === 'train' && runs.some((r) => at(S(r), 'trainbench.data') !== 'synthetic'))
+      line('train-io', 'Reads: MB/s the data loader read', 'io_MB_per_second', 1,
+           'MB/s (10^6 B/s)',
+           'Bytes of the images the loader\'s reads returned in each interval, every worker ' +
+           'together (the warm-up\'s and the read-ahead\'s included).');
     if (kind === 'train' || kind === 'staged_train')
       line('wait', 'Data wait: share of the time the model waited for a batch',
            'data_wait_share', 100, '% of the time', 'Per interval, while training.');
@@ -395,6 +420,9 @@
           const c = color(runs.length > 1 ? i * paths.length + k : k);
           sets.push({label: (runs.length > 1 ? label(r, i) + ' ' : '') + path, borderColor: c,
                      backgroundColor: c, borderDash: dash[path] || [], pointRadius: 3,
+                     // A cross: the calibrated emulation at a point not judged (host drift).
+                     pointStyle: drawn(r).map((p) => p.paths[path].judged === false
+                                                     ? 'crossRot' : 'circle'),
                      borderWidth: path === 'real' ? 2.5 : 1.5,
                      data: drawn(r).map((p) => ({x: speedOf(p), y: p.paths[path][field]}))});
         }));
@@ -405,9 +433,13 @@
                        borderDash: [6, 4], pointRadius: 0, borderWidth: 1,
                        data: [{x: Math.min(...speeds), y: y}, {x: Math.max(...speeds), y: y}]});
         const demand = S(runs[0]).demand_MB_per_second;
-        chart(charts, id, title,
+        // The axis spans the demand too (its mark is drawn only inside the axis): with only
+        // fast points it would start at a power of ten over it.
+        const drawnChart = chart(charts, id, title,
               {type: 'line', data: {datasets: sets},
                options: {scales: {x: {type: 'logarithmic',
+                                      suggestedMin: demand > 0 ? demand : undefined,
+                                      suggestedMax: demand > 0 ? demand : undefined,
                                       title: {display: true,
                                               text: 'storage speed: MB/s read at the ' +
                                                     'loader\'s reads in flight (log)'}},
@@ -418,6 +450,9 @@
                                    // The bound's second line is unnamed: one legend entry.
                                    legend: {labels: {filter: (item) => item.text !== ''}}}}},
               note);
+        // The axis as drawn, for tests: it must hold the demand's mark.
+        drawnChart.canvas.setAttribute('data-x-range', JSON.stringify(
+            [drawnChart.scales.x.min, drawnChart.scales.x.max]));
       }
       bySpeed('fidelity-rate', 'Images/s against the storage\'s speed', 'images_per_second',
               'images/s (emulated: samples/s)',
@@ -438,19 +473,29 @@
               'Each path\'s stall share less the real training\'s, in points.', false,
               S(runs[0]).bound_percent);
       const sec = section('Points');
-      const cell = (p) => `${num(p.images_per_second, 1)}, ${num(p.stall_percent, 1)}%` +
+      const cell = (p, point) => `${num(p.images_per_second, 1)}, ${num(p.stall_percent, 1)}%` +
                           (p.error_percent == null ? ''
                                                    : ` (${num(p.error_percent, 1)}%, ` +
-                                                     `${num(p.stall_error_points, 1)})`);
+                                                     `${num(p.stall_error_points, 1)})`) +
+                          // Not judged: each round's drift, every one over the bound.
+                          (p.judged === false ? ' not judged: host drift ' +
+                                                (point.rounds_drift_percent || [])
+                                                    .map((d) => `${num(d, 1)}%`).join(', ')
+                                              : '');
       runs.forEach((r, i) => table(sec, ['storage', 'storage MB/s', 'x demand'].concat(paths)
-                                            .concat(['compute ms: calibrated, real',
+                                            .concat(['compute ms: calibrated, real ' +
+                                                     '(drift; rounds drifted; tries)',
                                                      'real\'s spread over rounds',
                                                      'load before/after', 'real results']),
                                    (S(r).points || []).map((p) => [
                                      p.storage, num(speedOf(p), 2), num(p.times_demand, 2)]
-                                     .concat(paths.map((path) => cell(p.paths[path])))
+                                     .concat(paths.map((path) => cell(p.paths[path], p)))
                                      .concat([`${num(p.calibrated_compute_ms, 0)}, ` +
-                                              `${num(p.paths.real.compute_ms, 0)}`,
+                                              `${num(p.paths.real.compute_ms, 0)}` +
+                                              (p.calibration_drift_percent == null ? '' :
+                                               ` (${num(p.calibration_drift_percent, 1)}%; ` +
+                                               `${p.drifted_rounds} of ${p.repeat} drifted; ` +
+                                               `${p.tries} tries)`),
                                               // REPEAT rounds: how far the training's own
                                               // rounds were apart (the noise floor).
                                               p.real_spread_percent == null ? '-' :
