@@ -18,3 +18,17 @@ mpi_launch() {
 # ones it took): 16 files x 8 samples.
 MPI_SMALL=(dataset.num_files_train=16 dataset.num_samples_per_file=8 dataset.record_length_bytes_stdev=20000
   "dataset.data_folder=$WORK/data" "output.folder=$WORK/out" train.computation_time=0.002)
+
+# mpi_two_hosts DIR: the two network-namespace hosts of tests/mpi/netns_hosts.sh under DIR for
+# this test (taken down at its exit; skips where it is not root or namespaces cannot be
+# made); NETNS_MPIRUN_ARGS holds the mpirun flags that reach them.
+mpi_two_hosts() {
+  local dir=$1 rc=0
+  source "$SRC/tests/mpi/netns_hosts.sh"
+  skip_unless '[ "$(id -u)" = 0 ]' "network namespaces need root"
+  at_exit "netns_down '$dir' >/dev/null 2>&1"
+  netns_gc >/dev/null 2>&1 || true
+  netns_up "$dir" 1 >/dev/null || rc=$?
+  skip_unless "[ $rc != 77 ]" "cannot make network namespaces here"
+  [ "$rc" = 0 ] || fail "netns_up failed"
+}

@@ -8,16 +8,8 @@
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 skip_unless "command -v mpirun" "$MPI_NEEDS"
-source "$SRC/tests/mpi/netns_hosts.sh"
-skip_unless '[ "$(id -u)" = 0 ]' "network namespaces need root"
-
 hosts=$WORK/hosts
-at_exit 'netns_down "$hosts" >/dev/null 2>&1'
-netns_gc >/dev/null 2>&1 || true
-rc=0
-netns_up "$hosts" 1 >/dev/null || rc=$?
-skip_unless "[ $rc != 77 ]" "cannot make network namespaces here"
-[ "$rc" = 0 ] || fail "netns_up failed"
+mpi_two_hosts "$hosts"
 
 # two_hosts SECONDS ARGS...: mpirun over the two hosts, bounded in time.
 two_hosts() {
