@@ -101,6 +101,9 @@ YAML
   --image-size 32 --warmup-steps 1 --steps-per-epoch 3 >"$WORK/out"
 cat "$WORK/out"
 grep -q "at batch 2 on" "$WORK/out" || fail "calibration batch"
+# Another model and crop than the workload's are said (issue 46.23): the figure is resnet18's.
+grep -q "Note: timed resnet18 at 32x32 px; tiny trains resnet50 at 224x224: this figure is resnet18's step" \
+  "$WORK/out" || fail "calibration of another model: no note"
 tail -n 1 "$WORK/out" | grep -Eq '^train\.computation_time=[0-9]+\.[0-9]{6}$' ||
   fail "calibration override line"
 # With --data the loader reads and decodes beside the timed steps: each step's compute is its
