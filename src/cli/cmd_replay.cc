@@ -66,7 +66,8 @@ void AddReplayCommand(CLI::App& app, Action& action) {
   AddOutputFlag(*command, flags.output, "in <DIR>/replay-<UTC stamp>/ (default: none)");
   AddIntervalFlag(*command, j.interval_s, "MB/s and operations");
   AddNoProgressFlag(*command, j.progress);
-  command->callback([&action] { action = [] { return Replay(flags); }; });
+  command->callback(
+      [&action] { action = [] { return WithS3OptionFlag([] { return Replay(flags); }); }; });
 }
 
 }  // namespace trainbench::cli

@@ -89,7 +89,8 @@ void AddStageCommand(CLI::App& app, Action& action) {
       "A stop of any kind resumes (DEST/NAME.part and its journal); NAME appears only whole and "
       "verified. stdout: where the time went, then {\"trainbench_stage\": {...}}. Exit 0 done, 1 "
       "failed, 2 usage, 130 interrupted. More: docs/staging.md");
-  command->callback([&action] { action = [] { return Stage(flags); }; });
+  command->callback(
+      [&action] { action = [] { return WithS3OptionFlag([] { return Stage(flags); }); }; });
 }
 
 }  // namespace trainbench::cli

@@ -144,7 +144,9 @@ void AddTrainCommand(CLI::App& app, Action& action) {
                       "override for `trainbench run`: the mean compute per step, with its stdev "
                       "(with --data DIR or s3://: each step less its data wait, the loader "
                       "decoding beside it, as in real training)");
-  command->callback([&action, command] { action = [command] { return Run(args, *command); }; });
+  command->callback([&action, command] {
+    action = [command] { return WithS3OptionFlag([command] { return Run(args, *command); }); };
+  });
 }
 
 }  // namespace trainbench::cli

@@ -3,11 +3,26 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <regex>
 
 #include "common/error.h"
 #include "common/log.h"
 
 namespace trainbench::cli {
+
+std::string S3OptionFlagWords(const std::string& text) {
+  static const std::regex kKey(R"(storage\.storage_options\.(\w+))");
+  static const std::regex kMap(R"(storage\.storage_options\b)");
+  return std::regex_replace(std::regex_replace(text, kKey, "--s3-option $1"), kMap, "--s3-option");
+}
+
+int WithS3OptionFlag(const std::function<int()>& job) {
+  try {
+    return job();
+  } catch (const Error& e) {
+    throw Error(e.code(), S3OptionFlagWords(e.what()));
+  }
+}
 
 int ShowJobReport(const app::JobReport& report) {
   if (!report.reports) return report.exit_code;  // another rank shows the job's end

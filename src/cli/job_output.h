@@ -3,10 +3,20 @@
 // results could not be written. Returns the exit code.
 #pragma once
 
+#include <functional>
+#include <string>
+
 #include "app/job_report.h"
 
 namespace trainbench::cli {
 
 int ShowJobReport(const app::JobReport& report);
+
+// For the commands that take S3 settings as --s3-option KEY=VALUE (train, stage, replay):
+// runs `job`, and a message that names a workload's key storage.storage_options.KEY (the
+// storage's own words, shared with run and datagen) names --s3-option KEY instead.
+int WithS3OptionFlag(const std::function<int()>& job);
+// The same rewording of one message.
+std::string S3OptionFlagWords(const std::string& text);
 
 }  // namespace trainbench::cli

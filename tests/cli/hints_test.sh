@@ -62,4 +62,17 @@ EOF
 expect_exit 2 tr.out "$TB" replay "$WORK/ops.tsv" --train-results "$WORK/killed" --no-progress
 contains tr.out "--train-results $WORK/killed/summary.json: that training did not end (the job did not end"
 if grep -q "not the results of" tr.out; then fail "called a killed training not a training: $(cat tr.out)"; fi
+# The commands that take S3 settings as --s3-option name that flag, not a workload's key; run
+# names the key it takes (issue 46.22).
+expect_exit 2 s3opt.out "$TB" stage s3://bucket/x "$WORK/st" --s3-option s3_max_attempts=abc
+contains s3opt.out "error: --s3-option s3_max_attempts: 'abc' is not a whole number >= 1"
+: >s3train.out
+if train_has_libtorch; then
+  expect_exit 2 s3train.out env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_PROFILE HOME="$WORK" \
+    "$TB" train --allow-cpu --data s3://bucket/x --s3-option endpoint_url=http://127.0.0.1:9
+  contains s3train.out "or --s3-option access_key_id and secret_access_key"
+fi
+if grep -q "storage.storage_options" s3opt.out s3train.out; then fail "a workload key named: $(cat s3opt.out s3train.out)"; fi
+expect_exit 2 s3run.out "$TB" run resnet50_h100 dataset.data_folder=s3://b/x storage.storage_options.s3_max_attempts=abc
+contains s3run.out "error: storage.storage_options.s3_max_attempts: 'abc' is not a whole number >= 1"
 echo "PASS: hints ($checks checks)"
