@@ -65,7 +65,9 @@ std::vector<std::string> ReaderMark::LiveReaders(storage::Storage& storage) {
   std::vector<std::string> live;
   std::vector<storage::ListEntry> marks;
   try {
-    marks = storage.List(kReadersPrefix);
+    // The folder's name without its '/': S3's List adds one to the prefix it is given.
+    const std::string folder = kReadersPrefix;
+    marks = storage.List(folder.substr(0, folder.size() - 1));
   } catch (const std::exception&) {
     return live;  // no readers' folder
   }
