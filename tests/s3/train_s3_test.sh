@@ -81,6 +81,19 @@ check "one worker keeps several GETs in flight" [ "$(json_last_line profile.out 
   'd["trainbench_oplog"][0]["profile"]["most in flight"] >= 2')" = True ]
 check "the results keep the s3 options" [ "$(json "$(json_last_line train.out 'd["trainbench"]["results"]')/summary.json" \
   'd["config"]["s3_options"]')" = "{'s3_force_path_style': 'true'}" ]
+# The training's own record of its reads from S3 (issue 46.6): the GETs the op-log holds, its
+# S3 counters in the summary and the S3 line on the console, as `run` prints them.
+check "train records its S3 reads" "$PY" - \
+  "$(json_last_line train.out 'd["trainbench"]["results"]')/summary.json" train.tsv <<'PY'
+import csv, json, sys
+s = json.load(open(sys.argv[1]))["trainbench"]
+gets = [r for r in csv.DictReader(open(sys.argv[2]), delimiter="\t") if r["op"] == "GET"]
+assert s["io"]["reads"] == len(gets) and s["io"]["bytes_read"] == sum(int(g["bytes"]) for g in gets), (s["io"], len(gets))
+assert s["storage_counters"]["s3_requests"] >= len(gets), s["storage_counters"]
+PY
+contains train.out "S3: "
+contains train.out " requests, 0 retried; "
+
 expect_exit 0 replay.out "$TB" replay train.tsv.zst --no-progress "${path_style[@]}" --output "$WORK/replays"
 # With no --concurrency, as many workers as the training had GETs in flight (its one loader
 # thread kept several), not one per thread.
