@@ -162,7 +162,7 @@ expect_exit 1 key.out "$TB" train "${tiny[@]}" --data "s3://$bucket/sets/imgs.ta
   --s3-option access_key_id=NOSUCHKEY0000 --s3-option "secret_access_key=$wrong" --output "$WORK/nores"
 contains key.out "s3://$bucket/sets"
 contains key.out "InvalidAccessKeyId"
-contains key.out "check the access key ID (from storage.storage_options)"
+contains key.out "check the access key ID (from --s3-option)"  # the flag train takes (issue 46.22)
 check "a wrong key fails before training, printing no secret" refused_early key.out
 expect_exit 1 bucket.out "$TB" train "${tiny[@]}" --data "s3://nosuch-$bucket/imgs" "${path_style[@]}" \
   --output "$WORK/nores"
