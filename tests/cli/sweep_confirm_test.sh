@@ -23,7 +23,14 @@ check "no sweep folder for a refused --confirm" test -z "$(ls -d "$WORK"/out/swe
 expect_exit 0 held.out "$TB" sweep "${w[@]}" --find-max-accelerators --no-progress
 folder=$(json_last_line held.out 'd["trainbench"]["results"]')
 answer=$(json_last_line held.out 'd["trainbench_sweep"]["answer_accelerators"]')
-contains held.out "held by 3 full-length run(s) at each side: $answer passed"
+# "at each side" only where both sides ran 3 (issue 46.9): here the count above the answer is
+# no verdict (the dataset too small), so only the answer's side holds.
+if [ "$(json_last_line held.out 'd["trainbench_sweep"]["first_failure_accelerators"] is None')" = True ]; then
+  contains held.out "held by full-length runs: $answer passed 3 of 3"
+  if grep -q "at each side" held.out; then fail "'at each side' with one side: $(grep 'held by' held.out)"; fi
+else
+  contains held.out "held by 3 full-length run(s) at each side: $answer passed"
+fi
 check "the spread in the final line and summary: 3 runs at the answer" "$PY" - held.out "$folder/summary.json" <<'PY'
 import json, sys
 line = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])["trainbench_sweep"]
