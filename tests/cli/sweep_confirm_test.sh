@@ -48,7 +48,8 @@ assert len(open(sys.argv[2].replace("summary.json", "probes.jsonl")).read().spli
 PY
 
 # The repeats are journaled: the journal says the third run at the answer failed on a host
-# 97% busy with its compute timers 20 ms late (as a neighbour's load leaves it); the same
+# 97% busy with its compute timers 20 ms late at p99 and 4 ms on average (as a neighbour's load
+# leaves it: 28 AU points of the 18.5 it missed, so the lateness explains it); the same
 # command runs nothing again and names the disagreement and its cause, picking no side.
 "$PY" - "$folder/probes.jsonl" "$answer" <<'PY'
 import json, sys
@@ -57,7 +58,7 @@ rows = [json.loads(l) for l in open(path)]
 for r in rows:
     if r["full"] and r["accelerators"] == n and r["repeat"] == 2:
         r.update(passed=False, verdict="FAIL", au_percentage=71.5, host_busy_share=0.97,
-                 timer_late_p99_ms=20.0, page_cache_fraction=0.0)
+                 timer_late_p99_ms=20.0, timer_late_mean_ms=4.0, page_cache_fraction=0.0)
 open(path, "w").write("".join(json.dumps(r) + "\n" for r in rows))
 PY
 runs_before=$(ls "$folder/probes" | wc -l)
