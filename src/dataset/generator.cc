@@ -188,6 +188,15 @@ void CheckFreeSpace(uint64_t planned_bytes, storage::Storage& storage, bool forc
   if (!root || planned_bytes == 0) return;
   struct statvfs fs;
   if (::statvfs(root->c_str(), &fs) != 0) return;
+  // A file system that reports no size at all (a CephFS whose cluster has no ceph-mgr to
+  // sum its pools, some FUSE file systems) cannot tell: warn rather than refuse as if full.
+  if (fs.f_blocks == 0) {
+    LogWarning(fmt::format(
+        "{} reports no capacity (statfs: 0 blocks), so the free space for the {} bytes ({}) "
+        "still to write cannot be checked",
+        *root, planned_bytes, FormatBytes(static_cast<double>(planned_bytes))));
+    return;
+  }
   const uint64_t free_bytes = static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
   if (planned_bytes <= free_bytes) return;
   const std::string numbers =

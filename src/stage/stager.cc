@@ -13,6 +13,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/publish_file.h"
 #include "common/secrets.h"
 #include "common/strings.h"
 #include "common/units.h"
@@ -51,15 +52,15 @@ std::string Label(const Expected& e) {
   return e.hex ? fmt::format("{} ({})", HashName(e.kind), e.from) : "none";
 }
 
-// Fsyncs and renames part to final, then fsyncs the folder: the final name appears only for
-// whole, verified bytes, and stays after a crash.
+// Fsyncs and publishes part as final (link, or rename: common/publish_file.h), then fsyncs the
+// folder: the final name appears only for whole, verified bytes, and stays after a crash.
 void Publish(int fd, const std::string& part, const std::string& final_path) {
   if (::fsync(fd) != 0)
     throw IoError(fmt::format("cannot flush '{}' to disk: {}", part, std::strerror(errno)), errno);
-  if (::rename(part.c_str(), final_path.c_str()) != 0)
-    throw IoError(
-        fmt::format("cannot rename '{}' to '{}': {}", part, final_path, std::strerror(errno)),
-        errno);
+  if (const int error = PublishFile(part, final_path); error != 0)
+    throw IoError(fmt::format("cannot put '{}' into place as '{}': {}", part, final_path,
+                              std::strerror(error)),
+                  error);
   const int dir = ::open(fs::path(final_path).parent_path().c_str(), O_RDONLY | O_DIRECTORY);
   if (dir >= 0) {
     ::fsync(dir);

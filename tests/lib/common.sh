@@ -16,11 +16,12 @@
 #   stage.sh     stage_use_servers, stage_check_account, ... against nginx/squid (stage/)
 #   slurm.sh     slurm_use_cluster, slurm_srun, slurm_wait_job, ... on the suite's cluster (slurm/)
 #   container.sh container_use_image, container_run: the suite's podman image (container/)
+#   cephfs.sh    cephfs_use_cluster, cephfs_mpirun, cephfs_on: the suite's CephFS on two hosts (cephfs/)
 # They define functions and variables only: a test states what it needs (skip_unless,
 # s3_use_gateway, stage_use_servers, cd "$WORK") itself.
 #
 # Naming: functions are lower_snake_case verbs; a helper tied to one kind of test (its
-# servers or tools) carries that kind's prefix: s3_, stage_, mpi_, netns_, chromium_,
+# servers or tools) carries that kind's prefix: s3_, stage_, mpi_, netns_, cephfs_, chromium_,
 # interop_, train_, slurm_, container_, fault_proxy_. Constants of a kind are upper case with the same prefix.
 #
 # The skip rule (skip.sh; the suite's fixtures, s3/gateway.sh and stage/servers.sh, use it
@@ -174,7 +175,7 @@ fault_proxy_stop() {
 }
 
 # The helpers of each kind of test (header).
-for _part in skip run report chromium interop train mpi s3 stage slurm container; do
+for _part in skip run report chromium interop train mpi s3 stage slurm container cephfs; do
   # shellcheck disable=SC1090
   source "$TESTS_LIB/$_part.sh"
 done

@@ -140,9 +140,17 @@ netns_pick_subnet() {
   return 1
 }
 
-# netns_write_rsh DIR: the launch agent (see the header).
+# netns_write_rsh DIR [MOUNT_NS_DIR]: the launch agent (see the header). With MOUNT_NS_DIR
+# the commands also enter the host's own mount namespace, MOUNT_NS_DIR/hosta or /hostb (a
+# file system mounted on that host alone: tests/cephfs/cluster.sh), through nsenter; without
+# it, `ip netns exec` gives each command a fresh copy of this one's.
 netns_write_rsh() {
-  local dir=$1
+  local dir=$1 mount_ns=${2:-} enter
+  if [ -n "$mount_ns" ]; then
+    enter="nsenter --net=/run/netns/\$ns --mount=$mount_ns/\$name"
+  else
+    enter='ip netns exec "$ns"'
+  fi
   cat >"$dir/rsh" <<EOF
 #!/usr/bin/env bash
 # Open MPI launch agent for the netns hosts of $dir (written by netns_hosts.sh).
@@ -168,7 +176,7 @@ echo "\$(date +%T.%N) \$host: \$cmd" >>"$dir/rsh.log"
 exec env -i PATH="\$PATH" \${LD_LIBRARY_PATH:+LD_LIBRARY_PATH="\$LD_LIBRARY_PATH"} \\
   HOME="\${HOME:-/root}" USER="\$(id -un)" LOGNAME="\$(id -un)" SHELL=/bin/bash \\
   \${TMPDIR:+TMPDIR="\$TMPDIR"} \${LANG:+LANG="\$LANG"} \\
-  ip netns exec "\$ns" unshare --uts /bin/bash -c 'hostname "\$0" && exec /bin/bash -c "\$1"' "\$name" "\$cmd"
+  $enter unshare --uts /bin/bash -c 'hostname "\$0" && exec /bin/bash -c "\$1"' "\$name" "\$cmd"
 EOF
   chmod 755 "$dir/rsh"
 }

@@ -45,6 +45,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$HERE/../lib/skip.sh"  # skip_unless: the skip rule
 # shellcheck source=../lib/daemons.sh
 source "$HERE/../lib/daemons.sh"  # daemon_state_dir, daemon_is_ours, daemon_stop
+# shellcheck source=../lib/ceph.sh
+source "$HERE/../lib/ceph.sh"  # ceph_conf, ceph_start_core, start_daemon, die, wipe, ...
 PY=/usr/bin/python3
 
 usage() {
@@ -56,89 +58,6 @@ cmd=$1
 daemon_state_dir "gateway" "$2"
 
 log() { echo "gateway: $*" >&2; }
-
-free_port() {
-  "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# The daemons' log tails, for a failed start.
-dump_logs() {
-  local f
-  for f in "$DIR"/log/*.log "$DIR"/log/*.out; do
-    [ -s "$f" ] || continue
-    echo "----- tail of $f -----" >&2
-    tail -n 40 "$f" >&2
-  done
-}
-
-# Processes still running with DIR's ceph.conf that no pid file names (a radosgw-admin or ceph
-# left behind by a start that was killed).
-leftovers() {
-  local p
-  for p in /proc/[0-9]*; do
-    tr '\0' '\n' 2>/dev/null <"$p/cmdline" | grep -qxF -- "$DIR/ceph.conf" && echo "${p#/proc/}"
-  done
-  return 0
-}
-
-# Stops the recorded daemons in the reverse order of their start (radosgw, osd, mon: each
-# still has the daemons it talks to while it shuts down).
-kill_daemons() {
-  local pids pid rc=0
-  pids=()
-  [ -f "$DIR/pids" ] && mapfile -t pids < <(tac "$DIR/pids")
-  for pid in "${pids[@]}" $(leftovers); do
-    daemon_stop "$pid" 10 || rc=1
-  done
-  return "$rc"
-}
-
-# Removes DIR's state; only a DIR this script made (it holds the marker) or an empty one.
-wipe() {
-  local keep_logs=$1
-  [ -d "$DIR" ] || return 0
-  if [ ! -e "$DIR/$MARKER" ] && [ -n "$(ls -A "$DIR")" ]; then
-    log "$DIR is not empty and was not made by gateway.sh; not touching it"
-    exit 1
-  fi
-  if [ "$keep_logs" = 1 ]; then
-    find "$DIR" -mindepth 1 -maxdepth 1 ! -name log ! -name "$MARKER" -exec rm -rf {} +
-  else
-    rm -rf "$DIR"
-  fi
-}
-
-ceph_cli() { timeout -k 5 20 ceph -c "$DIR/ceph.conf" --connect-timeout 10 "$@"; }
-
-# Records a daemon's pid (the background job's pid is the daemon's: `exec` below).
-start_daemon() {
-  local name=$1
-  shift
-  setsid "$@" </dev/null >"$DIR/log/$name.out" 2>&1 &
-  local pid=$!
-  echo "$pid" >>"$DIR/pids"
-  eval "${name^^}_PID=$pid"
-}
-
-# die MESSAGE: a failed start: the message, the daemons' log tails, the daemons stopped.
-die() {
-  log "$*"
-  rm -f "$DIR/env"
-  dump_logs
-  kill_daemons || true
-  exit 1
-}
-
-# The whole start has at most START_TIMEOUT seconds (90 by default); every wait checks it.
-in_time() { ((SECONDS < deadline)); }
-
-require_alive() {
-  local name=$1 pid=$2
-  if ! kill -0 "$pid" 2>/dev/null; then
-    log "$name (pid $pid) exited"
-    return 1
-  fi
-}
 
 do_start() {
   local missing=() b
@@ -159,7 +78,7 @@ do_start() {
   touch "$DIR/$MARKER"
   : >"$DIR/pids"
 
-  local mon_port rgw_port tls_port fsid
+  local mon_port rgw_port tls_port
   mon_port=$(free_port)
   rgw_port=$(free_port)
   while [ "$rgw_port" = "$mon_port" ]; do rgw_port=$(free_port); done
@@ -176,64 +95,9 @@ do_start() {
   else
     log "no TLS endpoint: openssl could not make a certificate ($(tail -n 2 "$DIR/log/tls.out" 2>/dev/null))"
   fi
-  fsid=$("$PY" -c 'import uuid; print(uuid.uuid4())')
 
-  cat >"$DIR/ceph.conf" <<EOF
-[global]
-fsid = $fsid
-mon host = v2:127.0.0.1:$mon_port
-mon initial members = a
-public addr = 127.0.0.1
-cluster addr = 127.0.0.1
-public network = 127.0.0.0/8
-ms bind ipv6 = false
-ms bind msgr1 = false
-auth cluster required = cephx
-auth service required = cephx
-auth client required = cephx
-keyring = $DIR/keyring
-run dir = $DIR/run
-crash dir = $DIR/crash
-admin socket = $DIR/run/\$name.asok
-log file = $DIR/log/\$name.log
-log to stderr = false
-err to stderr = true
-mon cluster log file = $DIR/log/cluster.log
-pid file =
-osd pool default size = 1
-osd pool default min size = 1
-osd pool default pg num = 8
-osd pool default pgp num = 8
-osd pool default pg autoscale mode = off
-osd crush chooseleaf type = 0
-mon allow pool size one = true
-mon warn on pool no redundancy = false
-mon max pg per osd = 1000
-ms async op threads = 2
-# Few threads and small caches: the box has 2 cores.
-rocksdb cache size = 16777216
-debug ms = 0
-debug rocksdb = 0
-
-[mon]
-mon data = $DIR/mon/\$cluster-\$id
-mon data avail crit = 1
-mon data avail warn = 2
-mon allow pool delete = true
-# Commit map changes sooner than every 1 s: rgw creates 7 pools one after another at start.
-paxos propose interval = 0.1
-
-[osd]
-osd data = $DIR/osd/\$cluster-\$id
-osd objectstore = memstore
-memstore device bytes = 1073741824
-osd op num shards = 1
-osd op num threads per shard = 2
-osd crush update on start = true
-osd max object name len = 460
-osd max object namespace len = 64
-osd memory target = 536870912
-osd heartbeat grace = 60
+  ceph_conf 127.0.0.1 "$mon_port" 127.0.0.0/8
+  cat >>"$DIR/ceph.conf" <<EOF
 
 [client]
 ms mon client mode = crc
@@ -248,59 +112,10 @@ rgw lc debug interval = -1
 log file = $DIR/log/\$name.log
 EOF
 
-  # cephx: the keys of the mon, the admin (ceph, radosgw-admin), the osd (always osd.0 in a
-  # fresh cluster) and radosgw, with the capabilities a deployment gives them; the mon's mkfs
-  # imports them all.
-  local key
-  : >"$DIR/log/mkfs.out"
-  for key in "mon. --cap mon allow\ *" \
-    "client.admin --cap mon allow\ * --cap osd allow\ * --cap mgr allow\ *" \
-    "osd.0 --cap mon allow\ profile\ osd --cap osd allow\ *" \
-    "client.rgw.a --cap mon allow\ rw --cap osd allow\ rwx"; do
-    eval "ceph-authtool $([ -f "$DIR/keyring" ] || echo --create-keyring) \"\$DIR/keyring\" --gen-key -n $key" \
-      >>"$DIR/log/mkfs.out" 2>&1 || die "ceph-authtool failed for ${key%% *}"
-  done
-  chmod 600 "$DIR/keyring"
-
-  # The mon: a monmap with one mon, mkfs, then run (in the foreground, in the background).
-  monmaptool --create --addv a "[v2:127.0.0.1:$mon_port]" --fsid "$fsid" "$DIR/monmap" >"$DIR/log/mkfs.out" 2>&1 || die "monmaptool failed"
-  ceph-mon -c "$DIR/ceph.conf" --mkfs -i a --monmap "$DIR/monmap" --keyring "$DIR/keyring" >>"$DIR/log/mkfs.out" 2>&1 ||
-    die "ceph-mon --mkfs failed"
-  start_daemon mon ceph-mon -c "$DIR/ceph.conf" -f -i a
-  log "${SECONDS}s: ceph-mon started (pid $MON_PID, port $mon_port)"
-
-  # The osd: registered with the mon, mkfs on memstore, then run.
-  local osd_uuid osd_id
-  osd_uuid=$("$PY" -c 'import uuid; print(uuid.uuid4())')
-  osd_id=
-  for _ in $(seq 20); do
-    in_time || break
-    require_alive mon "$MON_PID" || break
-    osd_id=$(ceph_cli osd new "$osd_uuid" 2>>"$DIR/log/mkfs.out") && break
-    osd_id=
-    sleep 0.5
-  done
-  [ -n "$osd_id" ] || die "the mon did not answer 'osd new'"
-  mkdir -p "$DIR/osd/ceph-$osd_id"
-  ceph-osd -c "$DIR/ceph.conf" -i "$osd_id" --mkfs --osd-uuid "$osd_uuid" >>"$DIR/log/mkfs.out" 2>&1 ||
-    die "ceph-osd --mkfs failed"
-  start_daemon osd ceph-osd -c "$DIR/ceph.conf" -f -i "$osd_id"
-  log "${SECONDS}s: ceph-osd started (pid $OSD_PID)"
-
+  ceph_start_core 127.0.0.1 "$mon_port" "client.rgw.a --cap mon allow\ rw --cap osd allow\ rwx"
   # radosgw creates its pools as it starts; it needs an osd that is up.
-  local up=0
-  for _ in $(seq 60); do
-    in_time || break
-    require_alive osd "$OSD_PID" || break
-    if ceph_cli osd dump 2>/dev/null | grep -q "^osd.$osd_id up"; then
-      up=1
-      break
-    fi
-    sleep 0.5
-  done
-  [ "$up" = 1 ] || die "osd.$osd_id did not come up"
   start_daemon rgw radosgw -c "$DIR/ceph.conf" -f -n client.rgw.a
-  log "${SECONDS}s: osd.$osd_id up; radosgw started (pid $RGW_PID, port $rgw_port)"
+  log "${SECONDS}s: radosgw started (pid $RGW_PID, port $rgw_port)"
 
   # The test user (radosgw-admin makes the default realm/zone if radosgw has not yet).
   local made=0

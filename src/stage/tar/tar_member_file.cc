@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "common/error.h"
+#include "common/publish_file.h"
 
 namespace trainbench::stage {
 namespace {
@@ -82,10 +83,9 @@ uint64_t TarMemberFile::Commit(const uint64_t* expected_bytes) {
     ::unlink(temp_path_.c_str());
     Fail("cannot close", error_number);
   }
-  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    const int error_number = errno;
+  if (const int error_number = PublishFile(temp_path_, path_); error_number != 0) {
     ::unlink(temp_path_.c_str());
-    Fail(fmt::format("cannot rename to '{}'", path_), error_number);
+    Fail(fmt::format("cannot put into place as '{}'", path_), error_number);
   }
   return written_;
 }

@@ -13,9 +13,10 @@
 #include <filesystem>
 
 #include "common/log.h"
-#include "storage/posix/file_lock.h"
-#include "storage/io_error.h"
+#include "common/publish_file.h"
 #include "storage/engines/uring_engine.h"
+#include "storage/io_error.h"
+#include "storage/posix/file_lock.h"
 
 namespace trainbench::storage {
 namespace fs = std::filesystem;
@@ -73,8 +74,8 @@ class PosixWriter : public AtomicWriter {
     const int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) Fail("close failed for", final_, errno);
-    if (::rename(temp_.c_str(), final_.c_str()) != 0)
-      Fail("cannot rename into place", final_, errno);
+    if (const int error = PublishFile(temp_, final_); error != 0)
+      Fail("cannot put into place", final_, error);
     committed_ = true;
   }
 
