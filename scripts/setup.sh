@@ -7,6 +7,7 @@
 # libjs-chart.js and gnuplot-nox (`trainbench report` inlines Chart.js; gnuplot draws --png).
 # The tests' and benches':
 # ceph-mon, ceph-osd, radosgw, ceph-common: the S3 server the tests run (tests/s3/gateway.sh).
+# ceph-mds, ceph-fuse: the CephFS the tests mount on two hosts (tests/cephfs/cluster.sh).
 # chromium, tmux: the report's tests (headless Chromium renders the page, tmux the live view).
 # nginx, squid: the origin and the mirror the stage tests fetch from (tests/stage/servers.sh).
 # aria2: the third client of bench/stage_vs_curl.sh (aria2c -x 8).
@@ -42,7 +43,7 @@ if [ "$profile" = all ]; then
     clang-format git hdf5-tools
     libgloo-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    ceph-mon ceph-osd radosgw ceph-common
+    ceph-mon ceph-osd radosgw ceph-common ceph-mds ceph-fuse
     nginx squid
     slurmctld slurmd slurm-client munge
     fio aria2 time zstd python3 python3-numpy python3-h5py python3-pil
