@@ -113,13 +113,24 @@ void WriteRunFiles(const FinishedRun& run, const std::vector<metrics::RunRecord>
             report::Summary(records[r], config, run.started, UtcStamp()).dump(2) + "\n");
 }
 
+// What a complete checkpointing run did, in words: what it wrote, what it read and whose.
+std::string CheckpointRunWords(const metrics::RunRecord& record,
+                               const config::WorkloadConfig& config) {
+  size_t written = 0, read = 0;
+  for (const auto& k : record.checkpoints) (k.operation == "write" ? written : read) += 1;
+  if (config.checkpoint.num_checkpoints_write == 0)
+    return fmt::format("{} checkpoint(s) read that an earlier job wrote, none written", read);
+  if (read == 0) return fmt::format("{} checkpoint(s) written, none read back", written);
+  return fmt::format("{} checkpoint(s) written, the last {} read back", written, read);
+}
+
 // The exit status and the last words: complete (0), interrupted (130), or stopped (1).
 void EndRun(const FinishedRun& run, bool job_ending, RunOutcome& out) {
   const auto& record = out.record;
   if (record.complete) {
     const auto& au = out.summary["metric"]["train_au_mean_percentage"];
     if (!run.options.config.workflow.train)
-      run.log.Info("run complete: checkpoints written and read");
+      run.log.Info("run complete: " + CheckpointRunWords(record, run.options.config));
     else
       run.log.Info(fmt::format(
           "run complete: AU {:.2f}%, {}", au.is_number() ? au.get<double>() : 0.0,

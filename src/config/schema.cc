@@ -557,6 +557,9 @@ std::vector<KeySpec> BuildSchema() {
   keys.push_back(SignedKey(
       "checkpoint.num_checkpoints_read",
       [](auto& c) -> auto& { return c.checkpoint.num_checkpoints_read; }, -1));
+  keys.push_back(UnsignedKey(
+      "checkpoint.read_shard_offset",
+      [](auto& c) -> auto& { return c.checkpoint.read_shard_offset; }));
   keys.push_back(Ignored("checkpoint.time_between_checkpoints"));
   keys.push_back(EnumKey<CheckpointType>(
       "checkpoint.type", [](auto& c) -> auto& { return c.checkpoint.type; },

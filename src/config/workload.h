@@ -156,6 +156,10 @@ struct CheckpointConfig {
   bool fsync = false;
   int64_t num_checkpoints_write = -1;
   int64_t num_checkpoints_read = -1;
+  // trainbench's: a checkpointing workload's rank r reads back the shard of rank
+  // (r + read_shard_offset) mod ranks, so with an offset of a host's rank count no rank
+  // reads what its own host wrote (and may still cache). 0: its own.
+  uint64_t read_shard_offset = 0;
   CheckpointType type = CheckpointType::kRankZero;
   CheckpointMode mode = CheckpointMode::kDefault;
 };

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstddef>
+
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -23,6 +26,19 @@ bool CacheCouldHoldIt(const config::WorkloadConfig& c, dist::Communicator& ranks
     per_rank = CheckpointSize(c.model, static_cast<uint64_t>(ranks.Size())).largest_rank_bytes;
   const double host_bytes = static_cast<double>(per_rank) * static_cast<double>(o.ranks_on_host);
   return host_bytes < 3.0 * static_cast<double>(metrics::HostMemoryBytes());
+}
+
+// The checkpoints to read, oldest first: the last checkpoint.num_checkpoints_read of those
+// this run wrote, or with no writes of its own of those an earlier job wrote.
+std::vector<metrics::CheckpointRecord> ToRead(const config::WorkloadConfig& c,
+                                              const std::vector<metrics::CheckpointRecord>& written,
+                                              const CheckpointRunOptions& o) {
+  const auto& from = c.checkpoint.num_checkpoints_write == 0 ? o.earlier : written;
+  const size_t reads =
+      c.checkpoint.num_checkpoints_read < 0
+          ? 0
+          : std::min(static_cast<size_t>(c.checkpoint.num_checkpoints_read), from.size());
+  return {from.end() - static_cast<std::ptrdiff_t>(reads), from.end()};
 }
 
 }  // namespace
@@ -79,21 +95,24 @@ metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& c, dist::
       const bool drop = local && (o.drop_caches || CacheCouldHoldIt(c, ranks, o));
       if (drop) {
         if (o.first_rank_on_host) DropPageCache();
-        log("page caches emptied between writing and reading");
+        log(written.empty() ? "page caches emptied before reading"
+                            : "page caches emptied between writing and reading");
       }
       if (together()) {
-        const int64_t reads = c.checkpoint.num_checkpoints_read < 0
-                                  ? 0
-                                  : std::min<int64_t>(c.checkpoint.num_checkpoints_read,
-                                                      static_cast<int64_t>(written.size()));
-        if (reads > 0) r.checkpoint_gap_s = NowSeconds() - writes_end;
-        for (size_t i = written.size() - static_cast<size_t>(reads); i < written.size(); ++i) {
+        const auto to_read = ToRead(c, written, o);
+        if (!to_read.empty() && !written.empty()) r.checkpoint_gap_s = NowSeconds() - writes_end;
+        const auto size = static_cast<uint64_t>(ranks.Size());
+        const int shard = static_cast<int>(
+            (static_cast<uint64_t>(ranks.Rank()) + c.checkpoint.read_shard_offset % size) % size);
+        for (const auto& which : to_read) {
           if (!together()) break;
-          if (written[i].files == 0) continue;
-          auto rec = checkpointer.Read(written[i]);
+          auto rec = checkpointer.Read(which, shard);
+          if (rec.files == 0) continue;  // that rank writes none of it
           r.checkpoints.push_back(rec);
-          log(fmt::format("checkpoint {} read: {} by this rank in {:.3f} s", rec.path,
-                          FormatBytes(static_cast<double>(rec.bytes)), rec.seconds));
+          log(fmt::format("checkpoint {} read: {} by this rank{} in {:.3f} s", rec.path,
+                          FormatBytes(static_cast<double>(rec.bytes)),
+                          shard == ranks.Rank() ? "" : fmt::format(" (rank {}'s shard)", shard),
+                          rec.seconds));
         }
         together();
       }

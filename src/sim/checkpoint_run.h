@@ -1,15 +1,18 @@
 // A checkpointing workload (workflow.train false, checkpoint true: MLPerf Storage's llama3
 // runs): every rank writes its shard of checkpoint.num_checkpoints_write checkpoints (fsync
 // as checkpoint.fsync says), the ranks starting each together, then reads back the last
-// checkpoint.num_checkpoints_read. Between writing and reading, the page cache is emptied on
-// every host when the checkpoint data per host is under 3x its memory (the rules', so the
-// reads come from storage), which needs root: refused with what to do otherwise. The gap
-// between the end of writing and the start of reading is recorded.
+// checkpoint.num_checkpoints_read; with no writes (num_checkpoints_write 0) it reads those an
+// earlier job wrote (CheckpointRunOptions::earlier). Rank r reads the shard of rank
+// (r + checkpoint.read_shard_offset) mod ranks. Between writing and reading, the page cache is
+// emptied on every host when the checkpoint data per host is under 3x its memory (the rules',
+// so the reads come from storage), which needs root: refused with what to do otherwise. The
+// gap between the end of writing and the start of reading is recorded.
 // Not thread-safe: called from the event loop's thread.
 #pragma once
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "config/workload.h"
 #include "dist/communicator.h"
@@ -27,6 +30,9 @@ struct CheckpointRunOptions {
   std::function<void(const std::string&)> log;
   // Where the checkpoints go (not owned); null: checkpoint.checkpoint_folder.
   storage::Storage* storage = nullptr;
+  // With checkpoint.num_checkpoints_write 0: the checkpoints to read, oldest first, as an
+  // earlier job wrote them (checkpoint_records.h), the same on every rank.
+  std::vector<metrics::CheckpointRecord> earlier;
 };
 
 metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& config,

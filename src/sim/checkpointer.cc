@@ -17,16 +17,12 @@ namespace {
 constexpr size_t kChunk = 4 << 20;  // 4 MiB per write or read call
 }  // namespace
 
-namespace {
-
 bool IsCheckpointRecord(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash != std::string::npos &&
          path.compare(slash + 1, std::strlen(kCheckpointRecordStem), kCheckpointRecordStem) == 0 &&
          path.ends_with(".json");
 }
-
-}  // namespace
 
 dataset::DatasetObjects FindCheckpointObjects(storage::Storage& storage) {
   const auto entries = storage.List("");
@@ -52,6 +48,49 @@ dataset::DatasetObjects FindCheckpointObjects(storage::Storage& storage) {
   return found;
 }
 
+CheckpointFiles CheckpointShardFiles(const config::WorkloadConfig& config, int rank, int ranks) {
+  if (IsSizedTransformer(config.model)) {
+    // DLIO's layout and names for a transformer (checkpoint.type does not apply: the
+    // parallelism decides who writes what).
+    const auto shard =
+        RankShard(config.model, static_cast<uint64_t>(rank), static_cast<uint64_t>(ranks));
+    const auto& p = config.model.parallelism;
+    const std::string stem =
+        fmt::format("zero_pp_rank_{}_mp_rank_{}", shard.data_rank, shard.model_rank);
+    CheckpointFiles files;
+    if (shard.model_bytes > 0 && (p.zero_stage == 1 || p.zero_stage == 2)) {
+      // DeepSpeed's pipeline engine saves a file per layer; without a pipeline, one per
+      // model-parallel rank.
+      if (p.pipeline > 1) {
+        for (size_t i = 0; i < shard.layer_bytes.size(); ++i)
+          files.emplace_back(fmt::format("layer_{}-model_{}_model_states.pt", shard.first_layer + i,
+                                         shard.model_rank),
+                             shard.layer_bytes[i]);
+      } else {
+        files.emplace_back(fmt::format("model_{}_model_states.pt", shard.model_rank),
+                           shard.model_bytes);
+      }
+    } else if (shard.model_bytes > 0) {
+      files.emplace_back(stem + "_model_states.pt", shard.model_bytes);
+    }
+    if (shard.optimizer_bytes) files.emplace_back(stem + "_optim_states.pt", shard.optimizer_bytes);
+    return files;
+  }
+  const uint64_t model = config.model.model_size_bytes;
+  if (ranks <= 1) return {{"model.pt", model}, {"optimizer.pt", 2 * model}};
+  if (config.checkpoint.type == config::CheckpointType::kRankZero) {
+    if (rank != 0) return {};
+    return {{"model.pt", model}, {"optimizer.pt", 2 * model}};
+  }
+  // Rank r's share of n bytes: they add up to n over the ranks.
+  const auto share = [rank, ranks](uint64_t n) {
+    const auto r = static_cast<uint64_t>(rank), k = static_cast<uint64_t>(ranks);
+    return n / k + (r < n % k ? 1 : 0);
+  };
+  return {{fmt::format("model-rank{}.pt", rank), share(model)},
+          {fmt::format("optimizer-rank{}.pt", rank), share(2 * model)}};
+}
+
 Checkpointer::Checkpointer(const config::WorkloadConfig& config, int rank, int ranks,
                            storage::Storage* storage)
     : config_(config),
@@ -71,49 +110,6 @@ bool Checkpointer::MayWrite() const {
          written_ < config_.checkpoint.num_checkpoints_write;
 }
 
-std::vector<std::pair<std::string, uint64_t>> Checkpointer::Files() const {
-  if (IsSizedTransformer(config_.model)) {
-    // DLIO's layout and names for a transformer (checkpoint.type does not apply: the
-    // parallelism decides who writes what).
-    const auto shard =
-        RankShard(config_.model, static_cast<uint64_t>(rank_), static_cast<uint64_t>(ranks_));
-    const auto& p = config_.model.parallelism;
-    const std::string stem =
-        fmt::format("zero_pp_rank_{}_mp_rank_{}", shard.data_rank, shard.model_rank);
-    std::vector<std::pair<std::string, uint64_t>> files;
-    if (shard.model_bytes > 0 && (p.zero_stage == 1 || p.zero_stage == 2)) {
-      // DeepSpeed's pipeline engine saves a file per layer; without a pipeline, one per
-      // model-parallel rank.
-      if (p.pipeline > 1) {
-        for (size_t i = 0; i < shard.layer_bytes.size(); ++i)
-          files.emplace_back(fmt::format("layer_{}-model_{}_model_states.pt", shard.first_layer + i,
-                                         shard.model_rank),
-                             shard.layer_bytes[i]);
-      } else {
-        files.emplace_back(fmt::format("model_{}_model_states.pt", shard.model_rank),
-                           shard.model_bytes);
-      }
-    } else if (shard.model_bytes > 0) {
-      files.emplace_back(stem + "_model_states.pt", shard.model_bytes);
-    }
-    if (shard.optimizer_bytes) files.emplace_back(stem + "_optim_states.pt", shard.optimizer_bytes);
-    return files;
-  }
-  const uint64_t model = config_.model.model_size_bytes;
-  if (ranks_ <= 1) return {{"model.pt", model}, {"optimizer.pt", 2 * model}};
-  if (config_.checkpoint.type == config::CheckpointType::kRankZero) {
-    if (rank_ != 0) return {};
-    return {{"model.pt", model}, {"optimizer.pt", 2 * model}};
-  }
-  // Rank r's share of n bytes: they add up to n over the ranks.
-  const auto share = [this](uint64_t n) {
-    const auto r = static_cast<uint64_t>(rank_), k = static_cast<uint64_t>(ranks_);
-    return n / k + (r < n % k ? 1 : 0);
-  };
-  return {{fmt::format("model-rank{}.pt", rank_), share(model)},
-          {fmt::format("optimizer-rank{}.pt", rank_), share(2 * model)}};
-}
-
 metrics::CheckpointRecord Checkpointer::Write(uint64_t epoch, uint64_t step) {
   metrics::CheckpointRecord r;
   r.operation = "write";
@@ -121,8 +117,8 @@ metrics::CheckpointRecord Checkpointer::Write(uint64_t epoch, uint64_t step) {
   r.step = step;
   // DLIO's folder name (DeepSpeed's global_step<N>, with the epoch).
   r.path = fmt::format("global_epoch{}_step{}", epoch, step);
-  const auto files = Files();
-  if (!files.empty()) WriteRecord(r.path, files);  // first: a killed write's files are ours too
+  const auto files = CheckpointShardFiles(config_, rank_, ranks_);
+  if (!files.empty()) WriteRecord(r, files);  // first: a killed write's files are ours too
   const double t0 = NowSeconds();
   for (const auto& [name, bytes] : files) {
     auto out = storage_->Create(r.path + "/" + name);
@@ -144,28 +140,39 @@ metrics::CheckpointRecord Checkpointer::Write(uint64_t epoch, uint64_t step) {
   return r;
 }
 
-void Checkpointer::WriteRecord(const std::string& folder,
-                               const std::vector<std::pair<std::string, uint64_t>>& files) {
+void Checkpointer::WriteRecord(const metrics::CheckpointRecord& r, const CheckpointFiles& files) {
   nlohmann::ordered_json record;
   record["writer"] = "trainbench";
+  // What a later job needs to tell whether its ranks can read this back (checkpoint_records.h).
+  record["ranks"] = ranks_;
+  record["rank"] = rank_;
+  record["epoch"] = r.epoch;
+  record["step"] = r.step;
+  record["seed"] = config_.train.seed;  // the bytes' pattern
   for (const auto& [name, bytes] : files) record["files"][name] = bytes;
   const std::string text = record.dump() + "\n";
-  auto out = storage_->Create(fmt::format("{}/{}{}.json", folder, kCheckpointRecordStem, rank_));
+  // Atomic (Create/Commit), so a record is whole or absent, never cut short.
+  auto out = storage_->Create(fmt::format("{}/{}{}.json", r.path, kCheckpointRecordStem, rank_));
   out->Append(text.data(), text.size());
   if (config_.checkpoint.fsync) out->Sync();
   out->Commit();
 }
 
-metrics::CheckpointRecord Checkpointer::Read(const metrics::CheckpointRecord& written) {
-  metrics::CheckpointRecord r = written;
+metrics::CheckpointRecord Checkpointer::Read(const metrics::CheckpointRecord& which,
+                                             int shard_rank) {
+  metrics::CheckpointRecord r = which;
   r.operation = "read";
   r.bytes = 0;
   r.files = 0;
+  r.ranks = 1;
   const double t0 = NowSeconds();
-  for (const auto& [name, size_written] : Files()) {
-    const std::string path = written.path + "/" + name;
+  for (const auto& [name, size_written] : CheckpointShardFiles(config_, shard_rank, ranks_)) {
+    const std::string path = which.path + "/" + name;
     auto in = storage_->Open(path);
     const uint64_t size = in->Size();
+    if (size != size_written)
+      throw RuntimeError(fmt::format("checkpoint {} holds {} bytes, {} were written",
+                                     storage_->Describe(path), size, size_written));
     for (uint64_t offset = 0; offset < size;) {
       if (InterruptRequested()) throw Interrupted();
       // Whole chunks as written, so each compares with the one pattern every chunk holds.
@@ -190,9 +197,6 @@ metrics::CheckpointRecord Checkpointer::Read(const metrics::CheckpointRecord& wr
     ++r.files;
   }
   r.seconds = NowSeconds() - t0;
-  if (r.bytes != written.bytes)
-    throw RuntimeError(fmt::format("checkpoint {} holds {} bytes, {} were written",
-                                   storage_->Describe(written.path), r.bytes, written.bytes));
   return r;
 }
 

@@ -23,13 +23,23 @@
 namespace trainbench::sim {
 
 // Before its files, each rank writes into the checkpoint's folder a record naming them
-// (".trainbench_checkpoint.rank<R>.json"): what trainbench wrote is what a record names, so
-// `clean --checkpoints` never takes a user's file for one of its own, whatever its name.
+// (".trainbench_checkpoint.rank<R>.json": the files and their sizes, the writing job's rank
+// count, the epoch, step and seed): what trainbench wrote is what a record names, so
+// `clean --checkpoints` never takes a user's file for one of its own, whatever its name, and
+// a later job finds what it can read back (checkpoint_records.h).
 inline constexpr const char* kCheckpointRecordStem = ".trainbench_checkpoint.rank";
 
 // Sorts every object under the checkpoint folder into those a record names (with the
 // records) and the others; has_dataset says whether any record was found.
 dataset::DatasetObjects FindCheckpointObjects(storage::Storage& storage);
+
+// Whether `path` is a checkpoint's record (kCheckpointRecordStem<R>.json in a folder).
+bool IsCheckpointRecord(const std::string& path);
+
+// Rank `rank` of `ranks`' files of a checkpoint and their sizes, as `config` writes them
+// (none for a rank that writes nothing).
+using CheckpointFiles = std::vector<std::pair<std::string, uint64_t>>;
+CheckpointFiles CheckpointShardFiles(const config::WorkloadConfig& config, int rank, int ranks);
 
 class Checkpointer {
  public:
@@ -40,9 +50,14 @@ class Checkpointer {
   // Writes this rank's part of the checkpoint of (epoch, global step) and returns its
   // record: no files and no bytes for a rank that writes none (it still counts it).
   metrics::CheckpointRecord Write(uint64_t epoch, uint64_t step);
-  // Reads back a checkpoint written earlier; throws RuntimeError if it is not whole or its
-  // bytes differ from those written.
-  metrics::CheckpointRecord Read(const metrics::CheckpointRecord& written);
+  // Reads back rank `shard_rank`'s part of the checkpoint `which` (its path, epoch and step),
+  // written earlier by this job or another: no files and no bytes for a rank that writes
+  // none. Throws RuntimeError if it is not whole or its bytes differ from those written.
+  metrics::CheckpointRecord Read(const metrics::CheckpointRecord& which, int shard_rank);
+  // This rank's own part of a checkpoint it wrote.
+  metrics::CheckpointRecord Read(const metrics::CheckpointRecord& written) {
+    return Read(written, rank_);
+  }
   // Whether another write is allowed by checkpoint.num_checkpoints_write.
   bool MayWrite() const;
   // The checkpoint storage's own request latencies (S3: PUT, POST, GET, ...).
@@ -51,11 +66,8 @@ class Checkpointer {
   }
 
  private:
-  // This rank's files of a checkpoint and their sizes (none when it writes nothing).
-  std::vector<std::pair<std::string, uint64_t>> Files() const;
-  // The record of `files` in `folder` (kCheckpointRecordStem), written before them.
-  void WriteRecord(const std::string& folder,
-                   const std::vector<std::pair<std::string, uint64_t>>& files);
+  // The record of `files` of checkpoint `r` (kCheckpointRecordStem), written before them.
+  void WriteRecord(const metrics::CheckpointRecord& r, const CheckpointFiles& files);
 
   const config::WorkloadConfig& config_;
   int rank_, ranks_;
