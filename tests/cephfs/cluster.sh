@@ -21,7 +21,8 @@
 #
 # DIR/env (shell-sourceable): CEPHFS_DIR, CEPHFS_MNT (the mount point on every host),
 # CEPHFS_HOSTS (the hosts' folder: hostfile, rsh, mpirun.args; hosta and hostb by address),
-# CEPHFS_CONF (ceph.conf; the admin key is in DIR/keyring), CEPHFS_HOST_A/_B (the addresses),
+# CEPHFS_CONF (ceph.conf; the admin key is in DIR/keyring), CEPHFS_MOUNT_NS (the hosts' mount
+# namespaces: CEPHFS_MOUNT_NS/hosta, /hostb, for nsenter --mount), CEPHFS_HOST_A/_B (the addresses),
 # CEPHFS_FUSE_PID_A/_B/_ROOT (each client's pid). Logs: DIR/log/*.log.
 #
 # The clients: ceph-fuse with its own object cache off (client_oc = false), so what a host has
@@ -195,10 +196,11 @@ write_env() {
     echo "CEPHFS_MNT=$MNT"
     echo "CEPHFS_HOSTS=$HOSTS"
     echo "CEPHFS_CONF=$DIR/ceph.conf"
+    echo "CEPHFS_MOUNT_NS=$NS"
     echo "CEPHFS_HOST_A=$NETNS_IP_A"
     echo "CEPHFS_HOST_B=$NETNS_IP_B"
     cat "$DIR/fuse.pids"
-    echo "export CEPHFS_DIR CEPHFS_MNT CEPHFS_HOSTS CEPHFS_CONF CEPHFS_HOST_A CEPHFS_HOST_B"
+    echo "export CEPHFS_DIR CEPHFS_MNT CEPHFS_HOSTS CEPHFS_CONF CEPHFS_MOUNT_NS CEPHFS_HOST_A CEPHFS_HOST_B"
   } >"$DIR/env.tmp"
   mv "$DIR/env.tmp" "$DIR/env"
 }
