@@ -49,6 +49,20 @@ struct CheckpointRecord {
   uint64_t ranks = 1;      // ranks that wrote or read a part of it
 };
 
+// What the page cache served of a rank's dataset reads, as told by the one method that can
+// see it there (docs/results.md, "How the cache figures are measured").
+struct CacheRecord {
+  // "proc_io": /proc/self/io's read_bytes (a local disk); "mincore": the pages resident before
+  // each read (network and FUSE file systems, whose reads read_bytes never counts); "none":
+  // nothing here can tell (S3, O_DIRECT). Merged over hosts whose methods differ: "mixed".
+  std::string method = "proc_io";
+  std::string reason;               // why this method, or why none can tell, in words
+  uint64_t storage_read_bytes = 0;  // bytes of the reads that came from storage, by `method`
+  uint64_t resident_bytes = 0;      // mincore: bytes of the reads the page cache held before
+  uint64_t unchecked_bytes = 0;     // mincore: bytes of files it could not look at (storage's)
+  double check_seconds = 0;         // mincore: the checks' own CPU time (sampled), all threads
+};
+
 struct RunRecord {
   std::string workload;
   uint64_t accelerators = 0;  // over all ranks
@@ -93,6 +107,7 @@ struct RunRecord {
   uint64_t host_memory_bytes = 0;
   ProcessIo io_before;
   ProcessIo io_after;
+  CacheRecord cache;
 
   // The storage backend's own counters (S3: requests, retries, bytes and seconds lost to
   // retries), over the whole run: datagen's writes are not in them.

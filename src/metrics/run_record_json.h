@@ -21,6 +21,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IoCounters, opens, reads, bytes_read, size_bu
                                    sequential_reads, consecutive_reads, files_read, files_reread,
                                    max_read_bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProcessIo, rchar, read_bytes, available)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CacheRecord, method, reason, storage_read_bytes, resident_bytes,
+                                   unchecked_bytes, check_seconds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimeseriesRow, elapsed_s, interval_s, phase, epoch,
                                    samples_per_second, io_mb_per_second, reads, reads_in_flight,
                                    data_wait_share, accelerators_waiting, read_latency_p50_ms,
@@ -32,7 +34,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(
     nominal_sample_bytes, barrier, read_engine, io_threads, io_depth, epochs, evals, preloads,
     checkpoints, read_latency_ns, data_wait_ns, compute_late_ns, host_busy_share,
     page_cache_applies, io, run_seconds, cpu_seconds, peak_rss_bytes, host_memory_bytes, io_before,
-    io_after, storage_counters, storage_latency_ns, checkpoint_gap_s, timeseries_interval_s,
+    io_after, cache, storage_counters, storage_latency_ns, checkpoint_gap_s, timeseries_interval_s,
     timeseries, timeseries_cpu_seconds, complete, stop_reason, stopped_by_peer)
 
 }  // namespace trainbench::metrics

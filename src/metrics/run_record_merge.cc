@@ -66,6 +66,40 @@ void Add(ProcessIo& to, const ProcessIo& from) {
   to.available = to.available && from.available;
 }
 
+std::string HostOf(const RunRecord& r) { return r.hosts.empty() ? "?" : r.hosts.front(); }
+
+// The ranks' cache figures, summed. Where a rank could not tell (none), the whole cannot, and
+// says which host and why; where hosts told by different methods (one on a local disk, one
+// on a network mount), the method is "mixed" and each rank's figure is its own method's.
+CacheRecord MergeCache(const std::vector<RunRecord>& ranks) {
+  CacheRecord m = ranks.front().cache;
+  std::vector<std::string> methods = {HostOf(ranks.front()) + ": " + m.method};
+  bool mixed = false;
+  for (size_t i = 1; i < ranks.size(); ++i) {
+    const CacheRecord& c = ranks[i].cache;
+    m.storage_read_bytes += c.storage_read_bytes;
+    m.resident_bytes += c.resident_bytes;
+    m.unchecked_bytes += c.unchecked_bytes;
+    m.check_seconds += c.check_seconds;
+    const std::string named = HostOf(ranks[i]) + ": " + c.method;
+    if (std::find(methods.begin(), methods.end(), named) == methods.end()) methods.push_back(named);
+    if (m.method == "none") continue;
+    if (c.method == "none") {
+      m.method = "none";
+      m.reason = HostOf(ranks[i]) + ": " + c.reason;
+    } else if (c.method != m.method) {
+      mixed = true;
+    }
+  }
+  if (mixed && m.method != "none") {
+    m.method = "mixed";
+    m.reason = "each host by the method that sees its reads (";
+    for (size_t i = 0; i < methods.size(); ++i) m.reason += (i ? ", " : "") + methods[i];
+    m.reason += ")";
+  }
+  return m;
+}
+
 }  // namespace
 
 PhaseRecord MergePhases(const std::vector<const PhaseRecord*>& phases) {
@@ -96,6 +130,7 @@ RunRecord MergeRanks(const std::vector<RunRecord>& ranks) {
   m.evals = MergeLists(ranks, &RunRecord::evals);
   m.preloads = MergeLists(ranks, &RunRecord::preloads);
   m.checkpoints = MergeCheckpoints(ranks);
+  m.cache = MergeCache(ranks);
   m.hosts.clear();
   for (const auto& r : ranks)
     for (const auto& h : r.hosts)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "common/units.h"
 #include "config/datasize.h"
@@ -86,6 +87,36 @@ json PhaseJson(const metrics::PhaseRecord& p) {
           {"data_wait_s", p.data_wait_s},
           {"complete", p.complete}};
 }
+
+// What the page cache served, by the method that could see it (metrics::CacheRecord): the
+// bytes that came from storage, unknown where no method could tell.
+struct CacheFigure {
+  std::string method, reason;
+  std::optional<uint64_t> storage_read_bytes;
+};
+
+CacheFigure CacheFigureOf(const metrics::RunRecord& r) {
+  CacheFigure f{r.cache.method, r.cache.reason, std::nullopt};
+  if (f.method == "none") return f;
+  if (f.method != "proc_io") {  // mincore, or hosts by different methods
+    f.storage_read_bytes = r.cache.storage_read_bytes;
+    return f;
+  }
+  if (!r.io_after.available) return {"none", "/proc/self/io cannot be read here", std::nullopt};
+  if (f.reason.empty()) f.reason = "the bytes devices read for this process (/proc/self/io)";
+  f.storage_read_bytes = r.io_after.read_bytes - r.io_before.read_bytes;
+  return f;
+}
+
+// The share of `bytes_read` the page cache served; null where it cannot be told, or nothing
+// was read.
+json PageCacheFraction(const CacheFigure& f, uint64_t bytes_read) {
+  if (!f.storage_read_bytes || bytes_read == 0) return nullptr;
+  return 1.0 - std::min(1.0, static_cast<double>(*f.storage_read_bytes) /
+                                 static_cast<double>(bytes_read));
+}
+
+json OrNull(const std::optional<uint64_t>& value) { return value ? json(*value) : json(); }
 
 }  // namespace
 
@@ -205,9 +236,17 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
   const uint64_t device_read = r.io_after.read_bytes - r.io_before.read_bytes;
   const uint64_t requested = train.requested + eval.requested + Sum(r.preloads).requested;
   const uint64_t bytes_read = train.bytes + eval.bytes + Sum(r.preloads).bytes;
+  const CacheFigure figure = CacheFigureOf(r);
   json cache = {
       {"requested_bytes", requested},
       {"bytes_read", bytes_read},
+      {"method", figure.method},
+      {"method_reason", figure.reason},
+      {"storage_read_bytes", OrNull(figure.storage_read_bytes)},
+      {"page_cache_fraction", PageCacheFraction(figure, bytes_read)},
+      {"resident_bytes", r.cache.resident_bytes},
+      {"unchecked_bytes", r.cache.unchecked_bytes},
+      {"mincore_check_seconds", r.cache.check_seconds},
       {"device_read_bytes", device_read},
       {"device_read_available", r.io_after.available},
       {"page_cache_applies", r.page_cache_applies},
@@ -293,16 +332,16 @@ json Headline(const metrics::RunRecord& r) {
     if (p.complete) au_min = std::min(au_min, p.au_min_percentage);
   const uint64_t bytes_read = Sum(r.epochs).bytes + Sum(r.evals).bytes + Sum(r.preloads).bytes;
   const uint64_t device_read = r.io_after.read_bytes - r.io_before.read_bytes;
+  const CacheFigure figure = CacheFigureOf(r);
   return {{"samples_per_second", metrics::MeanAndStdev(Field(r.epochs, Sps)).mean},
           {"io_MB_per_second", metrics::MeanAndStdev(Field(r.epochs, Mbps)).mean},
           {"au_mean_percentage", metrics::MeanAndStdev(Field(r.epochs, Au)).mean},
           {"au_min_percentage", Field(r.epochs, Au).empty() ? 0 : au_min},
           {"bytes_read", bytes_read},
           {"device_read_bytes", device_read},
-          {"page_cache_fraction", bytes_read > 0 && r.io_after.available
-                                      ? 1.0 - std::min(1.0, static_cast<double>(device_read) /
-                                                                static_cast<double>(bytes_read))
-                                      : 0},
+          {"cache_method", figure.method},
+          {"storage_read_bytes", OrNull(figure.storage_read_bytes)},
+          {"page_cache_fraction", PageCacheFraction(figure, bytes_read)},
           {"host_memory_bytes", r.host_memory_bytes},
           {"fits_in_page_cache", DatasetFitsInCache(r)},
           {"cpu_seconds", r.cpu_seconds},

@@ -19,7 +19,8 @@ nlohmann::json Summary(const metrics::RunRecord& record, const config::WorkloadC
 
 // The figures of one host or rank of a job (from its ranks' merged record): samples/s,
 // MB/s and AU over the complete train epochs (means of the epochs, as the summary's),
-// the lowest accelerator's AU, and how much of what was read the devices served.
+// the lowest accelerator's AU, and how much of what was read came from storage and the page
+// cache, by the method that could tell (cache_method; page_cache_fraction null where none could).
 nlohmann::json Headline(const metrics::RunRecord& record);
 
 // The object printed as the last stdout line: {"trainbench_metrics": {...}}.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <future>
+#include <optional>
 
 #include "common/clock.h"
 #include "common/error.h"
@@ -12,6 +13,7 @@
 #include "loader/read_scheduler.h"
 #include "metrics/io_characterization.h"
 #include "metrics/process_stats.h"
+#include "sim/cache_method.h"
 #include "sim/checkpointer.h"
 #include "sim/run_record_start.h"
 #include "sim/run_timeseries.h"
@@ -92,6 +94,9 @@ class EmulatedRun {
     r_.host_busy_share = metrics::HostBusyShare(host0, metrics::ReadHostCpuTimes());
     r_.peak_rss_bytes = metrics::PeakResidentBytes();
     r_.io_after = metrics::ReadProcessIo();
+    std::optional<storage::ResidencyCounts> residency;
+    if (reads_.residency) residency = reads_.residency->Counts();
+    r_.cache = CacheRecordOf(reads_.cache, r_.io_before, r_.io_after, residency);
     return std::move(r_);
   }
 
@@ -164,6 +169,8 @@ class EmulatedRun {
       phase_requested_ += BatchBytes(plans[a], step, batch, dataset_.files, offset, sequential);
     };
     phase_requested_ = 0;
+    // Each phase is a pass over its files: what the page cache holds is looked at afresh.
+    if (reads_.residency) reads_.residency->NewPass();
     return s;
   }
 

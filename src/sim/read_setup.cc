@@ -9,6 +9,7 @@
 #include "formats/format.h"
 #include "metrics/process_stats.h"
 #include "sim/compute_time.h"
+#include "storage/mount_info.h"
 #include "storage/op_log_engine.h"
 #include "storage/read_engines.h"
 
@@ -60,6 +61,24 @@ uint64_t TransferSize(const config::WorkloadConfig& config, storage::ReadEngine&
   return std::max(config.reader.transfer_size, std::min(floor, largest));
 }
 
+// What decides how the page cache's share is told: the storage, the engine, the data
+// folder's file system, whether /proc/self/io can be read, and kCacheMethodVariable.
+CacheMethodInputs CacheInputsOf(const config::WorkloadConfig& config, const ReadFlags& flags,
+                                storage::Storage& storage, const dataset::FileTable& files,
+                                const storage::ReadEngine& engine) {
+  CacheMethodInputs in;
+  const auto root = storage.LocalPath(files.size() > 0 ? std::string(files.Path(0)) : "");
+  in.file_system = root.has_value();
+  in.direct = config.reader.odirect;
+  in.null_engine = flags.engine == "null";
+  in.whole_samples = engine.Capabilities().whole_samples;
+  if (root)
+    if (const auto mount = storage::MountOf(*root)) in.fs_type = mount->fs_type;
+  in.proc_io_available = metrics::ReadProcessIo().available;
+  in.forced = ReadCacheMethodOverride();
+  return in;
+}
+
 }  // namespace
 
 ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators,
@@ -90,6 +109,14 @@ ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators
     }
   }
   if (!setup.engine) setup.engine = storage::OpenReadEngine(storage, files.Names(), o);
+  setup.cache = ChooseCacheMethod(CacheInputsOf(config, flags, storage, files, *setup.engine));
+  if (setup.cache.method == "mincore") {
+    setup.residency = std::make_shared<storage::PageResidency>(
+        files.size(), [&storage, names = files.Names()](uint32_t object) {
+          return storage.LocalPath(std::string((*names)[object])).value_or("");
+        });
+    setup.engine = storage::WithResidencyCheck(std::move(setup.engine), setup.residency);
+  }
   if (flags.op_log) {
     flags.op_log->NoteEndpointUrl(storage.EndpointUrl());  // where its s3:// names are
     setup.engine = storage::WithOpLog(std::move(setup.engine), flags.op_log);

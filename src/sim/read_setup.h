@@ -14,6 +14,8 @@
 #include "formats/format.h"
 #include "loader/read_scheduler.h"
 #include "metrics/op_log.h"
+#include "sim/cache_method.h"
+#include "storage/page_residency.h"
 #include "storage/storage.h"
 
 namespace trainbench::sim {
@@ -36,11 +38,16 @@ struct ReadSetup {
   std::unique_ptr<storage::ReadEngine> engine;
   loader::ReaderOptions reader;
   std::string description;  // "pread, 8 threads" for results
+  // How the page cache's share of the reads is told, and under mincore the check that each
+  // read passes before it is submitted (its counts are the figure).
+  CacheMethod cache;
+  std::shared_ptr<storage::PageResidency> residency;
 };
 
 // Opens the engine over `files` (object i is files[i]): the format's own reader when it
 // reads samples through a library (hdf5) from a file system, else the storage's engine
-// (on S3, hdf5 samples are ranged GETs of their extents).
+// (on S3, hdf5 samples are ranged GETs of their extents); with mincore as the cache method,
+// every read's pages checked first (storage/page_residency.h).
 ReadSetup SetUpReads(const config::WorkloadConfig& config, uint64_t accelerators,
                      const ReadFlags& flags, storage::Storage& storage,
                      const dataset::FileTable& files);

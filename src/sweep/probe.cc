@@ -30,14 +30,23 @@ SweepProbe ProbeOf(const nlohmann::json& s, uint64_t n, bool full, double demand
   p.read_p99_ms = Number(s, P("/read_latency_ms/p99"));
   p.cpu_seconds = Number(s, P("/cpu_seconds"));
   p.run_seconds = Number(s, P("/run_seconds"));
-  const double read = Number(s, P("/cache/bytes_read"));
-  // Only a local file system's reads can come from the page cache (an object store's device
-  // reads are 0 whatever it served); summaries before the key were file-system runs.
-  const bool cacheable = s.value(P("/cache/page_cache_applies"), true);
-  p.page_cache_fraction = read > 0 && cacheable && s.contains(P("/cache/device_read_available")) &&
-                                  s[P("/cache/device_read_available")].get<bool>()
-                              ? 1.0 - std::min(1.0, Number(s, P("/cache/device_read_bytes")) / read)
-                              : 0.0;
+  if (s.contains(P("/cache/method"))) {
+    // Told by the method that sees the reads (/proc/self/io on a local disk, mincore on a
+    // network or FUSE mount, where read_bytes stays 0 whatever was fetched); null where none
+    // could tell, which is never counted as the cache's.
+    p.page_cache_fraction = Number(s, P("/cache/page_cache_fraction"));
+  } else {
+    const double read = Number(s, P("/cache/bytes_read"));
+    // Summaries before the method: only a local file system's reads can come from the page
+    // cache (an object store's device reads are 0 whatever it served); summaries before
+    // that key were file-system runs.
+    const bool cacheable = s.value(P("/cache/page_cache_applies"), true);
+    p.page_cache_fraction =
+        read > 0 && cacheable && s.contains(P("/cache/device_read_available")) &&
+                s[P("/cache/device_read_available")].get<bool>()
+            ? 1.0 - std::min(1.0, Number(s, P("/cache/device_read_bytes")) / read)
+            : 0.0;
+  }
   if (s.contains(P("/client/host_busy_share")) && s[P("/client/host_busy_share")].is_number())
     p.host_busy_share = s[P("/client/host_busy_share")].get<double>();
   p.timer_late_p50_ms = Number(s, P("/client/compute_timer_late_ms/p50"));

@@ -25,7 +25,9 @@ struct SweepProbe {
   double demand_mb_per_second = 0;  // what the accelerators asked for at 100% AU
   double read_p99_ms = 0;
   double cpu_seconds = 0, run_seconds = 0;
-  double page_cache_fraction = 0;  // of the bytes read, served from the page cache
+  // Of the bytes read, served from the page cache, by the summary's cache method; 0 where no
+  // method could tell.
+  double page_cache_fraction = 0;
   // The client host during the run: its CPUs' busy share, all processes (-1 unknown), and
   // how late the emulated compute's timers were handled.
   double host_busy_share = -1;

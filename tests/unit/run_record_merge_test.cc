@@ -123,11 +123,38 @@ TEST(MergeRanks, CheckpointSharesAddUp) {
   EXPECT_DOUBLE_EQ(m.checkpoints[0].seconds, 0.8);
 }
 
+// Each rank tells its cache figure by the method that sees its reads: the figures add up;
+// hosts by different methods are "mixed" and named; a host that cannot tell makes the whole
+// unknown, and says which and why.
+TEST(MergeRanks, CacheFiguresAddUpByMethod) {
+  auto a = Rank("hosta", 1, 1, 1, 1, 100);
+  auto b = Rank("hostb", 1, 1, 1, 1, 100);
+  a.cache = {"mincore", "the data is on fuse.ceph-fuse", 300, 700, 0, 0.25};
+  b.cache = {"mincore", "the data is on fuse.ceph-fuse", 100, 900, 10, 0.5};
+  RunRecord m = MergeRanks({a, b});
+  EXPECT_EQ(m.cache.method, "mincore");
+  EXPECT_EQ(m.cache.storage_read_bytes, 400u);
+  EXPECT_EQ(m.cache.resident_bytes, 1600u);
+  EXPECT_EQ(m.cache.unchecked_bytes, 10u);
+  EXPECT_DOUBLE_EQ(m.cache.check_seconds, 0.75);
+  b.cache = {"proc_io", "ext4", 50, 0, 0, 0};
+  m = MergeRanks({a, b});
+  EXPECT_EQ(m.cache.method, "mixed");
+  EXPECT_EQ(m.cache.storage_read_bytes, 350u);
+  EXPECT_NE(m.cache.reason.find("hosta: mincore, hostb: proc_io"), std::string::npos)
+      << m.cache.reason;
+  b.cache = {"none", "reader.odirect", 0, 0, 0, 0};
+  m = MergeRanks({a, b});
+  EXPECT_EQ(m.cache.method, "none");
+  EXPECT_EQ(m.cache.reason, "hostb: reader.odirect");
+}
+
 TEST(RunRecordJson, RoundTripsWhole) {
   auto r = Rank("hosta", 9, 10, 30, 2.0, 85);
   r.checkpoints = {{"read", 2, 0, "p", 5, 1, 0.25}};
   r.io_after.read_bytes = 77;
   r.io_after.available = true;
+  r.cache = {"mincore", "why", 1, 2, 3, 0.5};
   r.stop_reason = "x";
   const RunRecord back = nlohmann::json(r).get<RunRecord>();
   EXPECT_EQ(nlohmann::json(back).dump(), nlohmann::json(r).dump());

@@ -40,6 +40,21 @@ TEST(SweepProbe, AnObjectStoresReadsAreNeverCountedAsThePageCaches) {
   EXPECT_DOUBLE_EQ(ProbeOf(s, 8, false, 2e6).page_cache_fraction, 0.0);
 }
 
+// On ceph-fuse /proc/self/io's read_bytes stays 0 whatever was fetched: the summary's own
+// figure, told by mincore, is the one read, not 1 - 0 / bytes_read.
+TEST(SweepProbe, TheCacheFigureIsTheOneItsMethodCouldSee) {
+  nlohmann::json s = Summary();
+  s["cache"]["device_read_bytes"] = 0;
+  s["cache"]["method"] = "mincore";
+  s["cache"]["storage_read_bytes"] = 900;
+  s["cache"]["page_cache_fraction"] = 0.1;
+  EXPECT_DOUBLE_EQ(ProbeOf(s, 8, false, 2e6).page_cache_fraction, 0.1);
+  s["cache"]["method"] = "none";  // S3, O_DIRECT: never counted as the cache's
+  s["cache"]["storage_read_bytes"] = nullptr;
+  s["cache"]["page_cache_fraction"] = nullptr;
+  EXPECT_DOUBLE_EQ(ProbeOf(s, 8, false, 2e6).page_cache_fraction, 0.0);
+}
+
 TEST(SweepProbe, TheVerdictSaysStoppedAndNoVerdict) {
   nlohmann::json s = Summary();
   s["au_meaningful"] = false;

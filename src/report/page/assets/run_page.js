@@ -64,9 +64,17 @@
                                                 (runs.length > 1 ? label(r, i) + ': ' : '') + text));
     if (c.fits_in_page_cache)
       warn(pageCacheNote('the dataset', c.dataset_bytes, c.host_memory_bytes));
-    if (c.device_read_available && c.bytes_read > 0 && c.device_read_fraction < 0.5)
-      warn(`storage devices delivered ${num(100 * c.device_read_fraction, 1)}% of the ` +
-           `${bytes(c.bytes_read)} read: the rest came from the page cache`);
+    // The share told by the method that sees the reads (summary.json's cache.method): on a
+    // network or FUSE mount /proc/self/io counts none, so its device figure would call a
+    // cold run cached. Summaries before the method have the device figure alone.
+    if (c.method === undefined) {
+      if (c.device_read_available && c.bytes_read > 0 && c.device_read_fraction < 0.5)
+        warn(`storage devices delivered ${num(100 * c.device_read_fraction, 1)}% of the ` +
+             `${bytes(c.bytes_read)} read: the rest came from the page cache`);
+    } else if (c.page_cache_fraction !== null && c.bytes_read > 0 && c.page_cache_fraction > 0.5) {
+      warn(`the page cache served ${num(100 * c.page_cache_fraction, 1)}% of the ` +
+           `${bytes(c.bytes_read)} read (${c.method}: ${c.method_reason})`);
+    }
     if (c.dropped_before_run) verdicts.append(el('p', {}, 'page caches dropped before the run'));
     // Each host's file system under the data and checkpoint folders; ranks on several hosts
     // over a local one are flagged (each host may read a disk of its own).
@@ -269,13 +277,20 @@
             latRows.map(([name, l]) => [name, l.count, num(l.mean, 3), num(l.p50, 3), num(l.p90, 3),
                                         num(l.p99, 3), num(l.p999, 3), num(l.max, 3)]),
             i === 0 ? 'latency-table' : undefined);
+      // A host's page cache share, with the method that told it (none: unknown).
+      const cacheShare = (h) => {
+        const how = h.cache_method ? ` (${h.cache_method})` : '';
+        if (h.page_cache_fraction === null || h.page_cache_fraction === undefined)
+          return 'unknown' + how;
+        return num(100 * h.page_cache_fraction, 1) + how;
+      };
       if (s.hosts) {
         sec.append(el('h3', {}, 'Hosts'));
         table(sec, ['host', 'ranks', 'accelerators', 'samples/s', 'MB/s', 'AU %', 'AU min %',
                     'page cache %', 'memory', 'fits in cache'],
               s.hosts.map((h) => [h.host, h.ranks, h.accelerators, num(h.samples_per_second, 1),
                                   num(h.io_MB_per_second, 1), num(h.au_mean_percentage, 2),
-                                  num(h.au_min_percentage, 2), num(100 * h.page_cache_fraction, 1),
+                                  num(h.au_min_percentage, 2), cacheShare(h),
                                   bytes(h.host_memory_bytes), h.fits_in_page_cache ? 'yes' : 'no']),
               i === 0 ? 'hosts-table' : undefined);
       }
@@ -291,9 +306,16 @@
                 .map(([k, v]) => [k.replace('POSIX_SIZE_READ_', ''), num(v, 0)]));
       const c = s.cache || {};
       sec.append(el('h3', {}, 'Cache honesty'));
+      const told = c.method === undefined ? [] : [
+        ['told by', `${c.method}: ${c.method_reason}`],
+        ['bytes from storage', c.storage_read_bytes === null ? 'unknown' : bytes(c.storage_read_bytes)],
+        ['page cache share of reads', c.page_cache_fraction === null ? 'unknown'
+                                      : num(100 * c.page_cache_fraction, 1) + '%']];
       table(sec, ['figure', 'value'],
             [['bytes asked for', bytes(c.requested_bytes)], ['bytes read', bytes(c.bytes_read)],
-             ['bytes from devices', c.device_read_available ? bytes(c.device_read_bytes) : 'unknown'],
+             ...told,
+             ['bytes from devices (/proc/self/io)',
+              c.device_read_available ? bytes(c.device_read_bytes) : 'unknown'],
              ['device share of reads', num(100 * c.device_read_fraction, 1) + '%'],
              ['dataset', bytes(c.dataset_bytes)], ['host memory', bytes(c.host_memory_bytes)],
              ['dataset / memory', num(c.dataset_to_memory_ratio, 2)],
