@@ -43,8 +43,11 @@ cephfs_on hostb 120 "$TB" datagen "${w[@]}" --verify --no-progress >verify.out 2
 contains verify.out "verify: 24 files OK"
 check "hostb's first look at hosta's files is not seconds a file ($((SECONDS - t0)) s)" test $((SECONDS - t0)) -lt 48
 
-# run over both hosts; the same 2 ranks on this host read the same samples and bytes.
-cephfs_mpirun 180 -np 2 "$TB" run "${w[@]}" "output.folder=$WORK/out2" --no-progress >run2.out 2>&1 || { cat run2.out; fail "run over two hosts"; }
+# run over both hosts, each host's page cache dropped first; the same 2 ranks on this host read
+# the same samples and bytes.
+cephfs_mpirun 180 -np 2 "$TB" run "${w[@]}" "output.folder=$WORK/out2" --drop-caches --no-progress >run2.out 2>&1 ||
+  { cat run2.out; fail "run over two hosts"; }
+contains run2.out "--drop-caches: page caches dropped on 2 host(s) before the run"
 mpi_launch 180 -np 2 "$TB" run "${w[@]}" "output.folder=$WORK/out1" --no-progress >run1.out 2>&1 || { cat run1.out; fail "run on one host"; }
 check "two hosts read what one host reads" "$PY" - "$WORK/out2" "$WORK/out1" <<'PY'
 import glob, json, sys
@@ -52,6 +55,7 @@ def summary(folder):
     return json.load(open(glob.glob(folder + "/*/summary.json")[0]))
 two, one = summary(sys.argv[1]), summary(sys.argv[2])
 assert two["complete"] and one["complete"], (two.get("stop_reason"), one.get("stop_reason"))
+assert two["cache"]["dropped_before_run"] is True, two["cache"]
 key = lambda s: [(p["kind"], p["samples"], p["bytes_read"]) for p in s["phases"]]
 assert key(two) == key(one), (key(two), key(one))
 hosts = [r["host"] for r in two["filesystems"]["data"]]
