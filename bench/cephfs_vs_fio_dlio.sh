@@ -45,7 +45,9 @@ on() {  # on HOST COMMAND...: on hosta or hostb, as the ranks run there
   shift
   "$CEPHFS_HOSTS/rsh" "$host" "$(printf '%q ' "$@")"
 }
-cold() { sync && echo 3 >/proc/sys/vm/drop_caches; }
+cold() { sync && echo 3 >/proc/sys/vm/drop_caches && rm -f "$scratch"/cpu*; }
+# Each rank under /usr/bin/time (mpirun's own rusage does not hold its ranks'): cpu.<rank>.
+timed=(bash -c '/usr/bin/time -f "%U %S" -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$scratch/cpu")
 cpu_of() { awk '{s += $1 + $2} END {print s}' "$@"; }
 
 tb() {  # tb HOSTS -> "MB/s CPU-s"
@@ -55,11 +57,10 @@ tb() {  # tb HOSTS -> "MB/s CPU-s"
   if [ "$1" = 1 ]; then
     on hosta /usr/bin/time -f "%U %S" -o "$scratch/cpu" "${cmd[@]}" 2>/dev/null | tail -n 1 >"$scratch/tb.json"
   else
-    /usr/bin/time -f "%U %S" -o "$scratch/cpu" timeout 600 mpirun "${hosts[@]}" -np 2 "${cmd[@]}" \
-      2>/dev/null | tail -n 1 >"$scratch/tb.json"
+    timeout 600 mpirun "${hosts[@]}" -np 2 "${timed[@]}" "${cmd[@]}" 2>/dev/null | tail -n 1 >"$scratch/tb.json"
   fi
   echo "$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trainbench_metrics"]["io_mb_per_second"])' \
-    "$scratch/tb.json") $(cpu_of "$scratch/cpu")"
+    "$scratch/tb.json") $(cpu_of "$scratch"/cpu*)"
 }
 
 fio_job() {  # fio_job FILE SHARE OF: a job over this share of the files, $threads jobs
@@ -108,12 +109,12 @@ dlio() {  # dlio HOSTS -> "MB/s CPU-s"
   if [ "$1" = 1 ]; then
     on hosta env TF_CPP_MIN_LOG_LEVEL=2 /usr/bin/time -f "%U %S" -o "$scratch/cpu" "${cmd[@]}" >"$scratch/dlio.out" 2>&1
   else
-    TF_CPP_MIN_LOG_LEVEL=2 /usr/bin/time -f "%U %S" -o "$scratch/cpu" timeout 600 mpirun "${hosts[@]}" \
-      -np 2 -x TF_CPP_MIN_LOG_LEVEL "${cmd[@]}" >"$scratch/dlio.out" 2>&1
+    TF_CPP_MIN_LOG_LEVEL=2 timeout 600 mpirun "${hosts[@]}" -np 2 -x TF_CPP_MIN_LOG_LEVEL "${timed[@]}" \
+      "${cmd[@]}" >"$scratch/dlio.out" 2>&1
   fi
   echo "$(/usr/bin/python3 -c 'import json, sys
 m = json.load(open(sys.argv[1] + "/summary.json"))["metric"]
-print(m["train_io_mean_MB_per_second"] * 1048576 / 1e6)' "$scratch/dlio") $(cpu_of "$scratch/cpu")"
+print(m["train_io_mean_MB_per_second"] * 1048576 / 1e6)' "$scratch/dlio") $(cpu_of "$scratch"/cpu*)"
 }
 
 best() { /usr/bin/python3 -c 'import sys
