@@ -7,7 +7,7 @@
 
 #include "app/job_log.h"
 #include "app/results_writer.h"
-#include "app/run_job.h"
+#include "app/run_options.h"
 #include "report/rules_checks.h"
 #include "sim/ranks.h"
 
