@@ -54,6 +54,21 @@ bool FetchSources::Failed(size_t i, const AttemptFailure& failure) {
   return true;
 }
 
+std::string ServedBy(const FetchSource& source, const std::string& effective_url) {
+  return !effective_url.empty() ? UrlOrigin(effective_url) : source.row;
+}
+
+SourceRow& CountRequest(SourceLedger& ledger, const FetchSource& source,
+                        const std::string& served_by) {
+  SourceRow& asked = ledger.Row(source.row, source.origin ? "origin" : "mirror");
+  ++asked.requests;
+  if (served_by == source.row) return asked;
+  // Another server answered (a redirect): a row of its own, which may move `asked`.
+  SourceRow& row = ledger.Row(served_by, "redirect");
+  ++row.requests;
+  return row;
+}
+
 AttemptFailure ClassifyFailure(const storage::TransferEnd& end) {
   using storage::TransferFault;
   AttemptFailure f;

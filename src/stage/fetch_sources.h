@@ -61,6 +61,14 @@ class FetchSources {
   SourceLedger& ledger_;
 };
 
+// The per-source row of the server that answered a request of `source`: the one a redirect
+// reached (`effective_url`, the URL that answered; may be empty), else the source's own.
+std::string ServedBy(const FetchSource& source, const std::string& effective_url);
+// Counts a request of `source` answered by `served_by` (ServedBy): in the source's row, and
+// in the answering server's ("redirect") row when it is another. Returns the answering row.
+SourceRow& CountRequest(SourceLedger& ledger, const FetchSource& source,
+                        const std::string& served_by);
+
 // Classifies a finished attempt that did not deliver: how its transfer ended.
 AttemptFailure ClassifyFailure(const storage::TransferEnd& end);
 

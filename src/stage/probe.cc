@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "common/clock.h"
@@ -18,6 +19,113 @@
 #include "storage/s3_source.h"
 
 namespace trainbench::stage {
+namespace {
+
+// A local file: its size from the listing, its version from its mtime.
+ProbeResult ProbeLocalFile(const SourceObject& object) {
+  ProbeResult p;
+  p.size = object.size.value_or(0);
+  struct stat st {};
+  const std::string path = object.origin_url.substr(7);
+  if (::stat(path.c_str(), &st) == 0)
+    p.identity = fmt::format("mtime {}.{:09}", st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+  return p;
+}
+
+// What a HEAD's answer says of the object, `size` bytes: its version (ETag, Last-Modified)
+// and the SHA-256 of a digest header.
+ProbeResult ProbeOfHead(const storage::HeadReply& response, uint64_t size) {
+  ProbeResult p;
+  p.size = size;
+  auto header = [&](const char* name) {
+    const auto it = response.headers.find(name);
+    return it == response.headers.end() ? std::string() : it->second;
+  };
+  p.identity = fmt::format("etag {} modified {}", header("etag"), header("last-modified"));
+  for (const char* name : {"repr-digest", "digest"})
+    if (!p.sha256_hex) {
+      if ((p.sha256_hex = Sha256FromDigestHeader(header(name))))
+        p.checksum_from = fmt::format("{} header", name);
+    }
+  return p;
+}
+
+// HEADs of one object at its sources, each counted in the row of the source asked (and of the
+// server a redirect reached), in the stream time and in the op-log.
+class HeadAsker {
+ public:
+  HeadAsker(FetchSources& sources, const SourceObject& object, SourceLedger& ledger,
+            StreamTime& stream_time, const ProbeLog& log)
+      : sources_(sources),
+        object_(object),
+        ledger_(ledger),
+        stream_time_(stream_time),
+        log_(log),
+        head_("trainbench-stage/" TRAINBENCH_VERSION) {}
+
+  // One HEAD at source `i`: what it says, or nullopt when it failed (`*demoted`: the failure
+  // demoted the source). Throws RuntimeError when the origin says the object is not there.
+  std::optional<ProbeResult> Ask(size_t i, bool* demoted) {
+    const FetchSource& source = sources_.at(i);
+    const std::string url = sources_.Url(i, object_);
+    const int64_t start_ns = metrics::WallNanos();
+    const storage::HeadReply response = head_.Head(url);
+    const std::string served_by = ServedBy(source, response.end.effective_url);
+    SourceRow& row = CountRequest(ledger_, source, served_by);
+    const auto length = response.headers.find("content-length");
+    const bool answered =
+        response.end.fault == storage::TransferFault::kNone && response.end.status == 200;
+    if (answered && length != response.headers.end()) {
+      stream_time_.useful_s += response.seconds;
+      sources_.Succeeded(i);
+      const uint64_t size = std::strtoull(length->second.c_str(), nullptr, 10);
+      Log(served_by, start_ns, response.seconds, "", size);
+      return ProbeOfHead(response, size);
+    }
+    const AttemptFailure f =
+        answered ? AttemptFailure{false, true, "no Content-Length in its answer to HEAD"}
+                 : ClassifyFailure(response.end);
+    const std::string& effective = response.end.effective_url;
+    last_error_ = fmt::format("{}: {}", !effective.empty() ? effective : url, f.reason);
+    Log(served_by, start_ns, response.seconds, f.reason, 0);
+    ++row.retries;
+    ++stream_time_.retries;
+    stream_time_.wasted_s += response.seconds;
+    if (source.origin && response.end.status == 404)
+      throw RuntimeError(
+          fmt::format("{} does not exist at the origin (HTTP 404): check SOURCE", url));
+    *demoted = sources_.Failed(i, f);
+    return std::nullopt;
+  }
+
+  // "URL: why" of the last HEAD that failed.
+  const std::string& last_error() const { return last_error_; }
+
+ private:
+  void Log(const std::string& endpoint, int64_t start_ns, double seconds, const std::string& error,
+           uint64_t size) const {
+    if (!log_) return;
+    metrics::OpRecord r;
+    r.op = "HEAD";
+    r.file = object_.name;
+    r.endpoint = endpoint;
+    r.error = error;
+    r.bytes = size;  // the object's size, as a logged HEAD says it
+    r.start_ns = start_ns;
+    r.end_ns = start_ns + static_cast<int64_t>(seconds * 1e9);
+    log_(r);
+  }
+
+  FetchSources& sources_;
+  const SourceObject& object_;
+  SourceLedger& ledger_;
+  StreamTime& stream_time_;
+  const ProbeLog& log_;
+  storage::HttpHead head_;
+  std::string last_error_;
+};
+
+}  // namespace
 
 std::vector<ProbeResult> ProbeS3Objects(FetchSources& sources,
                                         const std::vector<SourceObject>& objects,
@@ -66,83 +174,18 @@ std::vector<ProbeResult> ProbeS3Objects(FetchSources& sources,
 
 ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsigned max_attempts,
                         SourceLedger& ledger, StreamTime& stream_time, const ProbeLog& log) {
-  if (object.origin_url.rfind("file://", 0) == 0) {
-    ProbeResult p;
-    p.size = object.size.value_or(0);
-    struct stat st {};
-    const std::string path = object.origin_url.substr(7);
-    if (::stat(path.c_str(), &st) == 0)
-      p.identity = fmt::format("mtime {}.{:09}", st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-    return p;
-  }
+  if (object.origin_url.rfind("file://", 0) == 0) return ProbeLocalFile(object);
   // The origin first, then the mirrors not demoted, round and round.
   std::vector<size_t> order{sources.Origin()};
   for (size_t i = 0; i + 1 < sources.size(); ++i) order.push_back(i);
-  storage::HttpHead head("trainbench-stage/" TRAINBENCH_VERSION);
-  std::string last_error;
+  HeadAsker asker(sources, object, ledger, stream_time, log);
   for (unsigned attempt = 1, turn = 0; attempt <= max_attempts; ++turn) {
     const size_t i = order[turn % order.size()];
     if (sources.at(i).demoted) continue;
-    const FetchSource& source = sources.at(i);
-    if (source.origin && sources.s3())
+    if (sources.at(i).origin && sources.s3())
       return ProbeS3Objects(sources, {object}, 1, ledger, stream_time, log)[0];
-    const std::string url = sources.Url(i, object);
-    const int64_t start_ns = metrics::WallNanos();
-    const storage::HeadReply response = head.Head(url);
-    const double duration = response.seconds;
-    const std::string& effective = response.end.effective_url;
-    const long status = response.end.status;
-    const std::string served_by = !effective.empty() ? UrlOrigin(effective) : source.row;
-    SourceRow& asked = ledger.Row(source.row, source.origin ? "origin" : "mirror");
-    ++asked.requests;
-    // The row of the server that answered: the source's own unless it redirected elsewhere.
-    SourceRow& row = served_by != source.row ? ledger.Row(served_by, "redirect") : asked;
-    if (served_by != source.row) ++row.requests;
-    auto log_head = [&](const std::string& error, uint64_t size) {
-      if (!log) return;
-      metrics::OpRecord r;
-      r.op = "HEAD";
-      r.file = object.name;
-      r.endpoint = served_by;
-      r.error = error;
-      r.bytes = size;  // the object's size, as a logged HEAD says it
-      r.start_ns = start_ns;
-      r.end_ns = start_ns + static_cast<int64_t>(response.seconds * 1e9);
-      log(r);
-    };
-    const auto length = response.headers.find("content-length");
-    if (response.end.fault == storage::TransferFault::kNone && status == 200 &&
-        length != response.headers.end()) {
-      stream_time.useful_s += duration;
-      sources.Succeeded(i);
-      ProbeResult p;
-      p.size = std::strtoull(length->second.c_str(), nullptr, 10);
-      log_head("", p.size);
-      auto header = [&](const char* name) {
-        const auto it = response.headers.find(name);
-        return it == response.headers.end() ? std::string() : it->second;
-      };
-      p.identity = fmt::format("etag {} modified {}", header("etag"), header("last-modified"));
-      for (const char* name : {"repr-digest", "digest"})
-        if (!p.sha256_hex) {
-          if ((p.sha256_hex = Sha256FromDigestHeader(header(name))))
-            p.checksum_from = fmt::format("{} header", name);
-        }
-      return p;
-    }
-    AttemptFailure f = ClassifyFailure(response.end);
-    if (response.end.fault == storage::TransferFault::kNone && status == 200) {
-      f = {false, true, "no Content-Length in its answer to HEAD"};
-    }
-    last_error = fmt::format("{}: {}", !effective.empty() ? effective : url, f.reason);
-    log_head(f.reason, 0);
-    ++row.retries;
-    ++stream_time.retries;
-    stream_time.wasted_s += duration;
-    if (source.origin && status == 404)
-      throw RuntimeError(
-          fmt::format("{} does not exist at the origin (HTTP 404): check SOURCE", url));
-    const bool demoted = sources.Failed(i, f);
+    bool demoted = false;
+    if (auto probe = asker.Ask(i, &demoted)) return *probe;
     ++attempt;
     // Backoff before going round again (not between different sources).
     if (!demoted && (turn + 1) % order.size() == 0) {
@@ -155,7 +198,7 @@ ProbeResult ProbeObject(FetchSources& sources, const SourceObject& object, unsig
       fmt::format("cannot learn the size of {}: no source answered HEAD in {} "
                   "attempts; the last: {}; check SOURCE and --mirror, or raise "
                   "--max-attempts",
-                  object.name, max_attempts, last_error));
+                  object.name, max_attempts, asker.last_error()));
 }
 
 }  // namespace trainbench::stage

@@ -56,6 +56,9 @@ struct FetchItem {
   bool deliver = true;  // hand the bytes in order to FetchHooks::ordered
 };
 
+// How many chunks `item` is cut into (from its `begin`).
+uint64_t ChunkCount(const FetchItem& item);
+
 struct FetchOptions {
   unsigned streams = 4;
   unsigned max_attempts = 10;

@@ -19,6 +19,63 @@ std::string FileUrl(const fs::path& path) {
   return "file://" + PercentEncode(fs::absolute(path).lexically_normal().string(), true);
 }
 
+// A local file, or every file under a local folder.
+std::vector<SourceObject> LocalObjects(const std::string& text) {
+  std::vector<SourceObject> objects;
+  std::error_code ec;
+  const fs::path root(text);
+  if (fs::is_regular_file(root, ec)) {
+    SourceObject o;
+    o.name = root.filename().string();
+    o.origin_url = FileUrl(root);
+    o.size = fs::file_size(root, ec);
+    objects.push_back(o);
+    return objects;
+  }
+  if (!fs::is_directory(root, ec))
+    throw RuntimeError(fmt::format("SOURCE '{}': no such file or folder; check the path", text));
+  for (auto it = fs::recursive_directory_iterator(root, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    SourceObject o;
+    o.name = fs::relative(it->path(), root).string();
+    o.origin_url = FileUrl(it->path());
+    o.size = it->file_size(ec);
+    objects.push_back(o);
+  }
+  if (ec)
+    throw RuntimeError(fmt::format("SOURCE '{}': cannot list the folder: {}", text, ec.message()));
+  return objects;
+}
+
+// A key that is an object is that object; otherwise a prefix of objects.
+std::vector<SourceObject> S3Objects(storage::S3Source& s3) {
+  std::vector<SourceObject> objects;
+  const std::string key = s3.Key("");
+  auto object_for = [&](const std::string& full_key, const std::string& name) {
+    SourceObject o;
+    o.name = name;
+    o.s3_key = full_key;
+    o.origin_url = s3.ObjectUrl(full_key);
+    o.mirror_path = s3.MirrorPath(full_key);
+    return o;
+  };
+  if (!key.empty()) {
+    if (const auto size = s3.Size("")) {
+      auto o = object_for(key, key.substr(key.rfind('/') + 1));
+      o.size = *size;
+      objects.push_back(o);
+      return objects;
+    }
+  }
+  for (const auto& entry : s3.List()) {
+    auto o = object_for(s3.Key(entry.path), entry.path);
+    o.size = entry.size_bytes;
+    objects.push_back(o);
+  }
+  return objects;
+}
+
 }  // namespace
 
 std::string UrlOrigin(const std::string& url) {
@@ -78,65 +135,15 @@ Source::Source(const std::string& source, const std::map<std::string, std::strin
 Source::~Source() = default;
 
 std::vector<SourceObject> Source::List() {
-  std::vector<SourceObject> objects;
   if (kind_ == SourceKind::kHttp) {
     SourceObject o;
     o.name = UrlBaseName(text_);
     o.origin_url = text_;
     o.mirror_path = UrlPath(text_);
-    objects.push_back(o);
-    return objects;
+    return {o};
   }
-  if (kind_ == SourceKind::kLocal) {
-    std::error_code ec;
-    const fs::path root(text_);
-    if (fs::is_regular_file(root, ec)) {
-      SourceObject o;
-      o.name = root.filename().string();
-      o.origin_url = FileUrl(root);
-      o.size = fs::file_size(root, ec);
-      objects.push_back(o);
-      return objects;
-    }
-    if (!fs::is_directory(root, ec))
-      throw RuntimeError(fmt::format("SOURCE '{}': no such file or folder; check the path", text_));
-    for (auto it = fs::recursive_directory_iterator(root, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (!it->is_regular_file(ec)) continue;
-      SourceObject o;
-      o.name = fs::relative(it->path(), root).string();
-      o.origin_url = FileUrl(it->path());
-      o.size = it->file_size(ec);
-      objects.push_back(o);
-    }
-    if (ec)
-      throw RuntimeError(
-          fmt::format("SOURCE '{}': cannot list the folder: {}", text_, ec.message()));
-  } else {
-    const std::string key = s3_->Key("");
-    auto object_for = [&](const std::string& full_key, const std::string& name) {
-      SourceObject o;
-      o.name = name;
-      o.s3_key = full_key;
-      o.origin_url = s3_->ObjectUrl(full_key);
-      o.mirror_path = s3_->MirrorPath(full_key);
-      return o;
-    };
-    // A key that is an object is that object; otherwise a prefix of objects.
-    if (!key.empty()) {
-      if (const auto size = s3_->Size("")) {
-        auto o = object_for(key, key.substr(key.rfind('/') + 1));
-        o.size = *size;
-        objects.push_back(o);
-        return objects;
-      }
-    }
-    for (const auto& entry : s3_->List()) {
-      auto o = object_for(s3_->Key(entry.path), entry.path);
-      o.size = entry.size_bytes;
-      objects.push_back(o);
-    }
-  }
+  std::vector<SourceObject> objects =
+      kind_ == SourceKind::kLocal ? LocalObjects(text_) : S3Objects(*s3_);
   std::sort(objects.begin(), objects.end(),
             [](const auto& a, const auto& b) { return a.name < b.name; });
   if (objects.empty())
