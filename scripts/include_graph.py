@@ -2,14 +2,20 @@
 """Prints src/'s folders and their includes as a Mermaid flowchart (docs/architecture.md's
 picture): a node per folder with its lines of code, an arrow from a folder to each folder it
 includes, less the arrows another path already implies (a transitive reduction), so what is
-left is the shape of the house. Read from the sources as they are; Python's standard library.
-Usage: python3 scripts/include_graph.py [SRC_DIR]   (default: the checkout's src/)
+left is the shape of the house. With --list, every folder each folder includes instead, one
+line a folder (the doc's list, which the picture's reduction leaves out). Read from the
+sources as they are; Python's standard library. tests/cli/architecture_doc_test.sh checks the
+doc against both.
+Usage: python3 scripts/include_graph.py [--list] [SRC_DIR]   (default: the checkout's src/)
 """
 import os
 import re
 import sys
 
-src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "src")
+args = sys.argv[1:]
+as_list = "--list" in args
+args = [a for a in args if a != "--list"]
+src = args[0] if args else os.path.join(os.path.dirname(__file__), "..", "src")
 include = re.compile(r'^\s*#\s*include\s+"([a-z_0-9]+)/')
 edges, lines = {}, {}
 for root, _, files in os.walk(src):
@@ -40,6 +46,17 @@ def reach(start, skip_edge):
                 frontier.append(b)
     return seen
 
+
+if as_list:
+    # A fenced block of its own ("text includes"), so the doc's test finds it by its first line.
+    width = max(len(folder) for folder in edges) + 3
+    print("```text includes")
+    print(f"{'folder':<{width}}includes")
+    for folder in sorted(edges):
+        names = " ".join(f"{b}/" for b in sorted(edges[folder])) or "nothing"
+        print(f"{folder + '/':<{width}}{names}")
+    print("```")
+    sys.exit(0)
 
 print("```mermaid")
 print("flowchart TB")

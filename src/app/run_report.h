@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "app/job_env.h"
 #include "app/job_log.h"
 #include "app/results_writer.h"
 #include "app/run_options.h"

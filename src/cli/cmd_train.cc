@@ -124,6 +124,8 @@ void AddTrainCommand(CLI::App& app, Action& action) {
   command->add_flag("--fused-bn,!--no-fused-bn", o.fused_bn,
                     "Fused BatchNorm + ReLU (+ add) kernels for channels-last (default on CUDA)");
   AddOpLogFlag(*command, o.op_log, "every image read, for `trainbench replay`,");
+  // Hidden (no group): a test's stand-in for the host's free memory (TrainOptions).
+  command->add_option("--available-bytes", o.available_bytes)->group("");
   command->add_option("--save", o.save_path, "Write the trained state dict (torch.load reads it)");
   command->add_option("--stage-to", staged.stage_to,
                       "Stage --data into this folder first (as `trainbench stage`; a tar is "

@@ -15,7 +15,8 @@ const std::vector<std::string>& StorageOptionNames() {
       "endpoint_url",        "endpoint",          "region",
       "access_key_id",       "secret_access_key", "session_token",
       "s3_force_path_style", "s3_max_attempts",   "ca_bundle",
-      "list_max_keys",       "part_size",         "range_size"};
+      "list_max_keys",       "part_size",         "range_size",
+      "lease_seconds"};
   return names;
 }
 

@@ -157,6 +157,14 @@ const FormatDescription& CheckFormat(const config::WorkloadConfig& config);
 // Throws unless `size` is the size the manifest recorded for the file.
 void CheckSize(std::string_view kind, const std::string& file, uint64_t size,
                const WrittenFile& expected);
+// Throws unless each sample found in `file` lies where the manifest recorded it
+// (`expected.samples`; as many as both have): "sample I is N bytes at O, the manifest says
+// N' bytes at O'", the one wording of every format's Verify. The error's offset is the
+// sample's own, or, with `index_entry_bytes`, sample I's entry in an index file of entries
+// that size (`file` is then the index: indexed binary's).
+void CheckSampleExtents(std::string_view kind, const std::string& file,
+                        const std::vector<SampleExtent>& found, const WrittenFile& expected,
+                        uint64_t index_entry_bytes = 0);
 // CheckFormat, then the format's factory.
 std::unique_ptr<FileFormat> MakeFormat(const config::WorkloadConfig& config);
 

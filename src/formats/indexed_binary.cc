@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "common/error.h"
-#include "common/random.h"
 #include "formats/format.h"
 #include "formats/wire/block_writer.h"
 
@@ -77,13 +76,7 @@ WrittenFile IndexedBinaryFormat::Write(const FileSpec& spec, storage::Storage& s
 
   auto out = storage.Create(spec.path);
   BlockWriter writer(*out);
-  for (uint64_t done = 0; done < total;) {
-    size_t got = 0;
-    unsigned char* dst = writer.Space(total - done, &got);
-    FillRandom(spec.seed, done, dst, got);
-    writer.Advance(got);
-    done += got;
-  }
+  writer.AppendRandom(spec.seed, total);
   writer.Flush();
   WriteIndex(storage, written.companions[0], offsets);
   WriteIndex(storage, written.companions[1], spec.sample_sizes);
@@ -107,14 +100,12 @@ void IndexedBinaryFormat::Verify(const WrittenFile& expected, storage::Storage& 
       ThrowBadFile(kIndexedBinaryKind, storage.Describe(OffsetIndexPath(expected.path)), 8 * i,
                    fmt::format("sample {} starts at {}, not right after the one before ({})", i,
                                extents[i].offset, next));
-    if (i < expected.samples.size() && (expected.samples[i].offset != extents[i].offset ||
-                                        expected.samples[i].length != extents[i].length))
-      ThrowBadFile(kIndexedBinaryKind, storage.Describe(SizeIndexPath(expected.path)), 8 * i,
-                   fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
-                               extents[i].length, extents[i].offset, expected.samples[i].length,
-                               expected.samples[i].offset));
     next += extents[i].length;
   }
+  // The offsets follow from the sizes (contiguous, above): a sample the manifest puts
+  // elsewhere is named at its size entry.
+  CheckSampleExtents(kIndexedBinaryKind, storage.Describe(SizeIndexPath(expected.path)), extents,
+                     expected, sizeof(uint64_t));
   if (next != size)
     ThrowBadFile(kIndexedBinaryKind, name, next,
                  fmt::format("samples end at {}, the file at {}", next, size));

@@ -1,5 +1,6 @@
-// The one result record's common part: every job's summary.json (run, checkpoint, datagen,
-// stage, train, staged train) starts with the same envelope at its top level, then the kind's
+// The one result record's common part: every job's summary.json (each of ResultKinds(): run,
+// checkpoint, datagen, stage, train, staged train, sweep, replay, sai3-bench, and
+// bench/fidelity.sh's study) starts with the same envelope at its top level, then the kind's
 // own figures; every job's final stdout line carries its short form as the "trainbench"
 // object beside the kind's figures (`trainbench_metrics`, `trainbench_stage`,
 // `radix_metrics`, ...). `trainbench report` reads the envelope to know what it draws.

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <thread>
 
 #include "common/clock.h"
@@ -122,10 +121,8 @@ std::unique_ptr<BatchSource> MakeSource(const TrainOptions& o, const c10::Device
 // A CPU batch whose activations cannot fit in memory is refused before it starts (the OOM
 // killer would end it mid-step), or shrunk when the caller allows (--calibrate).
 void FitCpuMemory(TrainOptions& o) {
-  // Tests set a smaller host (TRAINBENCH_TEST_AVAILABLE_BYTES) to reach this without 24 GB.
-  const char* test_available = std::getenv("TRAINBENCH_TEST_AVAILABLE_BYTES");
   const uint64_t available =
-      test_available ? std::strtoull(test_available, nullptr, 10) : metrics::AvailableMemoryBytes();
+      o.available_bytes > 0 ? o.available_bytes : metrics::AvailableMemoryBytes();
   const uint64_t needed = CpuTrainingBytes(o.model, o.batch_size, o.image_size);
   const uint64_t usable = available / 10 * 9;
   if (available == 0 || needed <= usable) return;

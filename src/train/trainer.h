@@ -56,6 +56,10 @@ struct TrainOptions {
   // Validate and choose the device, then return an empty result: a staged job asks before it
   // fetches a dataset that a host without a GPU could not train on.
   bool check_only = false;
+  // The host's free memory a CPU batch is fitted to; 0: measured (MemAvailable). Set by the
+  // hidden --available-bytes, so the tests reach the fit and its refusal on a host with
+  // memory to spare.
+  uint64_t available_bytes = 0;
   // --op-log FILE: every image read, a GET in sai3-bench's op-log columns (one file per
   // process when launched: FILE.rankNNNN.tsv.zst); "" for none.
   std::string op_log;

@@ -43,9 +43,9 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../lib/skip.sh
 source "$HERE/../lib/skip.sh"  # skip_unless: the skip rule
 # shellcheck source=../lib/daemons.sh
-source "$HERE/../lib/daemons.sh"  # daemon_state_dir, daemon_is_ours, daemon_stop
+source "$HERE/../lib/daemons.sh"  # daemon_state_dir, daemon_is_ours, daemon_stop, wipe
 # shellcheck source=../lib/ceph.sh
-source "$HERE/../lib/ceph.sh"  # ceph_conf, ceph_start_core, start_daemon, die, wipe, ...
+source "$HERE/../lib/ceph.sh"  # ceph_conf, ceph_start_core, start_daemon, die, ...
 # shellcheck source=../mpi/netns_hosts.sh
 source "$HERE/../mpi/netns_hosts.sh"  # netns_up, netns_down, netns_write_rsh
 PY=/usr/bin/python3

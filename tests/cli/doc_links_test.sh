@@ -6,12 +6,7 @@
 # other sites are not fetched.
 source "$(dirname "$0")/../lib/common.sh"
 
-# The files a clone has: git's view when the sources are a work tree, else what is on disk.
-if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  git -C "$SRC" ls-files --cached --others --exclude-standard >"$WORK/files"
-else
-  (cd "$SRC" && find . -type f -not -path './build/*' | sed 's|^\./||') >"$WORK/files"
-fi
+repo_files "$WORK/files"
 docs=$(cd "$SRC" && ls README.md docs/*.md)
 
 # check_links ROOT FILE_LIST DOC...: prints one line per broken link of the DOCs (relative to

@@ -6,7 +6,7 @@
 # cluster (each daemon its own key and capabilities, one keyring file under DIR).
 #
 # The caller sets DIR (daemons.sh's daemon_state_dir), MARKER (the file that says DIR is the
-# fixture's own), PY, deadline (SECONDS at which a start gives up) and defines log MESSAGE.
+# fixture's own, for daemons.sh's wipe), PY, deadline (SECONDS at which a start gives up) and defines log MESSAGE.
 # ceph_start_core sets MON_PID and OSD_PID; start_daemon NAME sets NAME_PID.
 
 # free_port [ADDR]: a TCP port free on ADDR (127.0.0.1 by default).
@@ -45,22 +45,6 @@ kill_daemons() {
     daemon_stop "$pid" 10 || rc=1
   done
   return "$rc"
-}
-
-# wipe KEEP_LOGS: removes DIR's state; only a DIR the fixture made (it holds the marker) or an
-# empty one.
-wipe() {
-  local keep_logs=$1
-  [ -d "$DIR" ] || return 0
-  if [ ! -e "$DIR/$MARKER" ] && [ -n "$(ls -A "$DIR")" ]; then
-    log "$DIR is not empty and was not made by this fixture; not touching it"
-    exit 1
-  fi
-  if [ "$keep_logs" = 1 ]; then
-    find "$DIR" -mindepth 1 -maxdepth 1 ! -name log ! -name "$MARKER" -exec rm -rf {} +
-  else
-    rm -rf "$DIR"
-  fi
 }
 
 ceph_cli() { timeout -k 5 20 ceph -c "$DIR/ceph.conf" --connect-timeout 10 "$@"; }

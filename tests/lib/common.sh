@@ -3,8 +3,9 @@
 #   source "$(dirname "$0")/../lib/common.sh"
 # and gets: set -euo pipefail; $TRAINBENCH (the binary), $SRC (the sources), $PY (python3);
 # a scratch folder $WORK, removed on exit (kept with KEEP_WORK=1) with any background job
-# killed; at_exit, fail, check, expect_exit, contains, json, wait_for_line, free_port; the
-# skip rule (below); and, from the files beside this one, the helpers of each kind of test:
+# killed; at_exit, fail, check, expect_exit, contains, json, wait_for_line, free_port,
+# repo_files; the skip rule (below); and, from the files beside this one, the helpers of each
+# kind of test:
 #   skip.sh      skip_unless, skip_unless_gpu, skip_if_gpu: the skip rule (below)
 #   run.sh       tiny datasets, results folders, the run's last line (cli/, mpi/, report/)
 #   report.sh    quick_run: short runs with a fine time series (report/)
@@ -102,6 +103,17 @@ contains() {
     fail "'$1' does not contain: $2"
   }
   checks=$((checks + 1))
+}
+
+# repo_files OUT: the files a clone has, one a line, relative to $SRC: git's view when the
+# sources are a work tree (tracked, or new and not ignored: never build/ or results/), else
+# what is on disk but build/. The docs' tests check what the docs name against it.
+repo_files() {
+  if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git -C "$SRC" ls-files --cached --others --exclude-standard >"$1"
+  else
+    (cd "$SRC" && find . -type f -not -path './build/*' | sed 's|^\./||') >"$1"
+  fi
 }
 
 # Files under a dataset folder whose names mark them as partial.

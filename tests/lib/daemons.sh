@@ -1,8 +1,10 @@
 # shellcheck shell=bash
 # Part of the test library, for the fixture scripts that start daemons for a suite
-# (s3/gateway.sh, slurm/cluster.sh, container/image.sh): their state folder, telling their own processes from a recycled pid, and
-# stopping them. The caller sets DIR (its state folder, which every daemon's command line
-# names) and defines log MESSAGE.
+# (s3/gateway.sh, cephfs/cluster.sh, slurm/cluster.sh, container/image.sh): their state folder,
+# telling their own processes from a recycled pid, stopping them, and clearing the folder. The
+# caller sets DIR (its state folder, which every daemon's command line names), MARKER (for
+# wipe: the file a start puts in DIR to say the folder is the fixture's own) and defines log
+# MESSAGE.
 
 # daemon_state_dir NAME ARG: sets DIR to ARG made absolute, without a trailing slash; refuses
 # (exit 2, naming NAME) an empty DIR or /, which a stop would clear.
@@ -43,4 +45,21 @@ daemon_stop() {
   done
   log "could not kill pid $pid"
   return 1
+}
+
+# wipe KEEP_LOGS: removes DIR's state (all of DIR, or with KEEP_LOGS=1 all but log/ and the
+# marker, so a stopped fixture's logs stay to be read); only a DIR the fixture made (it holds
+# $MARKER) or an empty one: a DIR given by mistake (a home, a build folder) is refused, exit 1.
+wipe() {
+  local keep_logs=$1
+  [ -d "$DIR" ] || return 0
+  if [ ! -e "$DIR/$MARKER" ] && [ -n "$(ls -A "$DIR")" ]; then
+    log "$DIR is not empty and was not made by this fixture (no $MARKER); not touching it"
+    exit 1
+  fi
+  if [ "$keep_logs" = 1 ]; then
+    find "$DIR" -mindepth 1 -maxdepth 1 ! -name log ! -name "$MARKER" -exec rm -rf {} +
+  else
+    rm -rf "$DIR"
+  fi
 }

@@ -17,7 +17,8 @@ common=(resnet50_h100 dataset.num_files_train=12 dataset.num_samples_per_file=4
 # through a proxy that delays every request by 300 ms (so it takes seconds); the second is
 # refused with the holder's pid and host, and exit 1.
 fault_proxy_start "${S3_TEST_ENDPOINT#http://}" "$WORK/proxy.json" --delay 1 --delay-ms 300
-AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT TRAINBENCH_S3_LEASE_SECONDS=4 "$TB" datagen "${common[@]}" -j 1 >first.out 2>first.err &
+AWS_ENDPOINT_URL=$FAULT_PROXY_ENDPOINT "$TB" datagen "${common[@]}" storage.storage_options.lease_seconds=4 \
+  -j 1 >first.out 2>first.err &
 first=$!
 for _ in $(seq 100); do  # bounded: 10 s
   [ "$(s3_status HEAD "/$bucket/ds/.trainbench.lock" /dev/null)" = 200 ] && break

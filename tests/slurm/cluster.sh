@@ -67,7 +67,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../lib/skip.sh
 source "$HERE/../lib/skip.sh"
 # shellcheck source=../lib/daemons.sh
-source "$HERE/../lib/daemons.sh"  # daemon_state_dir, daemon_is_ours, daemon_stop
+source "$HERE/../lib/daemons.sh"  # daemon_state_dir, daemon_is_ours, daemon_stop, wipe
 # shellcheck source=../mpi/netns_hosts.sh
 source "$HERE/../mpi/netns_hosts.sh"
 PY=/usr/bin/python3
@@ -157,21 +157,6 @@ gc() {
     rmdir "/etc/netns/${prefix}a" "/etc/netns/${prefix}b" 2>/dev/null || true
   done
   rmdir /etc/netns 2>/dev/null || true
-}
-
-# Removes DIR's state; only a DIR this script made (it holds the marker) or an empty one.
-wipe() {
-  local keep_logs=$1
-  [ -d "$DIR" ] || return 0
-  if [ ! -e "$DIR/$MARKER" ] && [ -n "$(ls -A "$DIR")" ]; then
-    log "$DIR is not empty and was not made by cluster.sh; not touching it"
-    exit 1
-  fi
-  if [ "$keep_logs" = 1 ]; then
-    find "$DIR" -mindepth 1 -maxdepth 1 ! -name log ! -name "$MARKER" -exec rm -rf {} +
-  else
-    rm -rf "$DIR"
-  fi
 }
 
 die() {

@@ -48,6 +48,18 @@ TEST_F(IndexedBinaryTest, SameSeedSameBytes) {
   EXPECT_NE(Bytes("a.bin"), Bytes("c.bin"));
 }
 
+// A manifest whose sample sizes differ from the indexes' is named at the size entry.
+TEST_F(IndexedBinaryTest, VerifyNamesASampleTheManifestSizesOtherwise) {
+  IndexedBinaryFormat format(IndexedBinaryDescription());
+  WrittenFile written = format.Write({"a.bin", 4, {300, 200, 100}}, storage());
+  written.samples[1].length = 201;
+  const std::string error = VerifyError(format, written, storage());
+  EXPECT_NE(error.find("a.bin.sz.idx: bad indexed binary file at offset 8: sample 1 is 200 "
+                       "bytes at 300, the manifest says 201 bytes at 300"),
+            std::string::npos)
+      << error;
+}
+
 TEST_F(IndexedBinaryTest, VerifyNamesTheBadIndexEntry) {
   IndexedBinaryFormat format(IndexedBinaryDescription());
   const WrittenFile written = format.Write({"a.bin", 4, {300, 200, 100}}, storage());

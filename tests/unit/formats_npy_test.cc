@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -90,6 +91,21 @@ TEST_F(NpyTest, VerifyNamesTheDamage) {
   bytes[at + 9] = '3';
   Put("a.npy", bytes);
   EXPECT_NE(VerifyError(format, written, storage()), "");
+}
+
+// A manifest that puts a sample elsewhere than the file does is named at the sample, with
+// both places (CheckSampleExtents, the wording every format's Verify shares).
+TEST_F(NpyTest, VerifyNamesASampleTheManifestPutsElsewhere) {
+  NpyFormat format;
+  WrittenFile written = format.Write({"a.npy", 1, {484, 484}}, storage());
+  const SampleExtent file = written.samples[1];
+  written.samples[1].offset += 4;
+  const std::string error = VerifyError(format, written, storage());
+  EXPECT_NE(error.find(fmt::format("a.npy: bad npy file at offset {}: sample 1 is 484 bytes at "
+                                   "{}, the manifest says 484 bytes at {}",
+                                   file.offset, file.offset, file.offset + 4)),
+            std::string::npos)
+      << error;
 }
 
 TEST_F(NpyTest, RejectsUnequalSampleSizes) {

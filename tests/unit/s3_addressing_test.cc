@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "common/error.h"
 #include "storage/s3/s3_http.h"
 #include "storage/s3/s3_options.h"
 
@@ -96,6 +97,12 @@ TEST(S3AddressingTest, CaBundleSourceIsNamed) {
   const S3Options o = ResolveS3Options({{"ca_bundle", "/etc/ca.pem"}});
   EXPECT_EQ(o.ca_bundle, "/etc/ca.pem");
   EXPECT_EQ(o.ca_bundle_source, "storage.storage_options.ca_bundle");
+}
+
+TEST(S3AddressingTest, LeaseSecondsIsAStorageOption) {
+  EXPECT_EQ(ResolveS3Options({}).lease_seconds, 60u);
+  EXPECT_EQ(ResolveS3Options({{"lease_seconds", "4"}}).lease_seconds, 4u);
+  EXPECT_THROW(ResolveS3Options({{"lease_seconds", "0"}}), UsageError);
 }
 
 }  // namespace

@@ -1,10 +1,8 @@
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -602,41 +600,6 @@ TEST_F(TarExtractorTest, GzipTarsExtractAndResumeFromTheStart) {
 
 TEST_F(TarExtractorTest, RefusesAStartOffsetOffABlock) {
   EXPECT_THROW(TarExtractor((dir_ / "out").string(), TarOptions{}, 100), RuntimeError);
-}
-
-// Throughput, to compare with GNU tar's (run by hand, as it needs a large archive):
-//   TRAINBENCH_TAR_BENCH=/tmp/bench.tar build/trainbench_unit_tests
-//   --gtest_also_run_disabled_tests --gtest_filter='*DISABLED_Throughput'
-// reads the archive in 1 MiB pieces (as a download arrives) into ARCHIVE.tb-extract.
-TEST(TarExtractorBench, DISABLED_Throughput) {
-  const char* archive_path = std::getenv("TRAINBENCH_TAR_BENCH");
-  if (!archive_path) GTEST_SKIP() << "set TRAINBENCH_TAR_BENCH to a tar file";
-  const fs::path dest = fs::path(archive_path).string() + ".tb-extract";
-  fs::remove_all(dest);
-  std::ifstream in(archive_path, std::ios::binary);
-  std::vector<char> buffer(1 << 20);
-  const auto cpu_seconds = [] {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-  };
-  const double cpu_start = cpu_seconds();
-  const auto start = std::chrono::steady_clock::now();
-  TarExtractor extractor(dest.string(), TarOptions{});
-  while (in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    extractor.Feed(buffer.data(), static_cast<size_t>(in.gcount()));
-  }
-  extractor.Finish();
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double cpu = cpu_seconds() - cpu_start;
-  const TarStats& stats = extractor.Stats();
-  std::printf("%llu members, %.1f MB in %.2f s (%.2f s CPU): %.0f MB/s (archive %.0f MB/s)\n",
-              static_cast<unsigned long long>(stats.members), stats.bytes / 1e6, seconds, cpu,
-              stats.bytes / 1e6 / seconds, stats.archive_bytes / 1e6 / seconds);
-  fs::remove_all(dest);
 }
 
 }  // namespace

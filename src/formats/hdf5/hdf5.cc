@@ -361,13 +361,7 @@ void Hdf5Format::Verify(const WrittenFile& expected, storage::Storage& storage) 
   const auto extents = RecordExtents(records.get(), name);
   if (extents.has_value() != !expected.samples.empty() && expected.num_samples > 0)
     ThrowBadFile(kHdf5Kind, name, offset, "sample extents are not what the manifest records");
-  for (size_t i = 0; extents && i < extents->size() && i < expected.samples.size(); ++i)
-    if ((*extents)[i].offset != expected.samples[i].offset ||
-        (*extents)[i].length != expected.samples[i].length)
-      ThrowBadFile(kHdf5Kind, name, (*extents)[i].offset,
-                   fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
-                               (*extents)[i].length, (*extents)[i].offset,
-                               expected.samples[i].length, expected.samples[i].offset));
+  if (extents) CheckSampleExtents(kHdf5Kind, name, *extents, expected);
 
   unsigned long seed = 0;  // NOLINT(runtime/int): H5LT's type
   if (H5Aexists(records.get(), kSeedAttribute) <= 0 ||

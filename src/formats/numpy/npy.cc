@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
-#include "common/random.h"
 #include "formats/format.h"
 #include "formats/numpy/npy_header.h"
 #include "formats/wire/array_samples.h"
@@ -21,14 +20,7 @@ WrittenFile NpyFormat::Write(const FileSpec& spec, storage::Storage& storage) co
   auto out = storage.Create(spec.path);
   BlockWriter writer(*out);
   writer.Append(header.data(), header.size());
-  const uint64_t payload = num_samples * shape[0] * shape[1];
-  for (uint64_t done = 0; done < payload;) {
-    size_t n = 0;
-    unsigned char* dst = writer.Space(payload - done, &n);
-    FillRandom(spec.seed, done, dst, n);
-    writer.Advance(n);
-    done += n;
-  }
+  writer.AppendRandom(spec.seed, num_samples * shape[0] * shape[1]);
   writer.Flush();
   WrittenFile written{
       spec.path, writer.Offset(), num_samples, ArraySampleExtents(shape, 1, header.size()), {}};
@@ -55,13 +47,7 @@ void NpyFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
     ThrowBadFile(kNpyKind, name, std::min(end, size),
                  fmt::format("header says the data ends at {}, the file at {}", end, size));
   const auto extents = ArraySampleExtents(header.shape, 1, header.header_bytes);
-  for (size_t i = 0; i < expected.samples.size() && i < extents.size(); ++i)
-    if (expected.samples[i].offset != extents[i].offset ||
-        expected.samples[i].length != extents[i].length)
-      ThrowBadFile(kNpyKind, name, extents[i].offset,
-                   fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
-                               extents[i].length, extents[i].offset, expected.samples[i].length,
-                               expected.samples[i].offset));
+  CheckSampleExtents(kNpyKind, name, extents, expected);
 }
 
 WrittenFile NpyFormat::Scan(const std::string& path, storage::Storage& storage) const {

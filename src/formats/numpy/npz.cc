@@ -133,13 +133,7 @@ WrittenFile NpzFormat::Write(const FileSpec& spec, storage::Storage& storage) co
     const uint64_t x_data =
         zip.BeginStored("x.npy", x_header.size() + x_payload, x_crc) + x_header.size();
     writer.Append(x_header.data(), x_header.size());
-    for (uint64_t done = 0; done < x_payload;) {
-      size_t n = 0;
-      unsigned char* dst = writer.Space(x_payload - done, &n);
-      FillRandom(spec.seed, done, dst, n);
-      writer.Advance(n);
-      done += n;
-    }
+    writer.AppendRandom(spec.seed, x_payload);
     zip.EndStored();
     const uint32_t y_crc = ZerosCrc(y_payload, Crc32(y_header.data(), y_header.size()));
     zip.BeginStored("y.npy", y_header.size() + y_payload, y_crc);
@@ -201,13 +195,7 @@ void NpzFormat::Verify(const WrittenFile& expected, storage::Storage& storage) c
     ThrowBadFile(kNpzKind, name, x.header_offset,
                  "manifest has sample extents but x.npy is compressed");
   const auto extents = ArraySampleExtents(xh.shape, 1, x.data_offset + xh.header_bytes);
-  for (size_t i = 0; i < extents.size() && i < expected.samples.size(); ++i)
-    if (extents[i].offset != expected.samples[i].offset ||
-        extents[i].length != expected.samples[i].length)
-      ThrowBadFile(kNpzKind, name, extents[i].offset,
-                   fmt::format("sample {} is {} bytes at {}, the manifest says {} bytes at {}", i,
-                               extents[i].length, extents[i].offset, expected.samples[i].length,
-                               expected.samples[i].offset));
+  CheckSampleExtents(kNpzKind, name, extents, expected);
 }
 
 WrittenFile NpzFormat::Scan(const std::string& path, storage::Storage& storage) const {

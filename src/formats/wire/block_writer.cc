@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "common/interrupt.h"
+#include "common/random.h"
 
 namespace trainbench::formats {
 
@@ -20,6 +21,16 @@ void BlockWriter::Append(const void* data, size_t size) {
     Advance(available);
     p += available;
     size -= available;
+  }
+}
+
+void BlockWriter::AppendRandom(uint64_t seed, uint64_t size) {
+  for (uint64_t done = 0; done < size;) {
+    size_t n = 0;
+    unsigned char* dst = Space(size - done, &n);
+    FillRandom(seed, done, dst, n);
+    Advance(n);
+    done += n;
   }
 }
 

@@ -18,6 +18,10 @@ class BlockWriter {
   explicit BlockWriter(storage::AtomicWriter& out, size_t block_bytes = kBlockBytes);
 
   void Append(const void* data, size_t size);
+  // Appends the first `size` bytes of `seed`'s random stream (FillRandom's), generated
+  // straight into the buffer: every format's payload, so the same seed writes the same bytes
+  // whatever the format around them.
+  void AppendRandom(uint64_t seed, uint64_t size);
   // A writable span of up to `max` bytes inside the buffer; call Advance(n) after
   // filling n of them. Never returns an empty span.
   unsigned char* Space(size_t max, size_t* available);

@@ -54,16 +54,6 @@ Lease ParseBody(const std::string& body) {
   return lease;
 }
 
-}  // namespace
-
-double LeaseSeconds() {
-  const char* text = std::getenv("TRAINBENCH_S3_LEASE_SECONDS");
-  const double seconds = text ? std::strtod(text, nullptr) : 0;
-  return seconds > 0 ? seconds : 60;
-}
-
-namespace {
-
 // A holder on this host whose process is gone (killed: its lease stays until it expires)
 // need not be waited for; a pid now used by another program is gone too. A holder on
 // another host is taken to live until its lease expires.
@@ -133,6 +123,7 @@ class LeaseLock : public StorageLock {
  public:
   LeaseLock(const S3Endpoint& endpoint, std::string key, Lease lease, std::string etag)
       : endpoint_(endpoint),
+        lease_s_(endpoint.options().lease_seconds),
         key_(std::move(key)),
         lease_(std::move(lease)),
         etag_(std::move(etag)),
@@ -155,17 +146,17 @@ class LeaseLock : public StorageLock {
       endpoint_.Perform(r, t);
     } catch (const std::exception& e) {
       Warn("could not remove the lock {} ({}); it expires by itself in {:.0f} s",
-           endpoint_.Describe(key_), e.what(), LeaseSeconds());
+           endpoint_.Describe(key_), e.what(), lease_s_);
     }
   }
 
  private:
   void RenewUntilStopped() {
     std::unique_lock guard(mutex_);
-    while (!wake_.wait_for(guard, std::chrono::duration<double>(LeaseSeconds() / 4),
+    while (!wake_.wait_for(guard, std::chrono::duration<double>(lease_s_ / 4),
                            [this] { return stop_; })) {
       guard.unlock();
-      lease_.expires_unix = UnixNow() + LeaseSeconds();
+      lease_.expires_unix = UnixNow() + lease_s_;
       std::optional<std::string> etag;
       std::string failure;
       try {
@@ -181,7 +172,7 @@ class LeaseLock : public StorageLock {
         Warn(
             "lost the lock {}: another trainbench took it over after its lease expired (this "
             "process could not renew it for {:.0f} s); two writers may now share the folder",
-            endpoint_.Describe(key_), LeaseSeconds());
+            endpoint_.Describe(key_), lease_s_);
         return;
       } else {
         etag_ = *etag;
@@ -190,6 +181,7 @@ class LeaseLock : public StorageLock {
   }
 
   const S3Endpoint& endpoint_;
+  const double lease_s_;
   const std::string key_;
   Lease lease_;
   std::string etag_;
@@ -222,7 +214,7 @@ LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key, boo
   // Two rounds: a stale lease taken over by someone else between our GET and PUT leaves
   // its new holder's lease for the second round to report.
   for (int round = 0; round < 2; ++round) {
-    mine.expires_unix = UnixNow() + LeaseSeconds();
+    mine.expires_unix = UnixNow() + endpoint.options().lease_seconds;
     if (auto etag = Put(endpoint, key, mine, "If-None-Match: *")) {
       // A server that ignores If-None-Match (s3rver, fauxqs) lets every writer "take" the
       // lock: the same conditional PUT again must fail, or the lock means nothing here.

@@ -17,12 +17,9 @@
 
 namespace trainbench::storage {
 
-// 60 s, or TRAINBENCH_S3_LEASE_SECONDS (the tests shorten it to see renewals).
-double LeaseSeconds();
-
-// Takes the lease `key` (a full key). Throws IoError when the store fails otherwise.
-// `fresh_name`: a key no other holder uses (a reader's mark), so no live lease is looked for
-// before the conditional PUT (a GET fewer per run).
+// Takes the lease `key` (a full key), for the endpoint's options().lease_seconds. Throws IoError
+// when the store fails otherwise. `fresh_name`: a key no other holder uses (a reader's mark), so no
+// live lease is looked for before the conditional PUT (a GET fewer per run).
 LockAttempt TryLeaseLock(const S3Endpoint& endpoint, const std::string& key,
                          bool fresh_name = false);
 

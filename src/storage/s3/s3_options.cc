@@ -146,6 +146,8 @@ S3Options ResolveS3Options(const std::map<std::string, std::string>& storage_opt
       o.ca_bundle_source = "storage.storage_options.ca_bundle";
     } else if (name == "list_max_keys") {
       o.list_max_keys = static_cast<unsigned>(ParseCount(name, value, 1));
+    } else if (name == "lease_seconds") {
+      o.lease_seconds = static_cast<unsigned>(ParseCount(name, value, 1));
     } else if (name == "range_size") {
       o.range_size = ParseCount(name, value, 0);
     } else if (name == "part_size") {

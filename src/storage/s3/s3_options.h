@@ -4,8 +4,9 @@
 // variables (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, AWS_REGION, AWS_DEFAULT_REGION,
 // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_CA_BUNDLE), then DLIO's
 // storage_options (endpoint_url, region, access_key_id, secret_access_key, s3_force_path_style,
-// s3_max_attempts, ca_bundle, part_size, list_max_keys). The secret never leaves this struct:
-// messages name where it came from, never its value. Plain data; thread-compatible.
+// s3_max_attempts, ca_bundle, part_size, list_max_keys, range_size, lease_seconds). The secret
+// never leaves this struct: messages name where it came from, never its value. Plain data;
+// thread-compatible.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +47,10 @@ struct S3Options {
   // are reader.transfer_size.
   uint64_t range_size = 8ull << 20;
   unsigned list_max_keys = 1000;  // keys per ListObjectsV2 page (S3's own maximum)
+  // How long a prefix's lock lease lasts unless renewed (renewed every quarter of it): long
+  // enough that a slow store never lets a live holder's lease lapse, short enough that a
+  // killed holder's is taken over soon. The tests shorten it to see renewals.
+  unsigned lease_seconds = 60;
 };
 
 // `storage_options`: DLIO's storage.storage_options map. Throws UsageError naming the
