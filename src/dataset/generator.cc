@@ -283,6 +283,145 @@ void AdoptOtherRanksJournals(const DatasetPlan& plan, const nlohmann::json& key,
       adopted, fmt::join(others, ", "), ranks));
 }
 
+// The file the manifest or journal knows for `f`, when it is whole and of the planned
+// samples; else null (to be written).
+const formats::WrittenFile* FinishedFile(const std::map<std::string, formats::WrittenFile>& known,
+                                         const PlannedFile& f, storage::Storage& storage) {
+  const auto it = known.find(f.path);
+  if (it != known.end() && it->second.num_samples == f.sample_sizes.size() &&
+      IsComplete(it->second, storage))
+    return &it->second;
+  return nullptr;
+}
+
+// Rank 0 alone, under the lock, before any rank writes: the folder is made ready for this
+// dataset. Returns how many files of an earlier dataset it removed.
+uint64_t PrepareFolder(const config::WorkloadConfig& config, const DatasetPlan& plan,
+                       const formats::FormatDescription& format,
+                       const std::vector<std::string>& folders, const nlohmann::json& key,
+                       storage::Storage& storage, const GenerateOptions& options, int ranks) {
+  auto existing = ReadManifest(storage);
+  CheckCompatible(existing, key, storage, options.replace);
+  RemoveLeftovers(storage, folders);
+  CreateSplitFolders(config, storage);
+  AdoptOtherRanksJournals(plan, key, storage, ranks);
+  const Journal journal(storage, JournalName(0, ranks), key);
+  const auto known = KnownFiles(existing, journal);
+  uint64_t planned_bytes = 0;
+  const auto& traits = formats::FindFormat(config.dataset.format).traits;
+  for (const auto& f : plan.files)
+    if (!FinishedFile(known, f, storage)) planned_bytes += StoredBytes(traits, f);
+  // Refused for space before anything, the earlier dataset's files included, is removed.
+  CheckFreeSpace(planned_bytes, storage, options.force);
+  return RemoveFilesNotPlanned(plan, format, known, storage, folders);
+}
+
+// A rank's files of the plan: those already complete, kept, and those still to write.
+struct RankFiles {
+  std::vector<formats::WrittenFile> written;  // by plan index: the kept ones so far
+  std::vector<uint64_t> pending;              // plan indexes
+  uint64_t skipped = 0;
+};
+
+RankFiles SortRankFiles(const DatasetPlan& plan,
+                        const std::map<std::string, formats::WrittenFile>& known,
+                        storage::Storage& storage, int rank, int ranks) {
+  RankFiles files;
+  files.written.resize(plan.files.size());
+  uint64_t mine = 0;
+  for (uint64_t i = 0; i < plan.files.size(); ++i) {
+    if (!Mine(i, rank, ranks)) continue;
+    ++mine;
+    if (const auto* finished = FinishedFile(known, plan.files[i], storage)) {
+      files.written[i] = *finished;
+      ++files.skipped;
+    } else {
+      files.pending.push_back(i);
+    }
+  }
+  if (files.skipped > 0)
+    LogInfo(fmt::format("{} of {} files already complete; writing the other {}", files.skipped,
+                        mine, files.pending.size()));
+  return files;
+}
+
+// Writes the pending files, `options.threads` at once, each recorded in the journal once
+// whole. Returns the bytes written, companion files included.
+uint64_t WriteFiles(const config::WorkloadConfig& config, const DatasetPlan& plan,
+                    const formats::FileFormat& format, RankFiles& files, Journal& journal,
+                    storage::Storage& storage, const GenerateOptions& options) {
+  uint64_t pending_bytes = 0;
+  const auto& traits = formats::FindFormat(config.dataset.format).traits;
+  for (const auto i : files.pending) pending_bytes += StoredBytes(traits, plan.files[i]);
+  std::atomic<uint64_t> bytes_written{0};
+  // Bytes count as they are appended, so a large file's progress shows before it is whole.
+  storage::CountingStorage counting(storage);
+  std::optional<Progress> progress;
+  if (options.progress && !files.pending.empty())
+    progress.emplace("datagen", files.pending.size(), pending_bytes,
+                     [&counting] { return counting.bytes_appended(); });
+  ParallelFor(files.pending.size(), options.threads, [&](uint64_t t) {
+    const PlannedFile& planned = plan.files[files.pending[t]];
+    formats::FileSpec spec{planned.path, planned.seed, planned.sample_sizes};
+    formats::WrittenFile file = format.Write(spec, counting);
+    journal.Record(file);
+    uint64_t total = file.size_bytes;
+    for (const auto& companion : file.companions) total += storage.FileSize(companion).value_or(0);
+    bytes_written.fetch_add(total);
+    if (progress) progress->Add(1, total);
+    files.written[files.pending[t]] = std::move(file);
+  });
+  return bytes_written.load();
+}
+
+// Rank 0 learns every rank's files (for the manifest, into `written`) and adds their counts
+// to `result`; the other ranks send theirs.
+void GatherRanks(dist::Communicator& ranks, std::vector<formats::WrittenFile>& written,
+                 GenerateResult& result) {
+  const int rank = ranks.Rank();
+  const int size = ranks.Size();
+  nlohmann::json files = nlohmann::json::array();
+  for (uint64_t i = 0; i < written.size(); ++i)
+    if (Mine(i, rank, size)) files.push_back(ToJson(written[i]));
+  const nlohmann::json report = {{"files", files},
+                                 {"written", result.files_written},
+                                 {"skipped", result.files_skipped},
+                                 {"bytes", result.bytes_written}};
+  const auto all = ranks.Gather(report.dump());
+  for (int r = 1; r < static_cast<int>(all.size()); ++r) {
+    const auto theirs = nlohmann::json::parse(all[static_cast<size_t>(r)]);
+    uint64_t next = static_cast<uint64_t>(r);
+    for (const auto& f : theirs.at("files")) {
+      written[next] = FileFromJson(f);
+      next += static_cast<uint64_t>(size);
+    }
+    result.files_written += theirs.at("written").get<uint64_t>();
+    result.files_skipped += theirs.at("skipped").get<uint64_t>();
+    result.bytes_written += theirs.at("bytes").get<uint64_t>();
+  }
+}
+
+// The files of `files` (the whole plan's, in its order) that `rank` writes.
+std::vector<formats::WrittenFile> RankFilesOf(std::vector<formats::WrittenFile> files, int rank,
+                                              int ranks) {
+  std::vector<formats::WrittenFile> own;
+  for (uint64_t i = 0; i < files.size(); ++i)
+    if (Mine(i, rank, ranks)) own.push_back(std::move(files[i]));
+  return own;
+}
+
+// Rank 0, once every rank's writers are done (gathered): an upload still open is one a lost
+// reply to CreateMultipartUpload started and its retry never knew of.
+void PublishManifest(const Manifest& manifest, storage::Storage& storage,
+                     const std::vector<std::string>& folders) {
+  if (const size_t orphans = RemoveLeftovers(storage, folders); orphans > 0)
+    LogInfo(
+        fmt::format("aborted {} multipart upload(s) left open under {} (a retried request "
+                    "whose first reply was lost)",
+                    orphans, storage.Describe("")));
+  WriteManifest(manifest, storage);
+}
+
 }  // namespace
 
 GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& storage,
@@ -300,123 +439,27 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   std::optional<DatasetLock> lock;
   if (rank == 0) {
     lock.emplace(storage);  // before anything else touches the folder
-    auto existing = ReadManifest(storage);
-    CheckCompatible(existing, key, storage, options.replace);
-    RemoveLeftovers(storage, folders);
-    CreateSplitFolders(config, storage);
-    AdoptOtherRanksJournals(plan, key, storage, size);
-    const Journal journal(storage, JournalName(0, size), key);
-    const auto known = KnownFiles(existing, journal);
-    uint64_t planned_bytes = 0;
-    const auto& traits = formats::FindFormat(config.dataset.format).traits;
-    for (const auto& f : plan.files) {
-      const auto it = known.find(f.path);
-      if (it != known.end() && it->second.num_samples == f.sample_sizes.size() &&
-          IsComplete(it->second, storage))
-        continue;
-      planned_bytes += StoredBytes(traits, f);
-    }
-    // Refused for space before anything, the earlier dataset's files included, is removed.
-    CheckFreeSpace(planned_bytes, storage, options.force);
     result.files_removed =
-        RemoveFilesNotPlanned(plan, format->description(), known, storage, folders);
+        PrepareFolder(config, plan, format->description(), folders, key, storage, options, size);
   }
   WaitForRanks(ranks);
 
   // This rank's files: those already complete are kept, the others written.
   const auto existing = ReadManifest(storage);
   Journal journal(storage, JournalName(rank, size), key);
-  const auto known = KnownFiles(existing, journal);
-  std::vector<formats::WrittenFile> written(plan.files.size());
-  std::vector<uint64_t> pending;
-  uint64_t mine = 0;
-  for (uint64_t i = 0; i < plan.files.size(); ++i) {
-    if (!Mine(i, rank, size)) continue;
-    ++mine;
-    const auto it = known.find(plan.files[i].path);
-    if (it != known.end() && it->second.num_samples == plan.files[i].sample_sizes.size() &&
-        IsComplete(it->second, storage)) {
-      written[i] = it->second;
-      ++result.files_skipped;
-    } else {
-      pending.push_back(i);
-    }
-  }
-  if (result.files_skipped > 0)
-    LogInfo(fmt::format("{} of {} files already complete; writing the other {}",
-                        result.files_skipped, mine, pending.size()));
-
-  uint64_t pending_bytes = 0;
-  const auto& traits = formats::FindFormat(config.dataset.format).traits;
-  for (const auto i : pending) {
-    pending_bytes += StoredBytes(traits, plan.files[i]);
-  }
-  std::atomic<uint64_t> bytes_written{0};
-  {
-    // Bytes count as they are appended, so a large file's progress shows before it is whole.
-    storage::CountingStorage counting(storage);
-    std::optional<Progress> progress;
-    if (options.progress && !pending.empty())
-      progress.emplace("datagen", pending.size(), pending_bytes,
-                       [&counting] { return counting.bytes_appended(); });
-    ParallelFor(pending.size(), options.threads, [&](uint64_t t) {
-      const PlannedFile& planned = plan.files[pending[t]];
-      formats::FileSpec spec{planned.path, planned.seed, planned.sample_sizes};
-      formats::WrittenFile file = format->Write(spec, counting);
-      journal.Record(file);
-      uint64_t total = file.size_bytes;
-      for (const auto& companion : file.companions)
-        total += storage.FileSize(companion).value_or(0);
-      bytes_written.fetch_add(total);
-      if (progress) progress->Add(1, total);
-      written[pending[t]] = std::move(file);
-    });
-  }
-  result.files_written = pending.size();
-  result.bytes_written = bytes_written.load();
-
-  if (ranks && size > 1) {  // rank 0 learns every rank's files (for the manifest) and counts
-    nlohmann::json files = nlohmann::json::array();
-    for (uint64_t i = 0; i < plan.files.size(); ++i)
-      if (Mine(i, rank, size)) files.push_back(ToJson(written[i]));
-    const nlohmann::json report = {{"files", files},
-                                   {"written", result.files_written},
-                                   {"skipped", result.files_skipped},
-                                   {"bytes", result.bytes_written}};
-    const auto all = ranks->Gather(report.dump());
-    for (int r = 1; r < static_cast<int>(all.size()); ++r) {
-      const auto theirs = nlohmann::json::parse(all[static_cast<size_t>(r)]);
-      uint64_t next = static_cast<uint64_t>(r);
-      for (const auto& f : theirs.at("files")) {
-        written[next] = FileFromJson(f);
-        next += static_cast<uint64_t>(size);
-      }
-      result.files_written += theirs.at("written").get<uint64_t>();
-      result.files_skipped += theirs.at("skipped").get<uint64_t>();
-      result.bytes_written += theirs.at("bytes").get<uint64_t>();
-    }
-  }
-  if (rank != 0) {  // keeps its own files only (for --verify): rank 0 has the whole list
-    std::vector<formats::WrittenFile> own;
-    for (uint64_t i = 0; i < plan.files.size(); ++i)
-      if (Mine(i, rank, size)) own.push_back(std::move(written[i]));
-    written = std::move(own);
-  }
+  RankFiles files = SortRankFiles(plan, KnownFiles(existing, journal), storage, rank, size);
+  result.files_skipped = files.skipped;
+  result.bytes_written = WriteFiles(config, plan, *format, files, journal, storage, options);
+  result.files_written = files.pending.size();
+  if (ranks && size > 1) GatherRanks(*ranks, files.written, result);
+  // Keeps its own files only (for --verify): rank 0 has the whole list.
+  if (rank != 0) files.written = RankFilesOf(std::move(files.written), rank, size);
   result.seconds = NowSeconds() - start;
   result.manifest.workload = config.workload_name;
   result.manifest.key = key;
-  result.manifest.files = std::move(written);
+  result.manifest.files = std::move(files.written);
   result.dataset_bytes = result.manifest.TotalBytes();
-  if (rank == 0) {
-    // Every rank's writers are done (gathered above): an upload still open is one a lost
-    // reply to CreateMultipartUpload started and its retry never knew of.
-    if (const size_t orphans = RemoveLeftovers(storage, folders); orphans > 0)
-      LogInfo(
-          fmt::format("aborted {} multipart upload(s) left open under {} (a retried request "
-                      "whose first reply was lost)",
-                      orphans, storage.Describe("")));
-    WriteManifest(result.manifest, storage);
-  }
+  if (rank == 0) PublishManifest(result.manifest, storage, folders);
   // The journals go once the manifest holds what they recorded.
   WaitForRanks(ranks);
   journal.Remove();
@@ -424,11 +467,7 @@ GenerateResult Generate(const config::WorkloadConfig& config, storage::Storage& 
   if (options.verify) {  // each rank its own files
     const double verify_start = NowSeconds();
     Manifest own = result.manifest;
-    if (rank == 0 && size > 1) {
-      own.files.clear();
-      for (uint64_t i = 0; i < result.manifest.files.size(); ++i)
-        if (Mine(i, rank, size)) own.files.push_back(result.manifest.files[i]);
-    }
+    if (rank == 0 && size > 1) own.files = RankFilesOf(result.manifest.files, rank, size);
     try {
       VerifyDataset(config, own, storage, options.threads, options.progress);
     } catch (const DamagedFile& e) {

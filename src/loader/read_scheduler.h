@@ -124,6 +124,16 @@ class ReadScheduler {
   struct Preprocessing;  // a read sample waiting out its preprocessing time
 
   void Run(Loop& loop);
+  // Run's steps, on the loop's own thread. The two of every read are inline (defined in the
+  // .cc, used there alone) so that they stay in Run's loop.
+  inline LoopSample* NextPiece(Loop& loop);
+  inline void SubmitPiece(Loop& loop, LoopSample& s);
+  void CompletePiece(Loop& loop, storage::ReadCompletion& c);
+  void FinishSample(Loop& loop, LoopSample& s);
+  void FinishPreprocessed(Loop& loop, bool all);
+  void FlushRecords(Loop& loop);
+  void WaitForWork(Loop& loop, uint64_t generation);
+  void StopLoop(Loop& loop);
   bool ClaimSample(LoopSample& sample);
   bool Claim(Stream& s, uint64_t& index, uint64_t& count);
   void StartExtent(LoopSample& sample, size_t k) const;

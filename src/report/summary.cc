@@ -156,18 +156,18 @@ bool DatasetFitsInCache(const metrics::RunRecord& r) {
          static_cast<double>(r.dataset_bytes) < 5.0 * static_cast<double>(r.host_memory_bytes);
 }
 
-json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
-             const std::string& started_utc, const std::string& ended_utc) {
+namespace {
+
+// DLIO's metric block: the train epochs' AU, samples/s and MB/s (each epoch's, their mean
+// and stdev), and the eval phases' where there were any.
+json MetricJson(const metrics::RunRecord& r, const config::WorkloadConfig& c, const Totals& train) {
   const auto au = metrics::MeanAndStdev(Field(r.epochs, Au));
   const auto sps = metrics::MeanAndStdev(Field(r.epochs, Sps));
   const auto mbps = metrics::MeanAndStdev(Field(r.epochs, Mbps));
   const auto mibps = metrics::MeanAndStdev(Field(r.epochs, Mibps));
-  const Totals train = Sum(r.epochs);
-  const Totals eval = Sum(r.evals);
   const double nominal_rate = train.seconds > 0 ? static_cast<double>(train.samples) *
                                                       r.nominal_sample_bytes / train.seconds
                                                 : 0;
-
   const bool trained = !r.epochs.empty();
   json metric = {
       {"train_au_percentage", Field(r.epochs, Au)},
@@ -200,7 +200,10 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
     metric["eval_io_mean_MB_per_second"] = embps.mean;
     metric["eval_io_stdev_MB_per_second"] = embps.stdev;
   }
+  return metric;
+}
 
+json CheckpointsJson(const metrics::RunRecord& r) {
   json checkpoints = json::array();
   for (const auto& k : r.checkpoints)
     checkpoints.push_back(
@@ -215,54 +218,70 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
          {"ranks", k.ranks},
          {"GB_per_second", MeasuredOrNull(k.seconds > 0, static_cast<double>(k.bytes) /
                                                              std::max(k.seconds, 1e-300) / kGB)}});
+  return checkpoints;
+}
 
+// Darshan's POSIX counters of the reads that happened, and the accelerators' data wait.
+json IoJson(const metrics::RunRecord& r, const Totals& train, const Totals& eval) {
   json buckets = json::object();
   for (size_t i = 0; i < metrics::kAccessSizeBuckets; ++i)
     buckets["POSIX_SIZE_READ_" + metrics::AccessSizeBucketNames()[i]] = r.io.size_buckets[i];
   const double accelerator_seconds =
       static_cast<double>(r.accelerators) * (train.seconds + eval.seconds);
-  json io = {{"POSIX_OPENS", r.io.opens},
-             {"POSIX_READS", r.io.reads},
-             {"POSIX_BYTES_READ", r.io.bytes_read},
-             {"POSIX_SEQ_READS", r.io.sequential_reads},
-             {"POSIX_CONSEC_READS", r.io.consecutive_reads},
-             {"POSIX_MAX_BYTE_READ_SIZE", r.io.max_read_bytes},
-             {"access_sizes", buckets},
-             {"files_read", r.io.files_read},
-             {"files_reread", r.io.files_reread},
-             {"data_wait_fraction",
-              accelerator_seconds > 0 ? (train.wait + eval.wait) / accelerator_seconds : 0}};
+  return {{"POSIX_OPENS", r.io.opens},
+          {"POSIX_READS", r.io.reads},
+          {"POSIX_BYTES_READ", r.io.bytes_read},
+          {"POSIX_SEQ_READS", r.io.sequential_reads},
+          {"POSIX_CONSEC_READS", r.io.consecutive_reads},
+          {"POSIX_MAX_BYTE_READ_SIZE", r.io.max_read_bytes},
+          {"access_sizes", buckets},
+          {"files_read", r.io.files_read},
+          {"files_reread", r.io.files_reread},
+          {"data_wait_fraction",
+           accelerator_seconds > 0 ? (train.wait + eval.wait) / accelerator_seconds : 0}};
+}
 
+// What was asked of storage, what came from it and what the page cache served.
+json CacheJson(const metrics::RunRecord& r, const Totals& train, const Totals& eval) {
   const uint64_t device_read = r.io_after.read_bytes - r.io_before.read_bytes;
   const uint64_t requested = train.requested + eval.requested + Sum(r.preloads).requested;
   const uint64_t bytes_read = train.bytes + eval.bytes + Sum(r.preloads).bytes;
   const CacheFigure figure = CacheFigureOf(r);
-  json cache = {
-      {"requested_bytes", requested},
-      {"bytes_read", bytes_read},
-      {"method", figure.method},
-      {"method_reason", figure.reason},
-      {"storage_read_bytes", OrNull(figure.storage_read_bytes)},
-      {"page_cache_fraction", PageCacheFraction(figure, bytes_read)},
-      {"resident_bytes", r.cache.resident_bytes},
-      {"unchecked_bytes", r.cache.unchecked_bytes},
-      {"mincore_check_seconds", r.cache.check_seconds},
-      {"device_read_bytes", device_read},
-      {"device_read_available", r.io_after.available},
-      {"page_cache_applies", r.page_cache_applies},
-      {"device_read_fraction",
-       bytes_read > 0 ? static_cast<double>(device_read) / static_cast<double>(bytes_read) : 0},
-      {"dataset_bytes", r.dataset_bytes},
-      {"host_memory_bytes", r.host_memory_bytes},
-      {"dataset_to_memory_ratio", r.host_memory_bytes ? static_cast<double>(r.dataset_bytes) /
-                                                            static_cast<double>(r.host_memory_bytes)
-                                                      : 0},
-      {"fits_in_page_cache", DatasetFitsInCache(r)}};
+  return {{"requested_bytes", requested},
+          {"bytes_read", bytes_read},
+          {"method", figure.method},
+          {"method_reason", figure.reason},
+          {"storage_read_bytes", OrNull(figure.storage_read_bytes)},
+          {"page_cache_fraction", PageCacheFraction(figure, bytes_read)},
+          {"resident_bytes", r.cache.resident_bytes},
+          {"unchecked_bytes", r.cache.unchecked_bytes},
+          {"mincore_check_seconds", r.cache.check_seconds},
+          {"device_read_bytes", device_read},
+          {"device_read_available", r.io_after.available},
+          {"page_cache_applies", r.page_cache_applies},
+          {"device_read_fraction",
+           bytes_read > 0 ? static_cast<double>(device_read) / static_cast<double>(bytes_read) : 0},
+          {"dataset_bytes", r.dataset_bytes},
+          {"host_memory_bytes", r.host_memory_bytes},
+          {"dataset_to_memory_ratio",
+           r.host_memory_bytes
+               ? static_cast<double>(r.dataset_bytes) / static_cast<double>(r.host_memory_bytes)
+               : 0},
+          {"fits_in_page_cache", DatasetFitsInCache(r)}};
+}
 
+json PhasesJson(const metrics::RunRecord& r) {
   json phases = json::array();
   for (const auto* list : {&r.preloads, &r.epochs, &r.evals})
     for (const auto& p : *list) phases.push_back(PhaseJson(p));
+  return phases;
+}
 
+// What was run: the workload, its settings, its shape and when. An object's keys are kept
+// sorted (nlohmann::json), so Summary adding its figures to this writes the same file as one
+// literal would.
+json RunJson(const metrics::RunRecord& r, const config::WorkloadConfig& c,
+             const std::string& started_utc, const std::string& ended_utc) {
   return {
       {"trainbench_version", TRAINBENCH_VERSION},
       {"workload", r.workload},
@@ -293,12 +312,23 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"read_engine", r.read_engine},
       {"io_threads", r.io_threads},
       {"io_depth", r.io_depth},
+  };
+}
+
+}  // namespace
+
+json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
+             const std::string& started_utc, const std::string& ended_utc) {
+  const Totals train = Sum(r.epochs);
+  const Totals eval = Sum(r.evals);
+  json summary = RunJson(r, c, started_utc, ended_utc);
+  summary.update({
       {"au_target_percentage", 100.0 * c.metric.au},
       {"passed", PassedJson(r, c)},
       {"au_meaningful", AuNotMeaningfulReason(r, c).empty()},
       {"au_not_meaningful_reason", AuNotMeaningfulReason(r, c)},
-      {"metric", metric},
-      {"phases", phases},
+      {"metric", MetricJson(r, c, train)},
+      {"phases", PhasesJson(r)},
       {"read_latency_ms", LatencyJson(r.read_latency_ns, 1e-6)},
       {"read_latency_histogram", LatencyHistogramJson(r.read_latency_ns)},
       {"timeseries_interval_s", r.timeseries_interval_s},
@@ -310,9 +340,9 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"client",
        {{"host_busy_share", r.host_busy_share >= 0 ? json(r.host_busy_share) : json()},
         {"compute_timer_late_ms", LatencyJson(r.compute_late_ns, 1e-6)}}},
-      {"cache", cache},
-      {"io_characterization", io},
-      {"checkpoints", checkpoints},
+      {"cache", CacheJson(r, train, eval)},
+      {"io_characterization", IoJson(r, train, eval)},
+      {"checkpoints", CheckpointsJson(r)},
       {"checkpoint_gap_s", r.checkpoint_gap_s >= 0 ? json(r.checkpoint_gap_s) : json()},
       {"run_seconds", r.run_seconds},
       {"cpu_seconds", r.cpu_seconds},
@@ -323,7 +353,8 @@ json Summary(const metrics::RunRecord& r, const config::WorkloadConfig& c,
       {"peak_rss_bytes", r.peak_rss_bytes},
       {"storage_counters", r.storage_counters},
       {"storage_latency_ms", StorageLatencies(r)},
-  };
+  });
+  return summary;
 }
 
 json Headline(const metrics::RunRecord& r) {
