@@ -75,24 +75,17 @@ class OpLogQueue : public ReadQueue {
   std::string name_;
 };
 
-class OpLogEngine : public ReadEngine {
+class OpLogEngine : public ForwardingEngine {
  public:
   OpLogEngine(std::unique_ptr<ReadEngine> engine, std::shared_ptr<metrics::OpLog> log)
-      : engine_(std::move(engine)), log_(std::move(log)) {}
+      : ForwardingEngine(std::move(engine)), log_(std::move(log)) {}
 
   std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override {
-    return std::make_unique<OpLogQueue>(engine_->NewQueue(depth), *engine_, log_,
+    return std::make_unique<OpLogQueue>(Wrapped().NewQueue(depth), Wrapped(), log_,
                                         log_->NextThread());
-  }
-  const ReadEngineCapabilities& Capabilities() const override { return engine_->Capabilities(); }
-  std::string Describe() const override { return engine_->Describe(); }
-  uint64_t Opens() const override { return engine_->Opens(); }
-  std::string DescribeObject(uint32_t object) const override {
-    return engine_->DescribeObject(object);
   }
 
  private:
-  std::unique_ptr<ReadEngine> engine_;
   std::shared_ptr<metrics::OpLog> log_;
 };
 

@@ -306,22 +306,15 @@ class CheckedQueue : public ReadQueue {
   PageResidency& residency_;
 };
 
-class CheckedEngine : public ReadEngine {
+class CheckedEngine : public ForwardingEngine {
  public:
   CheckedEngine(std::unique_ptr<ReadEngine> engine, std::shared_ptr<PageResidency> residency)
-      : engine_(std::move(engine)), residency_(std::move(residency)) {}
+      : ForwardingEngine(std::move(engine)), residency_(std::move(residency)) {}
   std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override {
-    return std::make_unique<CheckedQueue>(engine_->NewQueue(depth), *residency_);
-  }
-  const ReadEngineCapabilities& Capabilities() const override { return engine_->Capabilities(); }
-  std::string Describe() const override { return engine_->Describe(); }
-  uint64_t Opens() const override { return engine_->Opens(); }
-  std::string DescribeObject(uint32_t object) const override {
-    return engine_->DescribeObject(object);
+    return std::make_unique<CheckedQueue>(Wrapped().NewQueue(depth), *residency_);
   }
 
  private:
-  std::unique_ptr<ReadEngine> engine_;
   std::shared_ptr<PageResidency> residency_;
 };
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "storage/page_cache_hint.h"
@@ -79,6 +80,25 @@ class ReadEngine {
   virtual uint64_t Opens() const = 0;
   // The full name of object `object` for messages ("/data/train/x.npz").
   virtual std::string DescribeObject(uint32_t object) const = 0;
+};
+
+// An engine that wraps another (the op-log, the page-residency check): everything but its
+// queues is the wrapped engine's.
+class ForwardingEngine : public ReadEngine {
+ public:
+  explicit ForwardingEngine(std::unique_ptr<ReadEngine> engine) : engine_(std::move(engine)) {}
+  const ReadEngineCapabilities& Capabilities() const override { return engine_->Capabilities(); }
+  std::string Describe() const override { return engine_->Describe(); }
+  uint64_t Opens() const override { return engine_->Opens(); }
+  std::string DescribeObject(uint32_t object) const override {
+    return engine_->DescribeObject(object);
+  }
+
+ protected:
+  ReadEngine& Wrapped() { return *engine_; }
+
+ private:
+  std::unique_ptr<ReadEngine> engine_;
 };
 
 struct ReadEngineOptions {
