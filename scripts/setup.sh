@@ -40,7 +40,7 @@ packages=(
 )
 if [ "$profile" = all ]; then
   packages+=(
-    clang-format git hdf5-tools
+    clang-format git hdf5-tools universal-ctags
     libgloo-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     ceph-mon ceph-osd radosgw ceph-common ceph-mds ceph-fuse

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/job_report.h"
+#include "app/frame/job_report.h"
 
 namespace trainbench::app {
 

@@ -5,9 +5,10 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "common/secrets.h"
-#include "config/sai3_config.h"
+#include "config/sai3/sai3_config.h"
 #include "config/workload_yaml.h"
 #include "formats/format.h"
+#include "storage/storage_options.h"
 
 namespace trainbench::app {
 
@@ -18,11 +19,16 @@ config::WorkloadConfig LoadCheckedWorkload(const std::string& workload,
         fmt::format("{} is a sai3-bench config: `trainbench run {}` runs it (its prepare included; "
                     "docs/sai3-bench.md); this command takes DLIO workloads",
                     workload, workload));
-  auto loaded = config::LoadWorkload(workload, overrides);
+  auto loaded = config::LoadWorkload(workload, overrides, storage::UnknownStorageOption);
   formats::CheckFormat(loaded.config);
   if (!quiet)
     for (const auto& w : loaded.warnings) LogWarning(w);
   return std::move(loaded.config);
+}
+
+void ApplyCheckedOverride(const std::string& override_text, config::WorkloadConfig& config,
+                          std::vector<std::string>& warnings) {
+  config::ApplyOverride(override_text, config, warnings, storage::UnknownStorageOption);
 }
 
 namespace {

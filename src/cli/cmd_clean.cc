@@ -1,8 +1,8 @@
 // `trainbench clean WORKLOAD [overrides] [--checkpoints] [--yes]`: the flags of app's
 // CleanJob and what it found or removed. Without --yes it only lists, as `rm -i`'s cautious
 // cousin: a dataset can take hours to write.
-#include "app/clean_job.h"
-#include "app/binary_job.h"
+#include "app/dataset/clean_job.h"
+#include "app/frame/binary_job.h"
 #include "cli/command.h"
 #include "cli/job_output.h"
 #include "cli/shared_flags.h"

@@ -2,8 +2,8 @@
 // train and eval files in DLIO's layout, plus a manifest, at dataset.data_folder) and its
 // lines on stdout; with --output DIR its results folder too.
 
-#include "app/datagen_job.h"
-#include "app/binary_job.h"
+#include "app/dataset/datagen_job.h"
+#include "app/frame/binary_job.h"
 #include "app/workload_load.h"
 #include "cli/command.h"
 #include "cli/job_output.h"

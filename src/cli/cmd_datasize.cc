@@ -1,8 +1,8 @@
 // `trainbench datasize WORKLOAD --accelerators N --hosts H --host-memory-gib M`: the flags
 // of app's DatasizeJob (MLPerf Storage's dataset sizing rule, so the page cache cannot hold
 // the dataset; or a transformer's checkpoint) and its answer.
-#include "app/datasize_job.h"
-#include "app/binary_job.h"
+#include "app/dataset/datasize_job.h"
+#include "app/frame/binary_job.h"
 #include "cli/command.h"
 #include "cli/job_output.h"
 #include "cli/shared_flags.h"

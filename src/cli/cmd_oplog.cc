@@ -1,7 +1,7 @@
 // `trainbench oplog FILE...`: what op-logs say about the jobs that wrote them (app's
 // CompareOpLogs), side by side: a `train` log beside the `run` log of its workload shows how
 // faithful the emulation's requests are.
-#include "app/oplog_job.h"
+#include "app/replay/oplog_job.h"
 #include "cli/command.h"
 #include "cli/job_output.h"
 

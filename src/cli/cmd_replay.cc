@@ -1,8 +1,8 @@
 // `trainbench replay OPLOG`: the flags of app's ReplayJob (an op-log played against storage,
 // then compared with the original) and its table and final line on stdout.
 
-#include "app/binary_job.h"
-#include "app/replay_job.h"
+#include "app/frame/binary_job.h"
+#include "app/replay/replay_job.h"
 #include "cli/command.h"
 #include "cli/job_output.h"
 #include "cli/shared_flags.h"

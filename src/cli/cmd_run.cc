@@ -3,14 +3,14 @@
 // share of its results: the table and the final JSON line on stdout.
 #include <fmt/format.h>
 
-#include "app/binary_job.h"
-#include "app/run_job.h"
-#include "app/sai3_job.h"
+#include "app/frame/binary_job.h"
+#include "app/replay/sai3_job.h"
+#include "app/run/run_job.h"
 #include "cli/command.h"
 #include "cli/job_output.h"
 #include "cli/shared_flags.h"
 #include "common/error.h"
-#include "config/sai3_config.h"
+#include "config/sai3/sai3_config.h"
 
 namespace trainbench::cli {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/stage_job.h"
+#include "app/train/stage_job.h"
 #include "cli/command.h"
 #include "cli/job_output.h"
 #include "cli/shared_flags.h"

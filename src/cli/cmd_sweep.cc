@@ -1,9 +1,9 @@
 // `trainbench sweep WORKLOAD --find-max-accelerators`: the flags of app's SweepJob (how many
 // accelerators this storage feeds at the workload's AU target) and its answer on stdout.
 
-#include "app/binary_job.h"
-#include "app/grid_sweep_job.h"
-#include "app/sweep_job.h"
+#include "app/frame/binary_job.h"
+#include "app/sweep/grid_sweep_job.h"
+#include "app/sweep/sweep_job.h"
 #include "cli/command.h"
 #include "cli/job_output.h"
 #include "cli/shared_flags.h"

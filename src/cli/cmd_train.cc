@@ -1,16 +1,16 @@
 // `trainbench train`: real ResNet training with LibTorch (src/train/), the flags and output
 // of the PyTorch scripts users compare against, and `--calibrate WORKLOAD` to turn a measured
 // step time into the computation_time override for `trainbench run`. The LibTorch code is a plugin
-// loaded at run time (app/train_plugin.h); without it the command says how to get
+// loaded at run time (app/train/train_plugin.h); without it the command says how to get
 // LibTorch. An s3:// --data streams through the storage layer into the decode workers;
 // `--stage-to DIR` stages a remote --data first and keeps the job's time account
-// (app/staged_train_job.h). The job itself is app's TrainJob.
+// (app/train/staged_train_job.h). The job itself is app's TrainJob.
 
 #include <exception>
 #include <string>
 #include <vector>
 
-#include "app/train_job.h"
+#include "app/train/train_job.h"
 #include "cli/command.h"
 #include "cli/job_output.h"
 #include "cli/shared_flags.h"

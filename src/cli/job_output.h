@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "app/job_report.h"
+#include "app/frame/job_report.h"
 
 namespace trainbench::cli {
 

@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 
-#include "app/binary_job.h"
+#include "app/frame/binary_job.h"
 #include "cli/command.h"
 #include "cli/parse_errors.h"
 #include "common/error.h"

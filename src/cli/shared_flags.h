@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/run_job.h"
+#include "app/run/run_job.h"
 #include "config/workload.h"
 
 namespace trainbench::cli {

@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "common/secrets.h"
-#include "common/storage_option_names.h"
 #include "common/strings.h"
 
 namespace trainbench::config {
@@ -589,11 +588,8 @@ std::vector<KeySpec> BuildSchema() {
       [](WorkloadConfig& c, const YAML::Node& n) {
         if (!n.IsMap())
           throw std::invalid_argument("got a " + std::string(n.IsSequence() ? "list" : "scalar"));
-        for (const auto& e : n) {
-          if (const auto wrong = UnknownStorageOption(e.first.Scalar()); !wrong.empty())
-            throw std::invalid_argument(wrong);
-          c.storage.storage_options[e.first.Scalar()] = ScalarText(e.second);
-        }
+        // Its names are the storage backend's: checked as the workload loads (OptionNameCheck).
+        for (const auto& e : n) c.storage.storage_options[e.first.Scalar()] = ScalarText(e.second);
       },
       [](const WorkloadConfig& c) {
         YAML::Node n(YAML::NodeType::Map);

@@ -15,6 +15,7 @@
 #include "common/secrets.h"
 #include "common/strings.h"
 #include "config/builtin_workloads.h"
+#include "config/override.h"
 #include "config/schema.h"
 
 namespace trainbench::config {
@@ -51,8 +52,16 @@ std::vector<std::string> AllPathsAndGroups() {
   throw UsageError(message);
 }
 
+// A free-form map's names (storage.storage_options') through `check`, as parse's errors.
+void CheckMapNames(const KeySpec& spec, const YAML::Node& map, const OptionNameCheck& check) {
+  if (!spec.any_map || !check) return;
+  for (const auto& entry : map)
+    if (const std::string wrong = check(entry.first.Scalar()); !wrong.empty())
+      throw std::invalid_argument(wrong);
+}
+
 void Walk(const YAML::Node& map, const std::string& prefix, const Where& where,
-          WorkloadConfig& config, std::vector<std::string>& ignored,
+          const OptionNameCheck& check, WorkloadConfig& config, std::vector<std::string>& ignored,
           std::vector<std::string>& defaulted) {
   // YAML forbids a key twice in one map; yaml-cpp keeps both and the last would win silently.
   std::map<std::string, YAML::Mark> seen;
@@ -76,6 +85,7 @@ void Walk(const YAML::Node& map, const std::string& prefix, const Where& where,
       }
       try {
         spec->parse(config, value);
+        CheckMapNames(*spec, value, check);
       } catch (const std::invalid_argument& e) {
         throw UsageError(
             fmt::format("{}: {}: expected {}; {}", where(value), path, spec->expected, e.what()));
@@ -91,7 +101,7 @@ void Walk(const YAML::Node& map, const std::string& prefix, const Where& where,
       if (!value.IsMap())
         throw UsageError(fmt::format("{}: '{}' is a group of keys; expected a map under it",
                                      where(value), path));
-      Walk(value, path, where, config, ignored, defaulted);
+      Walk(value, path, where, check, config, ignored, defaulted);
       continue;
     }
     // A subkey of a free-form map (storage.storage_options.endpoint_url) set on its own.
@@ -103,6 +113,7 @@ void Walk(const YAML::Node& map, const std::string& prefix, const Where& where,
         wrapped[path.substr(dot + 1)] = value;
         try {
           parent->parse(config, wrapped);
+          CheckMapNames(*parent, wrapped, check);
         } catch (const std::invalid_argument& e) {
           throw UsageError(
               fmt::format("{}: {}: expected a scalar; {}", where(value), path, e.what()));
@@ -211,7 +222,7 @@ void DropBuiltinsOwn(const std::string& yaml_text, const YAML::Node& root,
 }  // namespace
 
 void ApplyYaml(const std::string& yaml_text, const std::string& source, WorkloadConfig& config,
-               std::vector<std::string>& warnings) {
+               std::vector<std::string>& warnings, const OptionNameCheck& check) {
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
@@ -230,56 +241,35 @@ void ApplyYaml(const std::string& yaml_text, const std::string& source, Workload
     return fmt::format("{}:{}", source, node.Mark().line + 1);
   };
   std::vector<std::string> ignored, defaulted;
-  Walk(root, "", where, config, ignored, defaulted);
+  Walk(root, "", where, check, config, ignored, defaulted);
   DropBuiltinsOwn(yaml_text, root, ignored);
   WarnIgnored(source, ignored, warnings);
   WarnDefaulted(source, defaulted, warnings);
 }
 
 void ApplyOverride(const std::string& override_text, WorkloadConfig& config,
-                   std::vector<std::string>& warnings) {
-  const size_t eq = override_text.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw UsageError(
-        fmt::format("override '{}' is not key=value (example: dataset.num_files_train=16)",
-                    IsSecretName(override_text) ? std::string(kRedacted) : override_text));
-  // Messages quote the override; a secret's value is never among what they show.
-  const std::string shown = IsSecretName(override_text.substr(0, eq))
-                                ? override_text.substr(0, eq) + "=" + std::string(kRedacted)
-                                : override_text;
-  std::string key = override_text.substr(0, eq);
-  while (!key.empty() && key.front() == '+') key.erase(0, 1);
-  if (StartsWith(key, "workload.")) key = key.substr(9);
-  const std::string value_text = override_text.substr(eq + 1);
-  YAML::Node value;
-  try {
-    value = YAML::Load(value_text);
-  } catch (const YAML::Exception& e) {
-    throw UsageError(fmt::format("override '{}': value is not valid YAML: {}", shown, e.msg));
-  }
-  if (value.IsNull())
-    throw UsageError(fmt::format("override '{}' has no value (example: {}=16)", shown, key));
-  // Nest the dotted key into a map and walk it like file content.
-  YAML::Node root = value;
-  const auto parts = Split(key, '.');
-  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
-    YAML::Node parent;
-    parent[*it] = root;
-    root = parent;
-  }
+                   std::vector<std::string>& warnings, const OptionNameCheck& check) {
+  Override o = ParseOverride(override_text, "example: dataset.num_files_train=16");
+  if (StartsWith(o.key, "workload.")) o.key = o.key.substr(9);  // Hydra's ++workload.KEY
+  if (o.value.IsNull())
+    throw UsageError(fmt::format("override '{}' has no value (example: {}=16)", o.shown, o.key));
+  // Set into an empty tree and walked like file content.
+  YAML::Node root(YAML::NodeType::Map);
+  SetOverride(root, o);
+  const std::string shown = o.shown;
   const Where where = [&shown](const YAML::Node&) {
     return fmt::format("command-line override '{}'", shown);
   };
   std::vector<std::string> ignored, defaulted;
-  Walk(root, "", where, config, ignored, defaulted);
+  Walk(root, "", where, check, config, ignored, defaulted);
   for (auto* names : {&ignored, &defaulted})
     for (auto& name : *names) name = name.substr(0, name.find(" (line"));  // no lines here
   WarnIgnored(fmt::format("command-line override '{}'", shown), ignored, warnings);
   WarnDefaulted(fmt::format("command-line override '{}'", shown), defaulted, warnings);
 }
 
-LoadedWorkload LoadWorkload(const std::string& workload,
-                            const std::vector<std::string>& overrides) {
+LoadedWorkload LoadWorkload(const std::string& workload, const std::vector<std::string>& overrides,
+                            const OptionNameCheck& check) {
   LoadedWorkload loaded;
   WorkloadConfig& config = loaded.config;
   const BuiltinWorkload* builtin = nullptr;
@@ -291,11 +281,11 @@ LoadedWorkload LoadWorkload(const std::string& workload,
     // Built-ins keep DLIO's keys as the MLPerf configs have them; a warning about those would
     // ask users to fix what is not theirs. Their own file and overrides still warn.
     std::vector<std::string> builtin_notes;
-    ApplyYaml(builtin->yaml, "workloads/" + builtin->name + ".yaml", config, builtin_notes);
+    ApplyYaml(builtin->yaml, "workloads/" + builtin->name + ".yaml", config, builtin_notes, check);
   } else if (std::filesystem::is_regular_file(workload)) {
     config.workload_name = std::filesystem::path(workload).stem().string();
     config.source = workload;
-    ApplyYaml(ReadFile(workload), workload, config, loaded.warnings);
+    ApplyYaml(ReadFile(workload), workload, config, loaded.warnings, check);
   } else {
     std::vector<std::string> names;
     for (const auto& b : BuiltinWorkloads()) names.push_back(b.name);
@@ -306,7 +296,7 @@ LoadedWorkload LoadWorkload(const std::string& workload,
     message += "; `trainbench workloads` lists the built-ins";
     throw UsageError(message);
   }
-  for (const auto& o : overrides) ApplyOverride(o, config, loaded.warnings);
+  for (const auto& o : overrides) ApplyOverride(o, config, loaded.warnings, check);
   Validate(config);
   return loaded;
 }

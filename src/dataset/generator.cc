@@ -13,12 +13,14 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
+#include "common/json_fields.h"
 #include "common/log.h"
 #include "common/strings.h"
 #include "common/units.h"
 #include "dataset/dataset_lock.h"
 #include "dataset/parallel.h"
 #include "dataset/progress.h"
+#include "dist/typed_gather.h"
 #include "formats/format.h"
 #include "storage/counting_storage.h"
 #include "storage/io_error.h"
@@ -374,30 +376,35 @@ uint64_t WriteFiles(const config::WorkloadConfig& config, const DatasetPlan& pla
   return bytes_written.load();
 }
 
+// What a rank wrote: its files' manifest lines (files r, r+R, ...) and its counts.
+struct RankReport {
+  std::vector<nlohmann::json> files;
+  uint64_t written = 0;
+  uint64_t skipped = 0;
+  uint64_t bytes = 0;
+};
+TB_JSON_FIELDS(RankReport, files, written, skipped, bytes)
+
 // Rank 0 learns every rank's files (for the manifest, into `written`) and adds their counts
 // to `result`; the other ranks send theirs.
 void GatherRanks(dist::Communicator& ranks, std::vector<formats::WrittenFile>& written,
                  GenerateResult& result) {
   const int rank = ranks.Rank();
   const int size = ranks.Size();
-  nlohmann::json files = nlohmann::json::array();
+  RankReport mine{{}, result.files_written, result.files_skipped, result.bytes_written};
   for (uint64_t i = 0; i < written.size(); ++i)
-    if (Mine(i, rank, size)) files.push_back(ToJson(written[i]));
-  const nlohmann::json report = {{"files", files},
-                                 {"written", result.files_written},
-                                 {"skipped", result.files_skipped},
-                                 {"bytes", result.bytes_written}};
-  const auto all = ranks.Gather(report.dump());
+    if (Mine(i, rank, size)) mine.files.push_back(ToJson(written[i]));
+  const auto all = dist::GatherAs(ranks, mine);
   for (int r = 1; r < static_cast<int>(all.size()); ++r) {
-    const auto theirs = nlohmann::json::parse(all[static_cast<size_t>(r)]);
+    const RankReport& theirs = all[static_cast<size_t>(r)];
     uint64_t next = static_cast<uint64_t>(r);
-    for (const auto& f : theirs.at("files")) {
+    for (const auto& f : theirs.files) {
       written[next] = FileFromJson(f);
       next += static_cast<uint64_t>(size);
     }
-    result.files_written += theirs.at("written").get<uint64_t>();
-    result.files_skipped += theirs.at("skipped").get<uint64_t>();
-    result.bytes_written += theirs.at("bytes").get<uint64_t>();
+    result.files_written += theirs.written;
+    result.files_skipped += theirs.skipped;
+    result.bytes_written += theirs.bytes;
   }
 }
 

@@ -8,11 +8,13 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/json_fields.h"
 #include "common/strings.h"
 #include "formats/format.h"
 #include "storage/io_error.h"
@@ -49,56 +51,74 @@ uint64_t Manifest::TotalBytes() const {
   return total;
 }
 
+namespace {
+
+// A file as a manifest's and a journal's line holds it (nlohmann::json: its keys sorted).
+struct FileFields {
+  std::string path;
+  uint64_t size_bytes = 0, num_samples = 0;
+  std::optional<std::vector<uint64_t>> sample_offsets, sample_lengths;
+  std::optional<std::vector<std::string>> companions;
+  // One array a unit: [samples, offset, length, offset, length, ...], a line's worth.
+  std::optional<std::vector<std::vector<uint64_t>>> units;
+};
+TB_JSON_FIELDS(FileFields, path, size_bytes, num_samples, sample_offsets, sample_lengths,
+               companions, units)
+
+}  // namespace
+
 nlohmann::json ToJson(const formats::WrittenFile& f) {
-  nlohmann::json j = {
-      {"path", f.path}, {"size_bytes", f.size_bytes}, {"num_samples", f.num_samples}};
+  FileFields j{.path = f.path,
+               .size_bytes = f.size_bytes,
+               .num_samples = f.num_samples,
+               .sample_offsets = std::nullopt,
+               .sample_lengths = std::nullopt,
+               .companions = std::nullopt,
+               .units = std::nullopt};
   if (!f.samples.empty()) {
-    std::vector<uint64_t> offsets, lengths;
+    auto& offsets = j.sample_offsets.emplace();
+    auto& lengths = j.sample_lengths.emplace();
     offsets.reserve(f.samples.size());
     lengths.reserve(f.samples.size());
     for (const auto& s : f.samples) {
       offsets.push_back(s.offset);
       lengths.push_back(s.length);
     }
-    j["sample_offsets"] = offsets;
-    j["sample_lengths"] = lengths;
   }
-  if (!f.companions.empty()) j["companions"] = f.companions;
+  if (!f.companions.empty()) j.companions = f.companions;
   if (!f.units.empty()) {
-    // One array a unit: [samples, offset, length, offset, length, ...], a line's worth.
-    nlohmann::json units = nlohmann::json::array();
+    auto& units = j.units.emplace();
     for (const auto& u : f.units) {
-      std::vector<uint64_t> row{u.num_samples};
+      std::vector<uint64_t>& row = units.emplace_back(1, u.num_samples);
       for (const auto& e : u.extents) {
         row.push_back(e.offset);
         row.push_back(e.length);
       }
-      units.push_back(std::move(row));
     }
-    j["units"] = std::move(units);
   }
   return j;
 }
 
 formats::WrittenFile FileFromJson(const nlohmann::json& j) {
+  for (const char* key : {"path", "size_bytes", "num_samples"})
+    if (!j.contains(key)) throw std::runtime_error(fmt::format("no '{}'", key));
+  const auto fields = j.get<FileFields>();
   formats::WrittenFile f;
-  f.path = j.at("path").get<std::string>();
-  f.size_bytes = j.at("size_bytes").get<uint64_t>();
-  f.num_samples = j.at("num_samples").get<uint64_t>();
-  if (j.contains("sample_offsets")) {
-    const auto& offsets = j.at("sample_offsets");
-    const auto& lengths = j.at("sample_lengths");
+  f.path = fields.path;
+  f.size_bytes = fields.size_bytes;
+  f.num_samples = fields.num_samples;
+  if (fields.sample_offsets) {
+    const auto& offsets = *fields.sample_offsets;
+    const auto lengths = fields.sample_lengths.value_or(std::vector<uint64_t>());
     if (offsets.size() != lengths.size())
       throw std::runtime_error("sample_offsets and sample_lengths differ in size");
     f.samples.resize(offsets.size());
-    for (size_t i = 0; i < offsets.size(); ++i)
-      f.samples[i] = {offsets[i].get<uint64_t>(), lengths[i].get<uint64_t>()};
+    for (size_t i = 0; i < offsets.size(); ++i) f.samples[i] = {offsets[i], lengths[i]};
   }
-  if (j.contains("companions")) f.companions = j.at("companions").get<std::vector<std::string>>();
-  if (j.contains("units")) {
+  if (fields.companions) f.companions = *fields.companions;
+  if (fields.units) {
     uint64_t first = 0;
-    for (const auto& row : j.at("units")) {
-      const auto v = row.get<std::vector<uint64_t>>();
+    for (const auto& v : *fields.units) {
       if (v.empty() || v.size() % 2 != 1)
         throw std::runtime_error("a unit is not [samples, offset, length, ...]");
       formats::ReadUnit u{first, v[0], {}};

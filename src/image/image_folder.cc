@@ -7,9 +7,9 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/secrets.h"
 #include "common/strings.h"
 #include "image/tar_index.h"
-#include "storage/http_storage.h"
 #include "storage/op_log_storage.h"
 #include "storage/read_engines.h"
 
@@ -20,14 +20,6 @@ namespace {
 bool IsHttp(const std::string& location) {
   const std::string lower = ToLower(location);
   return StartsWith(lower, "http://") || StartsWith(lower, "https://");
-}
-
-// The storage under a location's storage_uri: a web server's (one object, read in place) or
-// what storage::OpenStorage opens.
-std::unique_ptr<storage::Storage> OpenImageStorage(const std::string& uri,
-                                                   const StorageOptions& options) {
-  if (IsHttp(uri)) return std::make_unique<storage::HttpStorage>(uri);
-  return storage::OpenStorage(uri, options);
 }
 
 bool IsTar(const std::string& name) {
@@ -101,10 +93,11 @@ ImageLocation ResolveImageLocation(const std::string& location) {
 
 void ProbeImageLocation(const std::string& location, const StorageOptions& storage_options) {
   const ImageLocation where = ResolveImageLocation(location);
-  auto storage = OpenImageStorage(where.storage_uri, storage_options);
+  auto storage = storage::OpenStorage(where.storage_uri, storage_options);
   if (where.is_tar && storage->FileSize(where.prefix)) return;
   if (where.is_tar && IsHttp(location))  // a web server has no listing to say more
-    throw UsageError(fmt::format("--data {}: no such tar file (HTTP 404)", location));
+    throw UsageError(
+        fmt::format("--data {}: no such tar file (HTTP 404)", RedactUrlPasswords(location)));
   // One page of the listing says whether the keys and the bucket work (a HEAD's 404 does not
   // tell a missing bucket from a missing key); its first entry stops the walk.
   struct Found {};
@@ -115,25 +108,25 @@ void ProbeImageLocation(const std::string& location, const StorageOptions& stora
     found = true;
   }
   if (where.is_tar)
-    throw UsageError(
-        fmt::format("--data {}: no such tar file ({})", location, storage->Describe(where.prefix)));
+    throw UsageError(fmt::format("--data {}: no such tar file ({})", RedactUrlPasswords(location),
+                                 storage->Describe(where.prefix)));
   if (!found)
     throw UsageError(fmt::format(
         "--data {}: {} holds nothing (expected class folders of images, a tar of them, or a "
         "trainbench jpeg dataset)",
-        location, storage->Describe("")));
+        RedactUrlPasswords(location), storage->Describe("")));
 }
 
 ImageIndex IndexImages(const std::string& location, const StorageOptions& storage_options) {
   const ImageLocation where = ResolveImageLocation(location);
-  auto storage = OpenImageStorage(where.storage_uri, storage_options);
+  auto storage = storage::OpenStorage(where.storage_uri, storage_options);
   std::vector<Labelled> found;
   ImageIndex index;
   std::string searched;
   if (where.is_tar) {
     searched = storage->Describe(where.prefix);
     if (!storage->FileSize(where.prefix))
-      throw UsageError(fmt::format("--data {}: no such tar file", location));
+      throw UsageError(fmt::format("--data {}: no such tar file", RedactUrlPasswords(location)));
     AddTar(*storage, where.prefix, true, found);
   } else {
     // ImageNet and trainbench datasets keep the training images under train/.
@@ -161,7 +154,7 @@ ImageIndex IndexImages(const std::string& location, const StorageOptions& storag
         fmt::format("--data {}: no .jpg/.jpeg/.png files found in {} (expected class folders of "
                     "images, a tar of "
                     "them, or a trainbench jpeg dataset)",
-                    location, searched));
+                    RedactUrlPasswords(location), searched));
   std::map<std::string, int32_t> labels;
   for (const auto& f : found) labels.emplace(f.class_name, 0);
   for (auto& [name, label] : labels) {
@@ -181,14 +174,15 @@ ImageIndex IndexImages(const std::string& location, const StorageOptions& storag
 
 std::string DescribeSample(const ImageIndex& index, const ImageSample& sample) {
   const std::string base = ResolveImageLocation(index.root).storage_uri;
-  const std::string path = base == "/" ? "/" + sample.path : base + "/" + sample.path;
+  const std::string path =
+      RedactUrlPasswords(base == "/" ? "/" + sample.path : base + "/" + sample.path);
   return sample.member.empty() ? path : path + ":" + sample.member;
 }
 
 SampleReader::SampleReader(const ImageIndex& index, const SampleReaderOptions& options)
     : index_(index),
-      base_(
-          OpenImageStorage(ResolveImageLocation(index.root).storage_uri, options.storage_options)) {
+      base_(storage::OpenStorage(ResolveImageLocation(index.root).storage_uri,
+                                 options.storage_options)) {
   storage::Storage* storage = base_.get();
   if (options.op_log) {
     // The engine's reads are logged by the wrapper OpLogStorage puts around it: once each.

@@ -5,10 +5,10 @@
 // file is its first folder below the root; of a tar member, its folder in the tar, else the
 // stem of the tar holding it (unless that is the tar the user named). Unlabelled files get
 // label 0. The location is a local path, a file:// URI, an s3://bucket/prefix URI (a prefix
-// or a .tar object), read through storage::OpenStorage with DLIO's storage_options (S3:
-// endpoint, keys, retries; s3_options.h), or an http(s):// URL of one .tar (a web server has
-// no listing), read through storage::HttpStorage. Thread-safe: IndexImages is a pure function;
-// SampleReader only reads, and each thread reads through its own SampleReads.
+// or a .tar object), or an http(s):// URL of one .tar (a web server has no listing), read
+// through storage::OpenStorage with DLIO's storage_options (S3: endpoint, keys, retries;
+// s3_options.h). Thread-safe: IndexImages is a pure function; SampleReader only reads, and
+// each thread reads through its own SampleReads.
 #pragma once
 
 #include <cstdint>

@@ -8,13 +8,15 @@
 
 #include "metrics/histogram.h"
 #include "ops/in_flight.h"
+#include "ops/op_figures.h"
 
 namespace trainbench::ops {
 namespace {
 
-struct OpFigures {
-  uint64_t count = 0, bytes = 0, errors = 0;
-  metrics::Histogram sizes, latency_ns;
+// One kind of operation in the log: its figures and its requests' sizes.
+struct OpProfile {
+  OpFigures figures;
+  metrics::Histogram sizes;
 };
 
 std::string Cell(const nlohmann::ordered_json& v) {
@@ -30,20 +32,20 @@ std::string Cell(const nlohmann::ordered_json& v) {
 }  // namespace
 
 nlohmann::ordered_json ProfileOpLog(const std::vector<metrics::OpLogEntry>& entries) {
-  nlohmann::ordered_json p;
-  std::map<std::string, OpFigures> ops;
+  std::map<std::string, OpProfile> ops;
   std::unordered_map<std::string, uint64_t> per_object;
   std::set<std::pair<std::string, uint64_t>> threads;
   int64_t first = INT64_MAX, last = INT64_MIN;
   double busy_s = 0;
   std::vector<std::pair<int64_t, int64_t>> intervals;  // each operation's [start, end)
   for (const auto& e : entries) {
-    OpFigures& f = ops[e.op];
+    OpProfile& profile = ops[e.op];
+    OpFigures& f = profile.figures;
     ++f.count;
     f.bytes += e.bytes;
     f.errors += !e.error.empty();
-    f.sizes.Record(e.bytes);
     f.latency_ns.Record(e.duration_ns);
+    profile.sizes.Record(e.bytes);
     ++per_object[e.file];
     threads.insert({e.client_id, e.thread});
     first = std::min(first, e.start_ns);
@@ -53,7 +55,7 @@ nlohmann::ordered_json ProfileOpLog(const std::vector<metrics::OpLogEntry>& entr
   }
   const double span = entries.empty() ? 0 : static_cast<double>(last - first) / 1e9;
   uint64_t bytes = 0;
-  for (const auto& [op, f] : ops) bytes += f.bytes;
+  for (const auto& [op, profile] : ops) bytes += profile.figures.bytes;
   const uint64_t most = MostInFlight(intervals);
   // Order: each thread's GETs in start order, and how often one went to its last one's object.
   std::map<std::pair<std::string, uint64_t>, std::vector<const metrics::OpLogEntry*>> by_thread;
@@ -68,26 +70,29 @@ nlohmann::ordered_json ProfileOpLog(const std::vector<metrics::OpLogEntry>& entr
   uint64_t again = 0;
   for (const auto& [object, n] : per_object) again += n > 1;
 
-  p["operations"] = entries.size();
-  p["bytes"] = bytes;
-  p["span s"] = span;
-  p["ops/s"] = span > 0 ? static_cast<double>(entries.size()) / span : 0.0;
-  p["MB/s"] = span > 0 ? static_cast<double>(bytes) / span / 1e6 : 0.0;
-  p["threads"] = threads.size();
-  p["most in flight"] = most;
-  p["mean in flight"] = span > 0 ? busy_s / span : 0.0;
-  p["objects"] = per_object.size();
-  p["objects touched twice or more"] = again;
-  p["operations per object"] =
-      per_object.empty() ? 0.0 : static_cast<double>(entries.size()) / per_object.size();
-  p["GETs to the thread's last object"] =
-      pairs ? static_cast<double>(same) / static_cast<double>(pairs) : 0.0;
-  for (const auto& [op, f] : ops) {
+  // The table's rows, named in words (ProfileTable prints them in this order).
+  nlohmann::ordered_json p = {
+      {"operations", entries.size()},
+      {"bytes", bytes},
+      {"span s", span},
+      {"ops/s", span > 0 ? static_cast<double>(entries.size()) / span : 0.0},
+      {"MB/s", span > 0 ? static_cast<double>(bytes) / span / 1e6 : 0.0},
+      {"threads", threads.size()},
+      {"most in flight", most},
+      {"mean in flight", span > 0 ? busy_s / span : 0.0},
+      {"objects", per_object.size()},
+      {"objects touched twice or more", again},
+      {"operations per object",
+       per_object.empty() ? 0.0 : static_cast<double>(entries.size()) / per_object.size()},
+      {"GETs to the thread's last object",
+       pairs ? static_cast<double>(same) / static_cast<double>(pairs) : 0.0}};
+  for (const auto& [op, profile] : ops) {
+    const OpFigures& f = profile.figures;
     p[op + " count"] = f.count;
     p[op + " bytes"] = f.bytes;
-    p[op + " size min"] = f.sizes.Min();
-    p[op + " size p50"] = f.sizes.Percentile(0.5);
-    p[op + " size max"] = f.sizes.Max();
+    p[op + " size min"] = profile.sizes.Min();
+    p[op + " size p50"] = profile.sizes.Percentile(0.5);
+    p[op + " size max"] = profile.sizes.Max();
     p[op + " latency p50 ms"] = f.latency_ns.Percentile(0.5) / 1e6;
     p[op + " latency p99 ms"] = f.latency_ns.Percentile(0.99) / 1e6;
     p[op + " errors"] = f.errors;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "config/sai3_config.h"
+#include "config/sai3/sai3_config.h"
 #include "ops/workers.h"
 
 namespace trainbench::ops {

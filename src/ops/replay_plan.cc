@@ -108,7 +108,7 @@ ReplayPlan PlanReplay(const std::vector<metrics::OpLogEntry>& entries,
       last_write[key] = static_cast<int64_t>(plan.ops.size() - 1);
     plan.last_end_ns = std::max(plan.last_end_ns, e.end_ns);
     in_flight.push_back({e.start_ns, e.end_ns});
-    OriginalOps& original = plan.original[op];
+    OpFigures& original = plan.original[op];
     ++original.count;
     original.bytes += e.bytes;
     original.errors += !e.error.empty();

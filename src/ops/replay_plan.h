@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "metrics/histogram.h"
 #include "metrics/op_log_reader.h"
+#include "ops/op_figures.h"
 
 namespace trainbench::ops {
 
@@ -49,16 +49,10 @@ struct PlannedStorage {
   std::string endpoint_url;
 };
 
-// The original's figures for one kind of operation.
-struct OriginalOps {
-  uint64_t count = 0, bytes = 0, errors = 0;
-  metrics::Histogram latency_ns;
-};
-
 struct ReplayPlan {
   std::vector<PlannedOp> ops;
   std::vector<PlannedStorage> storages;
-  std::map<ReplayOp, OriginalOps> original;     // of the ops kept
+  std::map<ReplayOp, OpFigures> original;       // the op-log's, of the ops kept
   int64_t first_start_ns = 0, last_end_ns = 0;  // of the ops kept, wall clock
   uint64_t threads = 0;                         // distinct (client, thread) pairs
   uint64_t most_in_flight = 0;       // the most ops at once in the original: its concurrency

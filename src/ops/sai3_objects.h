@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/random.h"
-#include "config/sai3_config.h"
+#include "config/sai3/sai3_config.h"
 
 namespace trainbench::ops {
 

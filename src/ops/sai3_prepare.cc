@@ -14,6 +14,7 @@
 #include "dataset/dataset_lock.h"
 #include "dataset/manifest.h"
 #include "dataset/parallel.h"
+#include "dist/typed_gather.h"
 #include "ops/sai3_objects.h"
 
 namespace trainbench::ops {
@@ -133,15 +134,16 @@ PrepareFigures PrepareObjects(const config::Sai3Config& config,
     for (const auto& o : plan) figures.bytes += o.size;
   }
   // Rank 0 learns what every rank wrote, then writes each set's manifest.
-  const nlohmann::json mine = {
-      {"written", written}, {"skipped", skipped}, {"bytes", bytes_written.load()}};
-  const auto all = ranks.Gather(mine.dump());
+  PrepareFigures mine;
+  mine.written = written;
+  mine.skipped = skipped;
+  mine.bytes_written = bytes_written.load();
+  const auto all = dist::GatherAs(ranks, mine);
   if (rank == 0) {
-    for (const auto& text : all) {
-      const auto j = nlohmann::json::parse(text);
-      figures.written += j.at("written").get<uint64_t>();
-      figures.skipped += j.at("skipped").get<uint64_t>();
-      figures.bytes_written += j.at("bytes").get<uint64_t>();
+    for (const auto& rank_figures : all) {
+      figures.written += rank_figures.written;
+      figures.skipped += rank_figures.skipped;
+      figures.bytes_written += rank_figures.bytes_written;
     }
     for (size_t s = 0; s < sets.size(); ++s) {
       dataset::Manifest manifest;

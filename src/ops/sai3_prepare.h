@@ -12,7 +12,8 @@
 #include <memory>
 #include <vector>
 
-#include "config/sai3_config.h"
+#include "common/json_fields.h"
+#include "config/sai3/sai3_config.h"
 #include "dist/communicator.h"
 #include "storage/storage.h"
 
@@ -24,6 +25,7 @@ struct PrepareFigures {
   uint64_t bytes_written = 0, bytes = 0;  // written now; of every planned object
   double seconds = 0;
 };
+TB_JSON_FIELDS(PrepareFigures, objects, written, skipped, removed, bytes, bytes_written, seconds)
 
 // `sets` matches config.ensure_objects (each opened at its base_uri). `bytes_written` counts
 // as objects finish (for the time series). At rank 0 the figures are the job's.

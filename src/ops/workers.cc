@@ -15,21 +15,12 @@
 
 namespace trainbench::ops {
 
-nlohmann::json ReplayedToJson(const ReplayedOps& r) {
-  return {{"count", r.count},     {"bytes", r.bytes},        {"errors", r.errors},
-          {"skipped", r.skipped}, {"latency", r.latency_ns}, {"first_error", r.first_error}};
+OpFiguresByName ByName(const std::map<ReplayOp, OpFigures>& ops) {
+  OpFiguresByName named;
+  for (const auto& [op, figures] : ops) named[ReplayOpName(op)] = figures;
+  return named;
 }
 
-ReplayedOps ReplayedFromJson(const nlohmann::json& j) {
-  ReplayedOps r;
-  r.count = j.at("count");
-  r.bytes = j.at("bytes");
-  r.errors = j.at("errors");
-  r.skipped = j.at("skipped");
-  j.at("latency").get_to(r.latency_ns);
-  r.first_error = j.at("first_error");
-  return r;
-}
 namespace {
 
 constexpr uint64_t kPutChunk = 1 << 20;
@@ -158,7 +149,7 @@ class Workers {
     all.start_ns = INT64_MAX;
     for (const ReplayFigures& f : figures) {
       for (const auto& [op, r] : f.ops) {
-        all.ops[op].Add(r);
+        all.ops[op].Merge(r);
       }
       if (f.end_ns > 0) {
         all.start_ns = std::min(all.start_ns, f.start_ns);
@@ -225,7 +216,7 @@ class Workers {
       }
       record.end_ns = metrics::WallNanos();
       source_.Ended(op);
-      ReplayedOps& figures = mine.ops[op.op];
+      OpFigures& figures = mine.ops[op.op];
       if (skipped) {
         ++figures.skipped;
       } else {

@@ -13,11 +13,11 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "metrics/op_log.h"
+#include "ops/op_figures.h"
 #include "ops/replay_plan.h"
 #include "storage/page_cache_hint.h"
 #include "storage/read_engines.h"
@@ -25,33 +25,18 @@
 
 namespace trainbench::ops {
 
-struct ReplayedOps {
-  uint64_t count = 0, bytes = 0, errors = 0, skipped = 0;
-  metrics::Histogram latency_ns;
-  std::string first_error;
-
-  // Sums another worker's or rank's figures into these.
-  void Add(const ReplayedOps& other) {
-    count += other.count;
-    bytes += other.bytes;
-    errors += other.errors;
-    skipped += other.skipped;
-    latency_ns.Merge(other.latency_ns);
-    if (first_error.empty()) first_error = other.first_error;
-  }
-};
-
-// A rank's figures of one kind of op as JSON, for rank 0 to sum (replay and sai3-bench jobs).
-nlohmann::json ReplayedToJson(const ReplayedOps& r);
-ReplayedOps ReplayedFromJson(const nlohmann::json& j);
-
+// A rank's figures, as its workers summed them; as JSON for rank 0 to sum the ranks'.
 struct ReplayFigures {
-  std::map<ReplayOp, ReplayedOps> ops;
+  std::map<ReplayOp, OpFigures> ops;
   int64_t start_ns = 0, end_ns = 0;  // wall clock: the first op's start, the last one's end
   uint64_t late = 0;                 // timed: ops that began over 1 ms after their time
   uint64_t max_late_ns = 0;
   bool interrupted = false;
 };
+TB_JSON_FIELDS(ReplayFigures, ops, start_ns, end_ns, late, max_late_ns, interrupted)
+
+// `ops` by the operations' names.
+OpFiguresByName ByName(const std::map<ReplayOp, OpFigures>& ops);
 
 struct ReplaySettings {
   bool timed = false;

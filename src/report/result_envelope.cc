@@ -56,16 +56,7 @@ std::string ReportedJobsInWords() {
 }
 
 nlohmann::ordered_json WithEnvelope(const ResultEnvelope& e, const nlohmann::json& figures) {
-  nlohmann::ordered_json out;
-  out["kind"] = e.kind;
-  out["workload"] = e.workload;
-  out["started"] = e.started;
-  out["finished"] = e.finished;
-  out["complete"] = e.complete;
-  out["stop_reason"] = e.stop_reason;
-  out["host_names"] = e.host_names;
-  out["version"] = e.version;
-  out["config"] = e.config;
+  nlohmann::ordered_json out = e;
   for (const auto& [key, value] : figures.items())
     if (!out.contains(key)) out[key] = value;  // the envelope's fields win: one meaning each
   return out;

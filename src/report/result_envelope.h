@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "common/json_fields.h"
+
 namespace trainbench::report {
 
 struct ResultEnvelope {
@@ -24,6 +26,8 @@ struct ResultEnvelope {
   std::string version = TRAINBENCH_VERSION;
   nlohmann::json config = nlohmann::json::object();  // the job's resolved config or options
 };
+TB_JSON_FIELDS(ResultEnvelope, kind, workload, started, finished, complete, stop_reason, host_names,
+               version, config)
 
 // The one way to make an envelope: a job of `kind` over `workload` on `hosts`, with its
 // resolved config or options, started at `started` (a UTC stamp; "" is now). Not complete

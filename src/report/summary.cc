@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "common/json_fields.h"
 #include "common/units.h"
 #include "config/datasize.h"
 #include "metrics/au.h"
@@ -158,6 +159,28 @@ bool DatasetFitsInCache(const metrics::RunRecord& r) {
 
 namespace {
 
+// DLIO's metric block's eval phases.
+struct EvalMetric {
+  std::vector<double> eval_au_percentage;
+  double eval_au_mean_percentage = 0, eval_au_stdev_percentage = 0;
+  std::vector<double> eval_throughput_samples_per_second;
+  double eval_throughput_mean_samples_per_second = 0;
+  double eval_throughput_stdev_samples_per_second = 0;
+  double eval_io_mean_MB_per_second = 0, eval_io_stdev_MB_per_second = 0;
+};
+TB_JSON_FIELDS(EvalMetric, eval_au_percentage, eval_au_mean_percentage, eval_au_stdev_percentage,
+               eval_throughput_samples_per_second, eval_throughput_mean_samples_per_second,
+               eval_throughput_stdev_samples_per_second, eval_io_mean_MB_per_second,
+               eval_io_stdev_MB_per_second)
+
+EvalMetric EvalMetricOf(const metrics::RunRecord& r) {
+  const auto au = metrics::MeanAndStdev(Field(r.evals, Au));
+  const auto sps = metrics::MeanAndStdev(Field(r.evals, Sps));
+  const auto mbps = metrics::MeanAndStdev(Field(r.evals, Mbps));
+  return {Field(r.evals, Au), au.mean,   au.stdev,  Field(r.evals, Sps),
+          sps.mean,           sps.stdev, mbps.mean, mbps.stdev};
+}
+
 // DLIO's metric block: the train epochs' AU, samples/s and MB/s (each epoch's, their mean
 // and stdev), and the eval phases' where there were any.
 json MetricJson(const metrics::RunRecord& r, const config::WorkloadConfig& c, const Totals& train) {
@@ -187,19 +210,7 @@ json MetricJson(const metrics::RunRecord& r, const config::WorkloadConfig& c, co
       {"train_io_stdev_MiB_per_second", MeasuredOrNull(trained, mibps.stdev)},
       {"train_nominal_io_mean_MB_per_second", MeasuredOrNull(trained, nominal_rate / kMB)},
   };
-  if (!r.evals.empty()) {
-    const auto eau = metrics::MeanAndStdev(Field(r.evals, Au));
-    const auto esps = metrics::MeanAndStdev(Field(r.evals, Sps));
-    const auto embps = metrics::MeanAndStdev(Field(r.evals, Mbps));
-    metric["eval_au_percentage"] = Field(r.evals, Au);
-    metric["eval_au_mean_percentage"] = eau.mean;
-    metric["eval_au_stdev_percentage"] = eau.stdev;
-    metric["eval_throughput_samples_per_second"] = Field(r.evals, Sps);
-    metric["eval_throughput_mean_samples_per_second"] = esps.mean;
-    metric["eval_throughput_stdev_samples_per_second"] = esps.stdev;
-    metric["eval_io_mean_MB_per_second"] = embps.mean;
-    metric["eval_io_stdev_MB_per_second"] = embps.stdev;
-  }
+  if (!r.evals.empty()) metric.update(json(EvalMetricOf(r)));
   return metric;
 }
 

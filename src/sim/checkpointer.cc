@@ -9,11 +9,23 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/interrupt.h"
+#include "common/json_fields.h"
 #include "common/random.h"
 #include "sim/llm_checkpoint.h"
 
 namespace trainbench::sim {
 namespace {
+
+// A rank's record of a checkpoint it wrote, as its .json holds it.
+struct CheckpointRecordFields {
+  std::string writer = "trainbench";
+  int ranks = 0, rank = 0;
+  uint64_t epoch = 0, step = 0;
+  uint64_t seed = 0;                                   // the bytes' pattern
+  nlohmann::ordered_map<std::string, uint64_t> files;  // name -> bytes, in the order written
+};
+TB_JSON_FIELDS(CheckpointRecordFields, writer, ranks, rank, epoch, step, seed, files)
+
 constexpr size_t kChunk = 4 << 20;  // 4 MiB per write or read call
 }  // namespace
 
@@ -141,16 +153,15 @@ metrics::CheckpointRecord Checkpointer::Write(uint64_t epoch, uint64_t step) {
 }
 
 void Checkpointer::WriteRecord(const metrics::CheckpointRecord& r, const CheckpointFiles& files) {
-  nlohmann::ordered_json record;
-  record["writer"] = "trainbench";
   // What a later job needs to tell whether its ranks can read this back (checkpoint_records.h).
-  record["ranks"] = ranks_;
-  record["rank"] = rank_;
-  record["epoch"] = r.epoch;
-  record["step"] = r.step;
-  record["seed"] = config_.train.seed;  // the bytes' pattern
-  for (const auto& [name, bytes] : files) record["files"][name] = bytes;
-  const std::string text = record.dump() + "\n";
+  CheckpointRecordFields record{.ranks = ranks_,
+                                .rank = rank_,
+                                .epoch = r.epoch,
+                                .step = r.step,
+                                .seed = config_.train.seed,
+                                .files = {}};
+  for (const auto& [name, bytes] : files) record.files[name] = bytes;
+  const std::string text = nlohmann::ordered_json(record).dump() + "\n";
   // Atomic (Create/Commit), so a record is whole or absent, never cut short.
   auto out = storage_->Create(fmt::format("{}/{}{}.json", r.path, kCheckpointRecordStem, rank_));
   out->Append(text.data(), text.size());

@@ -3,28 +3,40 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "common/json_fields.h"
+#include "dist/typed_gather.h"
 #include "metrics/process_stats.h"
 #include "metrics/run_record_json.h"
 #include "sim/sampling.h"
 
 namespace trainbench::sim {
 
+namespace {
+
+// What each rank tells the others before a run: where it is, what it runs, and its draw of
+// the shuffle seed (rank 0's is everyone's).
+struct RankHello {
+  std::string host;
+  uint64_t accelerators = 0;
+  uint64_t memory_bytes = 0;
+  uint64_t cpu_count = 0;
+  uint64_t seed = 0;
+};
+TB_JSON_FIELDS(RankHello, host, accelerators, memory_bytes, cpu_count, seed)
+
+}  // namespace
+
 RankLayout ExchangeRankLayout(dist::Communicator& ranks, uint64_t accelerators) {
-  const nlohmann::json mine = {{"host", ranks.Host()},
-                               {"accelerators", accelerators},
-                               {"memory_bytes", metrics::HostMemoryBytes()},
-                               {"cpu_count", metrics::HostCpuCount()},
-                               {"seed", DrawRandomShuffleSeed()}};
+  const RankHello mine{ranks.Host(), accelerators, metrics::HostMemoryBytes(),
+                       metrics::HostCpuCount(), DrawRandomShuffleSeed()};
   RankLayout layout;
-  const auto all = ranks.AllGather(mine.dump());
+  const auto all = dist::AllGatherAs(ranks, mine);
   for (size_t r = 0; r < all.size(); ++r) {
-    const auto j = nlohmann::json::parse(all[r]);
-    RankInfo info{j.at("host").get<std::string>(), j.at("accelerators").get<uint64_t>(),
-                  j.at("memory_bytes").get<uint64_t>(), j.at("cpu_count").get<uint64_t>()};
-    if (r < static_cast<size_t>(ranks.Rank())) layout.first_accelerator += info.accelerators;
-    layout.total_accelerators += info.accelerators;
-    if (r == 0) layout.random_shuffle_seed = j.at("seed").get<uint64_t>();
-    layout.ranks.push_back(std::move(info));
+    const RankHello& hello = all[r];
+    if (r < static_cast<size_t>(ranks.Rank())) layout.first_accelerator += hello.accelerators;
+    layout.total_accelerators += hello.accelerators;
+    if (r == 0) layout.random_shuffle_seed = hello.seed;
+    layout.ranks.push_back({hello.host, hello.accelerators, hello.memory_bytes, hello.cpu_count});
   }
   return layout;
 }
@@ -45,11 +57,7 @@ std::vector<size_t> RanksOnHost(const RankLayout& layout, const std::string& hos
 
 std::vector<metrics::RunRecord> GatherRecords(dist::Communicator& ranks,
                                               const metrics::RunRecord& mine) {
-  const auto texts = ranks.Gather(nlohmann::json(mine).dump());
-  std::vector<metrics::RunRecord> records;
-  for (const auto& text : texts)
-    records.push_back(nlohmann::json::parse(text).get<metrics::RunRecord>());
-  return records;
+  return dist::GatherAs(ranks, mine);
 }
 
 }  // namespace trainbench::sim

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "common/json_fields.h"
+
 namespace trainbench::stage {
 namespace {
 
@@ -81,18 +83,11 @@ std::string FormatCampaign(const CampaignTotals& t) {
   return out;
 }
 
+TB_JSON_FIELDS(CampaignTotals, jobs, successful, failed, compute_hours, transfer_hours,
+               wasted_hours, wall_hours, mean_job_s, median_job_s)
+
 nlohmann::ordered_json CampaignLine(const CampaignTotals& t) {
-  nlohmann::ordered_json j;
-  j["jobs"] = t.jobs;
-  j["successful"] = t.successful;
-  j["failed"] = t.failed;
-  j["compute_hours"] = t.compute_hours;
-  j["transfer_hours"] = t.transfer_hours;
-  j["wasted_hours"] = t.wasted_hours;
-  j["wall_hours"] = t.wall_hours;
-  j["mean_job_s"] = t.mean_job_s;
-  j["median_job_s"] = t.median_job_s;
-  return {{"trainbench_campaign", j}};
+  return {{"trainbench_campaign", t}};
 }
 
 }  // namespace trainbench::stage

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/clock.h"
+#include "common/json_fields.h"
 #include "common/units.h"
 
 namespace trainbench::stage {
@@ -17,18 +18,102 @@ double Mbps(uint64_t bytes, double seconds) {
 double Ms(const metrics::Histogram& h, double q) { return h.Percentile(q) / 1e6; }
 
 // The account's times and rates, as summary.json and the final line both carry them.
-void AddTimeAccount(const StageAccount& a, nlohmann::ordered_json& j) {
-  j["wall_s"] = a.wall_s;
-  j["transfer_s"] = a.transfer_s;
-  j["retry_wasted_s"] = a.retry_wasted_s;
-  j["retry_wasted_bytes"] = a.retry_wasted_bytes;
-  j["verify_s"] = a.verify_s;
-  j["extract_s"] = a.extract_s;
-  j["compute_s"] = a.compute_s;
-  j["retries"] = a.retries;
-  // Over the stage's own time: a staged training's wall time holds its compute too.
-  j["MB_per_second"] = Mbps(a.bytes, a.wall_s - a.compute_s);
-}
+struct TimeAccountFields {
+  double wall_s = 0, transfer_s = 0, retry_wasted_s = 0;
+  uint64_t retry_wasted_bytes = 0;
+  double verify_s = 0, extract_s = 0, compute_s = 0;
+  uint64_t retries = 0;
+  double MB_per_second = 0;  // over the stage's own time (a staged training's holds its compute)
+
+  explicit TimeAccountFields(const StageAccount& a)
+      : wall_s(a.wall_s),
+        transfer_s(a.transfer_s),
+        retry_wasted_s(a.retry_wasted_s),
+        retry_wasted_bytes(a.retry_wasted_bytes),
+        verify_s(a.verify_s),
+        extract_s(a.extract_s),
+        compute_s(a.compute_s),
+        retries(a.retries),
+        MB_per_second(Mbps(a.bytes, a.wall_s - a.compute_s)) {}
+};
+
+struct ObjectFields {
+  std::string name;
+  uint64_t size_bytes = 0, fetched_bytes = 0, resumed_bytes = 0;
+  std::string checksum, status;
+  std::vector<std::string> repaired_ranges;
+};
+TB_JSON_FIELDS(ObjectFields, name, size_bytes, fetched_bytes, resumed_bytes, checksum, status,
+               repaired_ranges)
+
+struct SourceFields {
+  std::string source, role;
+  uint64_t bytes = 0, requests = 0, retries = 0;
+  double MB_per_second = 0, latency_p50_ms = 0, latency_p99_ms = 0;
+  bool demoted = false;
+  std::string demoted_reason;
+};
+TB_JSON_FIELDS(SourceFields, source, role, bytes, requests, retries, MB_per_second, latency_p50_ms,
+               latency_p99_ms, demoted, demoted_reason)
+
+// summary.json's figures of a stage.
+struct SummaryFields : TimeAccountFields {
+  std::string command, trainbench_version, source, dest, start, end;
+  bool complete = false;
+  std::string stop_reason;
+  unsigned streams = 0;
+  uint64_t chunk_size_bytes = 0;
+  bool extract = false;
+  uint64_t bytes = 0, resumed_bytes = 0, total_bytes = 0;
+  std::vector<ObjectFields> objects;
+  std::vector<SourceFields> sources;
+
+  explicit SummaryFields(const StageAccount& a)
+      : TimeAccountFields(a),
+        command(a.command),
+        trainbench_version(TRAINBENCH_VERSION),
+        source(a.source),
+        dest(a.dest),
+        start(a.start_utc),
+        end(a.end_utc),
+        complete(a.complete),
+        stop_reason(a.stop_reason),
+        streams(a.streams),
+        chunk_size_bytes(a.chunk_size),
+        extract(a.extract),
+        bytes(a.bytes),
+        resumed_bytes(a.resumed_bytes),
+        total_bytes(a.total_bytes) {
+    for (const auto& o : a.objects)
+      objects.push_back({o.name, o.size, o.fetched_bytes, o.resumed_bytes, o.checksum, o.status,
+                         o.repaired_ranges});
+    for (const auto& s : a.sources)
+      sources.push_back({s.source, s.role, s.bytes, s.requests, s.retries,
+                         Mbps(s.bytes, a.wall_s - a.compute_s), Ms(s.latency_ns, 0.5),
+                         Ms(s.latency_ns, 0.99), s.demoted, s.demoted_reason});
+  }
+};
+TB_JSON_FIELDS(SummaryFields, command, trainbench_version, source, dest, start, end, complete,
+               stop_reason, streams, chunk_size_bytes, extract, bytes, resumed_bytes, total_bytes,
+               wall_s, transfer_s, retry_wasted_s, retry_wasted_bytes, verify_s, extract_s,
+               compute_s, retries, MB_per_second, objects, sources)
+
+// The final line's "trainbench_stage".
+struct LineFields : TimeAccountFields {
+  bool complete = false;
+  size_t objects = 0;
+  uint64_t bytes = 0, resumed_bytes = 0;
+
+  explicit LineFields(const StageAccount& a)
+      : TimeAccountFields(a),
+        complete(a.complete),
+        objects(a.objects.size()),
+        bytes(a.bytes),
+        resumed_bytes(a.resumed_bytes) {}
+};
+TB_JSON_FIELDS(LineFields, complete, objects, bytes, resumed_bytes, wall_s, transfer_s,
+               retry_wasted_s, retry_wasted_bytes, verify_s, extract_s, compute_s, retries,
+               MB_per_second)
 
 }  // namespace
 
@@ -80,55 +165,10 @@ void StageAccount::AddCompute(double seconds) {
   wall_s += seconds;
 }
 
-nlohmann::ordered_json ToJson(const StageAccount& a) {
-  nlohmann::ordered_json j;
-  j["command"] = a.command;
-  j["trainbench_version"] = TRAINBENCH_VERSION;
-  j["source"] = a.source;
-  j["dest"] = a.dest;
-  j["start"] = a.start_utc;
-  j["end"] = a.end_utc;
-  j["complete"] = a.complete;
-  j["stop_reason"] = a.stop_reason;
-  j["streams"] = a.streams;
-  j["chunk_size_bytes"] = a.chunk_size;
-  j["extract"] = a.extract;
-  j["bytes"] = a.bytes;
-  j["resumed_bytes"] = a.resumed_bytes;
-  j["total_bytes"] = a.total_bytes;
-  AddTimeAccount(a, j);
-  auto& objects = j["objects"] = nlohmann::ordered_json::array();
-  for (const auto& o : a.objects)
-    objects.push_back({{"name", o.name},
-                       {"size_bytes", o.size},
-                       {"fetched_bytes", o.fetched_bytes},
-                       {"resumed_bytes", o.resumed_bytes},
-                       {"checksum", o.checksum},
-                       {"status", o.status},
-                       {"repaired_ranges", o.repaired_ranges}});
-  auto& sources = j["sources"] = nlohmann::ordered_json::array();
-  for (const auto& s : a.sources)
-    sources.push_back({{"source", s.source},
-                       {"role", s.role},
-                       {"bytes", s.bytes},
-                       {"requests", s.requests},
-                       {"retries", s.retries},
-                       {"MB_per_second", Mbps(s.bytes, a.wall_s - a.compute_s)},
-                       {"latency_p50_ms", Ms(s.latency_ns, 0.5)},
-                       {"latency_p99_ms", Ms(s.latency_ns, 0.99)},
-                       {"demoted", s.demoted},
-                       {"demoted_reason", s.demoted_reason}});
-  return j;
-}
+nlohmann::ordered_json ToJson(const StageAccount& a) { return SummaryFields(a); }
 
 nlohmann::ordered_json FinalLine(const StageAccount& a) {
-  nlohmann::ordered_json j;
-  j["complete"] = a.complete;
-  j["objects"] = a.objects.size();
-  j["bytes"] = a.bytes;
-  j["resumed_bytes"] = a.resumed_bytes;
-  AddTimeAccount(a, j);
-  return {{"trainbench_stage", j}};
+  return {{"trainbench_stage", LineFields(a)}};
 }
 
 std::string FormatTable(const StageAccount& a) {

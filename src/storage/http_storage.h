@@ -31,6 +31,11 @@ class HttpStorage : public Storage {
   size_t RemoveLeftovers(const std::string& prefix) override;
   std::string Describe(const std::string& path) const override;
   std::optional<std::string> LocalPath(const std::string& path) const override;
+  // Nothing is written here, so a writer's lock (datagen's, stage's DEST, a results folder)
+  // is refused as Create is, with a UsageError; a reader's mark is not needed (no clean can
+  // run here either): an empty attempt.
+  LockAttempt TryLock(const std::string& path) override;
+  LockAttempt TryLockFreshName(const std::string&) override { return {}; }
 
   // One ranged GET of [offset, offset + size) of `path` into `buffer`, tried again as above;
   // returns the bytes read (short only at the object's end). Throws IoError naming the URL.

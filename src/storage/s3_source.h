@@ -16,6 +16,7 @@
 
 namespace trainbench::storage {
 
+class RangeGetSigner;
 class S3Endpoint;
 class S3Storage;
 
@@ -59,11 +60,14 @@ class S3Source {
                const std::function<void(size_t, const HeadResult&)>& done,
                const std::function<void()>& between) const;
 
-  // For storage's own request makers (RangeStreams).
-  const S3Endpoint& endpoint() const;
+  // The signer of ranged GETs of its objects, for storage's HTTP client (RangeStreams).
+  const RangeGetSigner& signer() const;
 
  private:
+  const S3Endpoint& endpoint() const;
+
   std::unique_ptr<S3Storage> storage_;
+  std::unique_ptr<RangeGetSigner> signer_;
 };
 
 }  // namespace trainbench::storage

@@ -126,8 +126,10 @@ class Storage {
   }
 };
 
-// Opens the storage a URI names: a local path, file:///path, or s3://bucket/prefix (with
-// DLIO's storage.storage_options: endpoint, region, keys; see s3_options.h).
+// Opens the storage a URI names: a local path, file:///path, s3://bucket/prefix (with
+// DLIO's storage.storage_options: endpoint, region, keys; see s3_options.h), or an
+// http(s):// base URL (HttpStorage: objects on a web server, read only, never listed).
+// Throws UsageError for another scheme.
 std::unique_ptr<Storage> OpenStorage(const std::string& uri,
                                      const std::map<std::string, std::string>& options = {});
 

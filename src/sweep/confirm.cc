@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/json_fields.h"
 #include "sweep/limit.h"
 
 namespace trainbench::sweep {
@@ -17,18 +18,27 @@ std::vector<const SweepProbe*> FullRunsAt(const std::vector<SweepProbe>& probes,
   return runs;
 }
 
-nlohmann::ordered_json SideJson(const std::optional<SideRuns>& side,
-                                const std::vector<SweepProbe>& probes) {
-  if (!side) return nullptr;
+// A side's count, runs, passes and AU spread.
+struct SideFields {
+  uint64_t accelerators = 0;
+  size_t runs = 0, passed = 0;
+  double au_min_percentage = 0, au_median_percentage = 0, au_max_percentage = 0;
+};
+TB_JSON_FIELDS(SideFields, accelerators, runs, passed, au_min_percentage, au_median_percentage,
+               au_max_percentage)
+
+struct ConfirmationFields {
+  int runs_per_side = 0;
+  Nullable<bool> stable;  // null: not held
+  Nullable<SideFields> answer, first_failure;
+};
+TB_JSON_FIELDS(ConfirmationFields, runs_per_side, stable, answer, first_failure)
+
+Nullable<SideFields> SideOf(const std::optional<SideRuns>& side,
+                            const std::vector<SweepProbe>& probes) {
+  if (!side) return std::nullopt;
   const AuSpread s = SpreadAt(probes, side->accelerators);
-  nlohmann::ordered_json j;
-  j["accelerators"] = s.accelerators;
-  j["runs"] = s.runs;
-  j["passed"] = s.passed;
-  j["au_min_percentage"] = s.min;
-  j["au_median_percentage"] = s.median;
-  j["au_max_percentage"] = s.max;
-  return j;
+  return SideFields{s.accelerators, s.runs, s.passed, s.min, s.median, s.max};
 }
 
 std::string SideText(const std::optional<SideRuns>& side, const std::vector<SweepProbe>& probes) {
@@ -76,12 +86,12 @@ AuSpread SpreadAt(const std::vector<SweepProbe>& probes, uint64_t n) {
 
 nlohmann::ordered_json ConfirmationJson(const Confirmation& held,
                                         const std::vector<SweepProbe>& probes) {
-  nlohmann::ordered_json j;
-  j["runs_per_side"] = held.runs_per_side;
-  j["stable"] = held.runs_per_side > 0 ? nlohmann::json(held.Stable()) : nlohmann::json();
-  j["answer"] = SideJson(held.answer, probes);
-  j["first_failure"] = SideJson(held.failure, probes);
-  return j;
+  ConfirmationFields f{.runs_per_side = held.runs_per_side,
+                       .stable = std::nullopt,
+                       .answer = SideOf(held.answer, probes),
+                       .first_failure = SideOf(held.failure, probes)};
+  if (held.runs_per_side > 0) f.stable = held.Stable();
+  return f;
 }
 
 std::string SpreadLine(const Confirmation& held, const std::vector<SweepProbe>& probes) {

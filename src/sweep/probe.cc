@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/json_fields.h"
 #include "common/strings.h"
 
 namespace trainbench::sweep {
@@ -12,6 +13,30 @@ namespace {
 double Number(const nlohmann::json& j, const nlohmann::json::json_pointer& at) {
   return j.contains(at) && j[at].is_number() ? j[at].get<double>() : 0.0;
 }
+
+// A probe as a row of a sweep's summary and journal; the defaults are those of a journal
+// written before the key.
+struct ProbeFields {
+  uint64_t accelerators = 0;
+  bool full = false;
+  int repeat = 0;        // journals before repeats held one run per count
+  bool complete = true;  // journals before the key held finished runs
+  bool passed = false;
+  bool au_meaningful = false;
+  double au_percentage = 0;
+  std::string verdict;
+  double samples_per_second = 0, MB_per_second = 0, demand_MB_per_second = 0;
+  double read_latency_p99_ms = 0, cpu_seconds = 0, cpu_share = 0, page_cache_fraction = 0;
+  Nullable<double> host_busy_share;
+  double timer_late_p50_ms = 0, timer_late_p99_ms = 0, timer_late_mean_ms = -1;
+  double au_target_percentage = 0;
+  std::string results;
+};
+TB_JSON_FIELDS(ProbeFields, accelerators, full, repeat, complete, passed, au_meaningful,
+               au_percentage, verdict, samples_per_second, MB_per_second, demand_MB_per_second,
+               read_latency_p99_ms, cpu_seconds, cpu_share, page_cache_fraction, host_busy_share,
+               timer_late_p50_ms, timer_late_p99_ms, timer_late_mean_ms, au_target_percentage,
+               results)
 
 }  // namespace
 
@@ -58,29 +83,29 @@ SweepProbe ProbeOf(const nlohmann::json& s, uint64_t n, bool full, double demand
 }
 
 nlohmann::ordered_json ProbeJson(const SweepProbe& p) {
-  nlohmann::ordered_json j;
-  j["accelerators"] = p.accelerators;
-  j["full"] = p.full;
-  j["repeat"] = p.repeat;
-  j["complete"] = p.complete;
-  j["passed"] = p.passed;
-  j["au_meaningful"] = p.au_meaningful;
-  j["au_percentage"] = p.au_percentage;
-  j["verdict"] = VerdictWord(p);
-  j["samples_per_second"] = p.samples_per_second;
-  j["MB_per_second"] = p.mb_per_second;
-  j["demand_MB_per_second"] = p.demand_mb_per_second;
-  j["read_latency_p99_ms"] = p.read_p99_ms;
-  j["cpu_seconds"] = p.cpu_seconds;
-  j["cpu_share"] = p.run_seconds > 0 ? p.cpu_seconds / p.run_seconds : 0.0;
-  j["page_cache_fraction"] = p.page_cache_fraction;
-  j["host_busy_share"] = p.host_busy_share >= 0 ? nlohmann::json(p.host_busy_share) : nullptr;
-  j["timer_late_p50_ms"] = p.timer_late_p50_ms;
-  j["timer_late_p99_ms"] = p.timer_late_p99_ms;
-  j["timer_late_mean_ms"] = p.timer_late_mean_ms;
-  j["au_target_percentage"] = p.au_target_percentage;
-  j["results"] = p.folder;
-  return j;
+  ProbeFields f{.accelerators = p.accelerators,
+                .full = p.full,
+                .repeat = p.repeat,
+                .complete = p.complete,
+                .passed = p.passed,
+                .au_meaningful = p.au_meaningful,
+                .au_percentage = p.au_percentage,
+                .verdict = VerdictWord(p),
+                .samples_per_second = p.samples_per_second,
+                .MB_per_second = p.mb_per_second,
+                .demand_MB_per_second = p.demand_mb_per_second,
+                .read_latency_p99_ms = p.read_p99_ms,
+                .cpu_seconds = p.cpu_seconds,
+                .cpu_share = p.run_seconds > 0 ? p.cpu_seconds / p.run_seconds : 0.0,
+                .page_cache_fraction = p.page_cache_fraction,
+                .host_busy_share = std::nullopt,
+                .timer_late_p50_ms = p.timer_late_p50_ms,
+                .timer_late_p99_ms = p.timer_late_p99_ms,
+                .timer_late_mean_ms = p.timer_late_mean_ms,
+                .au_target_percentage = p.au_target_percentage,
+                .results = p.folder};
+  if (p.host_busy_share >= 0) f.host_busy_share = p.host_busy_share;
+  return f;
 }
 
 const char* VerdictWord(const SweepProbe& probe) {
@@ -113,28 +138,28 @@ std::string ProbesCsv(const std::vector<SweepProbe>& probes, const std::vector<s
 }
 
 SweepProbe ProbeFromJson(const nlohmann::json& j) {
+  const auto f = j.get<ProbeFields>();
   SweepProbe p;
-  p.accelerators = j.value("accelerators", uint64_t{0});
-  p.full = j.value("full", false);
-  p.repeat = j.value("repeat", 0);         // journals before repeats held one run per count
-  p.complete = j.value("complete", true);  // journals before the key held finished runs
-  p.passed = j.value("passed", false);
-  p.au_meaningful = j.value("au_meaningful", false);
-  p.au_percentage = j.value("au_percentage", 0.0);
-  p.samples_per_second = j.value("samples_per_second", 0.0);
-  p.mb_per_second = j.value("MB_per_second", 0.0);
-  p.demand_mb_per_second = j.value("demand_MB_per_second", 0.0);
-  p.read_p99_ms = j.value("read_latency_p99_ms", 0.0);
-  p.cpu_seconds = j.value("cpu_seconds", 0.0);
-  p.run_seconds = p.cpu_seconds / std::max(1e-12, j.value("cpu_share", 0.0));
-  p.page_cache_fraction = j.value("page_cache_fraction", 0.0);
-  if (j.contains("host_busy_share") && j["host_busy_share"].is_number())
-    p.host_busy_share = j["host_busy_share"].get<double>();
-  p.timer_late_p50_ms = j.value("timer_late_p50_ms", 0.0);
-  p.timer_late_p99_ms = j.value("timer_late_p99_ms", 0.0);
-  p.timer_late_mean_ms = j.value("timer_late_mean_ms", -1.0);
-  p.au_target_percentage = j.value("au_target_percentage", 0.0);
-  p.folder = j.value("results", std::string());
+  p.accelerators = f.accelerators;
+  p.full = f.full;
+  p.repeat = f.repeat;
+  p.complete = f.complete;
+  p.passed = f.passed;
+  p.au_meaningful = f.au_meaningful;
+  p.au_percentage = f.au_percentage;
+  p.samples_per_second = f.samples_per_second;
+  p.mb_per_second = f.MB_per_second;
+  p.demand_mb_per_second = f.demand_MB_per_second;
+  p.read_p99_ms = f.read_latency_p99_ms;
+  p.cpu_seconds = f.cpu_seconds;
+  p.run_seconds = f.cpu_seconds / std::max(1e-12, f.cpu_share);
+  p.page_cache_fraction = f.page_cache_fraction;
+  p.host_busy_share = f.host_busy_share.value_or(-1);
+  p.timer_late_p50_ms = f.timer_late_p50_ms;
+  p.timer_late_p99_ms = f.timer_late_p99_ms;
+  p.timer_late_mean_ms = f.timer_late_mean_ms;
+  p.au_target_percentage = f.au_target_percentage;
+  p.folder = f.results;
   return p;
 }
 

@@ -1,7 +1,7 @@
 // The figures of one run of a sweep (a probe of `--find-max-accelerators`, a point of a
 // grid) that a sweep compares: read from the run's merged summary.json, written as JSON rows
 // (a sweep's summary and journal, and back) and as CSV. Running it is app/'s
-// (app/sweep_probe.h). Pure functions; thread-safe.
+// (app/sweep/sweep_probe.h). Pure functions; thread-safe.
 #pragma once
 
 #include <cstdint>

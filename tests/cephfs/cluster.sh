@@ -51,13 +51,7 @@ source "$HERE/../mpi/netns_hosts.sh"  # netns_up, netns_down, netns_write_rsh
 PY=/usr/bin/python3
 export CEPH_OSD_BYTES=${CEPHFS_OSD_BYTES:-2147483648}
 
-usage() {
-  echo "usage: $0 start|stop|status DIR" >&2
-  exit 2
-}
-[ $# -eq 2 ] || usage
-cmd=$1
-daemon_state_dir "cephfs" "$2"
+fixture_args "cephfs" "start|stop|status" "$@"
 HOSTS=$DIR/hosts
 MNT=$DIR/mnt
 NS=$DIR/ns
@@ -168,17 +162,8 @@ EOF
   ceph_cli osd pool create tbfs_metadata 8 >>"$DIR/log/mkfs.out" 2>&1 || die "creating the metadata pool failed"
   ceph_cli osd pool create tbfs_data 8 >>"$DIR/log/mkfs.out" 2>&1 || die "creating the data pool failed"
   ceph_cli fs new tbfs tbfs_metadata tbfs_data >>"$DIR/log/mkfs.out" 2>&1 || die "ceph fs new failed"
-  local active=0
-  for _ in $(seq 120); do
-    in_time || break
-    require_alive mds "$MDS_PID" || break
-    if ceph_cli mds stat 2>/dev/null | grep -q "up:active"; then
-      active=1
-      break
-    fi
-    sleep 0.25
-  done
-  [ "$active" = 1 ] || die "the mds did not become active: $(ceph_cli mds stat 2>&1)"
+  ceph_wait mds "$MDS_PID" 120 0.25 "up:active" mds stat ||
+    die "the mds did not become active: $(ceph_cli mds stat 2>&1)"
   log "${SECONDS}s: mds.a active for file system tbfs"
 
   mount_clients
@@ -258,9 +243,4 @@ do_stop() {
   return "$rc"
 }
 
-case $cmd in
-  start) do_start ;;
-  stop) do_stop ;;
-  status) do_status ;;
-  *) usage ;;
-esac
+fixture_main

@@ -11,8 +11,7 @@ cd "$WORK"
 skip_unless "command -v mpirun" "$MPI_NEEDS"
 cephfs_use_cluster
 data=$CEPHFS_WORK/data
-w=(resnet50_h100 dataset.num_files_train=24 dataset.num_samples_per_file=8 dataset.record_length_bytes_stdev=20000
-  "dataset.data_folder=$data" train.computation_time=0.002 reader.batch_size=4 train.epochs=2)
+cephfs_workload 24 2
 
 # datagen over both hosts; the same datagen on this host's local disk as the reference.
 cephfs_mpirun 180 -np 2 "$TB" datagen "${w[@]}" --no-progress >dg.out 2>&1 || { cat dg.out; fail "datagen over two hosts"; }

@@ -12,8 +12,7 @@ cd "$WORK"
 skip_unless "command -v mpirun" "$MPI_NEEDS"
 cephfs_use_cluster
 data=$CEPHFS_WORK/data
-w=(resnet50_h100 dataset.num_files_train=16 dataset.num_samples_per_file=8 dataset.record_length_bytes_stdev=20000
-  "dataset.data_folder=$data" train.computation_time=0.002 reader.batch_size=4 train.epochs=1)
+cephfs_workload 16 1
 expect_exit 0 dg.out "$TB" datagen "${w[@]}" --no-progress
 
 # Not shared: host B's own copy bound over the data path in B's mount namespace alone.

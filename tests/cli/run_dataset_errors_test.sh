@@ -33,6 +33,12 @@ before=$(ls "$WORK/out" 2>/dev/null | wc -l)
   >out.txt 2>err.txt || rc=$?
 [ "$rc" = 2 ] && grep -q "fewer than reader.batch_size (300)" err.txt || { cat err.txt; fail "batch too large"; }
 [ "$(ls "$WORK/out" 2>/dev/null | wc -l)" = "$before" ] || fail "a refused run left a results folder"
+# A web server's URL as the data folder (no listing, no lock): refused before any request,
+# its password never shown.
+expect_exit 2 http.txt "$TB" run resnet50_h100 "${TINY[@]}" \
+  "dataset.data_folder=http://user:hunter2@127.0.0.1:9/data"
+contains http.txt "a web server has no listing"
+check "the URL's password is not shown" bash -c "! grep -q hunter2 http.txt"
 # A file that shrinks after datagen fails, naming it.
 make_tiny_dataset dataset.num_files_train=2
 truncate -s 1000000 "$WORK/data/train/img_1_of_2.tfrecord"

@@ -22,4 +22,20 @@ contains "$WORK/out" "w.yaml:3: storage.storage_options: expected a map of optio
 expect_exit 2 "$WORK/out" timeout 60 "$TRAINBENCH" stage s3://bench/typo/a.bin "$WORK/dest" \
   --s3-option regoin=us-east-1 --s3-option endpoint_url=http://127.0.0.1:9
 contains "$WORK/out" "(did you mean 'region'?)"
+# A sweep's grid axis is an override applied per point: checked as the workload loads too.
+expect_exit 2 "$WORK/out" timeout 60 "$TRAINBENCH" sweep resnet50_h100 \
+  dataset.data_folder=s3://bench/typo storage.storage_options.regoin=a,b --no-progress
+contains "$WORK/out" "unknown option 'regoin' (did you mean 'region'?)"
+# A sai3-bench config takes --s3-option, checked before its prepare.
+cat >"$WORK/s.yaml" <<'EOF'
+target: s3://bench/typo/
+duration: 1s
+workload:
+  - op: get
+    path: "*"
+EOF
+expect_exit 2 "$WORK/out" timeout 60 "$TRAINBENCH" run "$WORK/s.yaml" --s3-option endpont_url=x \
+  --no-progress
+contains "$WORK/out" "--s3-option unknown option 'endpont_url' (did you mean 'endpoint_url'?)"
+if grep -q amazonaws "$WORK/out"; then cat "$WORK/out"; fail "sai3-bench went to AWS"; fi
 done_ok

@@ -33,13 +33,7 @@ source "$HERE/../lib/skip.sh"
 # shellcheck source=../lib/daemons.sh
 source "$HERE/../lib/daemons.sh"  # daemon_state_dir
 
-usage() {
-  echo "usage: $0 start|stop DIR" >&2
-  exit 2
-}
-[ $# -eq 2 ] || usage
-cmd=$1
-daemon_state_dir image.sh "$2"
+fixture_args image.sh "start|stop" "$@"
 readonly MARKER=.trainbench-container-suite
 
 write_conf() {
@@ -126,8 +120,4 @@ do_stop() {
   echo "image.sh: the suite's containers, image and storage under $DIR removed (build.log kept)"
 }
 
-case $cmd in
-  start) do_start ;;
-  stop) do_stop ;;
-  *) usage ;;
-esac
+fixture_main

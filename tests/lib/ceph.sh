@@ -144,6 +144,21 @@ osd heartbeat grace = 60
 EOF
 }
 
+# ceph_wait NAME PID TRIES PAUSE PATTERN ARGS...: asks `ceph ARGS` every PAUSE seconds, at most
+# TRIES times, until its answer matches PATTERN (grep); 1 when it never does, the daemon NAME
+# (PID) died or the start ran out of time.
+ceph_wait() {
+  local name=$1 pid=$2 tries=$3 pause=$4 pattern=$5
+  shift 5
+  for _ in $(seq "$tries"); do
+    in_time || return 1
+    require_alive "$name" "$pid" || return 1
+    ceph_cli "$@" 2>/dev/null | grep -q "$pattern" && return 0
+    sleep "$pause"
+  done
+  return 1
+}
+
 # ceph_start_core ADDR MON_PORT KEY...: the cephx keys of the mon, the admin (ceph CLI), osd.0
 # and each KEY ("client.rgw.a --cap mon allow\ rw ..."), then the mon and one osd, waited for
 # until the osd is up. DIR/ceph.conf must exist.
@@ -186,16 +201,6 @@ ceph_start_core() {
   start_daemon osd ceph-osd -c "$DIR/ceph.conf" -f -i "$osd_id"
   log "${SECONDS}s: ceph-osd started (pid $OSD_PID)"
 
-  local up=0
-  for _ in $(seq 60); do
-    in_time || break
-    require_alive osd "$OSD_PID" || break
-    if ceph_cli osd dump 2>/dev/null | grep -q "^osd.$osd_id up"; then
-      up=1
-      break
-    fi
-    sleep 0.5
-  done
-  [ "$up" = 1 ] || die "osd.$osd_id did not come up"
+  ceph_wait osd "$OSD_PID" 60 0.5 "^osd.$osd_id up" osd dump || die "osd.$osd_id did not come up"
   log "${SECONDS}s: osd.$osd_id up"
 }

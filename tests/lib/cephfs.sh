@@ -37,3 +37,14 @@ cephfs_on() {
   shift 2
   timeout -k 5 "$seconds" "$CEPHFS_HOSTS/rsh" "$host" "$(printf '%q ' "$@")"
 }
+
+# cephfs_workload FILES EPOCHS [OVERRIDES...]: sets w, the cephfs tests' small resnet50_h100
+# (FILES files of 8 samples, sizes varied; batch 4, 2 ms steps) with its data in
+# CEPHFS_WORK/data, and OVERRIDES after.
+cephfs_workload() {
+  local files=$1 epochs=$2
+  shift 2
+  w=(resnet50_h100 "dataset.num_files_train=$files" dataset.num_samples_per_file=8
+    dataset.record_length_bytes_stdev=20000 "dataset.data_folder=$CEPHFS_WORK/data"
+    train.computation_time=0.002 reader.batch_size=4 "train.epochs=$epochs" "$@")
+}

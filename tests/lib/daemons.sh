@@ -6,6 +6,27 @@
 # wipe: the file a start puts in DIR to say the folder is the fixture's own) and defines log
 # MESSAGE.
 
+# fixture_args NAME COMMANDS "$@": a fixture's command line, `COMMAND DIR` with COMMAND one of
+# COMMANDS ("start|stop|status"; its usage, exit 2, otherwise): sets cmd, and DIR by
+# daemon_state_dir. fixture_main runs the fixture's do_$cmd.
+fixture_args() {
+  local name=$1
+  FIXTURE_COMMANDS=$2
+  shift 2
+  [ $# -eq 2 ] && [[ "|$FIXTURE_COMMANDS|" == *"|$1|"* ]] || fixture_usage
+  cmd=$1
+  daemon_state_dir "$name" "$2"
+}
+
+fixture_usage() {
+  echo "usage: $0 $FIXTURE_COMMANDS DIR" >&2
+  exit 2
+}
+
+fixture_main() {
+  "do_$cmd"
+}
+
 # daemon_state_dir NAME ARG: sets DIR to ARG made absolute, without a trailing slash; refuses
 # (exit 2, naming NAME) an empty DIR or /, which a stop would clear.
 daemon_state_dir() {

@@ -49,13 +49,7 @@ source "$HERE/../lib/daemons.sh"  # daemon_state_dir, daemon_is_ours, daemon_sto
 source "$HERE/../lib/ceph.sh"  # ceph_conf, ceph_start_core, start_daemon, die, ...
 PY=/usr/bin/python3
 
-usage() {
-  echo "usage: $0 start|stop|status DIR" >&2
-  exit 2
-}
-[ $# -eq 2 ] || usage
-cmd=$1
-daemon_state_dir "gateway" "$2"
+fixture_args "gateway" "start|stop|status" "$@"
 
 log() { echo "gateway: $*" >&2; }
 
@@ -272,9 +266,4 @@ do_stop() {
   return "$rc"
 }
 
-case $cmd in
-  start) do_start ;;
-  stop) do_stop ;;
-  status) do_status ;;
-  *) usage ;;
-esac
+fixture_main

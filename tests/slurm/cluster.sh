@@ -72,13 +72,7 @@ source "$HERE/../lib/daemons.sh"  # daemon_state_dir, daemon_is_ours, daemon_sto
 source "$HERE/../mpi/netns_hosts.sh"
 PY=/usr/bin/python3
 
-usage() {
-  echo "usage: $0 start|stop|status DIR" >&2
-  exit 2
-}
-[ $# -eq 2 ] || usage
-cmd=$1
-daemon_state_dir "slurm cluster" "$2"
+fixture_args "slurm cluster" "start|stop|status" "$@"
 HOSTS=$DIR/hosts
 
 log() { echo "slurm cluster: $*" >&2; }
@@ -319,9 +313,4 @@ do_status() {
   [ -f "$DIR/env" ] && healthy
 }
 
-case $cmd in
-  start) do_start ;;
-  stop) do_stop ;;
-  status) do_status ;;
-  *) usage ;;
-esac
+fixture_main

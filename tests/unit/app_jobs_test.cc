@@ -6,15 +6,15 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "app/clean_job.h"
-#include "app/datasize_job.h"
-#include "app/run_job.h"
-#include "app/sai3_job.h"
-#include "app/sweep_job.h"
+#include "app/dataset/clean_job.h"
+#include "app/dataset/datasize_job.h"
+#include "app/replay/sai3_job.h"
+#include "app/run/run_job.h"
+#include "app/sweep/sweep_job.h"
 #include "app/workload_load.h"
 #include "common/error.h"
 #include "config/datasize.h"
-#include "config/sai3_config.h"
+#include "config/sai3/sai3_config.h"
 #include "config/workload_yaml.h"
 #include "dist/implementations.h"
 #include "storage/forwarding_storage.h"

@@ -9,10 +9,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "app/datagen_job.h"
-#include "app/stage_job.h"
-#include "app/staged_train_job.h"
-#include "app/train_job.h"
+#include "app/dataset/datagen_job.h"
+#include "app/train/stage_job.h"
+#include "app/train/staged_train_job.h"
+#include "app/train/train_job.h"
 #include "common/error.h"
 #include "config/workload_yaml.h"
 #include "dist/implementations.h"

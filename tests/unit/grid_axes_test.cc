@@ -1,7 +1,7 @@
 // Which of a sweep's overrides are its grid's axes (app::TakeGridAxes).
 #include <gtest/gtest.h>
 
-#include "app/grid_sweep_job.h"
+#include "app/sweep/grid_sweep_job.h"
 #include "common/error.h"
 
 namespace trainbench::app {

@@ -1,14 +1,14 @@
-// A run keeps epochs.csv and its summary as its phases end (KeepRunSoFar, app/run_report.h)
-// through the results writer, which never throws after Open: a disk that fills mid-run
-// neither ends the run nor goes unsaid (the end names the file), and a later write that
+// A run keeps epochs.csv and its summary as its phases end (KeepRunSoFar, app/run/run_report.h)
+// through the job's frame and its results writer, which never throws after Open: a disk that fills
+// mid-run neither ends the run nor goes unsaid (the end names the file), and a later write that
 // succeeds mends an earlier failure.
 #include <gtest/gtest.h>
 
 #include <cerrno>
 
-#include "app/results_sink.h"
-#include "app/results_writer.h"
-#include "app/run_report.h"
+#include "app/frame/job_frame.h"
+#include "app/frame/results_sink.h"
+#include "app/run/run_report.h"
 #include "common/error.h"
 #include "config/workload.h"
 #include "metrics/run_record.h"
@@ -27,10 +27,13 @@ struct FillingDisk : MemoryResults {
 
 class KeepRunSoFarTest : public ::testing::Test {
  protected:
-  KeepRunSoFarTest() : writer_(&disk_, report::NewEnvelope("run", "unet3d", {"host"}), 0) {
+  KeepRunSoFarTest()
+      : frame_(&disk_,
+               report::NewEnvelope("run", "unet3d", {"host"}, nlohmann::json::object(),
+                                   "20261127T200000Z"),
+               0) {
     config_.workload_name = "unet3d";
-    started_ = "20261127T200000Z";
-    OpenRunResults(config_, writer_, started_, 1);
+    OpenRunResults(config_, frame_);
     record_.workload = "unet3d";
     metrics::PhaseRecord epoch;
     epoch.kind = "train";
@@ -40,18 +43,16 @@ class KeepRunSoFarTest : public ::testing::Test {
   }
 
   FillingDisk disk_;
-  ResultsWriter writer_;
+  JobFrame frame_;
   config::WorkloadConfig config_;
-  std::string started_;
   metrics::RunRecord record_;
 };
 
 TEST_F(KeepRunSoFarTest, AFullDiskNeitherEndsTheRunNorGoesUnsaid) {
   disk_.full = true;
-  EXPECT_NO_THROW(KeepRunSoFar(config_, writer_, started_, record_));
+  EXPECT_NO_THROW(KeepRunSoFar(config_, frame_, record_));
   disk_.full = false;
-  const WrittenResults end =
-      writer_.Finish(report::NewEnvelope("run", "unet3d", {"host"}), {}, TimeseriesResult{});
+  const WrittenResults end = frame_.Finish(JobEnding{}, {}, TimeseriesResult{});
   EXPECT_NE(end.error.find("epochs.csv"), std::string::npos) << end.error;
   const auto summary = nlohmann::json::parse(disk_.files.at("summary.json"));
   EXPECT_EQ(summary["unwritten_files"], nlohmann::json::array({"epochs.csv"}));
@@ -59,12 +60,11 @@ TEST_F(KeepRunSoFarTest, AFullDiskNeitherEndsTheRunNorGoesUnsaid) {
 
 TEST_F(KeepRunSoFarTest, ALaterWriteMendsAnEarlierFailure) {
   disk_.full = true;
-  KeepRunSoFar(config_, writer_, started_, record_);
+  KeepRunSoFar(config_, frame_, record_);
   disk_.full = false;
-  KeepRunSoFar(config_, writer_, started_, record_);
+  KeepRunSoFar(config_, frame_, record_);
   EXPECT_NE(disk_.files.at("epochs.csv").find("\ntrain,1,"), std::string::npos);
-  const WrittenResults end =
-      writer_.Finish(report::NewEnvelope("run", "unet3d", {"host"}), {}, TimeseriesResult{});
+  const WrittenResults end = frame_.Finish(JobEnding{}, {}, TimeseriesResult{});
   EXPECT_EQ(end.error, "");
   EXPECT_FALSE(nlohmann::json::parse(disk_.files.at("summary.json")).contains("unwritten_files"));
 }

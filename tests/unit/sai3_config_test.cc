@@ -1,7 +1,7 @@
 // A sai3-bench config as `trainbench run` takes it: the vendored configs' keys mapped
-// (config/sai3_config.h), refusals naming the key, the objects prepare plans
+// (config/sai3/sai3_config.h), refusals naming the key, the objects prepare plans
 // (ops/sai3_objects.h) and the op mix's weights (ops/op_mix.h).
-#include "config/sai3_config.h"
+#include "config/sai3/sai3_config.h"
 
 #include <gtest/gtest.h>
 

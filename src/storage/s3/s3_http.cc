@@ -18,7 +18,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/strings.h"
-#include "storage/s3/curl_multi.h"
+#include "storage/http/curl_multi.h"
 
 namespace trainbench::storage {
 namespace {

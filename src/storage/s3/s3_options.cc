@@ -1,13 +1,15 @@
 #include "storage/s3/s3_options.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
 #include "common/error.h"
-#include "common/storage_option_names.h"
 #include "common/strings.h"
+#include "storage/storage_options.h"
 
 namespace trainbench::storage {
 namespace {
@@ -64,7 +66,89 @@ uint64_t ParseCount(const std::string& name, const std::string& value, uint64_t 
                                value, min));
 }
 
+// One option of storage.storage_options: its name and how its value sets S3Options.
+struct OptionSpec {
+  const char* name;
+  void (*apply)(S3Options& o, const std::string& name, const std::string& value);
+};
+
+// The S3 backend's options, one a line. The map applies in name order, so endpoint_url wins
+// over "endpoint" (DLIO's older spelling) when both are given.
+// clang-format off
+const OptionSpec kOptions[] = {
+    {"endpoint_url", [](S3Options& o, const std::string&, const std::string& v) {
+       o.endpoint = v;
+     }},
+    {"endpoint", [](S3Options& o, const std::string&, const std::string& v) { o.endpoint = v; }},
+    {"region", [](S3Options& o, const std::string&, const std::string& v) { o.region = v; }},
+    {"access_key_id", [](S3Options& o, const std::string&, const std::string& v) {
+       o.access_key_id = v;
+       o.credentials_source = "storage.storage_options";
+     }},
+    {"secret_access_key", [](S3Options& o, const std::string&, const std::string& v) {
+       o.secret_access_key = v;
+       o.credentials_source = "storage.storage_options";
+     }},
+    {"session_token", [](S3Options& o, const std::string&, const std::string& v) {
+       o.session_token = v;
+     }},
+    {"s3_force_path_style", [](S3Options& o, const std::string& n, const std::string& v) {
+       o.force_path_style = ParseBool(n, v);
+     }},
+    {"s3_max_attempts", [](S3Options& o, const std::string& n, const std::string& v) {
+       o.max_attempts = static_cast<unsigned>(ParseCount(n, v, 1));
+     }},
+    {"ca_bundle", [](S3Options& o, const std::string&, const std::string& v) {
+       o.ca_bundle = v;
+       o.ca_bundle_source = "storage.storage_options.ca_bundle";
+     }},
+    {"list_max_keys", [](S3Options& o, const std::string& n, const std::string& v) {
+       o.list_max_keys = static_cast<unsigned>(ParseCount(n, v, 1));
+     }},
+    {"part_size", [](S3Options& o, const std::string& n, const std::string& v) {
+       o.part_size = ParseCount(n, v, 5ull << 20);  // S3's smallest part
+     }},
+    {"range_size", [](S3Options& o, const std::string& n, const std::string& v) {
+       o.range_size = ParseCount(n, v, 0);
+     }},
+    {"lease_seconds", [](S3Options& o, const std::string& n, const std::string& v) {
+       o.lease_seconds = static_cast<unsigned>(ParseCount(n, v, 1));
+     }},
+};
+// clang-format on
+
+// The spec of a known name (CheckStorageOptionNames ran first).
+const OptionSpec& Option(const std::string& name) {
+  return *std::find_if(std::begin(kOptions), std::end(kOptions),
+                       [&](const OptionSpec& spec) { return name == spec.name; });
+}
+
 }  // namespace
+
+const std::vector<std::string>& StorageOptionNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const auto& spec : kOptions) all.emplace_back(spec.name);
+    return all;
+  }();
+  return names;
+}
+
+std::string UnknownStorageOption(const std::string& name) {
+  const auto& names = StorageOptionNames();
+  if (std::find(names.begin(), names.end(), name) != names.end()) return "";
+  std::string message = fmt::format("unknown option '{}'", name);
+  const std::string nearest = NearestMatch(name, names);
+  if (!nearest.empty()) message += fmt::format(" (did you mean '{}'?)", nearest);
+  return message + fmt::format("; the options are {}", fmt::join(names, ", "));
+}
+
+void CheckStorageOptionNames(const std::map<std::string, std::string>& options,
+                             const std::string& source) {
+  for (const auto& [name, value] : options)
+    if (const std::string wrong = UnknownStorageOption(name); !wrong.empty())
+      throw UsageError(source + " " + wrong);
+}
 
 S3Location ParseS3Uri(const std::string& uri) {
   if (!StartsWith(uri, "s3://"))
@@ -121,39 +205,8 @@ S3Options ResolveS3Options(const std::map<std::string, std::string>& storage_opt
     o.session_token = Env("AWS_SESSION_TOKEN");
     o.credentials_source = "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY";
   }
-  for (const auto& [name, value] : storage_options)
-    if (const auto wrong = UnknownStorageOption(name); !wrong.empty())
-      throw UsageError("storage.storage_options: " + wrong);
-  for (const auto& [name, value] : storage_options) {
-    if (name == "endpoint_url" || name == "endpoint") {
-      o.endpoint = value;
-    } else if (name == "region") {
-      o.region = value;
-    } else if (name == "access_key_id") {
-      o.access_key_id = value;
-      o.credentials_source = "storage.storage_options";
-    } else if (name == "secret_access_key") {
-      o.secret_access_key = value;
-      o.credentials_source = "storage.storage_options";
-    } else if (name == "session_token") {
-      o.session_token = value;
-    } else if (name == "s3_force_path_style") {
-      o.force_path_style = ParseBool(name, value);
-    } else if (name == "s3_max_attempts") {
-      o.max_attempts = static_cast<unsigned>(ParseCount(name, value, 1));
-    } else if (name == "ca_bundle") {
-      o.ca_bundle = value;
-      o.ca_bundle_source = "storage.storage_options.ca_bundle";
-    } else if (name == "list_max_keys") {
-      o.list_max_keys = static_cast<unsigned>(ParseCount(name, value, 1));
-    } else if (name == "lease_seconds") {
-      o.lease_seconds = static_cast<unsigned>(ParseCount(name, value, 1));
-    } else if (name == "range_size") {
-      o.range_size = ParseCount(name, value, 0);
-    } else if (name == "part_size") {
-      o.part_size = ParseCount(name, value, 5ull << 20);  // S3's smallest part
-    }
-  }
+  CheckStorageOptionNames(storage_options, "storage.storage_options:");
+  for (const auto& [name, value] : storage_options) Option(name).apply(o, name, value);
   while (!o.endpoint.empty() && o.endpoint.back() == '/') o.endpoint.pop_back();
   if (!o.endpoint.empty() && o.endpoint.find("://") == std::string::npos)
     o.endpoint = "https://" + o.endpoint;

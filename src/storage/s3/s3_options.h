@@ -4,7 +4,8 @@
 // variables (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, AWS_REGION, AWS_DEFAULT_REGION,
 // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_CA_BUNDLE), then DLIO's
 // storage_options (endpoint_url, region, access_key_id, secret_access_key, s3_force_path_style,
-// s3_max_attempts, ca_bundle, part_size, list_max_keys, range_size, lease_seconds). The secret
+// s3_max_attempts, ca_bundle, part_size, list_max_keys, range_size, lease_seconds: the table in
+// s3_options.cc, whose names storage_options.h gives the layers above). The secret
 // never leaves this struct: messages name where it came from, never its value. Plain data;
 // thread-compatible.
 #pragma once

@@ -11,7 +11,7 @@
 #include <functional>
 #include <vector>
 
-#include "storage/s3/curl_multi.h"
+#include "storage/http/curl_multi.h"
 #include "storage/s3/s3_http.h"
 
 namespace trainbench::storage {

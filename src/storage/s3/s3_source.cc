@@ -4,17 +4,45 @@
 
 #include "common/error.h"
 #include "common/strings.h"
+#include "storage/http/range_get_signer.h"
 #include "storage/s3/s3_request_queue.h"
 #include "storage/s3/s3_storage.h"
 
 namespace trainbench::storage {
+namespace {
+
+// A GetObject of a byte range, signed as every S3 request is (S3Endpoint::Prepare).
+class S3RangeGetSigner : public RangeGetSigner {
+ public:
+  explicit S3RangeGetSigner(const S3Endpoint& endpoint) : endpoint_(endpoint) {}
+
+  void PrepareRangeGet(CURL* easy, const std::string& key, uint64_t offset, uint64_t length,
+                       std::unique_ptr<SignedRequestState>& state) const override {
+    if (!state) state = std::make_unique<State>();
+    S3Request r;
+    r.key = key;
+    r.range = {{offset, length}};
+    endpoint_.Prepare(easy, r, static_cast<State&>(*state).transfer);
+  }
+
+ private:
+  struct State : SignedRequestState {
+    S3Transfer transfer;  // the signed headers live here while the request runs
+  };
+  const S3Endpoint& endpoint_;
+};
+
+}  // namespace
 
 S3Source::S3Source(const std::string& uri, const std::map<std::string, std::string>& options)
-    : storage_(std::make_unique<S3Storage>(uri, options)) {}
+    : storage_(std::make_unique<S3Storage>(uri, options)),
+      signer_(std::make_unique<S3RangeGetSigner>(storage_->endpoint())) {}
 
 S3Source::~S3Source() = default;
 
 const S3Endpoint& S3Source::endpoint() const { return storage_->endpoint(); }
+
+const RangeGetSigner& S3Source::signer() const { return *signer_; }
 
 std::string S3Source::Key(const std::string& path) const { return endpoint().Key(path); }
 

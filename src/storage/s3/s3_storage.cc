@@ -346,4 +346,8 @@ std::unique_ptr<ReadEngine> S3Storage::OpenReadEngine(SharedObjectNames objects,
   return MakeS3ReadEngine(endpoint_, std::move(objects));
 }
 
+bool S3EndpointGiven(const std::map<std::string, std::string>& options) {
+  return !ResolveS3Options(options).endpoint.empty();
+}
+
 }  // namespace trainbench::storage

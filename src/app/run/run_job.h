@@ -1,0 +1,30 @@
+// `trainbench run`'s jobs: emulated training over a workload's dataset (RunJob) and a
+// checkpointing workload (CheckpointJob, workflow.train false), MLPerf Storage style. Each
+// takes the resolved config and the run's flags, runs on every rank of the job, and
+// returns the rank's outcome; rank 0 gathers the ranks' records and writes the results
+// (summary.json, epochs.csv, timeseries.csv, the log, rank-NNNN.json) through its
+// ResultsSink, as the run goes and at its end.
+// Not thread-safe: one job per process at a time (the interrupt handler is the process's).
+#pragma once
+
+#include <vector>
+
+#include "app/frame/job_env.h"
+#include "app/run/run_options.h"
+#include "storage/read_engines.h"
+
+namespace trainbench::app {
+
+// Throws UsageError for options out of range or a config `run` cannot do, before any work.
+RunOutcome RunJob(const RunJobOptions& options, JobEnv& env);
+RunOutcome CheckpointJob(const RunJobOptions& options, JobEnv& env);
+
+// The read engines --io-engine offers, for the flag's help.
+inline const std::vector<storage::ReadEngineDescription>& KnownReadEngines() {
+  return storage::KnownReadEngines();
+}
+
+// Checks that do not need the config: accelerators, interval, reads in flight.
+void CheckRunOptions(const RunJobOptions& options);
+
+}  // namespace trainbench::app
