@@ -6,7 +6,6 @@
 #include "common/json_fields.h"
 #include "dist/typed_gather.h"
 #include "metrics/process_stats.h"
-#include "metrics/run_record_json.h"
 #include "sim/sampling.h"
 
 namespace trainbench::sim {
@@ -53,11 +52,6 @@ std::vector<size_t> RanksOnHost(const RankLayout& layout, const std::string& hos
   for (size_t r = 0; r < layout.ranks.size(); ++r)
     if (layout.ranks[r].host == host) on_host.push_back(r);
   return on_host;
-}
-
-std::vector<metrics::RunRecord> GatherRecords(dist::Communicator& ranks,
-                                              const metrics::RunRecord& mine) {
-  return dist::GatherAs(ranks, mine);
 }
 
 }  // namespace trainbench::sim

@@ -1,6 +1,7 @@
 // What the ranks of one job exchange around a run: at the start, where each rank's
 // accelerators stand among all of them, the host each runs on, and the one seed of
-// `shuffle: random` (rank 0's); at the end, every rank's record, gathered at rank 0.
+// `shuffle: random` (rank 0's). (At the end every rank's record goes to rank 0 through the
+// job's frame: app/run/run_report.cc.)
 // Ranks may run different accelerator counts; shards stay disjoint because each rank's
 // first accelerator is the sum of the counts of the ranks before it.
 // Not thread-safe: called from the event loop's thread.
@@ -11,7 +12,6 @@
 #include <vector>
 
 #include "dist/communicator.h"
-#include "metrics/run_record.h"
 
 namespace trainbench::sim {
 
@@ -36,9 +36,5 @@ std::vector<std::string> Hosts(const RankLayout& layout);
 // The ranks on `host`, in rank order: the first empties the host's page cache, and their
 // count shares the host's cores among the ranks' reader loops.
 std::vector<size_t> RanksOnHost(const RankLayout& layout, const std::string& host);
-
-// At rank 0: every rank's record in rank order; elsewhere: empty.
-std::vector<metrics::RunRecord> GatherRecords(dist::Communicator& ranks,
-                                              const metrics::RunRecord& mine);
 
 }  // namespace trainbench::sim

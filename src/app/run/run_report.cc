@@ -12,6 +12,7 @@
 #include "common/interrupt.h"
 #include "common/log.h"
 #include "config/workload_yaml.h"
+#include "metrics/run_record_json.h"
 #include "metrics/run_record_merge.h"
 #include "report/console/tables.h"
 #include "report/epochs_csv.h"
@@ -165,7 +166,7 @@ RunOutcome ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
   // that died): the others may be gone, so rank 0 keeps its own measurements rather than
   // wait for theirs, and ends the job once they are written.
   const bool job_ending = lead && ranks.Size() > 1 && InterruptRequested();
-  const auto records = job_ending ? std::vector{mine} : sim::GatherRecords(ranks, mine);
+  const auto records = job_ending ? std::vector{mine} : run.frame.Gather(mine);
   if (!lead) {
     if (!mine.complete && !mine.stopped_by_peer) LogWarning("stopped: " + mine.stop_reason);
     out.exit_code = mine.complete                       ? 0
