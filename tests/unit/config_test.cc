@@ -11,6 +11,7 @@
 #include "config/mlperf_round.h"
 #include "config/workload_yaml.h"
 #include "formats/format.h"
+#include "usage_error_of.h"
 
 namespace trainbench::config {
 namespace {
@@ -21,15 +22,6 @@ WorkloadConfig FromYaml(const std::string& yaml, std::vector<std::string>* warni
   ApplyYaml(yaml, "test.yaml", c, w);
   if (warnings) *warnings = w;
   return c;
-}
-
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(ConfigTest, DefaultsAreDlios) {
@@ -97,32 +89,33 @@ TEST(ConfigTest, BuiltinUnet3dAndCosmoflow) {
 }
 
 TEST(ConfigTest, UnknownKeyNamesFileLineAndNearestKey) {
-  const std::string e = ErrorOf([] { FromYaml("dataset:\n  num_file_train: 3\n"); });
+  const std::string e = UsageErrorOf([] { FromYaml("dataset:\n  num_file_train: 3\n"); });
   EXPECT_NE(e.find("test.yaml:2"), std::string::npos) << e;
   EXPECT_NE(e.find("dataset.num_file_train"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'dataset.num_files_train'"), std::string::npos) << e;
 }
 
 TEST(ConfigTest, WrongTypeNamesKeyLineAndExpectedForm) {
-  std::string e = ErrorOf([] { FromYaml("reader:\n  batch_size: 7\n  read_threads: many\n"); });
+  std::string e =
+      UsageErrorOf([] { FromYaml("reader:\n  batch_size: 7\n  read_threads: many\n"); });
   EXPECT_NE(e.find("test.yaml:3"), std::string::npos) << e;
   EXPECT_NE(e.find("reader.read_threads"), std::string::npos) << e;
   EXPECT_NE(e.find("an integer >= 1"), std::string::npos) << e;
-  e = ErrorOf([] { FromYaml("reader:\n  batch_size: 0\n"); });
+  e = UsageErrorOf([] { FromYaml("reader:\n  batch_size: 0\n"); });
   EXPECT_NE(e.find("an integer >= 1"), std::string::npos) << e;
-  e = ErrorOf([] { FromYaml("metric:\n  au: 1.5\n"); });
+  e = UsageErrorOf([] { FromYaml("metric:\n  au: 1.5\n"); });
   EXPECT_NE(e.find("metric.au"), std::string::npos) << e;
   EXPECT_NE(e.find("<= 1"), std::string::npos) << e;
   // Which formats exist is formats/' to say: the commands check the name after loading.
-  e = ErrorOf([] { formats::CheckFormat(FromYaml("dataset:\n  format: Orc\n")); });
+  e = UsageErrorOf([] { formats::CheckFormat(FromYaml("dataset:\n  format: Orc\n")); });
   EXPECT_NE(e.find("dataset.format 'orc' is not a known format; known: tfrecord, npz"),
             std::string::npos)
       << e;
-  e = ErrorOf([] { FromYaml("workflow:\n  train: maybe\n"); });
+  e = UsageErrorOf([] { FromYaml("workflow:\n  train: maybe\n"); });
   EXPECT_NE(e.find("true or false"), std::string::npos) << e;
-  e = ErrorOf([] { FromYaml("dataset: 5\n"); });
+  e = UsageErrorOf([] { FromYaml("dataset: 5\n"); });
   EXPECT_NE(e.find("group of keys"), std::string::npos) << e;
-  e = ErrorOf([] { FromYaml("dataset: [\n"); });
+  e = UsageErrorOf([] { FromYaml("dataset: [\n"); });
   EXPECT_NE(e.find("invalid YAML"), std::string::npos) << e;
 }
 
@@ -183,13 +176,14 @@ TEST(ConfigTest, ComputationTimeForms) {
   EXPECT_EQ(t.kind, Kind::kExponential);
   t = FromYaml("train:\n  computation_time: {type: poisson, lam: 3}\n").train.computation_time;
   EXPECT_EQ(t.kind, Kind::kPoisson);
-  EXPECT_NE(ErrorOf([] {
+  EXPECT_NE(UsageErrorOf([] {
               FromYaml("train:\n  computation_time: {type: zipf}\n");
             }).find("unknown distribution"),
             std::string::npos);
-  EXPECT_NE(
-      ErrorOf([] { FromYaml("train:\n  computation_time: -1\n"); }).find("train.computation_time"),
-      std::string::npos);
+  EXPECT_NE(UsageErrorOf([] {
+              FromYaml("train:\n  computation_time: -1\n");
+            }).find("train.computation_time"),
+            std::string::npos);
 }
 
 // DLIO's reader.preprocess_time: the forms of computation_time, plus DLIO's flat
@@ -211,15 +205,15 @@ TEST(ConfigTest, PreprocessTimeForms) {
   t = PreprocessTime(
       FromYaml("reader:\n  preprocess_time: {type: gamma, shape: 2, scale: 0.001}\n").reader);
   EXPECT_DOUBLE_EQ(t.Mean(), 0.002);
-  EXPECT_NE(ErrorOf([] {
+  EXPECT_NE(UsageErrorOf([] {
               FromYaml("reader:\n  preprocess_time: -0.1\n");
             }).find("reader.preprocess_time"),
             std::string::npos);
-  EXPECT_NE(ErrorOf([] {
+  EXPECT_NE(UsageErrorOf([] {
               FromYaml("reader:\n  preprocess_time_stdev: -1\n");
             }).find("reader.preprocess_time_stdev"),
             std::string::npos);
-  const std::string both = ErrorOf([] {
+  const std::string both = UsageErrorOf([] {
     LoadWorkload("resnet50_h100", {"reader.preprocess_time={type: uniform, min: 0, max: 0.01}",
                                    "reader.preprocess_time_stdev=0.001"});
   });
@@ -245,9 +239,10 @@ TEST(ConfigTest, OverridesInBothForms) {
   EXPECT_DOUBLE_EQ(c.train.computation_time.stdev, 0.02);
   ApplyOverride("storage.storage_options.endpoint_url=http://127.0.0.1:9000", c, w);
   EXPECT_EQ(c.storage.storage_options.at("endpoint_url"), "http://127.0.0.1:9000");
-  EXPECT_NE(ErrorOf([&] { ApplyOverride("dataset.num_files_train", c, w); }).find("not key=value"),
-            std::string::npos);
-  const std::string e = ErrorOf([&] { ApplyOverride("reader.batchsize=4", c, w); });
+  EXPECT_NE(
+      UsageErrorOf([&] { ApplyOverride("dataset.num_files_train", c, w); }).find("not key=value"),
+      std::string::npos);
+  const std::string e = UsageErrorOf([&] { ApplyOverride("reader.batchsize=4", c, w); });
   EXPECT_NE(e.find("command-line override 'reader.batchsize=4'"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'reader.batch_size'"), std::string::npos) << e;
 }
@@ -262,7 +257,7 @@ TEST(ConfigTest, LegacyNamesAndModelScalar) {
 }
 
 TEST(ConfigTest, UnknownWorkloadSuggestsBuiltin) {
-  const std::string e = ErrorOf([] { LoadWorkload("resnet50_h10", {}); });
+  const std::string e = UsageErrorOf([] { LoadWorkload("resnet50_h10", {}); });
   EXPECT_NE(e.find("did you mean 'resnet50_h100'"), std::string::npos) << e;
 }
 

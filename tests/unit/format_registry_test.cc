@@ -12,18 +12,10 @@
 #include "dataset/dataset_files.h"
 #include "format_test_support.h"
 #include "formats/format.h"
+#include "usage_error_of.h"
 
 namespace trainbench::formats {
 namespace {
-
-std::string ErrorOf(const auto& f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(FormatRegistryTest, NamesAreUniqueAndExtensionsStartWithTheName) {
   std::set<std::string_view> names;
@@ -50,28 +42,30 @@ TEST(FormatRegistryTest, NamesAreUniqueAndExtensionsStartWithTheName) {
 }
 
 TEST(FormatRegistryTest, UnknownNameThrowsWithTheList) {
-  const std::string e = ErrorOf([] { FindFormat("xyz"); });
+  const std::string e = UsageErrorOf([] { FindFormat("xyz"); });
   EXPECT_NE(e.find("dataset.format 'xyz' is not a known format"), std::string::npos) << e;
   for (const auto* d : AllFormats())
     EXPECT_NE(e.find(std::string(d->name)), std::string::npos) << e;
   config::WorkloadConfig c;
   c.dataset.format = "tfrecords";
-  EXPECT_NE(ErrorOf([&] { CheckFormat(c); }).find("'tfrecords'"), std::string::npos);
+  EXPECT_NE(UsageErrorOf([&] { CheckFormat(c); }).find("'tfrecords'"), std::string::npos);
 }
 
 TEST(FormatRegistryTest, ChecksNameTheKey) {
   config::WorkloadConfig c;
   c.dataset.format = "hdf5";
   c.dataset.enable_chunking = true;
-  EXPECT_NE(ErrorOf([&] { CheckFormat(c); }).find("dataset.chunk_size"), std::string::npos);
+  EXPECT_NE(UsageErrorOf([&] { CheckFormat(c); }).find("dataset.chunk_size"), std::string::npos);
   c.dataset.chunk_size = 4096;
-  EXPECT_EQ(ErrorOf([&] { CheckFormat(c); }), "");
+  EXPECT_EQ(UsageErrorOf([&] { CheckFormat(c); }), "");
   c.dataset.compression = config::Compression::kLzf;
-  EXPECT_NE(ErrorOf([&] { CheckFormat(c); }).find("dataset.compression lzf"), std::string::npos);
+  EXPECT_NE(UsageErrorOf([&] { CheckFormat(c); }).find("dataset.compression lzf"),
+            std::string::npos);
   c.dataset.format = "csv";
-  EXPECT_NE(ErrorOf([&] { CheckFormat(c); }).find("dataset.compression lzf"), std::string::npos);
+  EXPECT_NE(UsageErrorOf([&] { CheckFormat(c); }).find("dataset.compression lzf"),
+            std::string::npos);
   c.dataset.format = "npz";  // any compression deflates
-  EXPECT_EQ(ErrorOf([&] { CheckFormat(c); }), "");
+  EXPECT_EQ(UsageErrorOf([&] { CheckFormat(c); }), "");
 }
 
 using OlderSpellingsTest = FormatTest;

@@ -11,18 +11,10 @@
 
 #include "common/error.h"
 #include "config/workload_yaml.h"
+#include "usage_error_of.h"
 
 namespace trainbench::config {
 namespace {
-
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(OverrideGrammar, ParsesKeyAndYamlValueAndHidesSecrets) {
   const Override o = ParseOverride("++dataset.num_files_train=16", "example: x=1");
@@ -35,12 +27,12 @@ TEST(OverrideGrammar, ParsesKeyAndYamlValueAndHidesSecrets) {
   EXPECT_TRUE(ParseOverride("target=", "").value.IsNull());
   EXPECT_EQ(ParseOverride("storage.storage_options.secret_access_key=hunter2", "").shown,
             "storage.storage_options.secret_access_key=<redacted>");
-  EXPECT_EQ(ErrorOf([] { ParseOverride("duration", "examples: duration=2s"); }),
+  EXPECT_EQ(UsageErrorOf([] { ParseOverride("duration", "examples: duration=2s"); }),
             "override 'duration' is not key=value (examples: duration=2s)");
-  EXPECT_EQ(ErrorOf([] { ParseOverride("=4", "example: x=1"); }),
+  EXPECT_EQ(UsageErrorOf([] { ParseOverride("=4", "example: x=1"); }),
             "override '=4' is not key=value (example: x=1)");
   EXPECT_NE(
-      ErrorOf([] { ParseOverride("a=[", ""); }).find("override 'a=[': the value is not valid"),
+      UsageErrorOf([] { ParseOverride("a=[", ""); }).find("override 'a=[': the value is not valid"),
       std::string::npos);
 }
 
@@ -63,11 +55,11 @@ TEST(OverrideGrammar, SetsThroughListsByIndexOrTheirOneEntry) {
   SetOverride(root, ParseOverride("workload.1.op=put", ""));  // the next index adds one
   ASSERT_EQ(root["workload"].size(), 2u);
   EXPECT_EQ(root["workload"][1]["op"].as<std::string>(), "put");
-  EXPECT_EQ(ErrorOf([&] { SetOverride(root, ParseOverride("sets.n=5", "")); }),
+  EXPECT_EQ(UsageErrorOf([&] { SetOverride(root, ParseOverride("sets.n=5", "")); }),
             "override 'sets.n=5': 'sets' is a list of 2: name the entry, e.g. sets.0.n");
-  EXPECT_EQ(ErrorOf([&] { SetOverride(root, ParseOverride("sets.5.n=1", "")); }),
+  EXPECT_EQ(UsageErrorOf([&] { SetOverride(root, ParseOverride("sets.5.n=1", "")); }),
             "override 'sets.5.n=1': the list has 2 entries (index 2 adds one)");
-  EXPECT_EQ(ErrorOf([&] { SetOverride(root, ParseOverride("sets.0=1", "")); }),
+  EXPECT_EQ(UsageErrorOf([&] { SetOverride(root, ParseOverride("sets.0=1", "")); }),
             "override 'sets.0=1': name a key of the entry");
 }
 
@@ -79,12 +71,12 @@ TEST(OverrideGrammar, StorageOptionNamesGoThroughTheLoadersCheck) {
   std::vector<std::string> warnings;
   ApplyOverride("storage.storage_options.region=eu", c, warnings, only_region);
   EXPECT_EQ(c.storage.storage_options.at("region"), "eu");
-  EXPECT_EQ(ErrorOf([&] {
+  EXPECT_EQ(UsageErrorOf([&] {
               ApplyOverride("storage.storage_options.regoin=eu", c, warnings, only_region);
             }),
             "command-line override 'storage.storage_options.regoin=eu': storage.storage_options: "
             "expected a map of option: value; unknown option 'regoin'");
-  EXPECT_NE(ErrorOf([&] {
+  EXPECT_NE(UsageErrorOf([&] {
               ApplyYaml("storage:\n  storage_options:\n    regoin: eu\n", "w.yaml", c, warnings,
                         only_region);
             }).find("w.yaml:3: storage.storage_options: "),
