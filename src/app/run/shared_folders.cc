@@ -62,7 +62,8 @@ nlohmann::json CheckSharedFolder(dist::Communicator& ranks, storage::Storage& fo
   std::string probe;
   if (many_hosts && exists && ranks.Rank() == 0) probe = WriteProbe(*local, ranks.Host());
   if (many_hosts) probe = ranks.AllGather(probe).front();
-  FolderView mine{ranks.Host()};
+  FolderView mine;
+  mine.host = ranks.Host();
   if (const auto mount = storage::MountOf(*local)) {
     mine.fs_type = mount->fs_type;
     mine.source = mount->source;
