@@ -15,7 +15,9 @@
 #   cpu), PEERS ("eager compile"), DATA (a folder of class folders of JPEGs for the real-data
 #   row), DATA_CONFIG (bf16:cl), WORKERS (8), PYTHON (the PyTorch: on cpu .venv/bin/python,
 #   PyPI's torch as requirements.txt pins it (scripts/setup_python.sh); on cuda python3, the
-#   GPU host's own).
+#   GPU host's own), BASELINE (another trainbench binary, e.g. a copy of an older build with
+#   its plugin beside it: run alternately with the others as one more column, so a change is
+#   measured before and after in one run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 device=${1:-cpu}
@@ -48,6 +50,7 @@ echo "threads: $threads on both sides (trainbench --threads, torch.set_num_threa
 [ "$device" = cuda ] && echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo unknown)"
 echo "peer: $("$python" -c 'import torch, torchvision; print("PyTorch", torch.__version__, "torchvision", torchvision.__version__)')"
 header="| config | batch | trainbench img/s"
+[ -n "${BASELINE:-}" ] && header+=" | baseline img/s | vs baseline"
 for p in $peers; do header+=" | $p img/s | vs $p"; done
 echo; echo "$header |"
 echo "$header |" | sed 's/[^|]/-/g'
@@ -59,11 +62,15 @@ row() {
                --warmup-steps "$warmup" --precision "$precision" --device "$device"
                --threads "$threads" --log-interval 10 "$@")
   [ "$cl" = 1 ] && flags+=(--channels-last)
-  local ours=() line
+  local ours=() base=() line
   declare -A theirs=()
   for _ in $(seq "$repeat"); do
     "$bin" train "${flags[@]}" >"$out/tb" 2>"$out/tb.err" || { cat "$out/tb.err"; exit 1; }
     ours+=("$(field "$out/tb" radix_metrics images_per_second)")
+    if [ -n "${BASELINE:-}" ]; then
+      "$BASELINE" train "${flags[@]}" >"$out/base" 2>"$out/base.err" || { cat "$out/base.err"; exit 1; }
+      base+=("$(field "$out/base" radix_metrics images_per_second)")
+    fi
     for p in $peers; do
       local extra=(); [ "$p" = compile ] && extra=(--compile)
       "$python" bench/train_vs_pytorch/pytorch_train.py "${flags[@]}" "${extra[@]}" >"$out/py" \
@@ -73,13 +80,17 @@ row() {
   done
   local a; a=$(best "${ours[@]}")
   line=$(printf '| %s | %s | %s' "$label" "$batch" "$(rate "$a")")
+  if [ -n "${BASELINE:-}" ]; then
+    local c; c=$(best "${base[@]}")
+    line+=$(printf ' | %s | %s' "$(rate "$c")" "$(ratio "$a" "$c")")
+  fi
   for p in $peers; do
     # shellcheck disable=SC2086
     local b; b=$(best ${theirs[$p]})
     line+=$(printf ' | %s | %s' "$(rate "$b")" "$(ratio "$a" "$b")")
   done
   echo "$line |"
-  echo "  runs: trainbench ${ours[*]}; $(for p in $peers; do printf '%s%s; ' "$p" "${theirs[$p]}"; done)" >&2
+  echo "  runs: trainbench ${ours[*]}; ${BASELINE:+baseline ${base[*]}; }$(for p in $peers; do printf '%s%s; ' "$p" "${theirs[$p]}"; done)" >&2
 }
 
 for batch in $batches; do

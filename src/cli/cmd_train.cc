@@ -122,7 +122,8 @@ void AddTrainCommand(CLI::App& app, Action& action) {
                    "images/s of one GPU alone: the JSON then reports scaling efficiency")
       ->check(PositiveFinite());
   command->add_flag("--fused-bn,!--no-fused-bn", o.fused_bn,
-                    "Fused BatchNorm + ReLU (+ add) kernels for channels-last (default on CUDA)");
+                    "Fused BatchNorm + ReLU (+ add) kernels over channels-last activations, on the "
+                    "CPU and CUDA (default on)");
   AddOpLogFlag(*command, o.op_log, "every image read, for `trainbench replay`,");
   // Hidden (no group): a test's stand-in for the host's free memory (TrainOptions).
   command->add_option("--available-bytes", o.available_bytes)->group("");

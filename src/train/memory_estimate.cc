@@ -11,15 +11,17 @@ struct Footprint {
   double per_image_bytes;  // activations kept for backward, at 224x224
 };
 
-// Measured here (2-core AMD EPYC, fp32, 224x224, 1 step): the slope and intercept of peak
-// RSS between batch 16 and 32 (resnet18/34/50) and 8 and 16 (resnet101/152). Peak RSS varies
-// by some 10% from run to run, so callers keep a margin.
+// Measured here (2-core AMD EPYC, fp32, 224x224, 1 warm-up and 2 steps, 2026-11-29 with
+// channels-last, the fused batch norm and the heap kept between steps, train/cpu/
+// retained_heap.h): the slope and intercept of peak RSS (/usr/bin/time's maxrss) between
+// batch 16 and 32 (resnet18/34/50) and 8 and 16 (resnet101/152). Peak RSS varies by some 10%
+// from run to run, so callers keep a margin.
 const std::map<std::string, Footprint>& Footprints() {
-  static const std::map<std::string, Footprint> figures = {{"resnet18", {0.24e9, 38.5e6}},
-                                                           {"resnet34", {0.49e9, 39.1e6}},
-                                                           {"resnet50", {0.70e9, 89.2e6}},
-                                                           {"resnet101", {0.78e9, 140.4e6}},
-                                                           {"resnet152", {0.92e9, 178.7e6}}};
+  static const std::map<std::string, Footprint> figures = {{"resnet18", {0.12e9, 54.2e6}},
+                                                           {"resnet34", {0.33e9, 60.6e6}},
+                                                           {"resnet50", {0.45e9, 148.2e6}},
+                                                           {"resnet101", {0.53e9, 204.6e6}},
+                                                           {"resnet152", {1.02e9, 226.6e6}}};
   return figures;
 }
 

@@ -13,8 +13,10 @@ void Sgd::ZeroGrad() {
 }
 
 bool Sgd::fused() const {
-  // torch._fused_sgd_, SGD(fused=True)'s kernel, is CUDA's.
-  return !parameters_.empty() && parameters_.front().is_cuda();
+  // torch._fused_sgd_, SGD(fused=True)'s kernel, has CUDA and CPU implementations.
+  if (parameters_.empty()) return false;
+  const at::Tensor& p = parameters_.front();
+  return p.is_cuda() || p.is_cpu();
 }
 
 void Sgd::Step(const at::Tensor& found_inf) {

@@ -1,10 +1,12 @@
 // SGD with momentum and weight decay, PyTorch's update rule (dampening 0, no Nesterov):
 //   g += weight_decay * p;  buf = momentum * buf + g (buf = g on the first step);  p -= lr * buf
-// On CUDA with a PyTorch that has it (2.3 and later), one fused multi-tensor kernel
-// (torch's SGD(fused=True)): it also skips the update on the device when fp16 loss scaling
-// found an inf, so a step needs no host read and can live in a CUDA graph. Elsewhere ATen's
-// _foreach kernels, as PyTorch 2's default "foreach" SGD: a few launches per step instead of
-// several per parameter (ResNet-50 has 161).
+// Where the PyTorch has it (CUDA from 2.3, the CPU from 2.4), one fused multi-tensor kernel,
+// torch's SGD(fused=True): one pass over each parameter, its gradient and momentum per step,
+// where the separate weight-decay, momentum and update _foreach ops make four. On CUDA it also
+// skips the update on the device when fp16 loss scaling found an inf, so a step needs no
+// host read and can live in a CUDA graph. Elsewhere ATen's _foreach kernels, as PyTorch 2's
+// default "foreach" SGD: a few launches per step instead of several per parameter
+// (ResNet-50 has 161).
 // Not thread-safe: used by the one training loop.
 #pragma once
 

@@ -15,6 +15,7 @@
 #include "image/image_folder.h"
 #include "metrics/process_stats.h"
 #include "train/batch_source.h"
+#include "train/cpu/retained_heap.h"
 #include "train/cuda_graph_step.h"
 #include "train/data_parallel.h"
 #include "train/device.h"
@@ -149,6 +150,261 @@ void ToChannelsLast(torch::nn::Module& model) {
     if (p.dim() == 4) p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
 }
 
+// How gradients travel between processes, for the report.
+std::string GradientSyncName(const DataParallel& data_parallel) {
+  if (!data_parallel.bucketed()) return "flatten";
+  return fmt::format("buckets {}{}", data_parallel.buckets(),
+                     data_parallel.overlapped() ? ", overlapped with backward" : "");
+}
+
+// A CUDA out-of-memory names the batch to try; anything else from LibTorch says it failed.
+RuntimeError TrainingFailed(const c10::Error& e, const TrainResult& result, const TrainOptions& o) {
+  if (IsOutOfMemory(e.what_without_backtrace()))
+    return RuntimeError(fmt::format(
+        "{} ran out of memory at --batch-size {} ({}, image {}): lower --batch-size, e.g. {}",
+        result.device_description, o.batch_size, o.model, o.image_size,
+        std::max<int64_t>(1, o.batch_size / 2)));
+  return RuntimeError(fmt::format("training failed: {}", e.what_without_backtrace()));
+}
+
+// One `train` run, its parts made in the order Train() calls them: the process group and
+// the device's settings, the model and its optimizer, the data, the warm-up, the timed
+// steps and the figures.
+class TrainingRun {
+ public:
+  TrainingRun(const TrainOptions& options, const LaunchInfo& launch, Precision precision,
+              const c10::Device& device)
+      : o_(options), launch_(launch), precision_(precision), device_(device), feeder_(device) {}
+
+  void Start();
+  void BuildModel();
+  void OpenData();
+  void WarmUp();
+  void TimeSteps();
+  TrainResult Finish();
+
+  const TrainResult& result() const { return result_; }
+  const TrainOptions& options() const { return o_; }
+
+ private:
+  void AttachDataParallel();
+  // Queues one step; returns the loss tensor (not read) and adds the time the host waited
+  // for the batch to `wait_seconds`.
+  at::Tensor Step(double& wait_seconds);
+  static double Read(const at::Tensor& loss) { return loss.to(at::kFloat).item<double>(); }
+
+  TrainOptions o_;
+  const LaunchInfo launch_;
+  const Precision precision_;
+  const c10::Device device_;
+  TrainResult result_;
+  std::unique_ptr<DataParallel> data_parallel_;
+  std::unique_ptr<RetainedHeap> heap_;
+  ResNet model_{nullptr};
+  std::unique_ptr<Sgd> optimizer_;
+  std::unique_ptr<GradScaler> scaler_;
+  std::unique_ptr<TrainStep> train_step_;
+  std::shared_ptr<metrics::OpLog> op_log_;
+  std::unique_ptr<BatchSource> source_;
+  ImageLoader* image_loader_ = nullptr;
+  DeviceFeeder feeder_;
+  std::unique_ptr<GraphedStep> graphed_;
+  bool timed_ = false;  // the live counters see the timed steps only
+};
+
+void TrainingRun::Start() {
+  // A launched job forms its process group even as one process, as DDP scripts do: a
+  // torchrun --nproc-per-node 1 job runs the same collectives as a larger one.
+  if (launch_.world_size > 1 || launch_.launcher != "none")
+    data_parallel_ =
+        std::make_unique<DataParallel>(launch_, device_, o_.dist_timeout_seconds, o_.dist_backend);
+  ConfigureBackends(device_, precision_, o_.threads);
+  if (!device_.is_cuda()) {
+    FitCpuMemory(o_);
+    // oneDNN's convolutions run NHWC without reordering each activation, and the fused
+    // batch norm takes it; torch.compile picks the same layout on the CPU. The report
+    // keeps the layout asked for (the caller's options).
+    o_.channels_last = true;
+    heap_ = std::make_unique<RetainedHeap>();
+  }
+  result_.batch_size = o_.batch_size;
+  result_.rank = launch_.rank;
+  result_.world_size = launch_.world_size;
+  result_.device = device_.is_cuda() ? "cuda" : "cpu";
+  result_.device_description = DescribeDevice(device_);
+  if (o_.device.rfind("cuda", 0) == 0 && !device_.is_cuda())
+    Print(o_, "CUDA not available; running on the CPU (--allow-cpu)");
+  Print(o_, fmt::format("Using device: {} ({})", result_.device, result_.device_description));
+  if (data_parallel_) result_.dist_backend = data_parallel_->backend();
+}
+
+void TrainingRun::BuildModel() {
+  at::manual_seed(o_.seed);
+  // The fused kernels take channels-last activations.
+  result_.fused_batch_norm = o_.fused_bn && o_.channels_last && FusedBatchNormAvailable(device_);
+  model_ = MakeResNet(o_.model, o_.num_classes, o_.zero_init_residual, result_.fused_batch_norm);
+  for (const auto& p : model_->parameters()) result_.parameters += p.numel();
+  model_->to(device_);
+  if (o_.channels_last) ToChannelsLast(*model_);
+  model_->train();
+  if (data_parallel_) AttachDataParallel();
+  optimizer_ =
+      std::make_unique<Sgd>(model_->parameters(), SgdOptions{o_.lr, o_.momentum, o_.weight_decay});
+  scaler_ = std::make_unique<GradScaler>(device_);
+  train_step_ = std::make_unique<TrainStep>(model_, *optimizer_, *scaler_, device_, precision_,
+                                            o_.channels_last, data_parallel_.get());
+  // Graphs need static shapes (every batch is full here) and a step to capture after the
+  // warm-up; on the CPU there is nothing to capture.
+  // Collectives between processes are not captured: several processes run eagerly.
+  result_.cuda_graphs = o_.cuda_graphs && device_.is_cuda() && CudaGraphsAvailable() &&
+                        o_.warmup_steps >= 1 && !data_parallel_;
+  // The loss is read every --log-interval steps only: on a GPU a read waits for the device.
+  result_.loss_read_interval = o_.log_interval;
+  Print(o_,
+        fmt::format("Model: {} ({} parameters), precision {}, channels-last {}, batch {}, "
+                    "image {}x{}, lr {}, CUDA graphs {}{}{}",
+                    o_.model, result_.parameters, o_.precision, o_.channels_last ? "on" : "off",
+                    o_.batch_size, o_.image_size, o_.image_size, o_.lr,
+                    result_.cuda_graphs ? "on" : "off", optimizer_->fused() ? ", fused SGD" : "",
+                    result_.fused_batch_norm ? ", fused BatchNorm+ReLU" : ""));
+}
+
+void TrainingRun::AttachDataParallel() {
+  // Every process starts from rank 0's weights.
+  data_parallel_->Broadcast(model_->parameters());
+  if (o_.grad_buckets) data_parallel_->AttachGradientBuckets(model_->parameters());
+  result_.gradient_sync = GradientSyncName(*data_parallel_);
+  Print(o_, fmt::format("Data parallel: {} processes ({}), {} over {}:{}, batch {} per process, "
+                        "gradients: {}",
+                        launch_.world_size, launch_.launcher, data_parallel_->backend(),
+                        launch_.master_addr, launch_.master_port, o_.batch_size,
+                        result_.gradient_sync));
+}
+
+void TrainingRun::OpenData() {
+  // The log's endpoint is the storage the reads go through (a tar's folder, not the tar), so
+  // `replay` finds each object under it.
+  if (!o_.op_log.empty())
+    op_log_ = std::make_shared<metrics::OpLog>(
+        metrics::RankOpLogPath(o_.op_log, launch_.rank, launch_.world_size),
+        fmt::format("{}:{}", LocalHostName(), launch_.rank),
+        image::ResolveImageLocation(o_.data).storage_uri);
+  // Every batch the steps below take (warm-up, the graph's capture, the timed steps): the
+  // loader reads none past them.
+  const int64_t batches =
+      o_.warmup_steps + (result_.cuda_graphs ? 1 : 0) + o_.epochs * o_.steps_per_epoch;
+  source_ = MakeSource(o_, device_, launch_, op_log_, batches, result_.data);
+  image_loader_ = dynamic_cast<ImageLoader*>(source_.get());
+}
+
+at::Tensor TrainingRun::Step(double& wait_seconds) {
+  const double t0 = NowSeconds();
+  if (timed_ && o_.live) o_.live->StartWait(t0);
+  Batch batch = source_->Next();
+  const double waited = NowSeconds() - t0;
+  wait_seconds += waited;
+  if (timed_ && o_.live) o_.live->EndWait(t0, waited);
+  const Batch on_device = feeder_.ToDevice(batch);
+  if (graphed_) return graphed_->Run(on_device.images, on_device.labels);
+  return train_step_->Run(on_device.images, on_device.labels);
+}
+
+void TrainingRun::WarmUp() {
+  double wait = 0;
+  for (int64_t i = 0; i < o_.warmup_steps; ++i) {
+    const at::Tensor loss = Step(wait);
+    if (i == 0 || (i + 1) % o_.log_interval == 0 || i + 1 == o_.warmup_steps)
+      Print(o_,
+            fmt::format("Warmup step [{}/{}] Loss: {:.4f}", i + 1, o_.warmup_steps, Read(loss)));
+    if (InterruptRequested()) throw Interrupted();
+  }
+  if (result_.cuda_graphs) {
+    Batch batch = source_->Next();
+    const Batch on_device = feeder_.ToDevice(batch);
+    graphed_ =
+        CaptureStep(*train_step_, on_device.images, on_device.labels, o_.data == "synthetic");
+    Print(o_, "Captured the training step in a CUDA graph");
+  }
+  Synchronize(device_);
+  if (data_parallel_) data_parallel_->Barrier();
+}
+
+void TrainingRun::TimeSteps() {
+  const int64_t steps = o_.epochs * o_.steps_per_epoch;
+  result_.step_seconds.reserve(static_cast<size_t>(steps));
+  result_.step_wait_seconds.reserve(static_cast<size_t>(steps));
+  StepClock clock(device_);
+  const double start = NowSeconds();
+  clock.Start();
+  double window_start = start;
+  int64_t window_images = 0;
+  timed_ = true;
+  for (int64_t epoch = 1; epoch <= o_.epochs && !result_.interrupted; ++epoch) {
+    if (o_.live) o_.live->SetPhase(metrics::LivePhase::kTrain, static_cast<uint64_t>(epoch));
+    for (int64_t s = 1; s <= o_.steps_per_epoch; ++s) {
+      double waited = 0;
+      const at::Tensor loss = Step(waited);
+      clock.StepDone();
+      result_.data_wait_seconds += waited;
+      result_.step_wait_seconds.push_back(waited);
+      if (o_.live) o_.live->AddSamples(static_cast<uint64_t>(o_.batch_size));
+      // The host may queue two steps ahead of the device, no more: batches in flight
+      // stay bounded and the data wait still shows a starving device.
+      clock.Throttle(2);
+      window_images += o_.batch_size;
+      if (s % o_.log_interval == 0 || s == o_.steps_per_epoch) {
+        const double value = Read(loss);
+        const double now = NowSeconds();
+        result_.losses.push_back(value);
+        Print(o_, ProgressLine(epoch, o_.epochs, s, o_.steps_per_epoch, value,
+                               window_images / std::max(now - window_start, 1e-9)));
+        window_start = now;
+        window_images = 0;
+      }
+      ++result_.steps_done;
+      // Ctrl-C ends the training after this step, with the figures of the steps done.
+      if (InterruptRequested()) {
+        result_.interrupted = true;
+        break;
+      }
+    }
+  }
+  result_.step_seconds = clock.Finish();
+  if (o_.live) o_.live->SetPhase(metrics::LivePhase::kDone, static_cast<uint64_t>(o_.epochs));
+  result_.elapsed_seconds = NowSeconds() - start;
+  // The job took as long as its slowest process (whose peers, interrupted at other steps,
+  // may not meet it in a collective).
+  if (data_parallel_ && !result_.interrupted)
+    result_.elapsed_seconds = data_parallel_->Max(result_.elapsed_seconds);
+}
+
+TrainResult TrainingRun::Finish() {
+  TrainResult& r = result_;
+  r.total_images = o_.batch_size * r.steps_done * launch_.world_size;
+  r.images_per_second = r.total_images / std::max(r.elapsed_seconds, 1e-9);
+  r.images_per_second_per_process = r.images_per_second / launch_.world_size;
+  if (o_.scaling_baseline > 0)
+    r.scaling_efficiency = r.images_per_second_per_process / o_.scaling_baseline;
+  if (precision_ == Precision::kFp16) r.skipped_steps = scaler_->skipped_steps();
+  if (image_loader_) {
+    r.bad_images = image_loader_->bad_images();
+    r.storage_counters = image_loader_->reader().StorageCounters();
+  }
+  if (op_log_) {
+    source_.reset();  // its reader's last lines reach the log
+    op_log_->Close();
+    r.op_log_line = fmt::format("op-log: {} operations in {}", op_log_->Records(), op_log_->path());
+    Print(o_, r.op_log_line);
+  }
+  if (!o_.save_path.empty() && launch_.rank == 0 && !r.interrupted) {
+    SaveStateDict(*model_, o_.save_path);
+    Print(o_, fmt::format("Saved state dict ({} tensors) to {}",
+                          model_->named_parameters().size() + model_->named_buffers().size(),
+                          o_.save_path));
+  }
+  return r;
+}
+
 }  // namespace
 
 TrainResult Train(const TrainOptions& options) {
@@ -168,198 +424,18 @@ TrainResult Train(const TrainOptions& options) {
     checked.device_description = DescribeDevice(device);
     return checked;
   }
-  // A launched job forms its process group even as one process, as DDP scripts do: a
-  // torchrun --nproc-per-node 1 job runs the same collectives as a larger one.
-  std::unique_ptr<DataParallel> data_parallel;
-  if (launch.world_size > 1 || launch.launcher != "none")
-    data_parallel =
-        std::make_unique<DataParallel>(launch, device, o.dist_timeout_seconds, o.dist_backend);
-  ConfigureBackends(device, precision, o.threads);
-  if (!device.is_cuda()) FitCpuMemory(o);
-
-  TrainResult result;
-  result.batch_size = o.batch_size;
-  result.rank = launch.rank;
-  result.world_size = launch.world_size;
-  result.device = device.is_cuda() ? "cuda" : "cpu";
-  result.device_description = DescribeDevice(device);
-  if (o.device.rfind("cuda", 0) == 0 && !device.is_cuda())
-    Print(o, "CUDA not available; running on the CPU (--allow-cpu)");
-  Print(o, fmt::format("Using device: {} ({})", result.device, result.device_description));
-  if (data_parallel) result.dist_backend = data_parallel->backend();
-
-  at::manual_seed(o.seed);
-  // The fused kernels take channels-last CUDA activations.
-  result.fused_batch_norm =
-      o.fused_bn && device.is_cuda() && o.channels_last && FusedBatchNormAvailable();
-  ResNet model = MakeResNet(o.model, o.num_classes, o.zero_init_residual, result.fused_batch_norm);
-  for (const auto& p : model->parameters()) result.parameters += p.numel();
-  model->to(device);
-  if (o.channels_last) ToChannelsLast(*model);
-  model->train();
-  // Every process starts from rank 0's weights.
-  if (data_parallel) {
-    data_parallel->Broadcast(model->parameters());
-    if (o.grad_buckets) data_parallel->AttachGradientBuckets(model->parameters());
-    result.gradient_sync =
-        data_parallel->bucketed()
-            ? fmt::format("buckets {}{}", data_parallel->buckets(),
-                          data_parallel->overlapped() ? ", overlapped with backward" : "")
-            : "flatten";
-    Print(o,
-          fmt::format("Data parallel: {} processes ({}), {} over {}:{}, batch {} per process, "
-                      "gradients: {}",
-                      launch.world_size, launch.launcher, data_parallel->backend(),
-                      launch.master_addr, launch.master_port, o.batch_size, result.gradient_sync));
-  }
-  Sgd optimizer(model->parameters(), {o.lr, o.momentum, o.weight_decay});
-  GradScaler scaler(device);
-  TrainStep train_step(model, optimizer, scaler, device, precision, o.channels_last,
-                       data_parallel.get());
-  // Graphs need static shapes (every batch is full here) and a step to capture after the
-  // warm-up; on the CPU there is nothing to capture.
-  // Collectives between processes are not captured: several processes run eagerly.
-  result.cuda_graphs = o.cuda_graphs && device.is_cuda() && CudaGraphsAvailable() &&
-                       o.warmup_steps >= 1 && !data_parallel;
-  // The loss is read every --log-interval steps only: on a GPU a read waits for the device.
-  result.loss_read_interval = o.log_interval;
-  Print(o, fmt::format("Model: {} ({} parameters), precision {}, channels-last {}, batch {}, "
-                       "image {}x{}, lr {}, CUDA graphs {}{}{}",
-                       o.model, result.parameters, o.precision, o.channels_last ? "on" : "off",
-                       o.batch_size, o.image_size, o.image_size, o.lr,
-                       result.cuda_graphs ? "on" : "off", optimizer.fused() ? ", fused SGD" : "",
-                       result.fused_batch_norm ? ", fused BatchNorm+ReLU" : ""));
-  std::shared_ptr<metrics::OpLog> op_log;
-  // The log's endpoint is the storage the reads go through (a tar's folder, not the tar), so
-  // `replay` finds each object under it.
-  if (!o.op_log.empty())
-    op_log = std::make_shared<metrics::OpLog>(
-        metrics::RankOpLogPath(o.op_log, launch.rank, launch.world_size),
-        fmt::format("{}:{}", LocalHostName(), launch.rank),
-        image::ResolveImageLocation(o.data).storage_uri);
-  // Every batch the steps below take (warm-up, the graph's capture, the timed steps): the
-  // loader reads none past them.
-  const int64_t batches =
-      o.warmup_steps + (result.cuda_graphs ? 1 : 0) + o.epochs * o.steps_per_epoch;
-  auto source = MakeSource(o, device, launch, op_log, batches, result.data);
-  auto* image_loader = dynamic_cast<ImageLoader*>(source.get());
-  DeviceFeeder feeder(device);
-  std::unique_ptr<GraphedStep> graphed;
-
-  // Queues one step; returns the loss tensor (not read) and adds the time the host waited
-  // for the batch to `wait_seconds`.
-  bool timed = false;  // the live counters see the timed steps only
-  auto step = [&](double& wait_seconds) {
-    const double t0 = NowSeconds();
-    if (timed && o.live) o.live->StartWait(t0);
-    Batch batch = source->Next();
-    const double waited = NowSeconds() - t0;
-    wait_seconds += waited;
-    if (timed && o.live) o.live->EndWait(t0, waited);
-    const Batch on_device = feeder.ToDevice(batch);
-    if (graphed) return graphed->Run(on_device.images, on_device.labels);
-    return train_step.Run(on_device.images, on_device.labels);
-  };
-  auto read = [](const at::Tensor& loss) { return loss.to(at::kFloat).item<double>(); };
-
+  TrainingRun run(o, launch, precision, device);
+  run.Start();
+  run.BuildModel();
+  run.OpenData();
   InstallInterruptHandler();
-  const int64_t steps = o.epochs * o.steps_per_epoch;
   try {
-    double warmup_wait = 0;
-    for (int64_t i = 0; i < o.warmup_steps; ++i) {
-      const at::Tensor loss = step(warmup_wait);
-      if (i == 0 || (i + 1) % o.log_interval == 0 || i + 1 == o.warmup_steps)
-        Print(o,
-              fmt::format("Warmup step [{}/{}] Loss: {:.4f}", i + 1, o.warmup_steps, read(loss)));
-      if (InterruptRequested()) throw Interrupted();
-    }
-    if (result.cuda_graphs) {
-      Batch batch = source->Next();
-      const Batch on_device = feeder.ToDevice(batch);
-      graphed = CaptureStep(train_step, on_device.images, on_device.labels, o.data == "synthetic");
-      Print(o, "Captured the training step in a CUDA graph");
-    }
-    Synchronize(device);
-    if (data_parallel) data_parallel->Barrier();
-    result.step_seconds.reserve(static_cast<size_t>(steps));
-    result.step_wait_seconds.reserve(static_cast<size_t>(steps));
-    StepClock clock(device);
-    const double start = NowSeconds();
-    clock.Start();
-    double window_start = start;
-    int64_t window_images = 0;
-    timed = true;
-    int64_t steps_done = 0;
-    for (int64_t epoch = 1; epoch <= o.epochs && !result.interrupted; ++epoch) {
-      if (o.live) o.live->SetPhase(metrics::LivePhase::kTrain, static_cast<uint64_t>(epoch));
-      for (int64_t s = 1; s <= o.steps_per_epoch; ++s) {
-        double waited = 0;
-        const at::Tensor loss = step(waited);
-        clock.StepDone();
-        result.data_wait_seconds += waited;
-        result.step_wait_seconds.push_back(waited);
-        if (o.live) o.live->AddSamples(static_cast<uint64_t>(o.batch_size));
-        // The host may queue two steps ahead of the device, no more: batches in flight
-        // stay bounded and the data wait still shows a starving device.
-        clock.Throttle(2);
-        window_images += o.batch_size;
-        if (s % o.log_interval == 0 || s == o.steps_per_epoch) {
-          const double value = read(loss);
-          const double now = NowSeconds();
-          result.losses.push_back(value);
-          Print(o, ProgressLine(epoch, o.epochs, s, o.steps_per_epoch, value,
-                                window_images / std::max(now - window_start, 1e-9)));
-          window_start = now;
-          window_images = 0;
-        }
-        ++steps_done;
-        // Ctrl-C ends the training after this step, with the figures of the steps done.
-        if (InterruptRequested()) {
-          result.interrupted = true;
-          break;
-        }
-      }
-    }
-    result.step_seconds = clock.Finish();
-    result.steps_done = steps_done;
-    if (o.live) o.live->SetPhase(metrics::LivePhase::kDone, static_cast<uint64_t>(o.epochs));
-    result.elapsed_seconds = NowSeconds() - start;
-    // The job took as long as its slowest process (whose peers, interrupted at other steps,
-    // may not meet it in a collective).
-    if (data_parallel && !result.interrupted)
-      result.elapsed_seconds = data_parallel->Max(result.elapsed_seconds);
+    run.WarmUp();
+    run.TimeSteps();
   } catch (const c10::Error& e) {
-    if (IsOutOfMemory(e.what_without_backtrace()))
-      throw RuntimeError(fmt::format(
-          "{} ran out of memory at --batch-size {} ({}, image {}): lower --batch-size, e.g. {}",
-          result.device_description, o.batch_size, o.model, o.image_size,
-          std::max<int64_t>(1, o.batch_size / 2)));
-    throw RuntimeError(fmt::format("training failed: {}", e.what_without_backtrace()));
+    throw TrainingFailed(e, run.result(), run.options());
   }
-  result.total_images = o.batch_size * result.steps_done * launch.world_size;
-  result.images_per_second = result.total_images / std::max(result.elapsed_seconds, 1e-9);
-  result.images_per_second_per_process = result.images_per_second / launch.world_size;
-  if (o.scaling_baseline > 0)
-    result.scaling_efficiency = result.images_per_second_per_process / o.scaling_baseline;
-  if (precision == Precision::kFp16) result.skipped_steps = scaler.skipped_steps();
-  if (image_loader) {
-    result.bad_images = image_loader->bad_images();
-    result.storage_counters = image_loader->reader().StorageCounters();
-  }
-  if (op_log) {
-    source.reset();  // its reader's last lines reach the log
-    op_log->Close();
-    result.op_log_line =
-        fmt::format("op-log: {} operations in {}", op_log->Records(), op_log->path());
-    Print(o, result.op_log_line);
-  }
-  if (!o.save_path.empty() && launch.rank == 0 && !result.interrupted) {
-    SaveStateDict(*model, o.save_path);
-    Print(o, fmt::format("Saved state dict ({} tensors) to {}",
-                         model->named_parameters().size() + model->named_buffers().size(),
-                         o.save_path));
-  }
-  return result;
+  return run.Finish();
 }
 
 }  // namespace trainbench::train

@@ -45,7 +45,7 @@ struct TrainOptions {
   std::string save_path;              // state dict (torchvision names) written after training
   int64_t log_interval = 10;          // also how often the loss is read back from a GPU
   bool cuda_graphs = true;            // capture the step in a CUDA graph after warm-up (CUDA only)
-  bool fused_bn = true;               // fused BatchNorm+ReLU(+add) kernels (CUDA, channels-last)
+  bool fused_bn = true;               // fused BatchNorm+ReLU(+add) kernels (channels-last)
   bool fit_batch_to_memory = false;   // CPU: shrink a batch that would not fit (--calibrate)
   double dist_timeout_seconds = 300;  // to form the process group and for each collective
   std::string dist_backend = "auto";  // auto (NCCL on CUDA where built), nccl or gloo

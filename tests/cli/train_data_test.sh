@@ -128,14 +128,14 @@ model:
 reader:
   batch_size: 64
 YAML
-"$TRAINBENCH" train --calibrate "$WORK/big.yaml" --available-bytes 300000000 \
+"$TRAINBENCH" train --calibrate "$WORK/big.yaml" --available-bytes 181000000 \
   --device cpu --threads 2 --model resnet18 --image-size 32 --warmup-steps 0 --steps-per-epoch 1 >"$WORK/out"
 cat "$WORK/out"
 grep -q "Timed at batch 38 (batch 64 does not fit in memory) and scaled by 1.68" "$WORK/out" ||
   fail "calibration did not fit the batch"
 grep -q "at batch 64 on" "$WORK/out" || fail "calibration reports the workload's batch"
 set +e
-"$TRAINBENCH" train --available-bytes 300000000 --device cpu --model resnet18 \
+"$TRAINBENCH" train --available-bytes 181000000 --device cpu --model resnet18 \
   --image-size 32 --batch-size 64 --steps-per-epoch 1 >"$WORK/out" 2>&1; rc=$?
 set -e
 [ $rc = 2 ] && grep -q "batch-size 64 of resnet18 at 32x32 needs about .* (about 38 fits)" "$WORK/out" ||

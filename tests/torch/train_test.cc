@@ -31,6 +31,7 @@ TEST(SgdTest, MatchesTorchOptimSgdWithMomentumAndWeightDecay) {
   auto a2 = a.detach().clone().requires_grad_(true);
   auto b2 = b.detach().clone().requires_grad_(true);
   Sgd ours({a, b}, {0.1, 0.9, 1e-4});
+  EXPECT_TRUE(ours.fused());  // PyTorch 2.4 and later: the CPU's fused kernel
   torch::optim::SGD theirs({a2, b2},
                            torch::optim::SGDOptions(0.1).momentum(0.9).weight_decay(1e-4));
   for (int step = 0; step < 4; ++step) {
