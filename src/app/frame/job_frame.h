@@ -93,14 +93,14 @@ class JobFrame {
     StampEnd();
     return all;
   }
-  // The end, on rank 0: how it ended into `out` and the envelope, the final summary with
-  // `figures` and the series, and the final line {line_key: figures[short_keys] + extra}
-  // (no short_keys: every figure).
   // The end on rank 0 for a job with its own exit status and line (run, stage, train, the
   // sweeps): the envelope stamped as `ending` says, the final summary with `figures` and
   // the series. Returns what was written (the folder, or why it could not be).
   WrittenResults Finish(const JobEnding& ending, const nlohmann::ordered_json& figures,
                         const TimeseriesResult& timeseries);
+  // The end, on rank 0: how it ended into `out` and the envelope, the final summary with
+  // `figures` and the series, and the final line {line_key: figures[short_keys] + extra}
+  // (no short_keys: every figure).
   void End(JobReport& out, const JobEnding& ending, const nlohmann::ordered_json& figures,
            const TimeseriesResult& timeseries, const std::string& line_key,
            std::initializer_list<const char*> short_keys = {},
