@@ -23,5 +23,6 @@ void AddStageCommand(CLI::App& app, Action& action);
 void AddSweepCommand(CLI::App& app, Action& action);
 void AddReplayCommand(CLI::App& app, Action& action);
 void AddOplogCommand(CLI::App& app, Action& action);
+void AddMixCommand(CLI::App& app, Action& action);
 
 }  // namespace trainbench::cli

@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
   for (auto* add : {cli::AddDatagenCommand, cli::AddWorkloadsCommand, cli::AddConfigCommand,
                     cli::AddDatasizeCommand, cli::AddRunCommand, cli::AddTrainCommand,
                     cli::AddCleanCommand, cli::AddReportCommand, cli::AddStageCommand,
-                    cli::AddSweepCommand, cli::AddReplayCommand, cli::AddOplogCommand})
+                    cli::AddSweepCommand, cli::AddReplayCommand, cli::AddOplogCommand,
+                    cli::AddMixCommand})
     add(app, action);
 
   try {

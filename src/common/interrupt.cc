@@ -8,6 +8,8 @@
 namespace trainbench {
 namespace {
 std::atomic<int> signal_count{0};
+thread_local const std::atomic<bool>* thread_stop = nullptr;
+thread_local const std::string* thread_stop_reason = nullptr;
 
 // Only a second SIGINT (Ctrl-C pressed again) exits at once. SIGTERM comes from batch
 // systems, which may send it more than once: Slurm signals each task of a job at its time
@@ -30,8 +32,30 @@ void InstallInterruptHandler() {
   sigaction(SIGTERM, &action, nullptr);
 }
 
-bool InterruptRequested() { return signal_count.load(std::memory_order_relaxed) > 0; }
+bool InterruptRequested() {
+  return signal_count.load(std::memory_order_relaxed) > 0 ||
+         (thread_stop && thread_stop->load(std::memory_order_relaxed));
+}
 
 void RequestInterrupt() { signal_count.fetch_add(1); }
+
+bool ThreadStopRequested() {
+  return signal_count.load(std::memory_order_relaxed) == 0 && thread_stop &&
+         thread_stop->load(std::memory_order_acquire);
+}
+
+std::string InterruptReason() {
+  return ThreadStopRequested() ? *thread_stop_reason : std::string("interrupted");
+}
+
+ThreadStop::ThreadStop(const std::atomic<bool>& flag, const std::string& reason) {
+  thread_stop = &flag;
+  thread_stop_reason = &reason;
+}
+
+ThreadStop::~ThreadStop() {
+  thread_stop = nullptr;
+  thread_stop_reason = nullptr;
+}
 
 }  // namespace trainbench

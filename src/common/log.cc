@@ -12,6 +12,8 @@ namespace {
 std::atomic<bool> quiet{false};
 // Set once at start-up, before threads that log exist.
 std::string prefix = "trainbench";
+// A job of a mix names itself on its thread's lines: "trainbench: [resnet] epoch 1/2 ...".
+thread_local std::string thread_tag;
 
 void WriteLine(std::string text) {
   // A URL with a password may reach any message (a SOURCE, a mirror, a redirect): the one
@@ -31,14 +33,21 @@ void WriteLine(std::string text) {
 }  // namespace
 
 void LogWarning(std::string_view message) {
-  WriteLine(prefix + ": warning: " + std::string(message));
+  WriteLine(prefix + ": " + thread_tag + "warning: " + std::string(message));
 }
 
-void LogError(std::string_view message) { WriteLine(prefix + ": error: " + std::string(message)); }
+void LogError(std::string_view message) {
+  WriteLine(prefix + ": " + thread_tag + "error: " + std::string(message));
+}
 
 void LogInfo(std::string_view message) {
-  if (!quiet.load(std::memory_order_relaxed)) WriteLine(prefix + ": " + std::string(message));
+  if (!quiet.load(std::memory_order_relaxed))
+    WriteLine(prefix + ": " + thread_tag + std::string(message));
 }
+
+ThreadLogTag::ThreadLogTag(const std::string& name) { thread_tag = "[" + name + "] "; }
+
+ThreadLogTag::~ThreadLogTag() { thread_tag.clear(); }
 
 void SetQuiet(bool value) { quiet.store(value); }
 

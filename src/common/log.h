@@ -19,6 +19,16 @@ void SetQuiet(bool quiet);
 void SetLogPrefix(std::string prefix);
 std::string LogPrefix();
 
+// While it lives, this thread's lines name `name` after the prefix ("trainbench: [resnet]
+// ..."): the jobs of a mix, each on its thread, say whose a line is.
+class ThreadLogTag {
+ public:
+  explicit ThreadLogTag(const std::string& name);
+  ~ThreadLogTag();
+  ThreadLogTag(const ThreadLogTag&) = delete;
+  ThreadLogTag& operator=(const ThreadLogTag&) = delete;
+};
+
 template <typename... Args>
 void Warn(fmt::format_string<Args...> format, Args&&... args) {
   LogWarning(fmt::format(format, std::forward<Args>(args)...));

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -24,8 +25,12 @@ std::mutex made_mutex;
 std::vector<fs::path> made_folders;
 
 // Creates and removes a probe file: access(2) says nothing of read-only mounts or quotas.
+// Named per process and per probe, so that threads probing one folder at once (a mix's jobs)
+// never meet.
 void Probe(const fs::path& folder, const std::string& what, const std::string& shown) {
-  const fs::path probe = folder / fmt::format(".trainbench-write-test.{}", ::getpid());
+  static std::atomic<unsigned> serial{0};
+  const fs::path probe =
+      folder / fmt::format(".trainbench-write-test.{}.{}", ::getpid(), serial++);
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0)
     throw UsageError(fmt::format("{} {}: cannot write in {}: {}; choose a writable folder", what,

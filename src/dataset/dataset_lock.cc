@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "common/error.h"
 #include "common/host_name.h"
@@ -22,11 +24,19 @@ DatasetLock::DatasetLock(storage::Storage& storage) {
 
 void DatasetLock::RefuseIfBeingWritten(storage::Storage& storage) {
   if (!storage.FileSize(kLockName).has_value()) return;
+  // Another reader's probe holds the lock for an instant too (two runs, or a mix's jobs,
+  // starting together): a writer holds it throughout, so a few tries tell them apart.
+  constexpr int kTries = 5;
+  constexpr auto kBetweenTries = std::chrono::milliseconds(20);
   storage::LockAttempt attempt;
-  try {
-    attempt = storage.TryLock(kLockName);
-  } catch (const IoError&) {
-    return;  // a read-only dataset: no writer can be at work there either
+  for (int i = 0; i < kTries; ++i) {
+    if (i > 0) std::this_thread::sleep_for(kBetweenTries);
+    try {
+      attempt = storage.TryLock(kLockName);
+    } catch (const IoError&) {
+      return;  // a read-only dataset: no writer can be at work there either
+    }
+    if (attempt.lock || attempt.holder.empty()) return;
   }
   if (!attempt.lock && !attempt.holder.empty())
     throw RuntimeError(fmt::format(

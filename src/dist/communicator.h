@@ -7,7 +7,8 @@
 // start-up exchange, failure notices (point-to-point, probed while anything waits) and
 // the gathering of results. Once a rank has reported a failure the step channel is given
 // up, and only the control channel's point-to-point messages are used.
-// Thread safety: called by one thread per process (the event loop).
+// Thread safety: each communicator is called by one thread (the event loop); Duplicate()
+// gives another thread its own.
 #pragma once
 
 #include <memory>
@@ -42,6 +43,12 @@ class Communicator {
   virtual void ReportFailure(const std::string& reason) = 0;
   // The first failure another rank reported ("rank 2 (hostb): reason"), once seen.
   virtual std::optional<std::string> PeerFailure() = 0;
+
+  // A communicator of the same ranks whose messages never meet this one's, for a job that
+  // runs on a thread of its own beside others (a mix's). Collective: every rank calls it, in
+  // the same order, before the threads start. Throws RuntimeError where MPI cannot serve
+  // several threads (no MPI_THREAD_MULTIPLE).
+  virtual std::unique_ptr<Communicator> Duplicate() = 0;
 };
 
 // The job's communicator: Open MPI's when the process was started by mpirun or srun

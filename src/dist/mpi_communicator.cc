@@ -1,4 +1,6 @@
-// Open MPI behind dist::Communicator. MPI_THREAD_FUNNELED: only the event loop's thread
+// Open MPI behind dist::Communicator. MPI_THREAD_MULTIPLE where the library gives it: each
+// communicator is used by one thread (its job's event loop; the readers never call MPI), but a
+// mix runs several jobs, each on its own thread with its own Duplicate().
 // calls MPI (the readers never do). Errors stay fatal (MPI's default): a rank that dies
 // makes mpirun end the job and name it; failures this program notices itself travel as
 // messages, so that every rank stops, the results are still gathered, and rank 0 writes
@@ -11,6 +13,7 @@
 #include <chrono>
 #include <thread>
 
+#include "common/error.h"
 #include "common/interrupt.h"
 #include "dist/implementations.h"
 
@@ -25,8 +28,7 @@ constexpr auto kPollSleep = std::chrono::microseconds(200);
 class MpiCommunicator : public Communicator {
  public:
   MpiCommunicator() : host_(LocalHostName()) {
-    int provided = 0;
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &thread_level_);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
     MPI_Comm_dup(MPI_COMM_WORLD, &control_);
@@ -35,9 +37,23 @@ class MpiCommunicator : public Communicator {
 
   ~MpiCommunicator() override {
     // A step all-reduce or barrier given up after a failure is left pending: it can never
-    // complete, and MPI_Finalize does not wait for it.
+    // complete, and MPI_Finalize does not wait for it (nor MPI_Comm_free: freed once done).
     for (auto& r : sends_) MPI_Request_free(&r);
+    if (!world_) {
+      MPI_Comm_free(&control_);
+      MPI_Comm_free(&step_);
+      return;
+    }
     MPI_Finalize();
+  }
+
+  std::unique_ptr<Communicator> Duplicate() override {
+    if (thread_level_ < MPI_THREAD_MULTIPLE)
+      throw RuntimeError(
+          "this Open MPI serves one thread per process (no MPI_THREAD_MULTIPLE), and each job of "
+          "a mix runs on its own: run the mix as one process, or with an Open MPI built with "
+          "thread support");
+    return std::unique_ptr<Communicator>(new MpiCommunicator(DuplicateOf{*this}));
   }
 
   int Rank() const override { return rank_; }
@@ -145,8 +161,24 @@ class MpiCommunicator : public Communicator {
     return out;
   }
 
+  // A duplicate of `parent`: the same ranks, channels of its own (collective).
+  struct DuplicateOf {
+    const MpiCommunicator& parent;
+  };
+  explicit MpiCommunicator(DuplicateOf of)
+      : host_(of.parent.host_),
+        rank_(of.parent.rank_),
+        size_(of.parent.size_),
+        thread_level_(of.parent.thread_level_),
+        world_(false) {
+    MPI_Comm_dup(of.parent.control_, &control_);
+    MPI_Comm_dup(of.parent.control_, &step_);
+  }
+
   std::string host_;
   int rank_ = 0, size_ = 1;
+  int thread_level_ = MPI_THREAD_SINGLE;
+  bool world_ = true;  // the world's: it ends MPI
   MPI_Comm control_ = MPI_COMM_NULL, step_ = MPI_COMM_NULL;
   double step_in_ = 0, step_out_ = 0;
   MPI_Request step_request_ = MPI_REQUEST_NULL;

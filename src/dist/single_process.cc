@@ -20,6 +20,7 @@ class SingleProcess : public Communicator {
   bool Barrier() override { return true; }
   void ReportFailure(const std::string&) override {}
   std::optional<std::string> PeerFailure() override { return std::nullopt; }
+  std::unique_ptr<Communicator> Duplicate() override { return std::make_unique<SingleProcess>(); }
 
  private:
   std::string host_;

@@ -47,6 +47,9 @@ struct CheckpointRecord {
   double seconds = 0;      // the slowest rank's, when merged
   double seconds_min = 0;  // the fastest rank's (0 when one rank wrote it)
   uint64_t ranks = 1;      // ranks that wrote or read a part of it
+  // When it began, on this process's NowSeconds() clock (merged: rank 0's): set against the
+  // run's started_at_s it places the checkpoint on the run's time axis (a mix's bursts).
+  double started_at_s = 0;
 };
 
 // What the page cache served of a rank's dataset reads, as told by the one method that can
@@ -129,6 +132,9 @@ struct RunRecord {
   double checkpoint_gap_s = -1;
   // The stop came from another rank's failure notice (stop_reason is that rank's words).
   bool stopped_by_peer = false;
+  // NowSeconds() when the run's clock started (merged: rank 0's): the time series' elapsed_s
+  // and the checkpoints' started_at_s count from it.
+  double started_at_s = 0;
 };
 
 }  // namespace trainbench::metrics

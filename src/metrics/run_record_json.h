@@ -16,7 +16,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PhaseRecord, kind, epoch, start_s, duration_s
                                    bytes_read, requested_bytes, au_percentage, au_min_percentage,
                                    compute_s, counted_s, data_wait_s, complete)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CheckpointRecord, operation, epoch, step, path, bytes, files,
-                                   seconds, seconds_min, ranks)
+                                   seconds, seconds_min, ranks, started_at_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IoCounters, opens, reads, bytes_read, size_buckets,
                                    sequential_reads, consecutive_reads, files_read, files_reread,
                                    max_read_bytes)
@@ -35,6 +35,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(
     checkpoints, read_latency_ns, data_wait_ns, compute_late_ns, host_busy_share,
     page_cache_applies, io, run_seconds, cpu_seconds, peak_rss_bytes, host_memory_bytes, io_before,
     io_after, cache, storage_counters, storage_latency_ns, checkpoint_gap_s, timeseries_interval_s,
-    timeseries, timeseries_cpu_seconds, complete, stop_reason, stopped_by_peer)
+    timeseries, timeseries_cpu_seconds, complete, stop_reason, stopped_by_peer, started_at_s)
 
 }  // namespace trainbench::metrics

@@ -27,7 +27,7 @@ std::vector<std::string> DistinctHosts(const std::vector<std::string>& hosts) {
 const std::vector<std::string>& ResultKinds() {
   static const std::vector<std::string> kKinds = {"run",   "checkpoint",   "datagen", "stage",
                                                   "train", "staged_train", "sweep",   "replay",
-                                                  "sai3",  "fidelity"};
+                                                  "sai3",  "fidelity",     "mix"};
   return kKinds;
 }
 

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
+#include <limits>
+#include <thread>
 
 #include "common/clock.h"
 #include "common/error.h"
@@ -41,6 +44,16 @@ std::vector<metrics::CheckpointRecord> ToRead(const config::WorkloadConfig& c,
   return {from.end() - static_cast<std::ptrdiff_t>(reads), from.end()};
 }
 
+// Sleeps until NowSeconds() is `when`, looking for a stop every 50 ms: false when asked to stop.
+bool SleepUntil(double when) {
+  constexpr double kPoll = 0.05;
+  for (double now = NowSeconds(); now < when; now = NowSeconds()) {
+    if (InterruptRequested()) return false;
+    std::this_thread::sleep_for(std::chrono::duration<double>(std::min(kPoll, when - now)));
+  }
+  return !InterruptRequested();
+}
+
 }  // namespace
 
 metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& c, dist::Communicator& ranks,
@@ -57,6 +70,7 @@ metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& c, dist::
   r.io_before = metrics::ReadProcessIo();
   const double cpu0 = metrics::ProcessCpuSeconds();
   const double t0 = NowSeconds();
+  r.started_at_s = t0;
   Checkpointer checkpointer(c, ranks.Rank(), ranks.Size(), o.storage);
 
   auto stop = [&](const std::string& reason, bool by_peer) {
@@ -68,7 +82,7 @@ metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& c, dist::
   auto together = [&] {
     if (ranks.Barrier()) return true;
     if (InterruptRequested())
-      stop("interrupted", false);
+      stop(InterruptReason(), false);
     else
       stop(ranks.PeerFailure().value_or("another rank stopped"), true);
     return false;
@@ -77,10 +91,21 @@ metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& c, dist::
   std::vector<metrics::CheckpointRecord> written;
   double writes_end = 0;
   try {
-    const int64_t writes =
-        c.checkpoint.num_checkpoints_write < 0 ? 1 : c.checkpoint.num_checkpoints_write;
+    const int64_t writes = o.every_s > 0 ? std::numeric_limits<int64_t>::max()
+                           : c.checkpoint.num_checkpoints_write < 0
+                               ? 1
+                               : c.checkpoint.num_checkpoints_write;
+    double first_start = 0;
     for (int64_t i = 1; i <= writes; ++i) {
+      // On a schedule, each write starts every_s after the one before began (at once when
+      // that one took longer), until the owner stops the run.
+      if (i > 1 && o.every_s > 0 &&
+          !SleepUntil(first_start + static_cast<double>(i - 1) * o.every_s)) {
+        stop(InterruptReason(), false);
+        break;
+      }
       if (!together()) break;
+      if (i == 1) first_start = NowSeconds();
       auto rec = checkpointer.Write(1, static_cast<uint64_t>(i));  // DLIO: epoch 1, steps 1..
       written.push_back(rec);
       if (rec.files > 0) r.checkpoints.push_back(rec);

@@ -33,6 +33,10 @@ struct CheckpointRunOptions {
   // With checkpoint.num_checkpoints_write 0: the checkpoints to read, oldest first, as an
   // earlier job wrote them (checkpoint_records.h), the same on every rank.
   std::vector<metrics::CheckpointRecord> earlier;
+  // Above 0: a checkpoint every every_s seconds (start to start) until the run is stopped
+  // (Ctrl-C, or its owner's ThreadStop: a mix's checkpointing job), none read back;
+  // checkpoint.num_checkpoints_write does not count then.
+  double every_s = 0;
 };
 
 metrics::RunRecord RunCheckpointWorkload(const config::WorkloadConfig& config,

@@ -132,12 +132,13 @@ metrics::CheckpointRecord Checkpointer::Write(uint64_t epoch, uint64_t step) {
   const auto files = CheckpointShardFiles(config_, rank_, ranks_);
   if (!files.empty()) WriteRecord(r, files);  // first: a killed write's files are ours too
   const double t0 = NowSeconds();
+  r.started_at_s = t0;
   for (const auto& [name, bytes] : files) {
     auto out = storage_->Create(r.path + "/" + name);
     for (uint64_t left = bytes; left > 0;) {
       // Ctrl-C stops a multi-gigabyte checkpoint within one chunk; the object being
       // written is discarded (never committed), so no partial file has a final name.
-      if (InterruptRequested()) throw Interrupted();
+      if (InterruptRequested()) throw Interrupted(InterruptReason());
       const size_t n = static_cast<size_t>(std::min<uint64_t>(left, buffer_.size()));
       out->Append(buffer_.data(), n);
       left -= n;
@@ -177,6 +178,7 @@ metrics::CheckpointRecord Checkpointer::Read(const metrics::CheckpointRecord& wh
   r.files = 0;
   r.ranks = 1;
   const double t0 = NowSeconds();
+  r.started_at_s = t0;
   for (const auto& [name, size_written] : CheckpointShardFiles(config_, shard_rank, ranks_)) {
     const std::string path = which.path + "/" + name;
     auto in = storage_->Open(path);
@@ -185,7 +187,7 @@ metrics::CheckpointRecord Checkpointer::Read(const metrics::CheckpointRecord& wh
       throw RuntimeError(fmt::format("checkpoint {} holds {} bytes, {} were written",
                                      storage_->Describe(path), size, size_written));
     for (uint64_t offset = 0; offset < size;) {
-      if (InterruptRequested()) throw Interrupted();
+      if (InterruptRequested()) throw Interrupted(InterruptReason());
       // Whole chunks as written, so each compares with the one pattern every chunk holds.
       const size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, size - offset));
       size_t got = 0;

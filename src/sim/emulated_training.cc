@@ -50,6 +50,7 @@ class EmulatedRun {
     const double cpu0 = metrics::ProcessCpuSeconds();
     const metrics::HostCpuTimes host0 = metrics::ReadHostCpuTimes();
     const double t0 = NowSeconds();
+    r_.started_at_s = t0;
 
     reads_ = SetUpReads(c_, local, options_.reads, storage_, dataset_.files);
     r_.read_engine = reads_.description;
@@ -111,7 +112,7 @@ class EmulatedRun {
 
   bool Stop(const PhaseOutcome& out) {
     if (out.interrupted) {
-      StopHere("interrupted");
+      StopHere(InterruptReason());
     } else if (out.failed) {
       StopHere(scheduler_->Error().value_or("a read failed"));
     } else if (!out.peer_failure.empty()) {
@@ -137,7 +138,7 @@ class EmulatedRun {
   bool StartTogether() {
     if (comm_.Barrier()) return true;
     if (InterruptRequested())
-      StopHere("interrupted");
+      StopHere(InterruptReason());
     else
       StopForPeer(comm_.PeerFailure().value_or("another rank stopped"));
     return false;

@@ -58,7 +58,7 @@ scan() {
 # app/'s families (docs/architecture.md): the frame every job fills below all, then the
 # workload helpers at app/'s top, then the jobs' families; a sweep runs runs. A family
 # includes only those below it (or itself): no arrow back up.
-declare -A app_rank=([frame]=0 [top]=1 [dataset]=2 [replay]=2 [run]=2 [train]=2 [sweep]=3)
+declare -A app_rank=([frame]=0 [top]=1 [dataset]=2 [replay]=2 [run]=2 [train]=2 [mix]=3 [sweep]=4)
 
 # scan_app ROOT OUT: writes ROOT/src/app's includes against its families to OUT, one a line.
 scan_app() {

@@ -11,8 +11,11 @@
 
 namespace trainbench::app {
 
-FolderResults::FolderResults(std::string output_folder, std::string log_file)
-    : output_folder_(std::move(output_folder)), log_file_(std::move(log_file)) {}
+FolderResults::FolderResults(std::string output_folder, std::string log_file,
+                             std::string folder_name)
+    : output_folder_(std::move(output_folder)),
+      log_file_(std::move(log_file)),
+      folder_name_(std::move(folder_name)) {}
 
 FolderResults::~FolderResults() {
   if (log_) std::fclose(log_);
@@ -20,7 +23,18 @@ FolderResults::~FolderResults() {
 }
 
 std::string FolderResults::Open(const std::string& name, const std::string& started) {
-  folder_ = report::CreateResultsFolder(output_folder_, name, started);
+  if (!folder_name_.empty()) {
+    const std::filesystem::path path = std::filesystem::path(output_folder_) / folder_name_;
+    std::error_code ec;
+    std::filesystem::create_directories(output_folder_, ec);
+    if (!std::filesystem::create_directory(path, ec))
+      throw IoError(fmt::format("cannot create results folder '{}': {}", path.string(),
+                                ec ? ec.message() : "it exists already"),
+                    ec.value());
+    folder_ = path.string();
+  } else {
+    folder_ = report::CreateResultsFolder(output_folder_, name, started);
+  }
   OpenLog();
   return folder_;
 }

@@ -43,10 +43,12 @@ class ResultsSink {
   virtual void Discard() = 0;
 };
 
-// Results under `output_folder`; the log is `log_file` in the job's folder ("": no log).
+// Results under `output_folder`; the log is `log_file` in the job's folder ("": no log). With
+// `folder_name`, the job's folder is named so (a mix's job: <mix folder>/<job>), not by the
+// job's name and start, and must not exist yet.
 class FolderResults : public ResultsSink {
  public:
-  FolderResults(std::string output_folder, std::string log_file);
+  FolderResults(std::string output_folder, std::string log_file, std::string folder_name = "");
   ~FolderResults() override;
   FolderResults(const FolderResults&) = delete;
   FolderResults& operator=(const FolderResults&) = delete;
@@ -63,6 +65,7 @@ class FolderResults : public ResultsSink {
 
   const std::string output_folder_;
   const std::string log_file_;
+  const std::string folder_name_;
   std::string folder_;
   std::mutex log_mutex_;
   std::FILE* log_ = nullptr;

@@ -159,13 +159,20 @@ RunOutcome CheckpointJob(const RunJobOptions& options, JobEnv& env) {
   // The host's first rank empties its page cache.
   run.first_rank_on_host = on_host.front() == static_cast<size_t>(ranks.Rank());
   run.drop_caches = options.drop_caches;
+  run.every_s = options.checkpoint_every_s;
   run.accelerators = layout.total_accelerators;
   run.log = [&](const std::string& line) { log.Info(line); };
   // Every shard's PUT and each read of it back.
   JobOpLog op_log(options.op_log, ranks, checkpoints->Describe(""));
   run.storage = &op_log.Wrap(*checkpoints);
   InstallInterruptHandler();
-  log.Info(StartLine(config, checkpoints->Describe(""), ranks.Size(), run.earlier, folder));
+  if (run.every_s > 0)
+    log.Info(fmt::format(
+        "run {}: checkpointing to {} over {} rank(s), one every {:g} s until stopped, none read "
+        "back, results in {}",
+        config.workload_name, checkpoints->Describe(""), ranks.Size(), run.every_s, folder));
+  else
+    log.Info(StartLine(config, checkpoints->Describe(""), ranks.Size(), run.earlier, folder));
   for (const auto& s : skipped) log.Info("checkpoint not read (it does not match this run): " + s);
   report::RulesReport rules;
   if (lead) {

@@ -179,6 +179,12 @@ RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
         "workflow.train and workflow.checkpoint are false: `trainbench run` emulates training "
         "or checkpointing; set one of them true");
   if (!config.workflow.train) return CheckpointJob(options, env);
+  if (options.checkpoint_every_s > 0)
+    throw UsageError(fmt::format(
+        "a checkpoint every {:g} s is for checkpointing workloads (workflow.train false); {} "
+        "trains: checkpoint it with checkpoint.steps_between_checkpoints or "
+        "checkpoint.epochs_between_checkpoints",
+        options.checkpoint_every_s, config.workload_name));
   dist::Communicator& ranks = env.ranks;
   const bool lead = ranks.Rank() == 0;
   RunStorages s = OpenRunStorages(options, env);

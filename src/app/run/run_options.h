@@ -29,6 +29,9 @@ struct RunJobOptions {
   // writes) in sai3-bench's op-log TSV (.zst: compressed); under mpirun one file per rank,
   // ".rankNNNN" before the extension (app/frame/job_op_log.h). "": none.
   std::string op_log;
+  // A checkpointing workload (workflow.train false) that writes a checkpoint every this many
+  // seconds until its owner stops it (a mix's job); 0: checkpoint.num_checkpoints_write.
+  double checkpoint_every_s = 0;
 };
 
 // How a run ended, RunJob's answer on every rank (JobReport: reports on rank 0 alone).

@@ -95,7 +95,8 @@ nlohmann::json RunSummary(const FinishedRun& run, const std::vector<metrics::Run
 // Writes the run's files but the summary through the writer, each whole or not at all; one
 // that could not be written is named here and counted by the writer.
 void WriteRunFiles(const FinishedRun& run, const std::vector<metrics::RunRecord>& records,
-                   const metrics::RunRecord& record) {
+                   const metrics::RunRecord& record,
+                   const std::vector<metrics::TimeseriesRow>& merged) {
   const auto& config = run.options.config;
   auto write = [&](const std::string& name, const std::string& text) {
     if (const std::string error = run.frame.writer().File(name, text); !error.empty())
@@ -105,9 +106,6 @@ void WriteRunFiles(const FinishedRun& run, const std::vector<metrics::RunRecord>
   if (run.options.interval_s > 0) {
     std::vector<std::vector<metrics::TimeseriesRow>> rows;
     for (const auto& r : records) rows.push_back(r.timeseries);
-    std::vector<metrics::TimeseriesRow> merged;
-    if (records.size() > 1)
-      merged = metrics::MergeRankRows(rows, AcceleratorCounts(run.layout, records.size()));
     write("timeseries.csv", report::TimeseriesCsv(rows, records.size() > 1 ? &merged : nullptr));
   }
   if (run.env.ranks.Size() > 1)  // each rank as it measured itself
@@ -128,7 +126,13 @@ std::string CheckpointRunWords(const metrics::RunRecord& record,
   return fmt::format("{} checkpoint(s) written, the last {} read back", written, read);
 }
 
-// The exit status and the last words: complete (0), interrupted (130), or stopped (1).
+// The job's owner stopped it (a mix's job that runs while the others do): it ended as asked.
+bool EndedAsAsked(const metrics::RunRecord& record) {
+  return !record.complete && ThreadStopRequested() && record.stop_reason == InterruptReason();
+}
+
+// The exit status and the last words: complete (0), ended as its owner asked (0), interrupted
+// (130), or stopped (1).
 void EndRun(const FinishedRun& run, bool job_ending, RunOutcome& out) {
   const auto& record = out.record;
   if (record.complete) {
@@ -142,6 +146,10 @@ void EndRun(const FinishedRun& run, bool job_ending, RunOutcome& out) {
               ? "AU not meaningful: " + out.summary["au_not_meaningful_reason"].get<std::string>()
           : out.summary["passed"].get<bool>() ? std::string("passed")
                                               : std::string("failed")));
+    return;
+  }
+  if (EndedAsAsked(record)) {
+    run.frame.log().Info("run ended: " + record.stop_reason);
     return;
   }
   if (record.stop_reason == "interrupted") {
@@ -165,11 +173,12 @@ RunOutcome ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
   // A signal to rank 0 under several ranks is mpirun ending the job (Ctrl-C, or a rank
   // that died): the others may be gone, so rank 0 keeps its own measurements rather than
   // wait for theirs, and ends the job once they are written.
-  const bool job_ending = lead && ranks.Size() > 1 && InterruptRequested();
+  const bool job_ending =
+      lead && ranks.Size() > 1 && InterruptRequested() && !ThreadStopRequested();
   const auto records = job_ending ? std::vector{mine} : run.frame.Gather(mine);
   if (!lead) {
     if (!mine.complete && !mine.stopped_by_peer) LogWarning("stopped: " + mine.stop_reason);
-    out.exit_code = mine.complete                       ? 0
+    out.exit_code = mine.complete || EndedAsAsked(mine) ? 0
                     : mine.stop_reason == "interrupted" ? static_cast<int>(ExitCode::kInterrupted)
                                                         : static_cast<int>(ExitCode::kRuntime);
     return out;
@@ -180,7 +189,13 @@ RunOutcome ReportRun(const FinishedRun& run, const metrics::RunRecord& mine) {
   const std::string finished = UtcStamp();
   out.summary = RunSummary(run, records, out.record, finished, job_ending);
   out.text = report::ConsoleTable(out.record, config) + (run.rules ? run.rules->table : "");
-  WriteRunFiles(run, records, out.record);
+  if (records.size() > 1) {  // the job's rows, every rank's accelerators in each
+    std::vector<std::vector<metrics::TimeseriesRow>> rows;
+    for (const auto& r : records) rows.push_back(r.timeseries);
+    out.record.timeseries =
+        metrics::MergeRankRows(rows, AcceleratorCounts(run.layout, records.size()));
+  }
+  WriteRunFiles(run, records, out.record, out.record.timeseries);
   // The series is the run's own (merged over ranks), written above: none for the frame's.
   JobEnding ending;
   ending.complete = out.record.complete;
