@@ -63,9 +63,11 @@ void AddMixCommand(CLI::App& app, Action& action) {
   command->add_option("mix", flags.words,
                       "A mix file (YAML: jobs: [...]), then overrides: KEY=VALUE or "
                       "NAME:KEY=VALUE");
-  command->add_option("--job", flags.jobs,
-                      "A job, as words KEY=VALUE: workload=W accelerators=N [name=N] "
-                      "[every_s=S] [background=true] [dataset.data_folder=...] (repeatable)");
+  command
+      ->add_option("--job", flags.jobs,
+                   "A job, as words KEY=VALUE: workload=W accelerators=N [name=N] "
+                   "[every_s=S] [background=true] [dataset.data_folder=...] (repeatable)")
+      ->allow_extra_args(false);  // one word per --job: the overrides after it are the mix's
   command->add_flag("--baseline", flags.options.baseline,
                     "Run each job alone first, so each job's cost of sharing is measured");
   AddOutputFlag(*command, flags.options.output_folder,

@@ -224,8 +224,17 @@ void ApplyMixOverride(Mix& mix, const std::string& text) {
   const auto colon = text.find(':');
   if (colon != std::string::npos && colon < eq) {  // NAME:KEY=VALUE
     const std::string name = text.substr(0, colon);
-    MixJob& job = MixJobNamed(mix, name, fmt::format("'{}'", text));
-    job.overrides.push_back(KeyValue(text.substr(colon + 1), fmt::format("'{}'", text)));
+    const std::string where = fmt::format("'{}'", text);
+    MixJob& job = MixJobNamed(mix, name, where);
+    const std::string key = text.substr(colon + 1, eq - colon - 1), value = text.substr(eq + 1);
+    if (key == "accelerators")
+      job.accelerators = Accelerators(value, where);
+    else if (key == "every_s")
+      job.every_s = EverySeconds(value, where);
+    else if (key == "background")
+      job.background = Flag(value, key, where);
+    else
+      job.overrides.push_back(KeyValue(text.substr(colon + 1), where));
     return;
   }
   KeyValue(text, "override");

@@ -49,7 +49,8 @@ struct Mix {
 Mix LoadMixFile(const std::string& path);
 // One --job's text.
 MixJob ParseMixJob(const std::string& text);
-// A command-line override: "KEY=VALUE" for every job, "NAME:KEY=VALUE" for the job NAME.
+// A command-line override: "KEY=VALUE" for every job, "NAME:KEY=VALUE" for the job NAME (KEY
+// a workload key, or the job's own accelerators, every_s or background).
 void ApplyMixOverride(Mix& mix, const std::string& text);
 // Names each unnamed job (its workload's name; -2, -3... for repeats) and checks the mix:
 // 1 to kMaxMixJobs jobs, names unique and well-formed, at least one foreground job.

@@ -286,13 +286,15 @@ MixOutcome MixJob(const MixOptions& options, JobEnv& env, const MixResults& resu
   out.text = MixTable(out.figures);
   JobEnding ending;
   ending.interrupted = InterruptRequested();
-  for (const auto& job : together.jobs)
-    if (job.exit_code != 0 || (!job.record.complete && !job.spec.Background())) {
-      ending.complete = false;
-      if (ending.stop_reason.empty())
-        ending.stop_reason = fmt::format("job {}: {}", job.spec.name,
-                                         job.error.empty() ? job.record.stop_reason : job.error);
-    }
+  // The job that stopped the mix first (a failure), then one the mix stopped for it.
+  for (const bool failed : {true, false})
+    for (const auto& job : together.jobs)
+      if (failed ? job.exit_code != 0 : !job.record.complete && !job.spec.Background()) {
+        ending.complete = false;
+        if (ending.stop_reason.empty())
+          ending.stop_reason = fmt::format("job {}: {}", job.spec.name,
+                                           job.error.empty() ? job.record.stop_reason : job.error);
+      }
   if (together.jobs.empty()) {
     ending.complete = false;
     ending.stop_reason = "interrupted";

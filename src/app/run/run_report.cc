@@ -126,9 +126,11 @@ std::string CheckpointRunWords(const metrics::RunRecord& record,
   return fmt::format("{} checkpoint(s) written, the last {} read back", written, read);
 }
 
-// The job's owner stopped it (a mix's job that runs while the others do): it ended as asked.
+// The job's owner stopped it (a mix's job that runs while the others do): it ended as asked,
+// by its own stop or by another rank's notice of the same ("rank 1 (host): <reason>").
 bool EndedAsAsked(const metrics::RunRecord& record) {
-  return !record.complete && ThreadStopRequested() && record.stop_reason == InterruptReason();
+  return !record.complete && ThreadStopRequested() &&
+         record.stop_reason.find(InterruptReason()) != std::string::npos;
 }
 
 // The exit status and the last words: complete (0), ended as its owner asked (0), interrupted

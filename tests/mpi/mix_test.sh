@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `trainbench mix` over 2 ranks: two trainings and a checkpointing workload every 0.5 s, each
+# job's accelerators split over both ranks (each job on its own communicator, on its own
+# thread in every rank), each first alone (--baseline). Each job's results say 2 ranks; each
+# training's figures in the mix equal its figures alone (AU within 5 points, samples/s within
+# 10%: a local folder, uncontended); the checkpoints were written by both ranks, one every
+# 0.5 s, until the trainings ended.
+source "$(dirname "$0")/../lib/common.sh"
+cd "$WORK"
+skip_unless "command -v mpirun" "$MPI_NEEDS"
+
+data=(dataset.num_files_train=64 dataset.num_samples_per_file=8 dataset.record_length_bytes=100000
+  dataset.record_length_bytes_stdev=0 "dataset.data_folder=$WORK/r50")
+expect_exit 0 dg.out "$TB" datagen resnet50_h100 "${data[@]}" --no-progress
+small=(model.num_layers=2 model.transformer.hidden_size=256 model.transformer.ffn_hidden_size=1024
+  model.transformer.vocab_size=2000 model.transformer.num_attention_heads=8)
+mpi_launch 240 -np 2 "$TB" mix --baseline --interval 0.2 \
+  --job "name=big workload=resnet50_h100 accelerators=4 train.computation_time=0.02 train.epochs=2" \
+  --job "name=small workload=resnet50_h100 accelerators=2 train.computation_time=0.01 train.epochs=1" \
+  --job "name=ck workload=llama3_8b accelerators=2 every_s=0.5 $(echo "${small[@]}") checkpoint.checkpoint_folder=$WORK/ck" \
+  "${data[@]}" reader.batch_size=4 "output.folder=$WORK/res" >mix.out 2>mix.err ||
+  { cat mix.err; fail "the mix over 2 ranks"; }
+folder=$(json_last_line mix.out 'd["trainbench"]["results"]')
+contains mix.err "[big] rank 0's share: epoch 2/2"
+check "each job over 2 ranks, its figures as alone" "$PY" - "$folder" <<'PY'
+import json, os, sys
+s = json.load(open(os.path.join(sys.argv[1], "summary.json")))
+assert s["kind"] == "mix" and s["complete"], s["stop_reason"]
+jobs = {j["name"]: j for j in s["jobs"]}
+for name in ("big", "small"):
+    j = jobs[name]
+    own = json.load(open(os.path.join(j["results"], "summary.json")))
+    assert own["num_ranks"] == 2 and own["complete"], (own["num_ranks"], own["stop_reason"])
+    assert own["num_accelerators"] == j["accelerators"], own["num_accelerators"]
+    cost = j["alone"]["cost"]
+    assert j["au_percentage"] >= 90 and abs(cost["au_points"]) <= 5, (name, j["au_percentage"], cost)
+    assert 0.9 <= cost["samples_per_second_ratio"] <= 1.1, (name, cost)
+ck = jobs["ck"]
+assert ck["exit_code"] == 0 and ck["checkpoints_written"] >= 3, ck
+own = json.load(open(os.path.join(ck["results"], "summary.json")))
+assert all(c["ranks"] == 2 for c in own["checkpoints"]), own["checkpoints"]
+assert len(s["bursts"]) == ck["checkpoints_written"], s["bursts"]
+PY
+done_ok
