@@ -1,10 +1,13 @@
-"""Checks the report page of a datagen, stage, train, staged-train, sweep, replay, sai3 or fidelity
-result (Chromium's
+"""Checks the report page of a datagen, stage, train, staged-train, sweep, replay, sai3, fidelity
+or mix result (Chromium's
 --dump-dom, after the page's scripts ran) against the results folders it was made from: the
 page knows the kind, the outcome is summary.json's, every figure in the table is
 summary.json's value, every chart was drawn, and the points it drew are timeseries.csv's
 columns (a stage's time account: summary.json's shares); a job shorter than one --interval
-(one row) has a note in place of each time chart.
+(one row) has a note in place of each time chart. A mix's page (one section per mix): its
+jobs' table and the AU inside/outside bursts table say summary.json's figures, each as the
+page formats numbers; the AU chart has a line per training job (series.t_s/au_percentage,
+nulls as gaps) and the checkpoint bursts as its bands; the storage charts are storage.series.
 Usage: check_job_dom.py DOM.html KIND RESULTS_DIR..."""
 import csv
 import html
@@ -12,6 +15,7 @@ import json
 import os
 import re
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dom_page import Page, close  # noqa: E402
@@ -32,6 +36,18 @@ CHARTS = {
                  "fidelity-error": "error_percent", "fidelity-stall-error": "stall_error_points"},
 }
 SHARES = ["transfer_s", "retry_wasted_s", "verify_s", "extract_s"]
+# A mix's tables: each figure of a job (its key in summary.json's jobs[]) and the digits the
+# page writes it with (None: as it is).
+MIX_JOB_COLUMNS = [("name", None), ("workload", None), ("role", None), ("every_s", 2),
+                   ("accelerators", 0), ("au_percentage", 2), ("samples_per_second", 1),
+                   ("MB_per_second", 1), ("read_latency_ms.p99", 3), ("checkpoints_written", 0),
+                   ("checkpoint_write_GB_per_second", 3)]
+MIX_BASELINE_COLUMNS = [("alone.au_percentage", 2), ("alone.cost.au_points", 2),
+                        ("alone.cost.samples_per_second_ratio", 3),
+                        ("alone.checkpoint_write_GB_per_second", 3)]
+MIX_END_COLUMNS = [("stop_reason", None), ("results", None)]
+MIX_BURST_AU_COLUMNS = [("name", None), ("au_percentage", 2), ("au_in_bursts_percentage", 2),
+                        ("au_outside_bursts_percentage", 2), ("intervals_in_bursts", 0)]
 
 
 def at(d, path):
@@ -51,7 +67,53 @@ GRID = kind == "sweep" and json.load(open(f"{folders[0]}/summary.json")).get("mo
 if GRID:
     CHARTS["sweep"] = {"grid-au": "au_percentage", "grid-samples": "samples_per_second",
                        "grid-mbps": "MB_per_second"}
-page = Page()
+
+
+class JobRowsPage(Page):
+    """Page, and the rows of a mix's job tables: table id -> [(job, [(key, data-value, text)])]."""
+
+    def __init__(self):
+        super().__init__()
+        self.job_rows, self._job_table, self._job_cell = {}, None, None
+
+    def handle_starttag(self, tag, attrs):
+        super().handle_starttag(tag, attrs)
+        a = dict(attrs)
+        if tag == "table":
+            self._job_table = a.get("id")
+        if tag == "tr" and "data-job" in a and self._job_table:
+            self.job_rows.setdefault(self._job_table, []).append((a["data-job"], []))
+        if tag == "td" and "data-key" in a and self._job_table:
+            self._job_cell = [a["data-key"], a.get("data-value"), ""]
+
+    def handle_data(self, data):
+        super().handle_data(data)
+        if self._job_cell is not None:
+            self._job_cell[2] += data
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._job_cell is not None:
+            self.job_rows[self._job_table][-1][1].append(tuple(self._job_cell))
+            self._job_cell = None
+        super().handle_endtag(tag)
+        if tag == "table":
+            self._job_table = None
+
+
+def formatted(v, digits):
+    """v as the page writes it: '-' for null, numbers as toLocaleString('en-US') with `digits`
+    decimals (rounding half away from zero, as it does), else as it is."""
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, (int, float)):
+        rounded = Decimal(v).quantize(Decimal(1).scaleb(-(digits or 0)), rounding=ROUND_HALF_UP)
+        return f"{rounded:,.{digits or 0}f}"
+    return str(v)
+
+
+page = JobRowsPage()
 page.feed(open(dom, encoding="utf-8").read())
 assert page.body.get("data-report-ready") == "true", "the page's script did not finish"
 assert page.body.get("data-kind") == kind, page.body.get("data-kind")
@@ -62,8 +124,13 @@ def series_rows(folder):
     return [r for r in csv.DictReader(open(path)) if r["rank"] == "0"] if os.path.exists(path) else []
 
 
+# A mix's charts, one set per mix of the page (the first without a suffix).
+suffix = lambda i: f"-{i + 1}" if i else ""
+if kind == "mix":
+    CHARTS["mix"] = {f"mix-{c}{suffix(i)}": None for i in range(len(folders))
+                     for c in ("au", "storage", "share")}
 # Jobs shorter than one --interval (one partial row each) get a note instead of a time chart.
-if not GRID and all(len(series_rows(f)) < 2 for f in folders):
+if kind != "mix" and not GRID and all(len(series_rows(f)) < 2 for f in folders):
     series = [c for c, src in CHARTS[kind].items() if isinstance(src, tuple)]
     assert sorted(page.missing) == sorted(series), (page.missing, series)
     CHARTS[kind] = {c: src for c, src in CHARTS[kind].items() if c not in series}
@@ -130,6 +197,62 @@ if kind == "fidelity":  # the points table: a row per storage speed, as measured
             abs(compute_ms[1] - real["compute_ms"]) <= 0.5 + 1e-6, (r, p)  # whole ms, rounded
         assert drift is None or \
             f"({drift:,.1f}%; {p['drifted_rounds']} of {p['repeat']} drifted; {p['tries']} tries)" in r[8], (r, p)
+
+if kind == "mix":
+    def check_job_table(table, jobs, columns):
+        rows = page.job_rows.get(table)
+        assert rows is not None, (table, sorted(page.job_rows))
+        assert [job for job, _ in rows] == [j["name"] for j in jobs], (table, rows)
+        for (name, cells), j in zip(rows, jobs):
+            assert [c[0] for c in cells] == [key for key, _ in columns], (table, name, cells)
+            for (key, value, text), (_, digits) in zip(cells, columns):
+                want = at(j, key)
+                # The figure itself (as summary.json has it) and as the page writes it.
+                assert (value == "" if want is None else json.loads(value) == want), \
+                    (table, name, key, value, want)
+                shown = (("complete" if j["complete"] else want or "incomplete")
+                         if key == "stop_reason" else formatted(want, digits))
+                assert text.strip() == shown, (table, name, key, text, shown)
+
+    for i, s in enumerate(summaries):
+        sfx, jobs = suffix(i), s["jobs"]
+        trainings = [j for j in jobs if j["kind"] == "run"]
+        assert trainings, f"{folders[i]}: no training job to draw"
+        check_job_table("mix-jobs" + sfx, jobs, MIX_JOB_COLUMNS +
+                        (MIX_BASELINE_COLUMNS if s["mix"]["baseline"] else []) + MIX_END_COLUMNS)
+        check_job_table("mix-burst-au" + sfx, trainings, MIX_BURST_AU_COLUMNS)
+        # Each training's AU over the mix's time axis, a gap (null) where it was not training.
+        sets = points["mix-au" + sfx]["datasets"]
+        assert [d["label"] for d in sets] == [j["name"] for j in trainings], sets
+        for d, j in zip(sets, trainings):
+            series = j["series"]
+            assert [p["x"] for p in d["data"]] == series["t_s"], (j["name"], d["data"])
+            assert [p["y"] for p in d["data"]] == series["au_percentage"], (j["name"], d["data"])
+        # The bursts, each drawn as a band on the AU and the storage charts.
+        for chart in ("mix-au", "mix-storage"):
+            bands = json.loads(page.canvases[chart + sfx]["data-bands"])
+            assert bands == s["bursts"], (chart + sfx, bands, s["bursts"])
+        if s["bursts"]:
+            rows = page.tables["mix-bursts" + sfx][1:]
+            assert [(r[0], r[1], r[2], r[3]) for r in rows] == \
+                [(b["job"], b["operation"], formatted(b["start_s"], 3), formatted(b["end_s"], 3))
+                 for b in s["bursts"]], rows
+        storage = s["storage"]["series"]
+        sets = points["mix-storage" + sfx]["datasets"]
+        assert len(sets) == 1, [d["label"] for d in sets]
+        assert [(p["x"], p["y"]) for p in sets[0]["data"]] == \
+            list(zip(storage["t_s"], storage["MB_per_second"])), sets[0]["data"]
+        # Each job's share, in %, in the jobs' order.
+        sets = points["mix-share" + sfx]["datasets"]
+        shared = [j["name"] for j in jobs if j["name"] in storage["share"]]
+        assert [d["label"] for d in sets] == shared, (sets, shared)
+        for d, name in zip(sets, shared):
+            assert [p["x"] for p in d["data"]] == storage["t_s"], name
+            want = [None if v is None else 100 * v for v in storage["share"][name]]
+            got = [p["y"] for p in d["data"]]
+            assert all((g is None) == (w is None) and (g is None or close(g, w))
+                       for g, w in zip(got, want)) and len(got) == len(want), (name, got, want)
+    CHARTS["mix"] = {}  # checked above
 
 for chart, source in CHARTS[kind].items():
     sets = points[chart]["datasets"]

@@ -121,8 +121,19 @@ void AuAroundBursts(const MixJobResult& job, size_t index, double offset,
   out["intervals_in_bursts"] = in.size();
 }
 
+// Adds `bytes`, moved evenly over [start, end), to the bins of `step` seconds they overlap.
+void Spread(double bytes, double start, double end, double step, std::vector<double>& bins) {
+  const double length = std::max(end - start, 1e-9);
+  for (size_t bin = 0; bin < bins.size(); ++bin) {
+    const double lo = static_cast<double>(bin) * step, hi = lo + step;
+    const double overlap = std::min(hi, end) - std::max(lo, start);
+    if (overlap > 0) bins[bin] += bytes * overlap / length;
+  }
+}
+
 // The storage over the mix: every job's reads and checkpoint bytes per interval, and each
-// job's share of them.
+// job's share of them. A job's rows start a little after the mix's clock: each row's bytes are
+// spread over the time it covers, as a burst's are.
 ordered_json StorageSeries(const MixRecord& mix, const std::vector<Burst>& bursts,
                            double interval_s) {
   const double step = interval_s > 0 ? interval_s : 1;
@@ -132,18 +143,12 @@ ordered_json StorageSeries(const MixRecord& mix, const std::vector<Burst>& burst
     const double offset = Offset(mix.jobs[j], mix.started_at_s);
     for (const auto& row : mix.jobs[j].record.timeseries) {
       const double end = offset + row.elapsed_s;
-      const auto bin = std::min(bins - 1, static_cast<size_t>(std::max(0.0, (end - 1e-9) / step)));
-      bytes[j][bin] += row.io_mb_per_second * kMB * row.interval_s;
+      Spread(row.io_mb_per_second * kMB * row.interval_s, end - row.interval_s, end, step,
+             bytes[j]);
     }
   }
-  for (const auto& b : bursts) {  // a burst's bytes spread evenly over its time
-    const double length = std::max(b.end - b.start, 1e-9);
-    for (size_t bin = 0; bin < bins; ++bin) {
-      const double lo = static_cast<double>(bin) * step, hi = lo + step;
-      const double overlap = std::min(hi, b.end) - std::max(lo, b.start);
-      if (overlap > 0) bytes[b.job][bin] += static_cast<double>(b.bytes) * overlap / length;
-    }
-  }
+  for (const auto& b : bursts)
+    Spread(static_cast<double>(b.bytes), b.start, b.end, step, bytes[b.job]);
   ordered_json t = ordered_json::array(), total = ordered_json::array(),
                share = ordered_json::object();
   for (const auto& job : mix.jobs) share[job.spec.name] = ordered_json::array();

@@ -111,7 +111,8 @@
     config.options = Object.assign({animation: false, responsive: true,
                                     maintainAspectRatio: false, normalized: true},
                                    config.options || {});
-    config.plugins = [phaseMarks];
+    // A chart's own inline plugins (a mix's burst bands) come after the phase marks.
+    config.plugins = [phaseMarks].concat(config.plugins || []);
     const c = new Chart(canvas.getContext('2d'), config);
     // What was drawn, for tests and for readers who want the numbers.
     canvas.setAttribute('data-points', JSON.stringify(

@@ -8,7 +8,7 @@
     const kindName = {datagen: 'datagen', stage: 'stage', train: 'training',
                       staged_train: 'staged training', sweep: 'sweep',
                       replay: 'replay', sai3: 'sai3-bench workload',
-                      fidelity: 'fidelity study'}[kind] || kind;
+                      fidelity: 'fidelity study', mix: 'mix'}[kind] || kind;
     const staged = kind === 'stage' || kind === 'staged_train';
     document.body.setAttribute('data-kind', kind);
     document.getElementById('subtitle').textContent = runs.length === 1
@@ -20,12 +20,16 @@
     // A job killed before its end left the summary it wrote when it began: no figures yet.
     const leadFigure = {sweep: 'mode', replay: 'operations', sai3: 'operations',
                         fidelity: 'points_total',
-                        datagen: 'files_written', train: 'radix_metrics.images_per_second'};
+                        datagen: 'files_written', train: 'radix_metrics.images_per_second',
+                        mix: 'mix.wall_s'};
     // A find-max sweep's summary names its mode ("find_max"); one written before it did has
     // its answer sentence alone.
     const ended = (s) => at(s, leadFigure[kind] || 'bytes') != null ||
                          (kind === 'sweep' && s.sentence != null);
     function headline(s) {
+      if (!ended(s) && kind === 'mix')
+        return 'no final figures: the mix did not end; each job\'s results folder in it ' +
+               'holds what that job did';
       if (!ended(s))
         return 'no final figures: the job did not end; its time series below shows what it ' +
                'did until then';
@@ -33,6 +37,21 @@
         return `${s.points_done} of ${s.points_total} points run` +
                (s.points_resumed ? ` (${s.points_resumed} by an earlier invocation)` : '');
       if (kind === 'sweep') return s.sentence;
+      if (kind === 'mix') {
+        const st = s.storage || {};
+        const costs = (s.jobs || []).filter((j) => at(j, 'alone.cost.au_points') != null);
+        const worst = costs.reduce((w, j) => (w && w.alone.cost.au_points >=
+                                              j.alone.cost.au_points ? w : j), null);
+        return `${s.mix.jobs} jobs together for ${num(s.mix.wall_s, 2)} s against one ` +
+               `storage: ${num(st.MB_per_second, 1)} MB/s (${num(st.read_MB_per_second, 1)} ` +
+               `reads, ${num(st.checkpoint_MB_per_second, 1)} checkpoints), ` +
+               `${(s.bursts || []).length} checkpoint burst(s)` +
+               (!worst ? ''
+                : worst.alone.cost.au_points > 0
+                    ? `; sharing cost ${worst.name} the most: ` +
+                      `${num(worst.alone.cost.au_points, 2)} AU points against it alone`
+                    : '; sharing cost no training AU against it alone');
+      }
       if (kind === 'fidelity') {
         const w = (s.worst || {}).emulated || {};
         const noun = `storage speed${s.points_total === 1 ? '' : 's'}`;
@@ -178,6 +197,19 @@
       figures.fidelity.push([`${path}: worst images/s error %`, `worst.${path}.error_percent`, 1],
                             [`${path}: worst stall error, points`,
                              `worst.${path}.stall_error_points`, 1]);
+    figures.mix = [['jobs', 'mix.jobs'], ['wall s', 'mix.wall_s', 3],
+                   ['interval s', 'mix.interval_s', 2],
+                   ['each job alone first (--baseline)', 'mix.baseline'],
+                   ['storage MB/s', 'storage.MB_per_second', 1],
+                   ['read MB/s', 'storage.read_MB_per_second', 1],
+                   ['checkpoint MB/s', 'storage.checkpoint_MB_per_second', 1],
+                   ['reads', 'storage.reads'], ['checkpoint files', 'storage.checkpoint_files'],
+                   ['operations/s', 'storage.operations_per_second', 1],
+                   ['read p50 ms', 'storage.read_latency_ms.p50', 3],
+                   ['read p90 ms', 'storage.read_latency_ms.p90', 3],
+                   ['read p99 ms', 'storage.read_latency_ms.p99', 3],
+                   ['read p99.9 ms', 'storage.read_latency_ms.p999', 3],
+                   ['read max ms', 'storage.read_latency_ms.max', 3]];
     figures.staged_train = figures.stage.concat(
         [['compute s', 'compute_s', 3], ['images/s', 'train.radix_metrics.images_per_second', 1],
          ['data wait share', 'train.trainbench.data_wait_share', 4]]);
@@ -200,7 +232,8 @@
 
     // ---- charts
     const charts = el('div', {class: 'charts'});
-    section('Charts').append(charts);
+    // A mix draws its charts in its own section, one per mix of a comparison.
+    if (kind !== 'mix') section('Charts').append(charts);
     if (staged) {
       const parts = [['transfer', 'transfer_s'], ['retry wasted', 'retry_wasted_s'],
                      ['verify', 'verify_s'], ['extract', 'extract_s']];
@@ -564,6 +597,159 @@
                                          ? num(o.first_byte_latency_ms.p50, 3) : '-',
                                      o.errors ? `${o.errors}: ${o.first_error}` : '0']),
                                    i === 0 ? 'sai3-ops-table' : undefined));
+    }
+
+    if (kind === 'mix') {
+      // Each checkpoint burst as a band across a mix's time charts, in its job's colour (a
+      // read's paler): where a training's AU dips inside one, another job's checkpoint cost it.
+      const burstBands = {
+        id: 'burstBands',
+        beforeDatasetsDraw(drawn) {
+          const {ctx, chartArea, scales} = drawn;
+          const shown = [];
+          ctx.save();
+          for (const band of drawn.options.plugins.burstBands || []) {
+            const left = Math.max(chartArea.left, scales.x.getPixelForValue(band.start_s));
+            const right = Math.min(chartArea.right, scales.x.getPixelForValue(band.end_s));
+            if (right < left) continue;
+            ctx.fillStyle = band.color + (band.operation === 'read' ? '24' : '45');
+            // A burst shorter than a pixel is still seen.
+            ctx.fillRect(left, chartArea.top, Math.max(1, right - left),
+                         chartArea.bottom - chartArea.top);
+            shown.push({job: band.job, operation: band.operation, start_s: band.start_s,
+                        end_s: band.end_s, bytes: band.bytes});
+          }
+          ctx.restore();
+          // The bands drawn, as the canvas's data-points has its lines: for tests and readers.
+          drawn.canvas.setAttribute('data-bands', JSON.stringify(shown));
+        }
+      };
+      // A figure of a job as summary.json has it (data-value) and as the page writes it.
+      function jobCell(job, key, how, colorOfJob) {
+        const v = at(job, key);
+        let text = typeof v === 'number' ? num(v, how || 0) : v == null ? '-' : String(v);
+        if (key === 'stop_reason') text = job.complete ? 'complete' : v || 'incomplete';
+        const td = el('td', {'data-key': key, 'data-value': v == null ? '' : JSON.stringify(v)});
+        if (key === 'name') td.append(el('span', {class: 'swatch',
+                                                  style: 'background:' + colorOfJob}));
+        td.append(text);
+        return td;
+      }
+      function jobTable(parent, id, columns, list, colorOf) {
+        const t = el('table', {id: id});
+        const box = el('div', {class: 'wide'}, t);
+        t.append(el('tr', {}, ...columns.map((c) => el('th', {}, c[0]))));
+        for (const job of list)
+          t.append(el('tr', {'data-job': job.name},
+                      ...columns.map(([, key, how]) => jobCell(job, key, how, colorOf(job.name)))));
+        parent.append(box);
+      }
+      runs.forEach((r, i) => {
+        const s = S(r);
+        // A mix stopped before its end wrote no figures: its outcome says so.
+        if (!s.mix || !Array.isArray(s.jobs) || !s.storage) return;
+        const suffix = i ? '-' + (i + 1) : '';
+        const jobs = s.jobs;
+        const colorOf = (name) => color(Math.max(0, jobs.findIndex((j) => j.name === name)));
+        const trainings = jobs.filter((j) => j.kind === 'run');
+        const bursts = s.bursts || [];
+        const where = section(runs.length > 1 ? `Mix ${label(r, i)}` : 'Jobs');
+        const columns = [['job', 'name'], ['workload', 'workload'], ['role', 'role'],
+                         ['checkpoint every s', 'every_s', 2], ['accelerators', 'accelerators'],
+                         ['AU %', 'au_percentage', 2], ['samples/s', 'samples_per_second', 1],
+                         ['MB/s', 'MB_per_second', 1], ['read p99 ms', 'read_latency_ms.p99', 3],
+                         ['checkpoints written', 'checkpoints_written'],
+                         ['checkpoint write GB/s', 'checkpoint_write_GB_per_second', 3]];
+        if (s.mix.baseline)
+          columns.push(['AU alone %', 'alone.au_percentage', 2],
+                       ['cost: AU points', 'alone.cost.au_points', 2],
+                       ['samples/s against alone', 'alone.cost.samples_per_second_ratio', 3],
+                       ['checkpoint GB/s alone', 'alone.checkpoint_write_GB_per_second', 3]);
+        columns.push(['ended', 'stop_reason'], ['results', 'results']);
+        jobTable(where, 'mix-jobs' + suffix, columns, jobs, colorOf);
+        where.append(el('p', {class: 'note'},
+                        'Each job\'s figures as its own results report them (each folder is an ' +
+                        'ordinary run\'s: `trainbench report` draws it)' +
+                        (s.mix.baseline ? '; alone: the same job run by itself first ' +
+                                          '(--baseline); the cost is its AU alone less its AU ' +
+                                          'here, and its samples/s here over alone.' : '.')));
+
+        const mixCharts = el('div', {class: 'charts'});
+        where.append(mixCharts);
+        const timeAxis = {type: 'linear', min: 0, suggestedMax: s.mix.wall_s,
+                          title: {display: true, text: 'seconds since the mix\'s jobs started'}};
+        const bands = bursts.map((b) => ({job: b.job, operation: b.operation, start_s: b.start_s,
+                                          end_s: b.end_s, bytes: b.bytes,
+                                          color: colorOf(b.job)}));
+        const bandNote = bursts.length
+            ? ' The shaded bands are the checkpoint bursts, each in its job\'s colour ' +
+              '(writes darker, reads paler).'
+            : ' No job wrote or read a checkpoint: no bursts.';
+        const auSets = trainings.map((j) => {
+          const t = j.series || {t_s: [], au_percentage: []};
+          return {label: j.name, borderColor: colorOf(j.name), backgroundColor: colorOf(j.name),
+                  pointRadius: t.t_s.length > 1 ? 0 : 3, borderWidth: 1.5, spanGaps: false,
+                  data: t.t_s.map((x, k) => ({x: x, y: t.au_percentage[k]}))};
+        });
+        chart(mixCharts, 'mix-au' + suffix, 'Each job\'s AU over time',
+              {type: 'line', data: {datasets: auSets},
+               options: {scales: {x: timeAxis,
+                                  y: {min: 0, max: 105,
+                                      title: {display: true, text: 'AU %'}}},
+                         plugins: {burstBands: bands}},
+               plugins: [burstBands]},
+              'Per interval, each training\'s share of its accelerators\' time not ' +
+              'spent waiting for data; a gap where it was not training.' + bandNote);
+        const st = s.storage.series || {t_s: [], MB_per_second: [], share: {}};
+        chart(mixCharts, 'mix-storage' + suffix, 'The storage: MB/s over time',
+              {type: 'line',
+               data: {datasets: [{label: 'every job', borderColor: '#1d2330',
+                                  backgroundColor: '#1d2330', borderWidth: 1.5,
+                                  pointRadius: st.t_s.length > 1 ? 0 : 3,
+                                  data: st.t_s.map((x, k) => ({
+                                    x: x, y: st.MB_per_second[k]}))}]},
+               options: {scales: {x: timeAxis,
+                                  y: {beginAtZero: true,
+                                      title: {display: true,
+                                              text: 'MB/s (10^6 B/s)'}}},
+                         plugins: {burstBands: bands}},
+               plugins: [burstBands]},
+              'The bytes every job read and every checkpoint wrote or read, per ' +
+              'interval.' + bandNote);
+        const shared = jobs.map((j) => j.name).filter((name) => (st.share || {})[name]);
+        chart(mixCharts, 'mix-share' + suffix, 'Each job\'s share of the storage\'s bytes (%)',
+              {type: 'line',
+               data: {datasets: shared.map((name, k) => ({
+                 label: name, borderColor: colorOf(name), backgroundColor: colorOf(name) + '99',
+                 fill: k ? '-1' : 'origin', borderWidth: 1, pointRadius: 0,
+                 data: st.t_s.map((x, n) => ({
+                   x: x, y: st.share[name][n] == null ? null : 100 * st.share[name][n]}))}))},
+               options: {scales: {x: timeAxis,
+                                  y: {stacked: true, min: 0, max: 100,
+                                      title: {display: true, text: '% of the bytes'}}}}},
+              'Stacked: the jobs\' shares of each interval\'s bytes add up to 100% (0 where ' +
+              'nothing moved).');
+
+        where.append(el('h3', {}, 'AU inside and outside the checkpoint bursts'));
+        jobTable(where, 'mix-burst-au' + suffix,
+                 [['job', 'name'], ['AU %', 'au_percentage', 2],
+                  ['AU in bursts %', 'au_in_bursts_percentage', 2],
+                  ['AU outside bursts %', 'au_outside_bursts_percentage', 2],
+                  ['intervals in bursts', 'intervals_in_bursts']],
+                 trainings, colorOf);
+        where.append(el('p', {class: 'note'},
+                        'The mean AU of each training\'s intervals that overlap another ' +
+                        'job\'s burst, and of those that do not ("-": no other job\'s bursts).'));
+        if (bursts.length) {
+          where.append(el('h3', {}, 'Checkpoint bursts'));
+          table(where, ['job', 'operation', 'start s', 'end s', 'seconds', 'bytes', 'GB/s'],
+                bursts.map((b) => [b.job, b.operation, num(b.start_s, 3), num(b.end_s, 3),
+                                   num(b.end_s - b.start_s, 3), bytes(b.bytes),
+                                   b.end_s > b.start_s
+                                       ? num(b.bytes / (b.end_s - b.start_s) / 1e9, 3) : '-']),
+                'mix-bursts' + suffix);
+        }
+      });
     }
 
     // ---- details
