@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/log.h"
+#include "report/results_folder.h"
 
 namespace trainbench::app {
 namespace {
@@ -254,6 +255,40 @@ MixRecord RunTogether(const std::vector<MixPart>& parts, JobEnv& env, const std:
   for (auto& t : threads) t.join();
   record.wall_s = NowSeconds() - record.started_at_s;
   return record;
+}
+
+MixJobResult RunMixProbe(std::vector<MixPart> parts, size_t vary, const RunJobOptions& run,
+                         JobEnv& env, const std::string& output) {
+  for (size_t j = 0; j < parts.size(); ++j) {
+    MixPart& part = parts[j];
+    part.spec.background = j != vary;
+    if (j == vary)
+      part.run = run;
+    else if (part.run.config.workflow.train)
+      part.run.config.train.epochs = kBackgroundEpochs;
+  }
+  std::string folder;
+  if (env.ranks.Rank() == 0 && !output.empty())
+    folder = report::CreateResultsFolder(output, "mix", UtcStamp());
+  MixRecord record =
+      RunTogether(parts, env, folder,
+                  [](const std::string& in, const std::string& name, const std::string& log) {
+                    return std::make_unique<FolderResults>(in, log, name);
+                  });
+  return std::move(record.jobs[vary]);
+}
+
+std::string OtherJobsWords(const std::vector<MixPart>& parts, size_t vary) {
+  std::vector<std::string> words;
+  for (size_t j = 0; j < parts.size(); ++j) {
+    if (j == vary) continue;
+    const auto& p = parts[j];
+    words.push_back(fmt::format(
+        "{} ({}, {} accelerator(s){})", p.spec.name, p.run.config.workload_name,
+        p.spec.accelerators,
+        p.spec.every_s > 0 ? fmt::format(", a checkpoint every {:g} s", p.spec.every_s) : ""));
+  }
+  return fmt::format("{}", fmt::join(words, ", "));
 }
 
 MixOutcome MixJob(const MixOptions& options, JobEnv& env, const MixResults& results) {

@@ -55,6 +55,16 @@ using MixResults = std::function<std::unique_ptr<ResultsSink>(
 MixRecord RunTogether(const std::vector<MixPart>& parts, JobEnv& env, const std::string& folder,
                       const MixResults& results, double background_s = 0);
 
+// One run of the mix with job `vary` run as `run`, the others as background jobs until it ends
+// (a sweep's probe over one job of a mix): each job's results in a new folder
+// <output>/mix-<UTC stamp>/ (rank 0's; "" `output`: none kept). Returns the varied job's end.
+MixJobResult RunMixProbe(std::vector<MixPart> parts, size_t vary, const RunJobOptions& run,
+                         JobEnv& env, const std::string& output);
+
+// "unet (unet3d_h100, 2 accelerators), ck (llama3_8b, 8 accelerators, a checkpoint every 60 s)":
+// the jobs of `parts` but `vary`, for a sentence.
+std::string OtherJobsWords(const std::vector<MixPart>& parts, size_t vary);
+
 struct MixOutcome : JobReport {
   nlohmann::ordered_json figures;
 };

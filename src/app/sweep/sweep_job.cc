@@ -33,11 +33,23 @@ namespace {
 constexpr const char* kProbeJournal = "probes.jsonl";
 
 // What the search is: the resolved config, its range and probe length, and the ranks.
+// A mix's jobs (the sweep's own among them), as a search over one of them depends on them.
+struct SweepMix {
+  std::vector<MixPart> parts;
+  size_t vary = 0;
+};
+
 std::string SearchId(const config::WorkloadConfig& config, const SweepOptions& o,
-                     uint64_t probe_steps, int ranks) {
-  const std::string text =
-      config::ToYaml(config) + fmt::format("min={};max={};probe_steps={};ranks={};", o.lowest,
-                                           o.highest, probe_steps, ranks);
+                     uint64_t probe_steps, int ranks, const std::optional<SweepMix>& mix) {
+  std::string text = config::ToYaml(config) + fmt::format("min={};max={};probe_steps={};ranks={};",
+                                                          o.lowest, o.highest, probe_steps, ranks);
+  if (mix) {
+    text += fmt::format("vary={};", mix->vary);
+    for (const auto& p : mix->parts)
+      text += fmt::format("job={};accelerators={};every_s={};", p.spec.name, p.spec.accelerators,
+                          p.spec.every_s) +
+              config::ToYaml(p.run.config);
+  }
   return fmt::format("{:08x}", formats::Crc32c(text.data(), text.size()));
 }
 
@@ -175,8 +187,10 @@ SweepPlan CheckSweep(const SweepOptions& options) {
 class SweepRun {
  public:
   SweepRun(const SweepOptions& options, const SweepPlan& plan, JobEnv& env,
-           const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results)
+           const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results,
+           std::optional<SweepMix> mix)
       : options_(options),
+        mix_(std::move(mix)),
         config_(options.run.config),
         plan_(plan),
         env_(env),
@@ -195,6 +209,7 @@ class SweepRun {
                                             const std::string& what);
   sweep::ProbeVerdict Measure(const RunJobOptions& run, uint64_t n, bool full, int repeat,
                               const std::string& what);
+  ProbeRun RunOne(const RunJobOptions& run);
   void Journal(const sweep::SweepProbe& p);
   nlohmann::ordered_json Figures(const sweep::SweepAnswer& answer) const;
   // summary.json (marked not ended) and probes.csv with the probes so far.
@@ -202,6 +217,7 @@ class SweepRun {
   void WriteFiles();
 
   const SweepOptions& options_;
+  const std::optional<SweepMix> mix_;  // --mix: the jobs beside every probe
   const config::WorkloadConfig& config_;
   const SweepPlan plan_;
   JobEnv& env_;
@@ -224,8 +240,9 @@ void SweepRun::Open() {
   if (lead_ && env_.results) {
     try {
       frame_->BeginResumable(
-          fmt::format("sweep-{}-max-{}", config_.workload_name,
-                      SearchId(config_, options_, plan_.probe_steps, ranks_.Size())),
+          fmt::format("sweep-{}{}-max-{}", mix_ ? "mix-" : "",
+                      mix_ ? mix_->parts[mix_->vary].spec.name : config_.workload_name,
+                      SearchId(config_, options_, plan_.probe_steps, ranks_.Size(), mix_)),
           SoFar({}));
     } catch (const UsageError&) {
       throw;  // another sweep holds the folder: its message says what to do
@@ -312,8 +329,7 @@ std::optional<sweep::ProbeVerdict> SweepRun::Recall(uint64_t n, bool full, int r
 
 sweep::ProbeVerdict SweepRun::Measure(const RunJobOptions& run, uint64_t n, bool full, int repeat,
                                       const std::string& what) {
-  const ProbeRun done = RunProbe(
-      run, env_, lead_ ? probe_results_(folder_.empty() ? "" : folder_ + "/probes") : nullptr);
+  const ProbeRun done = RunOne(run);
   if (done.code != 0) stop_code_ = done.code;
   std::string verdict;
   if (lead_) {
@@ -335,6 +351,15 @@ sweep::ProbeVerdict SweepRun::Measure(const RunJobOptions& run, uint64_t n, bool
   verdict = ranks_.AllGather(verdict).front();
   return sweep::ProbeVerdict{verdict[0] == '1', verdict[1] == '1',
                              verdict[2] == '1' || done.code != 0};
+}
+
+// The probe's run: alone, or with the mix's other jobs beside it (its folder then the varied
+// job's, inside the probe's mix folder).
+ProbeRun SweepRun::RunOne(const RunJobOptions& run) {
+  const std::string probes = folder_.empty() ? "" : folder_ + "/probes";
+  if (!mix_) return RunProbe(run, env_, lead_ ? probe_results_(probes) : nullptr);
+  MixJobResult job = RunMixProbe(mix_->parts, mix_->vary, run, env_, probes);
+  return ProbeRun{job.exit_code, std::move(job.summary), job.folder};
 }
 
 // Journaled as it ends, beside the summary so far (KeepSoFar): a sweep killed later keeps both.
@@ -407,7 +432,26 @@ SweepOutcome SweepRun::Report() {
   const sweep::SweepAnswer answer = sweep::AnswerOf(out_.search, out_.held, out_.probes, config_,
                                                     std::thread::hardware_concurrency());
   out_.sentence = answer.sentence;
+  if (mix_)
+    out_.sentence += fmt::format(", while the mix's other jobs ran beside it: {}",
+                                 OtherJobsWords(mix_->parts, mix_->vary));
   out_.figures = Figures(answer);
+  out_.figures["sentence"] = out_.sentence;
+  if (mix_) {
+    nlohmann::ordered_json beside = nlohmann::ordered_json::array();
+    for (size_t j = 0; j < mix_->parts.size(); ++j) {
+      if (j == mix_->vary) continue;
+      const auto& p = mix_->parts[j];
+      beside.push_back({{"name", p.spec.name},
+                        {"workload", p.run.config.workload_name},
+                        {"accelerators", p.spec.accelerators},
+                        {"every_s", p.spec.every_s > 0 ? nlohmann::ordered_json(p.spec.every_s)
+                                                       : nlohmann::ordered_json()}});
+    }
+    out_.figures["mix"] = {{"source", options_.mix->mix.source},
+                           {"vary", mix_->parts[mix_->vary].spec.name},
+                           {"beside", beside}};
+  }
   WriteFiles();
   nlohmann::ordered_json brief;
   for (const char* key :
@@ -434,8 +478,23 @@ uint64_t DefaultProbeSteps(const config::WorkloadConfig& config) {
 SweepOutcome SweepJob(
     const SweepOptions& options, JobEnv& env,
     const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results) {
+  if (options.mix) {
+    // The varied job's run is the sweep's; the others are prepared as the mix gives them.
+    SweepMix mix;
+    mix.parts = PrepareMix(*options.mix, env.ranks.Size(), env.ranks.Rank());
+    config::Mix named = options.mix->mix;
+    const config::MixJob& vary = config::MixJobNamed(named, options.vary, "--vary");
+    mix.vary = static_cast<size_t>(&vary - named.jobs.data());
+    SweepOptions own = options;
+    own.run = mix.parts[mix.vary].run;
+    const SweepPlan plan = CheckSweep(own);
+    SweepRun sweep(own, plan, env, probe_results, std::move(mix));
+    sweep.Open();
+    sweep.Search();
+    return sweep.Report();
+  }
   const SweepPlan plan = CheckSweep(options);
-  SweepRun sweep(options, plan, env, probe_results);
+  SweepRun sweep(options, plan, env, probe_results, std::nullopt);
   sweep.Open();
   sweep.Search();
   return sweep.Report();

@@ -7,16 +7,20 @@
 // (<output>/sweep-<workload>-max-<id>/probes/, named by what it searches, with the probes'
 // journal that a rerun resumes from), and the sweep's summary.json (kind sweep) lists them
 // with the answer. Under mpirun a count is split over the ranks as `run --accelerators` takes
-// it (the first ranks take one more). Not thread-safe: one job per process.
+// it (the first ranks take one more). With --mix (SweepOptions::mix) the count searched is one
+// job's of a mix, each probe a run of the whole mix (probes/mix-<stamp>/<job>/), in
+// <output>/sweep-mix-<job>-max-<id>/. Not thread-safe: one job per process.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/frame/job_results.h"
+#include "app/mix/mix_job.h"
 #include "app/run/run_job.h"
 #include "sweep/accelerator_search.h"
 #include "sweep/confirm.h"
@@ -31,6 +35,11 @@ struct SweepOptions {
   // Full-length runs at N* and at N*+1 each, the search's own included (sweep/confirm.h says
   // why 3); 1 to kMaxConfirmRuns.
   int confirm_runs = sweep::kDefaultConfirmRuns;
+  // --mix FILE --vary JOB: the count of job `vary` of this mix is searched while the mix's
+  // other jobs run beside every probe as they are given (mix_job.h's RunMixProbe); `run` is
+  // then that job's.
+  std::optional<MixOptions> mix;
+  std::string vary;
 };
 
 // text: the probes' table, the answer, the official tools' commands; line:
