@@ -202,6 +202,12 @@ ordered_json Alone(const MixJobResult& alone, const ordered_json& in_mix) {
       s_alone.is_number() && s_mix.is_number() && s_alone.get<double>() > 0
           ? ordered_json(s_mix.get<double>() / s_alone.get<double>())
           : ordered_json();
+  const auto& k_alone = figures["checkpoint_write_GB_per_second"];
+  const auto& k_mix = in_mix["checkpoint_write_GB_per_second"];
+  cost["checkpoint_write_GB_per_second_ratio"] =
+      k_alone.is_number() && k_mix.is_number() && k_alone.get<double>() > 0
+          ? ordered_json(k_mix.get<double>() / k_alone.get<double>())
+          : ordered_json();
   return {{"au_percentage", au_alone},
           {"samples_per_second", s_alone},
           {"MB_per_second", figures["MB_per_second"]},

@@ -194,6 +194,11 @@ MixRecord RunAlone(const std::vector<MixPart>& parts, JobEnv& env, const std::st
                                   background ? std::max(longest, 1.0) : 0);
       longest = std::max(longest, one.wall_s);
       alone.jobs[j] = std::move(one.jobs.front());
+      // A job that cannot run alone cannot run in the mix either: nothing more is run.
+      if (alone.jobs[j].exit_code != 0) {
+        alone.wall_s = NowSeconds() - alone.started_at_s;
+        return alone;
+      }
     }
   }
   alone.wall_s = NowSeconds() - alone.started_at_s;
@@ -307,7 +312,7 @@ MixOutcome MixJob(const MixOptions& options, JobEnv& env, const MixResults& resu
   std::optional<MixRecord> alone;
   if (options.baseline) alone = RunAlone(parts, env, folder, results, frame.log());
   MixRecord together;
-  if (!InterruptRequested()) {
+  if (!InterruptRequested() && (!alone || WorstExit(*alone) == 0)) {
     if (options.baseline) frame.log().Info("mix: the jobs together");
     together = RunTogether(parts, env, folder, results);
   }
@@ -330,9 +335,16 @@ MixOutcome MixJob(const MixOptions& options, JobEnv& env, const MixResults& resu
           ending.stop_reason = fmt::format("job {}: {}", job.spec.name,
                                            job.error.empty() ? job.record.stop_reason : job.error);
       }
-  if (together.jobs.empty()) {
+  if (together.jobs.empty()) {  // not run: Ctrl-C, or a job failed alone first
     ending.complete = false;
     ending.stop_reason = "interrupted";
+    if (alone)
+      for (const auto& job : alone->jobs)
+        if (job.exit_code != 0) {
+          ending.stop_reason = fmt::format("job {} alone (--baseline): {}", job.spec.name,
+                                           job.error.empty() ? job.record.stop_reason : job.error);
+          break;
+        }
   }
   nlohmann::ordered_json short_jobs = nlohmann::ordered_json::array();
   for (const auto& job : out.figures["jobs"])
