@@ -57,7 +57,10 @@ char* PutField(char* at, std::string_view text) {
 
 std::string RankOpLogPath(const std::string& path, int rank, int ranks) {
   if (ranks <= 1) return path;
-  const std::string tag = fmt::format(".rank{:04}", rank);
+  return TaggedOpLogPath(path, fmt::format(".rank{:04}", rank));
+}
+
+std::string TaggedOpLogPath(const std::string& path, const std::string& tag) {
   for (const char* ext : {".tsv.zst", ".tsv"})
     if (EndsWith(path, ext) && path.size() > std::strlen(ext))
       return path.substr(0, path.size() - std::strlen(ext)) + tag + ext;

@@ -110,6 +110,9 @@ class OpLogBuffer {
 // Rank `rank`'s file for --op-log `path` in a job of `ranks` processes: ".rankNNNN" before
 // .tsv.zst or .tsv (`path` itself for one process), so every command names them alike.
 std::string RankOpLogPath(const std::string& path, int rank, int ranks);
+// `path` with `tag` before .tsv.zst or .tsv (at the end otherwise): a mix's job's file
+// (ops.resnet.tsv.zst), a rank's.
+std::string TaggedOpLogPath(const std::string& path, const std::string& tag);
 
 // Wall clock now, ns since the epoch.
 int64_t WallNanos();

@@ -6,7 +6,8 @@
 # ran as long as the trainings and no longer, its bursts are on the mix's time axis and each
 # training's AU is measured inside and outside them. Mixes out of range are refused (exit 2)
 # before any work, naming the file's line or the flag; a job that cannot run stops the others
-# and the mix says which.
+# and the mix says which. `--op-log` keeps each job's operations in a file of its own, each line
+# naming its job, and a job's file replays.
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 
@@ -92,17 +93,27 @@ PY
 expect_exit 0 jobs.out "$TB" mix --job "name=one workload=resnet50_h100 accelerators=1" \
   --job "workload=resnet50_h100 accelerators=2" "${data[@]}" "output.folder=$WORK/res2" \
   train.computation_time=0.005 reader.batch_size=8 train.epochs=1 resnet50_h100:train.epochs=2 \
-  one:accelerators=3
-check "command-line jobs: named by their workload when unnamed, each its own overrides" "$PY" - \
-  "$(json_last_line jobs.out 'd["trainbench"]["results"]')" <<'PY'
-import json, os, sys
+  one:accelerators=3 --op-log "$WORK/ops.tsv"
+check "command-line jobs: named by their workload when unnamed, each its own overrides and op-log" \
+  "$PY" - "$(json_last_line jobs.out 'd["trainbench"]["results"]')" "$WORK" <<'PY'
+import csv, json, os, sys
 s = json.load(open(os.path.join(sys.argv[1], "summary.json")))
 jobs = {j["name"]: j for j in s["jobs"]}
 assert list(jobs) == ["one", "resnet50_h100"], list(jobs)
 assert jobs["one"]["accelerators"] == 3 and jobs["resnet50_h100"]["accelerators"] == 2, jobs
-epochs = {n: json.load(open(os.path.join(j["results"], "summary.json")))["epochs_completed"] for n, j in jobs.items()}
+summaries = {n: json.load(open(os.path.join(j["results"], "summary.json"))) for n, j in jobs.items()}
+epochs = {n: own["epochs_completed"] for n, own in summaries.items()}
 assert epochs == {"one": 1, "resnet50_h100": 2}, epochs
+# Each job's operations in its own file, each line naming the job; as many reads as it made.
+for name, own in summaries.items():
+    rows = list(csv.DictReader(open(os.path.join(sys.argv[2], f"ops.{name}.tsv")), delimiter="\t"))
+    assert rows and all(r["client_id"].endswith("/" + name) for r in rows), (name, rows[:1])
+    reads = own["io_characterization"]["POSIX_READS"]
+    assert sum(r["op"] == "GET" for r in rows) == reads, (name, len(rows), reads)
 PY
+# A job's op-log replays as any run's: that job's reads, against the same files.
+expect_exit 0 replay.out "$TB" replay "$WORK/ops.one.tsv" --no-progress
+contains replay.out '"trainbench_replay"'
 
 # Refused before any work (exit 2), each saying what to write instead; no mix folder is made.
 refuse() {  # refuse NAME TEXT ARGS...: exit 2, TEXT in the message, nothing under res-bad

@@ -8,11 +8,12 @@ std::string OpLogPath(const std::string& path, dist::Communicator& ranks) {
   return metrics::RankOpLogPath(path, ranks.Rank(), ranks.Size());
 }
 
-JobOpLog::JobOpLog(const std::string& path, dist::Communicator& ranks,
-                   const std::string& endpoint) {
+JobOpLog::JobOpLog(const std::string& path, dist::Communicator& ranks, const std::string& endpoint,
+                   const std::string& job) {
   if (path.empty()) return;
   log_ = std::make_shared<metrics::OpLog>(
-      OpLogPath(path, ranks), fmt::format("{}:{}", ranks.Host(), ranks.Rank()), endpoint);
+      OpLogPath(path, ranks),
+      fmt::format("{}:{}{}", ranks.Host(), ranks.Rank(), job.empty() ? "" : "/" + job), endpoint);
 }
 
 storage::Storage& JobOpLog::Wrap(storage::Storage& storage) {

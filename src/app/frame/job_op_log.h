@@ -1,9 +1,9 @@
 // A job's --op-log FILE (run, its checkpoints, datagen): this rank's file, named the same
 // way by every command (one per rank under mpirun: ".rankNNNN" before .tsv.zst or .tsv),
-// with client id "host:rank", and the storages that record into it (storage::OpLogStorage).
-// Reads of a run's dataset are recorded by its read engine (storage::WithOpLog through
-// sim::ReadFlags::op_log), not here. Not thread-safe: the job's thread sets it up and closes
-// it; the storages it hands out are thread-safe.
+// with client id "host:rank" ("host:rank/job" for a mix's job), and the storages that record into
+// it (storage::OpLogStorage). Reads of a run's dataset are recorded by its read engine
+// (storage::WithOpLog through sim::ReadFlags::op_log), not here. Not thread-safe: the job's thread
+// sets it up and closes it; the storages it hands out are thread-safe.
 #pragma once
 
 #include <memory>
@@ -24,7 +24,10 @@ class JobOpLog {
  public:
   // `path` "": no log (Wrap hands back the storage itself). Else creates this rank's file,
   // recording `endpoint` (the main storage's Describe("")); throws IoError naming it.
-  JobOpLog(const std::string& path, dist::Communicator& ranks, const std::string& endpoint);
+  // `job`: the mix's job this is ("" for a job alone), whose name the client id then carries
+  // ("host:rank/job"), so each line says which job of a mix it was.
+  JobOpLog(const std::string& path, dist::Communicator& ranks, const std::string& endpoint,
+           const std::string& job = "");
 
   explicit operator bool() const { return log_ != nullptr; }
   // For a read engine (null when there is no log).

@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/log.h"
+#include "metrics/op_log.h"
 #include "report/results_folder.h"
 
 namespace trainbench::app {
@@ -222,6 +223,9 @@ std::vector<MixPart> PrepareMix(const MixOptions& options, int ranks, int rank) 
     run.interval_s = options.interval_s;
     run.reads = options.reads;
     run.checkpoint_every_s = job.every_s;
+    run.mix_job = job.name;
+    if (!options.op_log.empty())
+      run.op_log = metrics::TaggedOpLogPath(options.op_log, "." + job.name);
     CheckPart(part, ranks);
     if (job.Background() && run.config.workflow.train) run.config.train.epochs = kBackgroundEpochs;
     CheckRunOptions(run);

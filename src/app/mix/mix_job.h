@@ -31,6 +31,10 @@ struct MixOptions {
   bool baseline = false;
   bool quiet = false;  // the workload loader's warnings
   sim::ReadFlags reads;
+  // --op-log FILE: each job's operations in its own file, the job's name before the extension
+  // (ops.resnet.tsv.zst; under mpirun ops.resnet.rank0001.tsv.zst), each line's client id
+  // "host:rank/job". "": none.
+  std::string op_log;
 };
 
 // A job of the mix, loaded and checked: its spec and the run it is.

@@ -163,7 +163,7 @@ RunOutcome CheckpointJob(const RunJobOptions& options, JobEnv& env) {
   run.accelerators = layout.total_accelerators;
   run.log = [&](const std::string& line) { log.Info(line); };
   // Every shard's PUT and each read of it back.
-  JobOpLog op_log(options.op_log, ranks, checkpoints->Describe(""));
+  JobOpLog op_log(options.op_log, ranks, checkpoints->Describe(""), options.mix_job);
   run.storage = &op_log.Wrap(*checkpoints);
   InstallInterruptHandler();
   if (run.every_s > 0)

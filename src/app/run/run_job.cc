@@ -197,7 +197,7 @@ RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
                          : nlohmann::json()}};
   // One log for the run's reads (its engine's), the dataset's writes with
   // workflow.generate_data and the checkpoints' writes and reads.
-  JobOpLog op_log(options.op_log, ranks, s.dataset->Describe(""));
+  JobOpLog op_log(options.op_log, ranks, s.dataset->Describe(""), options.mix_job);
   GenerateOrCheckDataset(options, ranks, s, op_log);
   // Seen by clean while this run reads (the op-log does not show it: not the run's I/O).
   const dataset::ReaderMark reading(*s.dataset);

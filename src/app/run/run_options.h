@@ -32,6 +32,8 @@ struct RunJobOptions {
   // A checkpointing workload (workflow.train false) that writes a checkpoint every this many
   // seconds until its owner stops it (a mix's job); 0: checkpoint.num_checkpoints_write.
   double checkpoint_every_s = 0;
+  // The mix's job this run is ("" for a run alone): its op-log lines name it.
+  std::string mix_job;
 };
 
 // How a run ended, RunJob's answer on every rank (JobReport: reports on rank 0 alone).
