@@ -150,4 +150,27 @@ assert not s["complete"] and s["stop_reason"].startswith("job lost: "), s["stop_
 fine = [j for j in s["jobs"] if j["name"] == "fine"][0]
 assert fine["stop_reason"].startswith("stopped: job lost of the mix stopped"), fine
 PY
+
+# Ctrl-C stops every job; each keeps what it measured, the mix says it was interrupted (130).
+"$TB" mix --job "name=long workload=resnet50_h100 accelerators=1" \
+  --job "name=ck workload=llama3_8b accelerators=1 every_s=0.5 model.num_layers=1 model.transformer.hidden_size=128 model.transformer.ffn_hidden_size=512 model.transformer.vocab_size=1000 model.transformer.num_attention_heads=4 checkpoint.checkpoint_folder=$WORK/ck2" \
+  "${data[@]}" train.epochs=500 train.computation_time=0.01 reader.batch_size=4 \
+  "output.folder=$WORK/res4" >int.out 2>int.err &
+pid=$!
+wait_for_line int.err "\[long\] epoch 1/500" "the long job's first epoch"
+kill -INT "$pid"
+code=0
+wait "$pid" || code=$?
+check "an interrupted mix exits 130" test "$code" = 130
+check "the interrupted mix keeps every job's figures, marked interrupted" "$PY" - \
+  "$(ls -d "$WORK"/res4/mix-*)" <<'PY'
+import json, os, sys
+s = json.load(open(os.path.join(sys.argv[1], "summary.json")))
+assert not s["complete"] and "interrupted" in s["stop_reason"], s["stop_reason"]
+for j in s["jobs"]:
+    own = json.load(open(os.path.join(j["results"], "summary.json")))
+    assert j["exit_code"] == 130 and not own["complete"], (j["name"], j["exit_code"])
+long = [j for j in s["jobs"] if j["name"] == "long"][0]
+assert long["samples_per_second"] > 0, long
+PY
 done_ok
