@@ -77,6 +77,9 @@ void AddMixCommand(CLI::App& app, Action& action) {
                    "Seconds per row of each job's timeseries.csv, the AU over time (default 1)")
       ->check(PositiveFinite());
   AddNoProgressFlag(*command, flags.progress);
+  command->add_flag("--drop-caches", flags.options.drop_caches,
+                    "Empty every host's page cache before the jobs start, and before each job "
+                    "alone (root; one rank per host)");
   AddOpLogFlag(*command, flags.options.op_log,
                "every job's reads and checkpoint writes, a file per job (FILE with the job's name "
                "before .tsv: ops.resnet.tsv.zst)");

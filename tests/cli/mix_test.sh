@@ -93,7 +93,8 @@ PY
 expect_exit 0 jobs.out "$TB" mix --job "name=one workload=resnet50_h100 accelerators=1" \
   --job "workload=resnet50_h100 accelerators=2" "${data[@]}" "output.folder=$WORK/res2" \
   train.computation_time=0.005 reader.batch_size=8 train.epochs=1 resnet50_h100:train.epochs=2 \
-  one:accelerators=3 --op-log "$WORK/ops.tsv"
+  one:accelerators=3 --op-log "$WORK/ops.tsv" $([ "$(id -u)" = 0 ] && echo --drop-caches)
+[ "$(id -u)" = 0 ] && contains jobs.out "mix: --drop-caches: page caches dropped on 1 host(s)"
 check "command-line jobs: named by their workload when unnamed, each its own overrides and op-log" \
   "$PY" - "$(json_last_line jobs.out 'd["trainbench"]["results"]')" "$WORK" <<'PY'
 import csv, json, os, sys

@@ -182,7 +182,7 @@ int WorstExit(const MixRecord& record) {
 // Each job by itself, before the mix: the foreground ones one after another, then each
 // background one for as long as the longest foreground one took.
 MixRecord RunAlone(const std::vector<MixPart>& parts, JobEnv& env, const std::string& folder,
-                   const MixResults& results, JobLog& log) {
+                   const MixResults& results, bool drop_caches, JobLog& log) {
   MixRecord alone;
   alone.jobs.resize(parts.size());
   alone.started_at_s = NowSeconds();
@@ -192,7 +192,7 @@ MixRecord RunAlone(const std::vector<MixPart>& parts, JobEnv& env, const std::st
       if (parts[j].spec.Background() != background || InterruptRequested()) continue;
       log.Info(fmt::format("mix: --baseline: job {} alone", parts[j].spec.name));
       MixRecord one = RunTogether({parts[j]}, env, folder.empty() ? "" : folder + "/alone", results,
-                                  background ? std::max(longest, 1.0) : 0);
+                                  background ? std::max(longest, 1.0) : 0, drop_caches);
       longest = std::max(longest, one.wall_s);
       alone.jobs[j] = std::move(one.jobs.front());
       // A job that cannot run alone cannot run in the mix either: nothing more is run.
@@ -235,7 +235,7 @@ std::vector<MixPart> PrepareMix(const MixOptions& options, int ranks, int rank) 
 }
 
 MixRecord RunTogether(const std::vector<MixPart>& parts, JobEnv& env, const std::string& folder,
-                      const MixResults& results, double background_s) {
+                      const MixResults& results, double background_s, bool drop_caches) {
   const size_t n = parts.size();
   // Collective, in the same order on every rank, before any job's thread calls its own.
   std::vector<std::unique_ptr<dist::Communicator>> ranks;
@@ -250,6 +250,11 @@ MixRecord RunTogether(const std::vector<MixPart>& parts, JobEnv& env, const std:
     record.jobs[j].spec = parts[j].spec;
     record.jobs[j].workload = parts[j].run.config.workload_name;
     record.jobs[j].trains = parts[j].run.config.workflow.train;
+  }
+  if (drop_caches) {
+    const size_t hosts = DropPageCaches(sim::ExchangeRankLayout(env.ranks, 1), env.ranks);
+    if (env.ranks.Rank() == 0)
+      LogInfo(fmt::format("mix: --drop-caches: page caches dropped on {} host(s)", hosts));
   }
   Supervisor supervisor(parts, record, background_s);
   record.started_at_s = NowSeconds();
@@ -314,11 +319,12 @@ MixOutcome MixJob(const MixOptions& options, JobEnv& env, const MixResults& resu
                                options.baseline ? " (each alone first: --baseline)" : "",
                                folder.empty() ? "(rank 0's)" : folder));
   std::optional<MixRecord> alone;
-  if (options.baseline) alone = RunAlone(parts, env, folder, results, frame.log());
+  if (options.baseline)
+    alone = RunAlone(parts, env, folder, results, options.drop_caches, frame.log());
   MixRecord together;
   if (!InterruptRequested() && (!alone || WorstExit(*alone) == 0)) {
     if (options.baseline) frame.log().Info("mix: the jobs together");
-    together = RunTogether(parts, env, folder, results);
+    together = RunTogether(parts, env, folder, results, 0, options.drop_caches);
   }
   MixOutcome out;
   const int worst = std::max(WorstExit(together), alone ? WorstExit(*alone) : 0);

@@ -35,6 +35,7 @@ struct MixOptions {
   // (ops.resnet.tsv.zst; under mpirun ops.resnet.rank0001.tsv.zst), each line's client id
   // "host:rank/job". "": none.
   std::string op_log;
+  bool drop_caches = false;  // every host's page cache emptied before the jobs start (each time)
 };
 
 // A job of the mix, loaded and checked: its spec and the run it is.
@@ -55,9 +56,10 @@ using MixResults = std::function<std::unique_ptr<ResultsSink>(
 // Runs `parts` together on every rank, each job's results in `results(folder, name)` on rank
 // 0 ("" `folder`: none kept). Background jobs stop when the foreground jobs have ended, or,
 // with `background_s` > 0, after that long (a baseline's background job, alone). Returns rank
-// 0's record of each (the other ranks' hold exit codes only).
+// 0's record of each (the other ranks' hold exit codes only). `drop_caches`: every host's page
+// cache is emptied first (--drop-caches).
 MixRecord RunTogether(const std::vector<MixPart>& parts, JobEnv& env, const std::string& folder,
-                      const MixResults& results, double background_s = 0);
+                      const MixResults& results, double background_s = 0, bool drop_caches = false);
 
 // One run of the mix with job `vary` run as `run`, the others as background jobs until it ends
 // (a sweep's probe over one job of a mix): each job's results in a new folder

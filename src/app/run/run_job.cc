@@ -29,10 +29,7 @@
 #include "storage/read_engines.h"
 
 namespace trainbench::app {
-namespace {
 
-// The first rank on each host empties that host's cache; all start after every host has.
-// Returns the number of hosts.
 size_t DropPageCaches(const sim::RankLayout& layout, dist::Communicator& ranks) {
   const auto hosts = sim::Hosts(layout);
   for (const auto& host : hosts)
@@ -41,6 +38,8 @@ size_t DropPageCaches(const sim::RankLayout& layout, dist::Communicator& ranks) 
   if (!ranks.Barrier()) throw RuntimeError("--drop-caches: another rank failed");
   return hosts.size();
 }
+
+namespace {
 
 std::string Spread(const sim::RankLayout& layout, dist::Communicator& ranks) {
   if (ranks.Size() <= 1) return "";

@@ -11,6 +11,7 @@
 
 #include "app/frame/job_env.h"
 #include "app/run/run_options.h"
+#include "sim/ranks.h"
 #include "storage/read_engines.h"
 
 namespace trainbench::app {
@@ -23,6 +24,10 @@ RunOutcome CheckpointJob(const RunJobOptions& options, JobEnv& env);
 inline const std::vector<storage::ReadEngineDescription>& KnownReadEngines() {
   return storage::KnownReadEngines();
 }
+
+// --drop-caches: the first rank on each host empties that host's page cache (root); every
+// rank returns once every host has. Returns the number of hosts.
+size_t DropPageCaches(const sim::RankLayout& layout, dist::Communicator& ranks);
 
 // Checks that do not need the config: accelerators, interval, reads in flight.
 void CheckRunOptions(const RunJobOptions& options);
