@@ -80,6 +80,7 @@ assert ck["start_s"] + ck["run_seconds"] <= longest + 1.0, (ck, longest)
 st = s["storage"]
 assert st["reads"] == sum(json.load(open(os.path.join(jobs[n]["results"], "summary.json")))["io_characterization"]["POSIX_READS"] for n in ("big", "small")) or st["reads"] > 0
 assert st["checkpoint_files"] >= ck["checkpoints_written"] and st["MB_per_second"] > 0, st
+assert s["client"]["cpu_seconds"] > 0 and s["client"]["samples"] > 0 and s["client"]["cpu_us_per_sample"] > 0, s["client"]
 shares = st["series"]["share"]
 assert set(shares) == {"big", "small", "ck"}
 for i in range(len(st["series"]["t_s"])):

@@ -238,11 +238,20 @@ ordered_json MixFigures(const MixRecord& mix, const MixRecord* alone, double int
                           {"start_s", b.start},
                           {"end_s", b.end},
                           {"bytes", b.bytes}});
+  uint64_t samples = 0;
+  for (const auto& job : mix.jobs)
+    for (const auto& phase : job.record.epochs) samples += phase.samples;
   return {{"mix",
            {{"jobs", mix.jobs.size()},
             {"wall_s", mix.wall_s},
             {"interval_s", interval_s},
             {"baseline", alone != nullptr}}},
+          {"client",
+           {{"cpu_seconds", mix.cpu_seconds},
+            {"samples", samples},
+            {"cpu_us_per_sample",
+             samples > 0 ? ordered_json(mix.cpu_seconds * 1e6 / static_cast<double>(samples))
+                         : ordered_json()}}},
           {"jobs", jobs},
           {"bursts", burst_list},
           {"storage", StorageFigures(mix, bursts, interval_s)}};

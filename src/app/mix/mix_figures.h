@@ -31,6 +31,9 @@ struct MixRecord {
   std::vector<MixJobResult> jobs;
   double started_at_s = 0;  // NowSeconds() when the jobs were started
   double wall_s = 0;        // until the last job ended
+  // This process's CPU time over the jobs (rank 0's): every job's together, as no job's own
+  // can be told apart from the others' in one process.
+  double cpu_seconds = 0;
 };
 
 // The mix's figures for summary.json; `alone` (null without --baseline) holds the same jobs,

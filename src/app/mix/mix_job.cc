@@ -18,6 +18,7 @@
 #include "common/interrupt.h"
 #include "common/log.h"
 #include "metrics/op_log.h"
+#include "metrics/process_stats.h"
 #include "report/results_folder.h"
 
 namespace trainbench::app {
@@ -257,6 +258,7 @@ MixRecord RunTogether(const std::vector<MixPart>& parts, JobEnv& env, const std:
       LogInfo(fmt::format("mix: --drop-caches: page caches dropped on {} host(s)", hosts));
   }
   Supervisor supervisor(parts, record, background_s);
+  const double cpu0 = metrics::ProcessCpuSeconds();
   record.started_at_s = NowSeconds();
   std::vector<std::thread> threads;
   for (size_t j = 0; j < n; ++j)
@@ -268,6 +270,7 @@ MixRecord RunTogether(const std::vector<MixPart>& parts, JobEnv& env, const std:
   supervisor.Watch();
   for (auto& t : threads) t.join();
   record.wall_s = NowSeconds() - record.started_at_s;
+  record.cpu_seconds = metrics::ProcessCpuSeconds() - cpu0;
   return record;
 }
 
