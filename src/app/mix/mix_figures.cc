@@ -196,20 +196,18 @@ ordered_json Alone(const MixJobResult& alone, const ordered_json& in_mix) {
   cost["au_points"] = au_alone.is_number() && au_mix.is_number()
                           ? ordered_json(au_alone.get<double>() - au_mix.get<double>())
                           : ordered_json();
-  const auto& s_alone = figures["samples_per_second"];
-  const auto& s_mix = in_mix["samples_per_second"];
-  cost["samples_per_second_ratio"] =
-      s_alone.is_number() && s_mix.is_number() && s_alone.get<double>() > 0
-          ? ordered_json(s_mix.get<double>() / s_alone.get<double>())
-          : ordered_json();
-  const auto& k_alone = figures["checkpoint_write_GB_per_second"];
-  const auto& k_mix = in_mix["checkpoint_write_GB_per_second"];
-  cost["checkpoint_write_GB_per_second_ratio"] =
-      k_alone.is_number() && k_mix.is_number() && k_alone.get<double>() > 0
-          ? ordered_json(k_mix.get<double>() / k_alone.get<double>())
-          : ordered_json();
+  // A rate in the mix over the same rate alone (null where either was not measured).
+  auto ratio = [&](const char* key) {
+    const auto& a = figures[key];
+    const auto& m = in_mix[key];
+    return a.is_number() && m.is_number() && a.get<double>() > 0
+               ? ordered_json(m.get<double>() / a.get<double>())
+               : ordered_json();
+  };
+  cost["samples_per_second_ratio"] = ratio("samples_per_second");
+  cost["checkpoint_write_GB_per_second_ratio"] = ratio("checkpoint_write_GB_per_second");
   return {{"au_percentage", au_alone},
-          {"samples_per_second", s_alone},
+          {"samples_per_second", figures["samples_per_second"]},
           {"MB_per_second", figures["MB_per_second"]},
           {"checkpoint_write_GB_per_second", figures["checkpoint_write_GB_per_second"]},
           {"results", figures["results"]},
