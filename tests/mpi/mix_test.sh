@@ -4,7 +4,7 @@
 # thread in every rank), each first alone (--baseline). Each job's results say 2 ranks; each
 # training's figures in the mix equal its figures alone (AU within 5 points, samples/s within
 # 10%: a local folder, uncontended); the checkpoints were written by both ranks, one every
-# 0.5 s, until the trainings ended.
+# 0.5 s, until the trainings ended. Then sweep --mix over the 2 ranks.
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 skip_unless "command -v mpirun" "$MPI_NEEDS"
@@ -41,4 +41,17 @@ own = json.load(open(os.path.join(ck["results"], "summary.json")))
 assert all(c["ranks"] == 2 for c in own["checkpoints"]), own["checkpoints"]
 assert len(s["bursts"]) == ck["checkpoints_written"], s["bursts"]
 PY
+
+# sweep --mix over 2 ranks: the varied job's count split over them, the other beside each probe.
+cat >mix.yaml <<YAML
+set: [$(printf '%s, ' "${data[@]}") reader.batch_size=1, train.computation_time=0.02, "output.folder=$WORK/res3"]
+jobs:
+  - {name: main, workload: resnet50_h100, accelerators: 1}
+  - {name: other, workload: resnet50_h100, accelerators: 2}
+YAML
+mpi_launch 240 -np 2 "$TB" sweep --mix mix.yaml --vary main --find-max-accelerators --min 2 \
+  --max 4 --confirm 1 --no-progress >sweep.out 2>sweep.err || { cat sweep.err; fail "sweep --mix over 2 ranks"; }
+check "sweep --mix over 2 ranks: every count up to --max passes on this uncontended folder" \
+  test "$(json_last_line sweep.out 'd["trainbench_sweep"]["answer_accelerators"]')" = 4
+contains sweep.out "while the mix's other jobs ran beside it: other (resnet50_h100, 2 accelerator(s))"
 done_ok

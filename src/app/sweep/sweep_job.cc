@@ -480,11 +480,13 @@ SweepOutcome SweepJob(
     const std::function<std::unique_ptr<ResultsSink>(const std::string&)>& probe_results) {
   if (options.mix) {
     // The varied job's run is the sweep's; the others are prepared as the mix gives them.
+    MixOptions given = *options.mix;
+    config::MixJob& vary = config::MixJobNamed(given.mix, options.vary, "--vary");
+    // The search sets the varied job's count; what the mix file gives it does not count.
+    vary.accelerators = std::max<uint64_t>(vary.accelerators, env.ranks.Size());
     SweepMix mix;
-    mix.parts = PrepareMix(*options.mix, env.ranks.Size(), env.ranks.Rank());
-    config::Mix named = options.mix->mix;
-    const config::MixJob& vary = config::MixJobNamed(named, options.vary, "--vary");
-    mix.vary = static_cast<size_t>(&vary - named.jobs.data());
+    mix.vary = static_cast<size_t>(&vary - given.mix.jobs.data());
+    mix.parts = PrepareMix(given, env.ranks.Size(), env.ranks.Rank());
     SweepOptions own = options;
     own.run = mix.parts[mix.vary].run;
     const SweepPlan plan = CheckSweep(own);
