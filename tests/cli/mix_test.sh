@@ -7,7 +7,7 @@
 # training's AU is measured inside and outside them. Mixes out of range are refused (exit 2)
 # before any work, naming the file's line or the flag; a job that cannot run stops the others
 # and the mix says which. `--op-log` keeps each job's operations in a file of its own, each line
-# naming its job, and a job's file replays.
+# naming its job, and a job's file replays, keeping the job.
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 
@@ -113,9 +113,19 @@ for name, own in summaries.items():
     reads = own["io_characterization"]["POSIX_READS"]
     assert sum(r["op"] == "GET" for r in rows) == reads, (name, len(rows), reads)
 PY
-# A job's op-log replays as any run's: that job's reads, against the same files.
-expect_exit 0 replay.out "$TB" replay "$WORK/ops.one.tsv" --no-progress
-contains replay.out '"trainbench_replay"'
+# A job's op-log replays as any run's: that job's reads, against the same files; the replay
+# keeps the job (its summary, and its own op-log's lines).
+expect_exit 0 replay.out "$TB" replay "$WORK/ops.one.tsv" --no-progress --op-log "$WORK/again.tsv" \
+  --output "$WORK/replays"
+contains replay.out "(job one of a mix)"
+check "the replay of a mix's job keeps the job" "$PY" - "$(json_last_line replay.out 'd["trainbench"]["results"]')" \
+  "$WORK/again.tsv" <<'PY'
+import csv, json, os, sys
+s = json.load(open(os.path.join(sys.argv[1], "summary.json")))
+assert s["job"] == "one" and s["errors"] == 0 and s["operations"] == s["original_operations"], s
+rows = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
+assert rows and all(r["client_id"].endswith("/one") for r in rows), rows[:1]
+PY
 
 # Refused before any work (exit 2), each saying what to write instead; no mix folder is made.
 refuse() {  # refuse NAME TEXT ARGS...: exit 2, TEXT in the message, nothing under res-bad

@@ -241,6 +241,20 @@ std::map<std::string, std::string> StorageOptionsFor(const ops::PlannedStorage& 
   return options;
 }
 
+// The job of a mix whose op-log this is: the name after '/' that every line's client id ends
+// with (`mix --op-log` writes "host:rank/job"); "" for any other log.
+std::string MixJobOf(const metrics::OpLogContents& log) {
+  std::string job;
+  for (const auto& e : log.entries) {
+    const auto slash = e.client_id.rfind('/');
+    if (slash == std::string::npos) return "";
+    const std::string mine = e.client_id.substr(slash + 1);
+    if (!job.empty() && mine != job) return "";
+    job = mine;
+  }
+  return job;
+}
+
 // What a replay reads and replays against, opened before the job begins.
 struct ReplayInputs {
   std::optional<ops::TrainingShape> training;
@@ -368,6 +382,7 @@ TB_JSON_FIELDS(ReplayOpRow, op, original, replayed)
 // summary.json's figures of a replay.
 struct ReplaySummary {
   std::string op_log, mode;
+  std::string job;  // the mix's job whose op-log this is ("" for any other)
   double speed = 1;
   unsigned concurrency = 0;
   int ranks = 1;
@@ -379,14 +394,16 @@ struct ReplaySummary {
   std::vector<ReplayOpRow> ops;
   std::optional<TrainingFigures> training;  // --train-results
 };
-TB_JSON_FIELDS(ReplaySummary, op_log, mode, speed, concurrency, ranks, target, storages, operations,
-               original_operations, not_in_ops, errors, seconds, original_seconds, speedup,
-               late_operations, max_late_ms, ops, training)
+TB_JSON_FIELDS(ReplaySummary, op_log, mode, job, speed, concurrency, ranks, target, storages,
+               operations, original_operations, not_in_ops, errors, seconds, original_seconds,
+               speedup, late_operations, max_late_ms, ops, training)
 
 ReplaySummary SummaryOf(const ReplayTotals& t, const ReplayOptions& options,
-                        const ops::ReplaySettings& settings, int ranks, const std::string& where) {
+                        const ops::ReplaySettings& settings, int ranks, const std::string& where,
+                        const metrics::OpLogContents& in_log) {
   ReplaySummary f{.op_log = options.op_log,
                   .mode = options.mode,
+                  .job = MixJobOf(in_log),
                   .speed = options.speed,
                   .concurrency = settings.concurrency,
                   .ranks = ranks,
@@ -437,7 +454,7 @@ ReplayOutcome ReportReplay(JobFrame& frame, const ReplayOptions& options, const 
                            const std::vector<ReplayRank>& gathered,
                            const TimeseriesResult& timeseries) {
   const ReplayTotals t = SumReplayRanks(gathered);
-  ReplaySummary f = SummaryOf(t, options, settings, frame.ranks().Size(), in.where);
+  ReplaySummary f = SummaryOf(t, options, settings, frame.ranks().Size(), in.where, in.log);
   std::optional<ops::StepIoEstimate> step_io;
   if (in.training) {
     const auto get = t.replayed.find("GET");
@@ -486,7 +503,9 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
                   {"concurrency", settings.concurrency},
                   {"own_op_log", options.own_op_log}},
                  options.interval_s);
-  JobOpLog own_log(options.own_op_log, frame.ranks(), in.storages.front()->Describe(""));
+  // A mix's job's operations replayed are still that job's: its own log's lines say so too.
+  const std::string job = MixJobOf(in.log);
+  JobOpLog own_log(options.own_op_log, frame.ranks(), in.storages.front()->Describe(""), job);
   if (own_log) own_log.log()->NoteEndpointUrl(in.storages.front()->EndpointUrl());
   settings.op_log = own_log.log();
   frame.Begin("replay", {{"op_log", options.op_log},
@@ -496,8 +515,9 @@ ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
     frame.log().Warn(
         fmt::format("op-log {}: read up to its last whole line ({})", in.path, in.log.dropped));
   frame.log().Info(fmt::format(
-      "replay {}: {} operations over {:.3f} s, {} mode{}, {} worker(s){}, against {}", in.path,
-      in.plan.ops.size(), SecondsBetween(in.plan.first_start_ns, in.plan.last_end_ns), options.mode,
+      "replay {}{}: {} operations over {:.3f} s, {} mode{}, {} worker(s){}, against {}", in.path,
+      job.empty() ? "" : fmt::format(" (job {} of a mix)", job), in.plan.ops.size(),
+      SecondsBetween(in.plan.first_start_ns, in.plan.last_end_ns), options.mode,
       settings.timed ? fmt::format(" at {}x", options.speed) : "", settings.concurrency,
       frame.ranks().Size() > 1 ? fmt::format(" per rank, {} ranks", frame.ranks().Size()) : "",
       in.where));
