@@ -81,8 +81,8 @@ void AddMixCommand(CLI::App& app, Action& action) {
                     "Empty every host's page cache before the jobs start, and before each job "
                     "alone (root; one rank per host)");
   AddOpLogFlag(*command, flags.options.op_log,
-               "every job's reads and checkpoint writes, a file per job (FILE with the job's name "
-               "before .tsv: ops.resnet.tsv.zst)");
+               "each job's reads and checkpoint writes (a file per job: its name before .tsv, "
+               "ops.resnet.tsv.zst)");
   command->callback([&action] { action = [] { return Execute(flags); }; });
 }
 
