@@ -235,9 +235,14 @@ std::vector<MixPart> PrepareMix(const MixOptions& options, int ranks, int rank) 
   return parts;
 }
 
-MixRecord RunTogether(const std::vector<MixPart>& parts, JobEnv& env, const std::string& folder,
+MixRecord RunTogether(const std::vector<MixPart>& given, JobEnv& env, const std::string& folder,
                       const MixResults& results, double background_s, bool drop_caches) {
-  const size_t n = parts.size();
+  const size_t n = given.size();
+  // Each job's results are in the mix's folder: its config says so (config.yaml), and its
+  // checks look there, not at the output.folder it would take alone.
+  std::vector<MixPart> parts = given;
+  if (!folder.empty())
+    for (auto& p : parts) p.run.config.output.folder = folder;
   // Collective, in the same order on every rank, before any job's thread calls its own.
   std::vector<std::unique_ptr<dist::Communicator>> ranks;
   for (size_t j = 0; j < n; ++j) ranks.push_back(env.ranks.Duplicate());
