@@ -29,15 +29,15 @@ for limit in 12 24; do
   check "limit $limit MB/s: the answer $answer is within 1 (or 5%) of $want" "$PY" -c "
 a, w = $answer, $want
 assert abs(a - w) <= max(1, 0.05 * w), (a, w)"
-  # At 12 MB/s the answer (6) runs at 100% AU and 7 at 85.7%: its repeats agree. At 24 MB/s
-  # the answer (13 asks 26 MB/s) runs at 92.3% by the arithmetic, 2.3 points over the target,
-  # and the proxy's pacing under the suite's load moves a full-length run by about 3 points
-  # (CI, 2026-11-27: 13 passed 2 of 3, at 88.7, 92.1 and 93.1%). There the repeats may
-  # disagree, and the sweep must then say so and blame the storage, not the client.
-  if [ "$limit" = 12 ]; then
-    check "limit $limit MB/s: confirmed by full-length runs" \
-      test "$(json_last_line "$out" 'd["trainbench_sweep"]["confirmed"]')" = True
-  elif [ "$(json_last_line "$out" 'd["trainbench_sweep"]["confirmed"]')" != True ]; then
+  # At 12 MB/s the answer (6) runs at 100% AU and 7 at 85.7%: on a quiet host its repeats
+  # agree. At 24 MB/s the answer (13 asks 26 MB/s) runs at 92.3% by the arithmetic, 2.3 points
+  # over the target, and the proxy's pacing under the suite's load moves a full-length run by
+  # about 3 points (CI, 2026-11-27: 13 passed 2 of 3, at 88.7, 92.1 and 93.1%). On a saturated
+  # host the proxy, a Python process, paces below its cap at 12 MB/s too (CI, 2026-11-29,
+  # beside the container build: a run at 6 got 10.1 MB/s of 12 with the host 98% busy, AU
+  # 85.7%). Where the repeats disagree, the sweep must say so and blame the storage, not the
+  # client; the answer itself is held to the arithmetic above.
+  if [ "$(json_last_line "$out" 'd["trainbench_sweep"]["confirmed"]')" != True ]; then
     contains "$out" "the answer is not stable: "
     contains "$out" "storage-bound ("
     check "limit $limit MB/s: an unstable answer blames no client" \
