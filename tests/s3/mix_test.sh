@@ -73,7 +73,7 @@ jobs:
   - {name: main, workload: resnet50_h100, accelerators: 1}
   - {name: beside, workload: resnet50_h100, accelerators: 4}
 YAML
-expect_exit 0 sweep.out "$TB" sweep --mix cap.yaml --vary main --find-max-accelerators --max 32 \
+expect_exit 0 sweep.out "$TB" sweep --mix cap.yaml --vary main --find-max-accelerators --max 32 --confirm 1 \
   --no-progress
 fault_proxy_stop
 cat sweep.out
