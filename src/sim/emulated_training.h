@@ -6,7 +6,8 @@
 // step barriers span the ranks, and a rank that stops tells the others, which stop too
 // (each rank returns its own record; rank 0 merges them). The pieces it composes each live in a
 // file of their own: sampling.h, schedule.h, read_setup.h, run_record_start.h, step_loop.h,
-// checkpointer.h. Not thread-safe: one per process.
+// checkpointer.h. Not thread-safe: one per thread (a mix runs several, each on its own thread
+// with its own communicator).
 #pragma once
 
 #include <functional>

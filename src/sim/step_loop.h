@@ -9,7 +9,8 @@
 // their batches are ready: the reads move the prefetch window then, and the loop counts
 // those steps every few milliseconds instead of being woken for each (the same figures,
 // without two thread hand-offs a step).
-// Not thread-safe: one loop per process; the reads run on the scheduler's threads.
+// Not thread-safe: one loop per thread (a mix's jobs each run their own); the reads run on the
+// scheduler's threads.
 #pragma once
 
 #include <cstdint>

@@ -4,7 +4,8 @@
 // returns the rank's outcome; rank 0 gathers the ranks' records and writes the results
 // (summary.json, epochs.csv, timeseries.csv, the log, rank-NNNN.json) through its
 // ResultsSink, as the run goes and at its end.
-// Not thread-safe: one job per process at a time (the interrupt handler is the process's).
+// Thread-compatible: several run at once only each on its own thread with its own communicator
+// (a mix's jobs, app/mix/mix_job.h), stopped by Ctrl-C together or by their owner's ThreadStop.
 #pragma once
 
 #include <vector>
