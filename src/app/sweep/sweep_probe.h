@@ -1,6 +1,7 @@
 // One run of a sweep (a probe of `--find-max-accelerators`, a point of a grid): a RunJob
 // with no live view, its summary captured for the sweep's figures (sweep/probe.h), and the
-// exit status of a sweep that a run stopped. Not thread-safe: the sweep's thread runs one at a time.
+// exit status of a sweep that a run stopped. Not thread-safe: the sweep's thread runs one at a
+// time.
 #pragma once
 
 #include <memory>
