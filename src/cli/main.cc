@@ -36,11 +36,11 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
   cli::Action action;
   // In the order `trainbench --help` lists them.
-  for (auto* add : {cli::AddDatagenCommand, cli::AddWorkloadsCommand, cli::AddConfigCommand,
-                    cli::AddDatasizeCommand, cli::AddRunCommand, cli::AddTrainCommand,
-                    cli::AddCleanCommand, cli::AddReportCommand, cli::AddStageCommand,
-                    cli::AddSweepCommand, cli::AddReplayCommand, cli::AddOplogCommand,
-                    cli::AddMixCommand})
+  for (auto* add :
+       {cli::AddDatagenCommand, cli::AddWorkloadsCommand, cli::AddConfigCommand,
+        cli::AddDatasizeCommand, cli::AddRunCommand, cli::AddTrainCommand, cli::AddCleanCommand,
+        cli::AddReportCommand, cli::AddStageCommand, cli::AddSweepCommand, cli::AddReplayCommand,
+        cli::AddOplogCommand, cli::AddMixCommand})
     add(app, action);
 
   try {

@@ -29,8 +29,7 @@ std::vector<fs::path> made_folders;
 // never meet.
 void Probe(const fs::path& folder, const std::string& what, const std::string& shown) {
   static std::atomic<unsigned> serial{0};
-  const fs::path probe =
-      folder / fmt::format(".trainbench-write-test.{}.{}", ::getpid(), serial++);
+  const fs::path probe = folder / fmt::format(".trainbench-write-test.{}.{}", ::getpid(), serial++);
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0)
     throw UsageError(fmt::format("{} {}: cannot write in {}: {}; choose a writable folder", what,
