@@ -55,6 +55,10 @@ class Communicator {
 // (and trainbench was built with MPI), else a single rank. Created on first use and shut
 // down at exit.
 Communicator& World();
+// Before World() is first called: its ranks will serve several threads, each with its own
+// Duplicate() (a mix's jobs), so MPI is started with MPI_THREAD_MULTIPLE. Other jobs keep
+// MPI_THREAD_FUNNELED, which costs no locking.
+void WorldServesThreads();
 // Whether this process was started as one of several ranks (MPI launch environment).
 bool LaunchedByMpi();
 // Ends every rank of the job at once with `code`, after this rank printed its error.

@@ -10,8 +10,9 @@
 namespace trainbench::dist {
 
 std::unique_ptr<Communicator> MakeSingleProcessCommunicator();
-// Only when built with MPI (TRAINBENCH_HAVE_MPI); calls MPI_Init_thread.
-std::unique_ptr<Communicator> MakeMpiCommunicator();
+// Only when built with MPI (TRAINBENCH_HAVE_MPI); calls MPI_Init_thread, asking
+// MPI_THREAD_MULTIPLE with `threads` (WorldServesThreads), else MPI_THREAD_FUNNELED.
+std::unique_ptr<Communicator> MakeMpiCommunicator(bool threads);
 void AbortMpiJob(int code);
 
 }  // namespace trainbench::dist

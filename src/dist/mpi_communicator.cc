@@ -1,6 +1,6 @@
-// Open MPI behind dist::Communicator. MPI_THREAD_MULTIPLE where the library gives it: each
-// communicator is used by one thread (its job's event loop; the readers never call MPI), but a
-// mix runs several jobs, each on its own thread with its own Duplicate().
+// Open MPI behind dist::Communicator. MPI_THREAD_FUNNELED: each communicator is used by one
+// thread (its job's event loop; the readers never call MPI); a mix runs several jobs, each on
+// its own thread with its own Duplicate(), and asks MPI_THREAD_MULTIPLE (WorldServesThreads).
 // calls MPI (the readers never do). Errors stay fatal (MPI's default): a rank that dies
 // makes mpirun end the job and name it; failures this program notices itself travel as
 // messages, so that every rank stops, the results are still gathered, and rank 0 writes
@@ -27,8 +27,9 @@ constexpr auto kPollSleep = std::chrono::microseconds(200);
 
 class MpiCommunicator : public Communicator {
  public:
-  MpiCommunicator() : host_(LocalHostName()) {
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &thread_level_);
+  explicit MpiCommunicator(bool threads) : host_(LocalHostName()) {
+    MPI_Init_thread(nullptr, nullptr, threads ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED,
+                    &thread_level_);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
     MPI_Comm_dup(MPI_COMM_WORLD, &control_);
@@ -190,7 +191,9 @@ class MpiCommunicator : public Communicator {
 
 }  // namespace
 
-std::unique_ptr<Communicator> MakeMpiCommunicator() { return std::make_unique<MpiCommunicator>(); }
+std::unique_ptr<Communicator> MakeMpiCommunicator(bool threads) {
+  return std::make_unique<MpiCommunicator>(threads);
+}
 
 void AbortMpiJob(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
 

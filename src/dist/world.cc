@@ -19,14 +19,17 @@ bool LaunchedByMpi() {
 
 namespace {
 bool started = false;
+bool threads = false;  // WorldServesThreads
 }  // namespace
+
+void WorldServesThreads() { threads = true; }
 
 Communicator& World() {
   static std::unique_ptr<Communicator> world = [] {
     started = true;
     std::unique_ptr<Communicator> made;
 #ifdef TRAINBENCH_HAVE_MPI
-    if (LaunchedByMpi()) made = MakeMpiCommunicator();
+    if (LaunchedByMpi()) made = MakeMpiCommunicator(threads);
 #else
     if (LaunchedByMpi())
       LogWarning(

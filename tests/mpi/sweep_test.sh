@@ -20,8 +20,13 @@ s = json.load(open(sys.argv[1]))
 # failure under ctest -j2): what holds either way is one confirmed answer, N* passing, N*+1 not,
 # and never a count below --min (a rank with no accelerator).
 assert s["ranks"] == 2, s
+# The search ends at the range, at a failure one above the answer, or where the dataset gives
+# no verdict: found growing, or by full-length runs stepping up to it after probes that failed
+# on a busy host (CI, 2026-11-29: 16 and 12 failed as probes, full-length runs held up to 26,
+# 27 no verdict).
 ends = s["limited_by_dataset"] or s["limited_by_range"] or \
-    s["first_failure_accelerators"] == max(s["answer_accelerators"] + 1, s["min_accelerators"])
+    s["first_failure_accelerators"] == max(s["answer_accelerators"] + 1, s["min_accelerators"]) or \
+    s["no_verdict_accelerators"] == s["answer_accelerators"] + 1
 assert ends and s["probes"], json.dumps(s, indent=1)
 assert all(p["accelerators"] >= 2 for p in s["probes"]), s["probes"]
 for p in s["probes"]:

@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/log.h"
+#include "dist/communicator.h"
 #include "metrics/op_log.h"
 #include "metrics/process_stats.h"
 #include "report/results_folder.h"
@@ -382,6 +383,7 @@ MixOutcome MixJob(const MixOptions& options, JobEnv& env, const MixResults& resu
 }
 
 MixOutcome MixJob(const MixOptions& options) {
+  dist::WorldServesThreads();  // before the world is made: each job on its own thread
   std::string output = options.output_folder;
   if (output.empty() && !options.mix.jobs.empty())
     output = LoadCheckedWorkload(options.mix.jobs.front().workload,

@@ -22,6 +22,7 @@
 #include "common/units.h"
 #include "config/datasize.h"
 #include "config/workload_yaml.h"
+#include "dist/communicator.h"
 #include "formats/wire/crc32c.h"
 #include "metrics/process_stats.h"
 #include "report/results_folder.h"
@@ -503,6 +504,8 @@ SweepOutcome SweepJob(
 }
 
 SweepOutcome SweepJob(const SweepOptions& options) {
+  // Before the world is made: a mix's probes run each job on its own thread.
+  if (options.mix) dist::WorldServesThreads();
   const auto& output = options.run.config.output;
   BinaryJob binary(output.folder, "sweep.log");
   return SweepJob(options, binary.env(), [&output](const std::string& folder) {
