@@ -16,11 +16,28 @@
 
 namespace trainbench {
 
-// A value that may be unknown: null in JSON (see above).
+// A value that may be unknown: null in JSON (see above), as a field or as an element of an
+// array (a series with gaps).
 template <class T>
 struct Nullable : std::optional<T> {
   using std::optional<T>::optional;
 };
+
+template <class Json, class T>
+void to_json(Json& j, const Nullable<T>& value) {
+  if (value)
+    j = *value;
+  else
+    j = nullptr;
+}
+
+template <class Json, class T>
+void from_json(const Json& j, Nullable<T>& value) {
+  if (j.is_null())
+    value.reset();
+  else
+    value = j.template get<T>();
+}
 
 namespace json_fields {
 

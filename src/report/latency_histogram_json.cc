@@ -18,14 +18,18 @@ nlohmann::json LatencyHistogramJson(const metrics::Histogram& h) {
           {"counts", counts}};
 }
 
+LatencyPercentiles PercentilesOf(const metrics::Histogram& h, double scale) {
+  return {h.Percentile(0.50) * scale, h.Percentile(0.90) * scale, h.Percentile(0.99) * scale,
+          h.Percentile(0.999) * scale, static_cast<double>(h.Max()) * scale};
+}
+
+LatencyFigures LatencyOf(const metrics::Histogram& h, double scale) {
+  const LatencyPercentiles p = PercentilesOf(h, scale);
+  return {h.Count(), h.Mean() * scale, p.p50, p.p90, p.p99, p.p999, p.max};
+}
+
 nlohmann::json LatencyJson(const metrics::Histogram& h, double scale) {
-  return {{"count", h.Count()},
-          {"mean", h.Mean() * scale},
-          {"p50", h.Percentile(0.50) * scale},
-          {"p90", h.Percentile(0.90) * scale},
-          {"p99", h.Percentile(0.99) * scale},
-          {"p999", h.Percentile(0.999) * scale},
-          {"max", static_cast<double>(h.Max()) * scale}};
+  return LatencyOf(h, scale);
 }
 
 }  // namespace trainbench::report

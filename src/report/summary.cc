@@ -395,7 +395,6 @@ json MetricsLine(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
   const auto au = metrics::MeanAndStdev(Field(r.epochs, Au));
   const Totals train = Sum(r.epochs);
   const double rate = train.seconds > 0 ? static_cast<double>(train.bytes) / train.seconds : 0;
-  const auto lat = LatencyJson(r.read_latency_ns, 1e-6);
   const uint64_t requested = train.requested + Sum(r.evals).requested + Sum(r.preloads).requested;
   return {{"trainbench_metrics",
            {{"workload", r.workload},
@@ -409,12 +408,9 @@ json MetricsLine(const metrics::RunRecord& r, const config::WorkloadConfig& c) {
                             static_cast<double>(train.samples) / std::max(train.seconds, 1e-300))},
             {"io_mb_per_second", MeasuredOrNull(train.seconds > 0, rate / kMB)},
             {"io_mib_per_second", MeasuredOrNull(train.seconds > 0, rate / kMiB)},
-            {"read_latency_ms", r.read_latency_ns.Count() > 0 ? json{{"p50", lat["p50"]},
-                                                                     {"p90", lat["p90"]},
-                                                                     {"p99", lat["p99"]},
-                                                                     {"p999", lat["p999"]},
-                                                                     {"max", lat["max"]}}
-                                                              : json(nullptr)},
+            {"read_latency_ms", r.read_latency_ns.Count() > 0
+                                    ? json(PercentilesOf(r.read_latency_ns, 1e-6))
+                                    : json(nullptr)},
             {"bytes_read", train.bytes + Sum(r.evals).bytes + Sum(r.preloads).bytes},
             {"device_read_bytes", r.io_after.read_bytes - r.io_before.read_bytes},
             {"requested_bytes", requested},

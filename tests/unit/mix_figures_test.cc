@@ -34,7 +34,8 @@ MixRecord TwoJobs() {
   train.spec.name = "train";
   train.spec.accelerators = 2;
   train.workload = "resnet50_h100";
-  train.metrics = {{"au_percentage", 80.0}, {"samples_per_second", 100.0}};
+  train.metrics.au_percentage.emplace(80.0);
+  train.metrics.samples_per_second.emplace(100.0);
   train.record.started_at_s = 100.5;
   train.record.timeseries = {Row(1, 0.0, 10, "setup"), Row(2, 0.5, 10), Row(3, 0.1, 10)};
   MixJobResult ck;
@@ -55,7 +56,7 @@ MixRecord TwoJobs() {
 }
 
 TEST(MixFigures, PlacesRowsAndBurstsOnTheMixAxis) {
-  const auto f = MixFigures(TwoJobs(), nullptr, 1);
+  const nlohmann::ordered_json f = MixFigures(TwoJobs(), nullptr, 1);
   const auto& train = f["jobs"][0];
   EXPECT_DOUBLE_EQ(train["start_s"].get<double>(), 0.5);
   EXPECT_EQ(train["series"]["t_s"], nlohmann::ordered_json({1.5, 2.5, 3.5}));
@@ -69,7 +70,7 @@ TEST(MixFigures, PlacesRowsAndBurstsOnTheMixAxis) {
 }
 
 TEST(MixFigures, AuInsideAndOutsideTheOthersBursts) {
-  const auto f = MixFigures(TwoJobs(), nullptr, 1);
+  const nlohmann::ordered_json f = MixFigures(TwoJobs(), nullptr, 1);
   const auto& train = f["jobs"][0];
   // Rows [1.5, 2.5] and [2.5, 3.5]: the first overlaps the burst [1.5, 2.5], the second not.
   EXPECT_DOUBLE_EQ(train["au_in_bursts_percentage"].get<double>(), 50);
@@ -79,7 +80,7 @@ TEST(MixFigures, AuInsideAndOutsideTheOthersBursts) {
 }
 
 TEST(MixFigures, StorageBytesPerIntervalAndShares) {
-  const auto f = MixFigures(TwoJobs(), nullptr, 1);
+  const nlohmann::ordered_json f = MixFigures(TwoJobs(), nullptr, 1);
   const auto& series = f["storage"]["series"];
   ASSERT_EQ(series["t_s"].size(), 4u);
   // Interval [1, 2): the setup row's second half (5 MB) and the first half of the row ending
@@ -97,12 +98,28 @@ TEST(MixFigures, StorageBytesPerIntervalAndShares) {
 
 TEST(MixFigures, TheBaselinesCost) {
   MixRecord alone = TwoJobs();
-  alone.jobs[0].metrics = {{"au_percentage", 95.0}, {"samples_per_second", 125.0}};
-  const auto f = MixFigures(TwoJobs(), &alone, 1);
+  alone.jobs[0].metrics.au_percentage.emplace(95.0);
+  alone.jobs[0].metrics.samples_per_second.emplace(125.0);
+  const nlohmann::ordered_json f = MixFigures(TwoJobs(), &alone, 1);
   const auto& cost = f["jobs"][0]["alone"]["cost"];
   EXPECT_DOUBLE_EQ(cost["au_points"].get<double>(), 15);
   EXPECT_DOUBLE_EQ(cost["samples_per_second_ratio"].get<double>(), 0.8);
   EXPECT_TRUE(f["mix"]["baseline"].get<bool>());
+}
+
+// summary.json is read back (report's comparisons): the figures survive the round trip, nulls
+// included.
+TEST(MixFigures, ReadBackAsWritten) {
+  MixRecord alone = TwoJobs();
+  const MixSummary written = MixFigures(TwoJobs(), &alone, 1);
+  const nlohmann::ordered_json j = written;
+  const auto back = j.get<MixSummary>();
+  EXPECT_EQ(nlohmann::ordered_json(back), j);
+  ASSERT_EQ(back.jobs.size(), 2u);
+  EXPECT_FALSE(back.jobs[1].au_percentage.has_value());
+  EXPECT_TRUE(j["jobs"][1]["au_percentage"].is_null());
+  EXPECT_FALSE(back.jobs[1].au_in_bursts_percentage.has_value());
+  EXPECT_EQ(back.storage.series.share.jobs.front().first, "train");  // the mix's order, not sorted
 }
 
 TEST(MixWords, JobsAndOverrides) {

@@ -53,21 +53,52 @@ void CheckPart(const MixPart& part, int ranks) {
         job.name, job.every_s));
 }
 
-// The mix as the envelope keeps it: each job's workload, accelerators, role and the command
-// that runs it alone (secrets shown as <redacted>).
-nlohmann::json MixConfig(const MixOptions& options, const std::vector<MixPart>& parts) {
-  nlohmann::json jobs = nlohmann::json::array();
-  for (const auto& p : parts)
-    jobs.push_back({{"name", p.spec.name},
-                    {"workload", p.run.config.workload_name},
-                    {"accelerators", p.spec.accelerators},
-                    {"role", p.spec.Background() ? "background" : "foreground"},
-                    {"every_s", p.spec.every_s > 0 ? nlohmann::json(p.spec.every_s) : nullptr},
-                    {"command", TrainbenchCommand("run", p.spec.workload, p.spec.overrides)}});
-  return {{"source", options.mix.source},
-          {"jobs", jobs},
-          {"interval_s", options.interval_s},
-          {"baseline", options.baseline}};
+// A job as the envelope keeps it: its workload, accelerators, role and the command that runs
+// it alone (secrets shown as <redacted>).
+struct MixConfigJob {
+  std::string name, workload;
+  uint64_t accelerators = 0;
+  std::string role;
+  Nullable<double> every_s;
+  std::string command;
+};
+TB_JSON_FIELDS(MixConfigJob, name, workload, accelerators, role, every_s, command)
+
+struct MixConfigFigures {
+  std::string source;
+  std::vector<MixConfigJob> jobs;
+  double interval_s = 0;
+  bool baseline = false;
+};
+TB_JSON_FIELDS(MixConfigFigures, source, jobs, interval_s, baseline)
+
+// A job in the mix's final line.
+struct MixJobLine {
+  std::string name;
+  Nullable<double> au_percentage, samples_per_second, MB_per_second;
+  uint64_t checkpoints_written = 0;
+};
+TB_JSON_FIELDS(MixJobLine, name, au_percentage, samples_per_second, MB_per_second,
+               checkpoints_written)
+
+struct MixLineExtra {
+  std::vector<MixJobLine> jobs;
+  double storage_MB_per_second = 0;
+};
+TB_JSON_FIELDS(MixLineExtra, jobs, storage_MB_per_second)
+
+MixConfigFigures MixConfig(const MixOptions& options, const std::vector<MixPart>& parts) {
+  MixConfigFigures config{options.mix.source, {}, options.interval_s, options.baseline};
+  for (const auto& p : parts) {
+    MixConfigJob& job = config.jobs.emplace_back();
+    job.name = p.spec.name;
+    job.workload = p.run.config.workload_name;
+    job.accelerators = p.spec.accelerators;
+    job.role = p.spec.Background() ? "background" : "foreground";
+    if (p.spec.every_s > 0) job.every_s.emplace(p.spec.every_s);
+    job.command = TrainbenchCommand("run", p.spec.workload, p.spec.overrides);
+  }
+  return config;
 }
 
 // One job on its own thread: RunJob on the job's communicator, its lines tagged with its
@@ -85,7 +116,9 @@ void RunPart(const MixPart& part, dist::Communicator& ranks, const JobEnv& env, 
     out.summary = std::move(run.summary);
     out.record = std::move(run.record);
     if (!run.line.empty())
-      out.metrics = nlohmann::json::parse(run.line).value("trainbench_metrics", nlohmann::json());
+      nlohmann::json::parse(run.line)
+          .value("trainbench_metrics", nlohmann::json::object())
+          .get_to(out.metrics);
   } catch (const Error& e) {
     out.exit_code = static_cast<int>(e.code());
     out.error = e.what();
@@ -365,16 +398,12 @@ MixOutcome MixJob(const MixOptions& options, JobEnv& env, const MixResults& resu
           break;
         }
   }
-  nlohmann::ordered_json short_jobs = nlohmann::ordered_json::array();
-  for (const auto& job : out.figures["jobs"])
-    short_jobs.push_back({{"name", job["name"]},
-                          {"au_percentage", job["au_percentage"]},
-                          {"samples_per_second", job["samples_per_second"]},
-                          {"MB_per_second", job["MB_per_second"]},
-                          {"checkpoints_written", job["checkpoints_written"]}});
-  frame.End(
-      out, ending, out.figures, {}, "trainbench_mix", {"mix"},
-      {{"jobs", short_jobs}, {"storage_MB_per_second", out.figures["storage"]["MB_per_second"]}});
+  MixLineExtra line{{}, out.figures.storage.MB_per_second};
+  for (const auto& job : out.figures.jobs)
+    line.jobs.push_back({job.name, job.au_percentage, job.samples_per_second, job.MB_per_second,
+                         job.checkpoints_written});
+  frame.End(out, ending, nlohmann::ordered_json(out.figures), {}, "trainbench_mix", {"mix"},
+            nlohmann::ordered_json(line));
   if (worst != 0 && (out.exit_code == 0 || worst == 2)) {
     out.exit_code = worst;
     if (out.error.empty()) out.error = ending.stop_reason;

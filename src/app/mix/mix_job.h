@@ -72,7 +72,7 @@ MixJobResult RunMixProbe(std::vector<MixPart> parts, size_t vary, const RunJobOp
 std::string OtherJobsWords(const std::vector<MixPart>& parts, size_t vary);
 
 struct MixOutcome : JobReport {
-  nlohmann::ordered_json figures;
+  MixSummary figures;
 };
 
 MixOutcome MixJob(const MixOptions& options, JobEnv& env, const MixResults& results);

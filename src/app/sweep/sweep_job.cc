@@ -83,6 +83,20 @@ struct OfficialFigures {
 TB_JSON_FIELDS(OfficialFigures, dataset_files, dataset_GB, mlpstorage_datasize, mlpstorage_datagen,
                mlpstorage_run, dlio)
 
+// A job of the mix beside the varied one (sweep --mix), and the mix in the summary.
+struct SweepMixBeside {
+  std::string name, workload;
+  uint64_t accelerators = 0;
+  Nullable<double> every_s;
+};
+TB_JSON_FIELDS(SweepMixBeside, name, workload, accelerators, every_s)
+
+struct SweepMixFigures {
+  std::string source, vary;
+  std::vector<SweepMixBeside> beside;
+};
+TB_JSON_FIELDS(SweepMixFigures, source, vary, beside)
+
 // A find-max sweep's figures in summary.json, in the order a reader sees them.
 struct FindMaxFigures {
   std::string mode = "find_max";  // the page's sign that the search ended (a grid's is "grid")
@@ -439,19 +453,17 @@ SweepOutcome SweepRun::Report() {
   out_.figures = Figures(answer);
   out_.figures["sentence"] = out_.sentence;
   if (mix_) {
-    nlohmann::ordered_json beside = nlohmann::ordered_json::array();
+    SweepMixFigures figures{options_.mix->mix.source, mix_->parts[mix_->vary].spec.name, {}};
     for (size_t j = 0; j < mix_->parts.size(); ++j) {
       if (j == mix_->vary) continue;
       const auto& p = mix_->parts[j];
-      beside.push_back({{"name", p.spec.name},
-                        {"workload", p.run.config.workload_name},
-                        {"accelerators", p.spec.accelerators},
-                        {"every_s", p.spec.every_s > 0 ? nlohmann::ordered_json(p.spec.every_s)
-                                                       : nlohmann::ordered_json()}});
+      SweepMixBeside& beside = figures.beside.emplace_back();
+      beside.name = p.spec.name;
+      beside.workload = p.run.config.workload_name;
+      beside.accelerators = p.spec.accelerators;
+      if (p.spec.every_s > 0) beside.every_s.emplace(p.spec.every_s);
     }
-    out_.figures["mix"] = {{"source", options_.mix->mix.source},
-                           {"vary", mix_->parts[mix_->vary].spec.name},
-                           {"beside", beside}};
+    out_.figures["mix"] = figures;
   }
   WriteFiles();
   nlohmann::ordered_json brief;
