@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "config/yaml_file.h"
 
 namespace trainbench::config {
 namespace {
@@ -152,14 +153,7 @@ MixJob JobOf(const YAML::Node& node, const std::string& path) {
 }  // namespace
 
 Mix LoadMixFile(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw UsageError(fmt::format("cannot read the mix file '{}'", path));
-  } catch (const YAML::Exception& e) {
-    throw UsageError(fmt::format("{}:{}: invalid YAML: {}", path, e.mark.line + 1, e.msg));
-  }
+  const YAML::Node root = LoadYamlFile(path, "the mix file");
   if (!root.IsMap() || !root["jobs"])
     throw UsageError(fmt::format("{}: a mix file is a map with jobs: [a list of jobs]", path));
   Mix mix;

@@ -5,9 +5,11 @@
 # storage, its figures alone (AU within 5 points, samples/s within 10%); the checkpoint job
 # ran as long as the trainings and no longer, its bursts are on the mix's time axis and each
 # training's AU is measured inside and outside them. Mixes out of range are refused (exit 2)
-# before any work, naming the file's line or the flag; a job that cannot run stops the others
-# and the mix says which. `--op-log` keeps each job's operations in a file of its own, each line
-# naming its job, and a job's file replays, keeping the job.
+# before any work, naming the file's line or the flag, and so is a job whose dataset is missing
+# or too small (every job's is found before any starts); a job that fails as it runs stops the
+# others and the mix says which. `--op-log` keeps each job's operations in a file of its own, each line
+# naming its job, and a job's file replays, keeping the job; the files of a whole mix replay
+# together, each compared with its own original.
 source "$(dirname "$0")/../lib/common.sh"
 source "$(dirname "$0")/../lib/mix.sh"
 cd "$WORK"
@@ -129,6 +131,44 @@ rows = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
 assert rows and all(r["client_id"].endswith("/one") for r in rows), rows[:1]
 PY
 
+# A whole mix's op-logs replay together, timed: a training's reads where they were, the
+# checkpointing job's PUTs to an empty folder of its own (--job-target); each job is compared
+# with its own original and all of them together, and each keeps its own op-log of the replay.
+ck_small=(model.num_layers=1 model.transformer.hidden_size=128 model.transformer.ffn_hidden_size=512
+  model.transformer.vocab_size=1000 model.transformer.num_attention_heads=4)
+expect_exit 0 logged.out "$TB" mix --job "name=tr workload=resnet50_h100 accelerators=1" \
+  --job "name=ck workload=llama3_8b accelerators=1 every_s=0.3 $(echo "${ck_small[@]}") checkpoint.checkpoint_folder=$WORK/ck5" \
+  "${data[@]}" train.epochs=1 train.computation_time=0.01 reader.batch_size=4 \
+  "output.folder=$WORK/res5" --op-log "$WORK/mixops.tsv"
+expect_exit 2 putsnowhere.out "$TB" replay "$WORK/mixops.tr.tsv" "$WORK/mixops.ck.tsv"
+contains putsnowhere.out "op-log $WORK/mixops.ck.tsv has PUTs or DELETEs"
+expect_exit 2 nosuchjob.out "$TB" replay "$WORK/mixops.tr.tsv" "$WORK/mixops.ck.tsv" --job-target cc=/tmp/x
+contains nosuchjob.out "no op-log given is job cc's (their jobs: tr, ck"
+expect_exit 0 together.out "$TB" replay "$WORK/mixops.tr.tsv" "$WORK/mixops.ck.tsv" --mode timed \
+  --job-target "ck=$WORK/ckcopy" --op-log "$WORK/again5.tsv" --output "$WORK/replays" --no-progress
+contains together.out "job tr ($WORK/mixops.tr.tsv"
+contains together.out "all 2 op-logs together:"
+check "the mix's op-logs replayed together: each job against its own original" "$PY" - \
+  "$(json_last_line together.out 'd["trainbench"]["results"]')" "$WORK" <<'PY'
+import csv, json, os, sys
+s = json.load(open(os.path.join(sys.argv[1], "summary.json")))
+work = sys.argv[2]
+jobs = {j["job"]: j for j in s["jobs"]}
+assert list(jobs) == ["tr", "ck"] and s["job"] == "", (list(jobs), s["job"])
+for name, j in jobs.items():
+    rows = list(csv.DictReader(open(os.path.join(work, f"mixops.{name}.tsv")), delimiter="\t"))
+    assert j["op_log"] == os.path.join(work, f"mixops.{name}.tsv"), j
+    assert j["errors"] == 0 and j["operations"] == j["original_operations"] == len(rows), (name, j, len(rows))
+    again = list(csv.DictReader(open(os.path.join(work, f"again5.{name}.tsv")), delimiter="\t"))
+    assert len(again) == len(rows) and all(r["client_id"].endswith("/" + name) for r in again), name
+assert {r["op"] for r in jobs["tr"]["ops"]} == {"GET"} and {r["op"] for r in jobs["ck"]["ops"]} == {"PUT"}
+assert s["operations"] == sum(j["operations"] for j in jobs.values()), s["operations"]
+# Timed: each operation waited for its original time (the last GET started about as late as
+# it did), and the checkpoints landed in the copy.
+assert s["mode"] == "timed" and s["seconds"] >= 0.5 * s["original_seconds"], (s["seconds"], s["original_seconds"])
+assert os.listdir(os.path.join(work, "ckcopy")), "no checkpoint in the copy"
+PY
+
 # Refused before any work (exit 2), each saying what to write instead; no mix folder is made.
 refuse() {  # refuse NAME TEXT ARGS...: exit 2, TEXT in the message, nothing under res-bad
   local name=$1 text=$2
@@ -148,19 +188,40 @@ refuse empty "a mix needs one job or more"
 refuse interval "--interval" --job "workload=resnet50_h100" --interval 0
 check "no results folder from a refused mix" test ! -e "$WORK/res-bad"
 
-# A job that cannot run (no dataset where it looks: exit 1, as `run`) stops the others; the mix
-# names it.
+# A job whose dataset is missing (exit 1, as `run`) or too small for its accelerators (exit 2)
+# is refused before any job starts: no mix folder, the job named.
 expect_exit 1 missing.out "$TB" mix --job "name=fine workload=resnet50_h100 accelerators=1" \
-  --job "name=lost workload=resnet50_h100 accelerators=1 dataset.data_folder=$WORK/nothing" \
-  "${data[@]:0:4}" "dataset.data_folder=$WORK/r50" fine:dataset.data_folder="$WORK/r50" \
-  lost:dataset.data_folder="$WORK/nothing" train.epochs=50 train.computation_time=0.01 \
+  --job "name=lost workload=resnet50_h100 accelerators=1" "${data[@]:0:4}" \
+  fine:dataset.data_folder="$WORK/r50" lost:dataset.data_folder="$WORK/nothing" \
+  train.epochs=50 train.computation_time=0.01 "output.folder=$WORK/res3"
+contains missing.out "job lost: no dataset at $WORK/nothing"
+check "no mix folder for a job refused before the start" test ! -e "$WORK/res3"
+expect_exit 2 fewsamples.out "$TB" mix --job "name=fine workload=resnet50_h100 accelerators=1" \
+  --job "name=wide workload=resnet50_h100 accelerators=600" "${data[@]}" reader.batch_size=4 \
   "output.folder=$WORK/res3"
-contains missing.out "job lost: "
+contains fewsamples.out "job wide: the dataset has 512 train samples, fewer than reader.batch_size (4) x accelerators (600)"
+check "no mix folder for a job refused before the start" test ! -e "$WORK/res3"
+
+# A job that fails while it runs (its dataset cut short under it: a short read, exit 1)
+# stops the others; the mix names it.
+cp -r "$WORK/r50" "$WORK/r50cut"
+"$TB" mix --job "name=fine workload=resnet50_h100 accelerators=1" \
+  --job "name=lost workload=resnet50_h100 accelerators=1" "${data[@]}" \
+  fine:dataset.data_folder="$WORK/r50" lost:dataset.data_folder="$WORK/r50cut" train.epochs=50 \
+  train.computation_time=0.01 reader.batch_size=4 "output.folder=$WORK/res3" >cut.out 2>cut.err &
+pid=$!
+wait_for_line cut.err "\[lost\] epoch 1/50" "the lost job's first epoch"
+for f in "$WORK"/r50cut/train/*; do truncate -s 0 "$f"; done
+code=0
+wait "$pid" || code=$?
+check "a job failing in the mix fails the mix (exit 1)" test "$code" = 1
+contains cut.err "job lost: "
 missing=$(ls -d "$WORK"/res3/mix-*)
 check "the stopped mix says which job stopped it, and why the other ended" "$PY" - "$missing" <<'PY'
 import json, os, sys
 s = json.load(open(os.path.join(sys.argv[1], "summary.json")))
 assert not s["complete"] and s["stop_reason"].startswith("job lost: "), s["stop_reason"]
+assert "short read" in s["stop_reason"], s["stop_reason"]
 fine = [j for j in s["jobs"] if j["name"] == "fine"][0]
 assert fine["stop_reason"].startswith("stopped: job lost of the mix stopped"), fine
 PY

@@ -42,6 +42,11 @@ MIX_JOB_COLUMNS = [("name", None), ("workload", None), ("role", None), ("every_s
                    ("accelerators", 0), ("au_percentage", 2), ("samples_per_second", 1),
                    ("MB_per_second", 1), ("read_latency_ms.p99", 3), ("checkpoints_written", 0),
                    ("checkpoint_write_GB_per_second", 3)]
+REPLAY_JOB_COLUMNS = [("name", None), ("op", None), ("original.count", 0), ("replayed.count", 0),
+                      ("original.latency_ms.p50", 3), ("replayed.latency_ms.p50", 3),
+                      ("original.latency_ms.p99", 3), ("replayed.latency_ms.p99", 3),
+                      ("original.MiB_per_second", 1), ("replayed.MiB_per_second", 1),
+                      ("replayed.errors", 0)]
 MIX_BASELINE_COLUMNS = [("alone.au_percentage", 2), ("alone.cost.au_points", 2),
                         ("alone.cost.samples_per_second_ratio", 3),
                         ("alone.checkpoint_write_GB_per_second", 3)]
@@ -198,22 +203,32 @@ if kind == "fidelity":  # the points table: a row per storage speed, as measured
         assert drift is None or \
             f"({drift:,.1f}%; {p['drifted_rounds']} of {p['repeat']} drifted; {p['tries']} tries)" in r[8], (r, p)
 
-if kind == "mix":
-    def check_job_table(table, jobs, columns):
-        rows = page.job_rows.get(table)
-        assert rows is not None, (table, sorted(page.job_rows))
-        assert [job for job, _ in rows] == [j["name"] for j in jobs], (table, rows)
-        for (name, cells), j in zip(rows, jobs):
-            assert [c[0] for c in cells] == [key for key, _ in columns], (table, name, cells)
-            for (key, value, text), (_, digits) in zip(cells, columns):
-                want = at(j, key)
-                # The figure itself (as summary.json has it) and as the page writes it.
-                assert (value == "" if want is None else json.loads(value) == want), \
-                    (table, name, key, value, want)
-                shown = (("complete" if j["complete"] else want or "incomplete")
-                         if key == "stop_reason" else formatted(want, digits))
-                assert text.strip() == shown, (table, name, key, text, shown)
+def check_job_table(table, jobs, columns):
+    """A table of a row per job (data-job) and a cell per figure (data-key, data-value): each
+    figure as summary.json has it and as the page writes it."""
+    rows = page.job_rows.get(table)
+    assert rows is not None, (table, sorted(page.job_rows))
+    assert [job for job, _ in rows] == [j["name"] for j in jobs], (table, rows)
+    for (name, cells), j in zip(rows, jobs):
+        assert [c[0] for c in cells] == [key for key, _ in columns], (table, name, cells)
+        for (key, value, text), (_, digits) in zip(cells, columns):
+            want = at(j, key)
+            # The figure itself (as summary.json has it) and as the page writes it.
+            assert (value == "" if want is None else json.loads(value) == want), \
+                (table, name, key, value, want)
+            shown = (("complete" if j["complete"] else want or "incomplete")
+                     if key == "stop_reason" else formatted(want, digits))
+            assert text.strip() == shown, (table, name, key, text, shown)
 
+
+if kind == "replay":  # several op-logs replayed together: each job against its own original
+    for i, s in enumerate(summaries):
+        if "jobs" in s:
+            rows = [dict(o, name=j["job"]) for j in s["jobs"] for o in j["ops"]]
+            assert rows, s["jobs"]
+            check_job_table("replay-jobs" + suffix(i), rows, REPLAY_JOB_COLUMNS)
+
+if kind == "mix":
     for i, s in enumerate(summaries):
         sfx, jobs = suffix(i), s["jobs"]
         trainings = [j for j in jobs if j["kind"] == "run"]

@@ -5,17 +5,19 @@
 # the baseline's AU and cost among them), each training's AU over time with the checkpoint
 # bursts as bands, the storage's MB/s and each job's share of it over time, and the AU inside
 # and outside the bursts. Two mixes compare on one page, one section each (the second without
-# --baseline: no alone columns); --png and --check-replication refuse a mix (exit 2).
+# --baseline: no alone columns); the second's op-logs, replayed together, draw a table of each
+# job's operations against its own original; --png and --check-replication refuse a mix (exit 2).
 source "$(dirname "$0")/../lib/common.sh"
 cd "$WORK"
 res=$WORK/res
 
-# page_ok FOLDER...: report them, render the page, check its DOM against the folders.
+# page_ok KIND FOLDER...: report them, render the page, check its DOM against the folders.
 page_ok() {
-  local out=$WORK/page-$checks.html
+  local kind=$1 out=$WORK/page-$checks.html
+  shift
   "$TB" report "$@" -o "$out" >"$WORK/report.out" 2>&1 || { cat "$WORK/report.out"; fail "report $*"; }
   chromium_dump_dom "$out" "$out.dom"
-  check "the mix page of $*" $PY "$SRC/tests/report/check_job_dom.py" "$out.dom" mix "$@"
+  check "the $kind page of $*" $PY "$SRC/tests/report/check_job_dom.py" "$out.dom" "$kind" "$@"
 }
 
 dataset=(dataset.data_folder="$WORK/r50" dataset.num_files_train=64 dataset.num_samples_per_file=8
@@ -50,7 +52,7 @@ assert [j["name"] for j in trainings] == ["a", "b"], trainings
 assert all(len(j["series"]["t_s"]) > 1 and j["alone"]["au_percentage"] is not None
            for j in trainings), trainings
 PY
-page_ok "$mix"
+page_ok mix "$mix"
 
 # A second mix, without --baseline: no alone columns; both on one page, a section each.
 cat >mix2.yaml <<EOF
@@ -59,9 +61,15 @@ jobs:
   - {name: b, workload: resnet50_h100, accelerators: 1, set: [train.epochs=1]}
   - $ck
 EOF
-expect_exit 0 mix2.out "$TB" mix mix2.yaml --interval 0.2 --no-progress
+expect_exit 0 mix2.out "$TB" mix mix2.yaml --interval 0.2 --no-progress --op-log "$WORK/ops.tsv"
 mix2=$(json_last_line mix2.out 'd["trainbench"]["results"]')
-page_ok "$mix" "$mix2"
+page_ok mix "$mix" "$mix2"
+
+# The second mix's op-logs replayed together: the replay's page has a row per job and
+# operation, each against its own original.
+expect_exit 0 replay.out "$TB" replay "$WORK/ops.b.tsv" "$WORK/ops.ck.tsv" --job-target "ck=$WORK/ckcopy" \
+  --output "$res" --interval 0.2 --no-progress
+page_ok replay "$(json_last_line replay.out 'd["trainbench"]["results"]')"
 
 # What only a run's results have.
 expect_exit 2 png.out "$TB" report "$mix" --png "$WORK/png"

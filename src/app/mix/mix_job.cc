@@ -269,6 +269,31 @@ std::vector<MixPart> PrepareMix(const MixOptions& options, int ranks, int rank) 
   return parts;
 }
 
+void ResolveMixDatasets(std::vector<MixPart>& parts, JobEnv& env, std::optional<size_t> least_of) {
+  // Every rank finds every dataset; an error on any rank (only rank 0 probes the writer's
+  // lock) is every rank's, so none goes on to collectives the others never reach.
+  std::string error;
+  int code = 0;
+  for (size_t j = 0; j < parts.size() && error.empty(); ++j) {
+    auto& part = parts[j];
+    const uint64_t accelerators =
+        least_of == j ? static_cast<uint64_t>(env.ranks.Size()) : part.spec.accelerators;
+    try {
+      part.run.dataset = ResolveRunDataset(part.run, accelerators, env);
+    } catch (const Error& e) {
+      error = fmt::format("job {}: {}", part.spec.name, e.what());
+      code = static_cast<int>(e.code());
+    }
+  }
+  for (const auto& said : env.ranks.AllGather(fmt::format("{}\t{}", code, error))) {
+    const auto tab = said.find('\t');
+    if (tab + 1 == said.size()) continue;
+    const auto exit = static_cast<ExitCode>(std::stoi(said.substr(0, tab)));
+    if (exit == ExitCode::kUsage) throw UsageError(said.substr(tab + 1));
+    throw Error(exit, said.substr(tab + 1));
+  }
+}
+
 MixRecord RunTogether(const std::vector<MixPart>& given, JobEnv& env, const std::string& folder,
                       const MixResults& results, double background_s, bool drop_caches) {
   const size_t n = given.size();
@@ -348,7 +373,8 @@ std::string OtherJobsWords(const std::vector<MixPart>& parts, size_t vary) {
 }
 
 MixOutcome MixJob(const MixOptions& options, JobEnv& env, const MixResults& results) {
-  const auto parts = PrepareMix(options, env.ranks.Size(), env.ranks.Rank());
+  auto parts = PrepareMix(options, env.ranks.Size(), env.ranks.Rank());
+  ResolveMixDatasets(parts, env);
   std::vector<std::string> names;
   for (const auto& p : parts) names.push_back(p.spec.name);
   JobFrame frame(env, "mix", fmt::format("{}", fmt::join(names, "+")), MixConfig(options, parts),

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,14 @@ struct MixPart {
 // Loads and checks every job (UsageError, exit 2, before any work): workloads, overrides,
 // a schedule only on a checkpointing workload, accelerators enough for every rank.
 std::vector<MixPart> PrepareMix(const MixOptions& options, int ranks, int rank);
+
+// Finds and checks every training's dataset (ResolveRunDataset) before any job starts, kept
+// in its run: a job that cannot run is refused (exit 2, or 1 for a missing dataset, as `run`),
+// naming it, before the others begin. Job `least_of` (a sweep's varied job) is checked for
+// the fewest accelerators it may be given (one a rank). Collective: an error on any rank is
+// thrown on every rank.
+void ResolveMixDatasets(std::vector<MixPart>& parts, JobEnv& env,
+                        std::optional<size_t> least_of = std::nullopt);
 
 // Where a job's results go: the sink for job `name` under `folder` (rank 0's), its log named
 // `log_file`.

@@ -1,6 +1,7 @@
 #include "app/replay/replay_job.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,6 +29,7 @@
 #include "common/live_display.h"
 #include "common/output_path.h"
 #include "common/units.h"
+#include "metrics/op_log.h"
 #include "metrics/op_log_reader.h"
 #include "metrics/run_record_json.h"
 #include "ops/replay_plan.h"
@@ -45,6 +47,14 @@ using ordered_json = nlohmann::ordered_json;
 constexpr unsigned kDefaultMaxConcurrency = 64;
 
 void CheckReplayOptions(const ReplayOptions& o) {
+  if (o.op_logs.empty()) throw UsageError("replay needs an op-log: give OPLOG");
+  for (size_t i = 0; i < o.op_logs.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (o.op_logs[i] == o.op_logs[k])
+        throw UsageError(fmt::format("op-log {} is given twice: give each once", o.op_logs[i]));
+  if (o.op_logs.size() > 1 && !o.train_results.empty())
+    throw UsageError(
+        "--train-results estimates one training's steps: give that training's op-log alone");
   if (o.mode != "sequential" && o.mode != "parallel" && o.mode != "timed")
     throw UsageError(fmt::format(
         "--mode {}: give sequential (one at a time), parallel (as fast as --concurrency "
@@ -72,20 +82,24 @@ void CheckReplayOptions(const ReplayOptions& o) {
 
 // Replayed writes land only where nothing is: a log's PUTs would otherwise overwrite what is
 // there, and its DELETEs could remove it.
-void CheckWritesTarget(const ops::ReplayPlan& plan, const ReplayOptions& o,
+// `target` is the op-log's (--target, or its --job-target), `where` the op-log and its flag.
+void CheckWritesTarget(const ops::ReplayPlan& plan, const std::string& target,
+                       const std::string& flag, const std::string& where,
                        std::vector<std::unique_ptr<storage::Storage>>& storages) {
   if (!plan.writes) return;
-  if (o.target.empty())
-    throw UsageError(
-        "the op-log has PUTs or DELETEs: give --target URI, an empty folder or s3://bucket/prefix "
-        "for them (a replay writes random data; it never writes where the original did), or "
-        "--ops GET,HEAD,LIST to replay its reads alone");
+  if (target.empty())
+    throw UsageError(fmt::format(
+        "op-log {} has PUTs or DELETEs: give --target URI (or, among several op-logs, "
+        "--job-target JOB=URI for its job alone), an empty folder or s3://bucket/prefix for "
+        "them (a replay writes random data; it never writes where the original did), or --ops "
+        "GET,HEAD,LIST to replay its reads alone",
+        where));
   const auto there = storages.front()->List("");
   if (!there.empty())
     throw UsageError(fmt::format(
-        "--target {} holds {} object(s) ({} first): the op-log has PUTs or DELETEs, which would "
+        "{}{} holds {} object(s) ({} first): op-log {} has PUTs or DELETEs, which would "
         "replace them with random data; give an empty folder or prefix",
-        o.target, there.size(), storages.front()->Describe(there.front().path)));
+        flag, target, there.size(), storages.front()->Describe(there.front().path), where));
 }
 
 // A rank's simulated loader over its GETs (below).
@@ -223,9 +237,10 @@ std::string StepIoText(const ops::TrainingShape& t, const ops::StepIoEstimate& e
 // fails every operation, after the retries, on names AWS does not know.
 std::map<std::string, std::string> StorageOptionsFor(const ops::PlannedStorage& s,
                                                      const ReplayOptions& o,
+                                                     const std::string& target,
                                                      const std::string& path, bool& from_log) {
   from_log = false;
-  if (s.uri.rfind("s3://", 0) != 0 || !o.target.empty() ||
+  if (s.uri.rfind("s3://", 0) != 0 || !target.empty() ||
       storage::S3EndpointGiven(o.storage_options))
     return o.storage_options;
   if (s.endpoint_url.empty())
@@ -255,10 +270,15 @@ std::string MixJobOf(const metrics::OpLogContents& log) {
   return job;
 }
 
-// What a replay reads and replays against, opened before the job begins.
+// What a replay reads and replays against for one op-log, opened before the job begins.
 struct ReplayInputs {
   std::optional<ops::TrainingShape> training;
-  std::string path;  // this rank's op-log
+  std::string given;  // the op-log as given
+  std::string path;   // this rank's file of it
+  // The mix's job it is (MixJobOf), or with several op-logs and none named, the op-log as
+  // given: what its figures are listed under.
+  std::string job;
+  std::string target, target_flag;  // --target, or its job's --job-target
   metrics::OpLogContents log;
   ops::ReplayPlan plan;
   std::vector<std::unique_ptr<storage::Storage>> storages;
@@ -266,11 +286,12 @@ struct ReplayInputs {
   std::vector<float> op_seconds;  // --train-results: each op's replayed time (a float per op)
 };
 
-ReplayInputs OpenReplay(const ReplayOptions& options, JobEnv& env) {
+// Reads an op-log (this rank's file of it).
+ReplayInputs ReadReplay(const ReplayOptions& options, const std::string& given, JobEnv& env) {
   ReplayInputs in;
-  if (!options.train_results.empty()) in.training = ops::ReadTrainingShape(options.train_results);
   dist::Communicator& ranks = env.ranks;
-  in.path = OpLogPath(options.op_log, ranks);
+  in.given = given;
+  in.path = OpLogPath(given, ranks);
   if (access(in.path.c_str(), R_OK) != 0)
     throw UsageError(fmt::format(
         "op-log {}: cannot read it ({}){}", in.path, std::strerror(errno),
@@ -278,18 +299,84 @@ ReplayInputs OpenReplay(const ReplayOptions& options, JobEnv& env) {
                            "--op-log` wrote them"
                          : ""));
   in.log = metrics::ReadOpLog(in.path);
+  in.job = MixJobOf(in.log);
+  in.target = options.target;
+  in.target_flag = "--target ";
+  if (const auto it = options.job_targets.find(in.job); it != options.job_targets.end()) {
+    in.target = it->second;
+    in.target_flag = fmt::format("--job-target {}=", in.job);
+  }
+  return in;
+}
+
+// Plans its replay and opens its storages.
+void OpenReplay(const ReplayOptions& options, JobEnv& env, ReplayInputs& in) {
+  if (!options.train_results.empty()) in.training = ops::ReadTrainingShape(options.train_results);
   std::set<ops::ReplayOp> kinds;
   for (const auto& op : options.ops) kinds.insert(ops::ReplayOpOf(op));
-  in.plan = ops::PlanReplay(in.log.entries, kinds, options.target, in.path);
+  in.plan = ops::PlanReplay(in.log.entries, kinds, in.target, in.path);
   for (const auto& s : in.plan.storages) {
     bool from_log = false;
     in.storages.push_back(
-        env.open_storage(s.uri, StorageOptionsFor(s, options, in.path, from_log)));
+        env.open_storage(s.uri, StorageOptionsFor(s, options, in.target, in.path, from_log)));
     in.where += (in.where.empty() ? "" : ", ") + s.uri +
                 (from_log ? fmt::format(" (at {}, as the op-log says)", s.endpoint_url) : "");
   }
-  CheckWritesTarget(in.plan, options, in.storages);
-  return in;
+  CheckWritesTarget(in.plan, in.target, in.target_flag, in.path, in.storages);
+}
+
+// Every op-log opened (all refusals before any work): each listed under a name of its own,
+// and, for a timed replay, recorded at overlapping times (each operation is replayed at its
+// original time relative to every log's first).
+std::vector<ReplayInputs> OpenReplays(const ReplayOptions& options, JobEnv& env) {
+  std::vector<ReplayInputs> inputs;
+  for (const auto& given : options.op_logs) inputs.push_back(ReadReplay(options, given, env));
+  for (const auto& [job, target] : options.job_targets)
+    if (std::none_of(inputs.begin(), inputs.end(),
+                     [&job](const ReplayInputs& in) { return in.job == job; })) {
+      std::vector<std::string> jobs;
+      for (const auto& in : inputs)
+        if (!in.job.empty()) jobs.push_back(in.job);
+      throw UsageError(fmt::format(
+          "--job-target {}={}: no op-log given is job {}'s (their jobs: {}; an op-log names its "
+          "job when `mix --op-log` wrote it)",
+          job, target, job, jobs.empty() ? "none" : fmt::format("{}", fmt::join(jobs, ", "))));
+    }
+  for (auto& in : inputs) OpenReplay(options, env, in);
+  if (inputs.size() == 1) return inputs;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].job.empty()) inputs[i].job = inputs[i].given;
+    for (size_t k = 0; k < i; ++k)
+      if (inputs[k].job == inputs[i].job)
+        throw UsageError(
+            fmt::format("op-logs {} and {} are both job {}'s: give each job's op-log once",
+                        inputs[k].given, inputs[i].given, inputs[i].job));
+  }
+  if (options.mode == "timed") {
+    std::vector<const ReplayInputs*> by_start;
+    for (const auto& in : inputs) by_start.push_back(&in);
+    std::sort(by_start.begin(), by_start.end(), [](const auto* a, const auto* b) {
+      return a->plan.first_start_ns < b->plan.first_start_ns;
+    });
+    int64_t end = by_start.front()->plan.last_end_ns;
+    for (size_t i = 1; i < by_start.size(); ++i) {
+      const auto& plan = by_start[i]->plan;
+      if (plan.first_start_ns > end)
+        throw UsageError(fmt::format(
+            "op-log {} begins {:.1f} s after the op-logs before it end: a timed replay keeps "
+            "their times, so it would wait that long; give op-logs recorded together (a mix's), "
+            "or --mode parallel",
+            by_start[i]->given, static_cast<double>(plan.first_start_ns - end) / 1e9));
+      end = std::max(end, plan.last_end_ns);
+    }
+  }
+  return inputs;
+}
+
+// The tag of an op-log's own file of the replay (ops.<tag>.tsv): its job's name, or the op-log's
+// place in the list where it names none.
+std::string SafeJobTag(const ReplayInputs& in, size_t index) {
+  return in.job != in.given ? in.job : fmt::format("log{}", index + 1);
 }
 
 ops::ReplaySettings ReplaySettingsFor(const ReplayOptions& options, const ops::ReplayPlan& plan) {
@@ -307,19 +394,55 @@ ops::ReplaySettings ReplaySettingsFor(const ReplayOptions& options, const ops::R
   return settings;
 }
 
-// The work: every rank replays its plan from a start rank 0 sets for all, under the live
+// Each op-log's plan on its own workers (several op-logs: a thread each), all from `start_ns`;
+// an exception of one is rethrown once all have ended.
+std::vector<ops::ReplayFigures> RunReplays(std::vector<ReplayInputs>& inputs,
+                                           const std::vector<ops::ReplaySettings>& settings,
+                                           int64_t start_ns, ops::ReplayProgress& progress) {
+  std::vector<ops::ReplayFigures> figures(inputs.size());
+  if (inputs.size() == 1) {
+    figures[0] =
+        ops::RunReplay(inputs[0].plan, inputs[0].storages, settings[0], start_ns, progress);
+    return figures;
+  }
+  std::vector<std::exception_ptr> errors(inputs.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        figures[i] =
+            ops::RunReplay(inputs[i].plan, inputs[i].storages, settings[i], start_ns, progress);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return figures;
+}
+
+// The work: every rank replays its plans from a start rank 0 sets for all, under the live
 // display, its bytes and operations sampled into the time series.
-ops::ReplayFigures ReplayWork(JobFrame& frame, const ReplayOptions& options, ReplayInputs& in,
-                              ops::ReplaySettings& settings, TimeseriesResult& timeseries) {
+std::vector<ops::ReplayFigures> ReplayWork(JobFrame& frame, const ReplayOptions& options,
+                                           std::vector<ReplayInputs>& inputs,
+                                           std::vector<ops::ReplaySettings>& settings,
+                                           TimeseriesResult& timeseries) {
   dist::Communicator& ranks = frame.ranks();
   InstallInterruptHandler();
-  // A timed replay keeps the ranks' operations where they were relative to each other: offsets
-  // from the first operation of any rank's log, from a start that rank 0 sets for all (the
-  // hosts' clocks agree as NTP makes them).
-  int64_t job_first_ns = in.plan.first_start_ns;
-  for (const auto& first : ranks.AllGather(std::to_string(in.plan.first_start_ns)))
+  // A timed replay keeps the ranks' (and op-logs') operations where they were relative to
+  // each other: offsets from the first operation of any rank's log, from a start that rank 0
+  // sets for all (the hosts' clocks agree as NTP makes them).
+  int64_t job_first_ns = INT64_MAX;
+  size_t planned = 0;
+  for (const auto& in : inputs) {
+    job_first_ns = std::min(job_first_ns, in.plan.first_start_ns);
+    planned += in.plan.ops.size();
+  }
+  for (const auto& first : ranks.AllGather(std::to_string(job_first_ns)))
     job_first_ns = std::min<int64_t>(job_first_ns, std::stoll(first));
-  settings.rank_offset_ns = in.plan.first_start_ns - job_first_ns;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    settings[i].rank_offset_ns = inputs[i].plan.first_start_ns - job_first_ns;
   const int64_t start_ns =
       std::stoll(ranks.AllGather(std::to_string(metrics::WallNanos() + 100000000)).front());
   if (!ranks.Barrier()) throw Interrupted("replay interrupted before it started");
@@ -332,15 +455,14 @@ ops::ReplayFigures ReplayWork(JobFrame& frame, const ReplayOptions& options, Rep
     p.reads = progress.ops.load(std::memory_order_relaxed);
     p.phase = metrics::LivePhase::kReplay;
   });
-  ops::ReplayFigures figures;
+  std::vector<ops::ReplayFigures> figures;
   const auto t0 = std::chrono::steady_clock::now();
   RunShowingStatus(
-      [&] { figures = ops::RunReplay(in.plan, in.storages, settings, start_ns, progress); },
+      [&] { figures = RunReplays(inputs, settings, start_ns, progress); },
       [&] {
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        return fmt::format("replay: {}/{} ops, {}, {:.1f} s", progress.ops.load(),
-                           in.plan.ops.size(),
+        return fmt::format("replay: {}/{} ops, {}, {:.1f} s", progress.ops.load(), planned,
                            FormatBytes(static_cast<double>(progress.bytes.load())), elapsed);
       },
       display);
@@ -379,12 +501,46 @@ struct ReplayOpRow {
 };
 TB_JSON_FIELDS(ReplayOpRow, op, original, replayed)
 
-// summary.json's figures of a replay.
+// One op-log's operations (or every op-log's together) beside the original's.
+struct ReplayComparison {
+  uint64_t operations = 0, original_operations = 0, errors = 0;
+  double seconds = 0, original_seconds = 0, speedup = 0;
+  std::vector<ReplayOpRow> ops;
+};
+
+ReplayComparison CompareOf(const ReplayTotals& t) {
+  ReplayComparison c;
+  c.seconds = t.span.Seconds();
+  c.original_seconds = t.OriginalSeconds();
+  for (const auto& [op, original] : t.original) {
+    const auto it = t.replayed.find(op);
+    const ops::OpFigures& replayed = it == t.replayed.end() ? ops::OpFigures() : it->second;
+    c.original_operations += original.count;
+    c.operations += replayed.count;
+    c.errors += replayed.errors;
+    c.ops.push_back({op, RowOf(original, c.original_seconds), RowOf(replayed, c.seconds)});
+  }
+  c.speedup = c.seconds > 0 ? c.original_seconds / c.seconds : 0.0;
+  return c;
+}
+
+// With several op-logs: one's figures, beside its own original.
+struct ReplayJobFigures {
+  std::string job, op_log;
+  uint64_t operations = 0, original_operations = 0, errors = 0;
+  double seconds = 0, original_seconds = 0, speedup = 0;
+  std::vector<ReplayOpRow> ops;
+};
+TB_JSON_FIELDS(ReplayJobFigures, job, op_log, operations, original_operations, errors, seconds,
+               original_seconds, speedup, ops)
+
+// summary.json's figures of a replay (with several op-logs, of all of them together, and each
+// one's in `jobs`).
 struct ReplaySummary {
-  std::string op_log, mode;
-  std::string job;  // the mix's job whose op-log this is ("" for any other)
+  std::string op_log, mode;  // op_log: the op-logs as given, ", " between
+  std::string job;           // the mix's job whose op-log this is ("" for any other, or several)
   double speed = 1;
-  unsigned concurrency = 0;
+  unsigned concurrency = 0;  // an op-log's workers (the most of any)
   int ranks = 1;
   std::string target, storages;
   uint64_t operations = 0, original_operations = 0, not_in_ops = 0, errors = 0;
@@ -392,39 +548,43 @@ struct ReplaySummary {
   uint64_t late_operations = 0;
   double max_late_ms = 0;
   std::vector<ReplayOpRow> ops;
-  std::optional<TrainingFigures> training;  // --train-results
+  std::optional<std::vector<ReplayJobFigures>> jobs;  // several op-logs
+  std::optional<TrainingFigures> training;            // --train-results
 };
 TB_JSON_FIELDS(ReplaySummary, op_log, mode, job, speed, concurrency, ranks, target, storages,
                operations, original_operations, not_in_ops, errors, seconds, original_seconds,
-               speedup, late_operations, max_late_ms, ops, training)
+               speedup, late_operations, max_late_ms, ops, jobs, training)
 
-ReplaySummary SummaryOf(const ReplayTotals& t, const ReplayOptions& options,
-                        const ops::ReplaySettings& settings, int ranks, const std::string& where,
-                        const metrics::OpLogContents& in_log) {
-  ReplaySummary f{.op_log = options.op_log,
+std::string JoinedOpLogs(const ReplayOptions& options) {
+  return fmt::format("{}", fmt::join(options.op_logs, ", "));
+}
+
+ReplaySummary SummaryOf(const ReplayTotals& t, const ReplayOptions& options, unsigned concurrency,
+                        int ranks, const std::vector<ReplayInputs>& inputs) {
+  std::string where;
+  for (const auto& in : inputs)
+    if (where.find(in.where) == std::string::npos) where += (where.empty() ? "" : ", ") + in.where;
+  const ReplayComparison c = CompareOf(t);
+  ReplaySummary f{.op_log = JoinedOpLogs(options),
                   .mode = options.mode,
-                  .job = MixJobOf(in_log),
+                  .job = inputs.size() == 1 ? inputs.front().job : "",
                   .speed = options.speed,
-                  .concurrency = settings.concurrency,
+                  .concurrency = concurrency,
                   .ranks = ranks,
                   .target = options.target,
                   .storages = where,
-                  .ops = {},
+                  .operations = c.operations,
+                  .original_operations = c.original_operations,
+                  .not_in_ops = t.dropped,
+                  .errors = c.errors,
+                  .seconds = c.seconds,
+                  .original_seconds = c.original_seconds,
+                  .speedup = c.speedup,
+                  .late_operations = t.late,
+                  .max_late_ms = static_cast<double>(t.max_late_ns) / 1e6,
+                  .ops = c.ops,
+                  .jobs = std::nullopt,
                   .training = std::nullopt};
-  f.seconds = t.span.Seconds();
-  f.original_seconds = t.OriginalSeconds();
-  for (const auto& [op, original] : t.original) {
-    const auto it = t.replayed.find(op);
-    const ops::OpFigures& replayed = it == t.replayed.end() ? ops::OpFigures() : it->second;
-    f.original_operations += original.count;
-    f.operations += replayed.count;
-    f.errors += replayed.errors;
-    f.ops.push_back({op, RowOf(original, f.original_seconds), RowOf(replayed, f.seconds)});
-  }
-  f.not_in_ops = t.dropped;
-  f.speedup = f.seconds > 0 ? f.original_seconds / f.seconds : 0.0;
-  f.late_operations = t.late;
-  f.max_late_ms = static_cast<double>(t.max_late_ns) / 1e6;
   return f;
 }
 
@@ -448,32 +608,59 @@ std::string ReplayOpsTable(const ReplayTotals& t) {
   return OpsTable(lines);
 }
 
-// Rank 0's report: the table, the figures of summary.json, and how the replay ended.
-ReplayOutcome ReportReplay(JobFrame& frame, const ReplayOptions& options, const ReplayInputs& in,
-                           const ops::ReplaySettings& settings,
-                           const std::vector<ReplayRank>& gathered,
+std::string ReplayedLine(const ReplayComparison& c) {
+  return fmt::format(
+      "replayed {} of {} operations in {:.3f} s (the original took {:.3f} s: {:.2f}x)",
+      c.operations, c.original_operations, c.seconds, c.original_seconds, c.speedup);
+}
+
+// Rank 0's report: the table (each op-log's first when there are several), the figures of
+// summary.json, and how the replay ended. `gathered`: each rank's figures of each op-log.
+ReplayOutcome ReportReplay(JobFrame& frame, const ReplayOptions& options,
+                           const std::vector<ReplayInputs>& inputs,
+                           const std::vector<ops::ReplaySettings>& settings,
+                           const std::vector<std::vector<ReplayRank>>& gathered,
                            const TimeseriesResult& timeseries) {
-  const ReplayTotals t = SumReplayRanks(gathered);
-  ReplaySummary f = SummaryOf(t, options, settings, frame.ranks().Size(), in.where, in.log);
+  std::vector<ReplayRank> every;
+  for (const auto& rank : gathered) every.insert(every.end(), rank.begin(), rank.end());
+  const ReplayTotals t = SumReplayRanks(every);
+  unsigned concurrency = 0;
+  for (const auto& s : settings) concurrency = std::max(concurrency, s.concurrency);
+  ReplaySummary f = SummaryOf(t, options, concurrency, frame.ranks().Size(), inputs);
+  ReplayOutcome out;
+  if (inputs.size() > 1) {
+    f.jobs.emplace();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      std::vector<ReplayRank> its;
+      for (const auto& rank : gathered)
+        if (i < rank.size()) its.push_back(rank[i]);
+      const ReplayTotals job_totals = SumReplayRanks(its);
+      const ReplayComparison c = CompareOf(job_totals);
+      f.jobs->push_back({inputs[i].job, inputs[i].given, c.operations, c.original_operations,
+                         c.errors, c.seconds, c.original_seconds, c.speedup, c.ops});
+      out.text += fmt::format("job {} ({}, {} worker(s)):\n", inputs[i].job, inputs[i].given,
+                              settings[i].concurrency) +
+                  ReplayOpsTable(job_totals) + ReplayedLine(c) + "\n";
+    }
+    out.text += fmt::format("all {} op-logs together:\n", inputs.size());
+  }
   std::optional<ops::StepIoEstimate> step_io;
+  const ReplayInputs& in = inputs.front();
   if (in.training) {
     const auto get = t.replayed.find("GET");
     step_io = ops::EstimateStepIo(*in.training, get == t.replayed.end() ? 0 : get->second.count,
                                   f.seconds, frame.ranks().Size());
-    ApplyRanksPipeline(gathered, *step_io);
+    ApplyRanksPipeline(every, *step_io);
     f.training = TrainingFiguresOf(*in.training, *step_io);
   }
-  ReplayOutcome out;
-  out.text =
-      ReplayOpsTable(t) +
-      fmt::format(
-          "replayed {} of {} operations in {:.3f} s (the original took {:.3f} s: {:.2f}x){}\n",
-          f.operations, f.original_operations, f.seconds, f.original_seconds, f.speedup,
-          settings.timed ? fmt::format("; {} began over 1 ms late (at most {:.1f} ms): raise "
-                                       "--concurrency if many did",
-                                       t.late, f.max_late_ms)
-                         : "");
-  if (step_io) out.text += StepIoText(*in.training, *step_io, settings.concurrency);
+  out.text +=
+      ReplayOpsTable(t) + ReplayedLine(CompareOf(t)) +
+      (settings.front().timed ? fmt::format("; {} began over 1 ms late (at most {:.1f} ms): raise "
+                                            "--concurrency if many did",
+                                            t.late, f.max_late_ms)
+                              : "") +
+      "\n";
+  if (step_io) out.text += StepIoText(*in.training, *step_io, settings.front().concurrency);
   frame.End(
       out,
       {t.span.interrupted, !t.span.interrupted && f.operations == f.original_operations, f.errors},
@@ -488,52 +675,79 @@ ReplayOutcome ReportReplay(JobFrame& frame, const ReplayOptions& options, const 
 
 ReplayOutcome ReplayJob(const ReplayOptions& options, JobEnv& env) {
   CheckReplayOptions(options);
-  ReplayInputs in = OpenReplay(options, env);
-  ops::ReplaySettings settings = ReplaySettingsFor(options, in.plan);
-  if (in.training) {
-    in.op_seconds.assign(in.plan.ops.size(), NAN);
-    settings.op_seconds = &in.op_seconds;
+  std::vector<ReplayInputs> inputs = OpenReplays(options, env);
+  std::vector<ops::ReplaySettings> settings;
+  for (auto& in : inputs) {
+    settings.push_back(ReplaySettingsFor(options, in.plan));
+    if (in.training) {
+      in.op_seconds.assign(in.plan.ops.size(), NAN);
+      settings.back().op_seconds = &in.op_seconds;
+    }
   }
-  JobFrame frame(env, "replay", options.op_log,
-                 {{"op_log", options.op_log},
+  const std::string op_logs = JoinedOpLogs(options);
+  JobFrame frame(env, "replay", op_logs,
+                 {{"op_log", op_logs},
                   {"target", options.target},
                   {"mode", options.mode},
                   {"speed", options.speed},
                   {"ops", options.ops},
-                  {"concurrency", settings.concurrency},
+                  {"concurrency", settings.front().concurrency},
                   {"own_op_log", options.own_op_log}},
                  options.interval_s);
-  // A mix's job's operations replayed are still that job's: its own log's lines say so too.
-  const std::string job = MixJobOf(in.log);
-  JobOpLog own_log(options.own_op_log, frame.ranks(), in.storages.front()->Describe(""), job);
-  if (own_log) own_log.log()->NoteEndpointUrl(in.storages.front()->EndpointUrl());
-  settings.op_log = own_log.log();
-  frame.Begin("replay", {{"op_log", options.op_log},
-                         {"mode", options.mode},
-                         {"original_operations", in.plan.ops.size()}});
-  if (!in.log.dropped.empty())
-    frame.log().Warn(
-        fmt::format("op-log {}: read up to its last whole line ({})", in.path, in.log.dropped));
-  frame.log().Info(fmt::format(
-      "replay {}{}: {} operations over {:.3f} s, {} mode{}, {} worker(s){}, against {}", in.path,
-      job.empty() ? "" : fmt::format(" (job {} of a mix)", job), in.plan.ops.size(),
-      SecondsBetween(in.plan.first_start_ns, in.plan.last_end_ns), options.mode,
-      settings.timed ? fmt::format(" at {}x", options.speed) : "", settings.concurrency,
-      frame.ranks().Size() > 1 ? fmt::format(" per rank, {} ranks", frame.ranks().Size()) : "",
-      in.where));
+  // A mix's job's operations replayed are still that job's: its own log's lines say so too,
+  // each job's in a file of its own when several are replayed.
+  std::vector<std::unique_ptr<JobOpLog>> own_logs;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto& in = inputs[i];
+    const std::string own =
+        inputs.size() == 1 || options.own_op_log.empty()
+            ? options.own_op_log
+            : metrics::TaggedOpLogPath(options.own_op_log, "." + SafeJobTag(in, i));
+    own_logs.push_back(std::make_unique<JobOpLog>(
+        own, frame.ranks(), in.storages.front()->Describe(""), in.job == in.given ? "" : in.job));
+    if (*own_logs.back())
+      own_logs.back()->log()->NoteEndpointUrl(in.storages.front()->EndpointUrl());
+    settings[i].op_log = own_logs.back()->log();
+  }
+  size_t planned = 0;
+  for (const auto& in : inputs) planned += in.plan.ops.size();
+  frame.Begin("replay",
+              {{"op_log", op_logs}, {"mode", options.mode}, {"original_operations", planned}});
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto& in = inputs[i];
+    if (!in.log.dropped.empty())
+      frame.log().Warn(
+          fmt::format("op-log {}: read up to its last whole line ({})", in.path, in.log.dropped));
+    frame.log().Info(fmt::format(
+        "replay {}{}: {} operations over {:.3f} s, {} mode{}, {} worker(s){}, against {}", in.path,
+        in.job.empty() || in.job == in.given ? "" : fmt::format(" (job {} of a mix)", in.job),
+        in.plan.ops.size(), SecondsBetween(in.plan.first_start_ns, in.plan.last_end_ns),
+        options.mode, settings[i].timed ? fmt::format(" at {}x", options.speed) : "",
+        settings[i].concurrency,
+        frame.ranks().Size() > 1 ? fmt::format(" per rank, {} ranks", frame.ranks().Size()) : "",
+        in.where));
+  }
+  if (inputs.size() > 1)
+    frame.log().Info(fmt::format("replay: the {} op-logs together, from one start", inputs.size()));
   TimeseriesResult timeseries;
-  const ops::ReplayFigures figures = ReplayWork(frame, options, in, settings, timeseries);
-  if (own_log) frame.log().Info(own_log.Close());
-  ReplayRank mine{.replayed = figures,
-                  .original = in.plan.original,
-                  .original_start_ns = in.plan.first_start_ns,
-                  .original_end_ns = in.plan.last_end_ns,
-                  .dropped_by_ops = in.plan.dropped_by_ops,
-                  .pipeline = std::nullopt};
-  if (in.training) mine.pipeline = PipelineOf(*in.training, in.plan, in.op_seconds);
+  const std::vector<ops::ReplayFigures> figures =
+      ReplayWork(frame, options, inputs, settings, timeseries);
+  for (auto& own : own_logs)
+    if (*own) frame.log().Info(own->Close());
+  std::vector<ReplayRank> mine;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto& in = inputs[i];
+    mine.push_back({.replayed = figures[i],
+                    .original = in.plan.original,
+                    .original_start_ns = in.plan.first_start_ns,
+                    .original_end_ns = in.plan.last_end_ns,
+                    .dropped_by_ops = in.plan.dropped_by_ops,
+                    .pipeline = std::nullopt});
+    if (in.training) mine.back().pipeline = PipelineOf(*in.training, in.plan, in.op_seconds);
+  }
   const auto gathered = frame.Gather(mine);
   if (!frame.lead()) return {};
-  return ReportReplay(frame, options, in, settings, gathered, timeseries);
+  return ReportReplay(frame, options, inputs, settings, gathered, timeseries);
 }
 
 }  // namespace trainbench::app

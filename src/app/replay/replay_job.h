@@ -6,7 +6,10 @@
 // (ops.rank0001.tsv.zst for --op-log ops.tsv.zst) and rank 0 sums them. Refuses, before any
 // work: an op-log that is not one, options out of range, and a log with PUTs or DELETEs
 // unless --target names an empty place (replayed writes never land on data trainbench did
-// not write). Not thread-safe: one per process.
+// not write). Several op-logs (a mix's jobs' files, `mix --op-log`) replay together, each on
+// its own workers from one start (timed: each operation at its original time relative to every
+// log's), and each is compared with its own original as well as all of them together. Not
+// thread-safe: one per process.
 #pragma once
 
 #include <map>
@@ -20,14 +23,22 @@
 namespace trainbench::app {
 
 struct ReplayOptions {
-  std::string op_log;  // as given; under mpirun each rank reads its rank's file
+  // As given (one or more: replayed together); under mpirun each rank reads its rank's file of
+  // each.
+  std::vector<std::string> op_logs;
   std::string target;  // "": each operation's own endpoint
+  // --job-target JOB=URI: the op-log of a mix's job JOB against URI in place of --target
+  // (a checkpointing job's PUTs to an empty place, the trainings' reads where they were).
+  std::map<std::string, std::string> job_targets;
   std::map<std::string, std::string> storage_options;
   std::string mode = "parallel";  // sequential | parallel | timed
   double speed = 1;               // timed: original offsets over this
   std::vector<std::string> ops;   // kinds to replay; empty: all
-  unsigned concurrency = 0;       // 0: as many as the original had threads (at most 64)
-  std::string own_op_log;         // this replay's own op-log ("": none)
+  // Per op-log; 0: as many as its original had operations in flight (at most 64).
+  unsigned concurrency = 0;
+  // This replay's own op-log ("": none); with several op-logs, one file per job
+  // (ops.<job>.tsv, as `mix --op-log` names them).
+  std::string own_op_log;
   bool progress = true;
   double interval_s = 1;  // per timeseries.csv row with a results folder; 0: none
   // The results of the `train` whose op-log this is (ops/step_io_estimate.h): the replay then

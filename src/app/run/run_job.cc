@@ -4,6 +4,9 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <memory>
+#include <optional>
+
 #include "app/frame/job_checks.h"
 #include "app/frame/job_log.h"
 #include "app/frame/job_op_log.h"
@@ -170,6 +173,19 @@ void LogRunStart(const RunJobOptions& options, const sim::RankLayout& layout,
 
 }  // namespace
 
+std::shared_ptr<const dataset::DatasetFiles> ResolveRunDataset(const RunJobOptions& options,
+                                                               uint64_t total_accelerators,
+                                                               JobEnv& env) {
+  const auto& config = options.config;
+  if (!config.workflow.train || config.workflow.generate_data) return nullptr;
+  auto storage = env.open_storage(config::DatasetUri(config), config.storage.storage_options);
+  if (env.ranks.Rank() == 0) dataset::DatasetLock::RefuseIfBeingWritten(*storage);
+  auto found = std::make_shared<const dataset::DatasetFiles>(
+      dataset::ResolveDataset(config, *storage, options.datagen_command));
+  sim::TrainStepsPerEpoch(config, *found, total_accelerators);
+  return found;
+}
+
 RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
   CheckRunOptions(options);
   const auto& config = options.config;
@@ -200,7 +216,10 @@ RunOutcome RunJob(const RunJobOptions& options, JobEnv& env) {
   GenerateOrCheckDataset(options, ranks, s, op_log);
   // Seen by clean while this run reads (the op-log does not show it: not the run's I/O).
   const dataset::ReaderMark reading(*s.dataset);
-  const auto dataset = dataset::ResolveDataset(config, *s.dataset, options.datagen_command);
+  std::optional<dataset::DatasetFiles> found;
+  if (!options.dataset)
+    found = dataset::ResolveDataset(config, *s.dataset, options.datagen_command);
+  const dataset::DatasetFiles& dataset = options.dataset ? *options.dataset : *found;
   const sim::RankLayout layout = sim::ExchangeRankLayout(ranks, options.accelerators);
   sim::TrainStepsPerEpoch(config, dataset, layout.total_accelerators);
   const size_t hosts_dropped = options.drop_caches ? DropPageCaches(layout, ranks) : 0;

@@ -8,6 +8,7 @@
 // (a mix's jobs, app/mix/mix_job.h), stopped by Ctrl-C together or by their owner's ThreadStop.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "app/frame/job_env.h"
@@ -32,5 +33,14 @@ size_t DropPageCaches(const sim::RankLayout& layout, dist::Communicator& ranks);
 
 // Checks that do not need the config: accelerators, interval, reads in flight.
 void CheckRunOptions(const RunJobOptions& options);
+
+// A training's dataset found and checked against its config and `total_accelerators`, as
+// RunJob does before its first read: refused (UsageError) when another job is still writing
+// it, when it does not match the config, or when it holds too few samples for one step.
+// Null for a job that reads no dataset of its own yet (a checkpointing workload,
+// workflow.generate_data).
+std::shared_ptr<const dataset::DatasetFiles> ResolveRunDataset(const RunJobOptions& options,
+                                                               uint64_t total_accelerators,
+                                                               JobEnv& env);
 
 }  // namespace trainbench::app

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "app/frame/job_report.h"
 #include "config/workload.h"
+#include "dataset/dataset_files.h"
 #include "metrics/run_record.h"
 #include "report/result_envelope.h"
 #include "sim/read_setup.h"
@@ -34,6 +36,9 @@ struct RunJobOptions {
   double checkpoint_every_s = 0;
   // The mix's job this run is ("" for a run alone): its op-log lines name it.
   std::string mix_job;
+  // The dataset, found and checked already (ResolveRunDataset: a mix checks every job's before
+  // any starts); null: RunJob finds it.
+  std::shared_ptr<const dataset::DatasetFiles> dataset;
 };
 
 // How a run ended, RunJob's answer on every rank (JobReport: reports on rank 0 alone).

@@ -500,6 +500,7 @@ SweepOutcome SweepJob(
     SweepMix mix;
     mix.vary = static_cast<size_t>(&vary - given.mix.jobs.data());
     mix.parts = PrepareMix(given, env.ranks.Size(), env.ranks.Rank());
+    ResolveMixDatasets(mix.parts, env, mix.vary);
     SweepOptions own = options;
     own.run = mix.parts[mix.vary].run;
     const SweepPlan plan = CheckSweep(own);

@@ -15,6 +15,7 @@
 #include "config/sai3/walk.h"
 #include "config/sai3/workload_ops.h"
 #include "config/workload_yaml.h"
+#include "config/yaml_file.h"
 
 namespace trainbench::config {
 namespace sai3 {
@@ -23,14 +24,7 @@ namespace {
 constexpr double kMaxDurationS = 30 * 24 * 3600.0;  // a month
 
 YAML::Node ReadRoot(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw UsageError(fmt::format("cannot read sai3-bench config '{}'", path));
-  } catch (const YAML::Exception& e) {
-    throw UsageError(fmt::format("{}:{}: invalid YAML: {}", path, e.mark.line + 1, e.msg));
-  }
+  YAML::Node root = LoadYamlFile(path, "sai3-bench config");
   if (!root.IsMap()) throw UsageError(fmt::format("{}: expected a map of keys at the top", path));
   return root;
 }

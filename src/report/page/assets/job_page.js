@@ -539,6 +539,26 @@
                                    i === 0 ? 'fidelity-points-table' : undefined));
     }
 
+    // A figure of a job as summary.json has it (data-value) and as the page writes it.
+    function jobCell(job, key, how, colorOfJob) {
+      const v = at(job, key);
+      let text = typeof v === 'number' ? num(v, how || 0) : v == null ? '-' : String(v);
+      if (key === 'stop_reason') text = job.complete ? 'complete' : v || 'incomplete';
+      const td = el('td', {'data-key': key, 'data-value': v == null ? '' : JSON.stringify(v)});
+      if (key === 'name') td.append(el('span', {class: 'swatch',
+                                                style: 'background:' + colorOfJob}));
+      td.append(text);
+      return td;
+    }
+    function jobTable(parent, id, columns, list, colorOf) {
+      const t = el('table', {id: id});
+      const box = el('div', {class: 'wide'}, t);
+      t.append(el('tr', {}, ...columns.map((c) => el('th', {}, c[0]))));
+      for (const job of list)
+        t.append(el('tr', {'data-job': job.name},
+                    ...columns.map(([, key, how]) => jobCell(job, key, how, colorOf(job.name)))));
+      parent.append(box);
+    }
     if (kind === 'replay') {
       // Each operation's latency, the original's against the replay's.
       const ops = S(runs[0]).ops || [];
@@ -568,6 +588,24 @@
                                      o.replayed.errors ? `${o.replayed.errors}: ` +
                                                          o.replayed.first_error : '0']),
                                    i === 0 ? 'replay-ops-table' : undefined));
+      // Several op-logs (a mix's jobs) replayed together: each against its own original.
+      runs.forEach((r, i) => {
+        const jobs = S(r).jobs;
+        if (!Array.isArray(jobs)) return;
+        const rows = [];
+        jobs.forEach((j) => (j.ops || []).forEach((o) => rows.push({name: j.job, ...o})));
+        const names = jobs.map((j) => j.job);
+        jobTable(section(runs.length > 1 ? `Each job: ${label(r, i)}` : 'Each job'),
+                 'replay-jobs' + (i ? '-' + (i + 1) : ''),
+                 [['job', 'name'], ['op', 'op'], ['original ops', 'original.count'],
+                  ['replayed', 'replayed.count'], ['p50 ms orig', 'original.latency_ms.p50', 3],
+                  ['p50 ms', 'replayed.latency_ms.p50', 3],
+                  ['p99 ms orig', 'original.latency_ms.p99', 3],
+                  ['p99 ms', 'replayed.latency_ms.p99', 3],
+                  ['MiB/s orig', 'original.MiB_per_second', 1],
+                  ['MiB/s', 'replayed.MiB_per_second', 1], ['failed', 'replayed.errors']],
+                 rows, (name) => color(Math.max(0, names.indexOf(name))));
+      });
     }
 
     if (kind === 'sai3') {
@@ -624,26 +662,6 @@
           drawn.canvas.setAttribute('data-bands', JSON.stringify(shown));
         }
       };
-      // A figure of a job as summary.json has it (data-value) and as the page writes it.
-      function jobCell(job, key, how, colorOfJob) {
-        const v = at(job, key);
-        let text = typeof v === 'number' ? num(v, how || 0) : v == null ? '-' : String(v);
-        if (key === 'stop_reason') text = job.complete ? 'complete' : v || 'incomplete';
-        const td = el('td', {'data-key': key, 'data-value': v == null ? '' : JSON.stringify(v)});
-        if (key === 'name') td.append(el('span', {class: 'swatch',
-                                                  style: 'background:' + colorOfJob}));
-        td.append(text);
-        return td;
-      }
-      function jobTable(parent, id, columns, list, colorOf) {
-        const t = el('table', {id: id});
-        const box = el('div', {class: 'wide'}, t);
-        t.append(el('tr', {}, ...columns.map((c) => el('th', {}, c[0]))));
-        for (const job of list)
-          t.append(el('tr', {'data-job': job.name},
-                      ...columns.map(([, key, how]) => jobCell(job, key, how, colorOf(job.name)))));
-        parent.append(box);
-      }
       runs.forEach((r, i) => {
         const s = S(r);
         // A mix stopped before its end wrote no figures: its outcome says so.
