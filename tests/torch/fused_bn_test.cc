@@ -6,6 +6,7 @@
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
+#include "train/cpu/bn_relu_kernels.h"
 #include "train/fused_batch_norm.h"
 #include "train/resnet.h"
 
@@ -122,6 +123,14 @@ TEST(FusedBatchNormCpuTest, Float32MatchesBatchNormAndRelu) {
   Compare({torch::kCPU, torch::kFloat, 1, 4, 3, 1, true, 1e-4});     // fewer rows than a chunk
   Compare({torch::kCPU, torch::kFloat, 4, 2048, 2, 2, true, 1e-4});
   Compare({torch::kCPU, torch::kFloat, 4, 512, 2, 2, false, 1e-4});
+}
+
+// The passes spread over the intra-op pool: the plugin is built with LibTorch's OpenMP.
+TEST(FusedBatchNormCpuTest, KernelsRunOnEveryIntraOpThread) {
+  const int threads = at::get_num_threads();
+  at::set_num_threads(2);
+  EXPECT_EQ(cpu::BnKernelThreads(), 2);
+  at::set_num_threads(threads);
 }
 
 // Statistics about a pivot keep the variance when the mean dwarfs the spread.

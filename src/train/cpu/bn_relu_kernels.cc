@@ -4,6 +4,8 @@
 #include <c10/util/BFloat16.h>
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -236,6 +238,14 @@ int64_t BnPartialFloats(int64_t rows, int64_t channels) {
 }
 
 int64_t BnMaskBytes(int64_t rows, int64_t channels) { return rows * channels; }
+
+int BnKernelThreads() {
+  std::atomic<uint64_t> ran{0};
+  at::parallel_for(0, at::get_num_threads(), 1, [&](int64_t, int64_t) {
+    ran.fetch_or(uint64_t{1} << (at::get_thread_num() % 64));
+  });
+  return std::popcount(ran.load());
+}
 
 const char* BnReluUnsupported(int64_t channels) {
   return channels % kLanes == 0 ? nullptr : "channels not a multiple of 4";

@@ -40,6 +40,12 @@ void BnReluBackward(DType dtype, const void* dy, const void* x, const uint8_t* m
                     const float* mean, const float* invstd, float* grad_weight, float* grad_bias,
                     float* coef, float* partials);
 
+// How many of the intra-op pool's threads the kernels' passes run on: at::parallel_for here, a
+// header template, runs on one thread where this file was compiled without LibTorch's
+// OpenMP (the other threads then wait: 2026-11-29, 14% of a batch-8 step). A probe, as the
+// passes split their work.
+int BnKernelThreads();
+
 // Why the shapes cannot be fused (channels not a multiple of the vector width), or null.
 const char* BnReluUnsupported(int64_t channels);
 
