@@ -8,6 +8,7 @@
 #include <map>
 
 #include "common/error.h"
+#include "train/cpu/widened_conv.h"
 #include "train/fused_batch_norm.h"
 
 namespace trainbench::train {
@@ -15,6 +16,13 @@ namespace trainbench::train {
 namespace {
 
 namespace nn = torch::nn;
+
+// The residual branch's input: x, or the downsample's conv and batch norm of it.
+torch::Tensor Downsample(nn::Sequential& downsample, const torch::Tensor& x) {
+  if (!downsample) return x;
+  return downsample[1]->as<nn::BatchNorm2d>()->forward(
+      cpu::Convolve(*downsample[0]->as<nn::Conv2d>(), x));
+}
 
 nn::Conv2d Conv(int64_t in, int64_t out, int64_t kernel, int64_t stride) {
   return nn::Conv2d(
@@ -35,8 +43,8 @@ class BasicBlockImpl : public nn::Module {
     if (downsample_) register_module("downsample", downsample_);
   }
   torch::Tensor forward(torch::Tensor x) {
-    auto out = BatchNormRelu(bn1_, conv1_(x), {}, fused_bn_);
-    return BatchNormRelu(bn2_, conv2_(out), downsample_ ? downsample_->forward(x) : x, fused_bn_);
+    auto out = BatchNormRelu(bn1_, cpu::Convolve(*conv1_, x), {}, fused_bn_);
+    return BatchNormRelu(bn2_, cpu::Convolve(*conv2_, out), Downsample(downsample_, x), fused_bn_);
   }
   nn::BatchNorm2d last_bn() { return bn2_; }
 
@@ -67,9 +75,9 @@ class BottleneckImpl : public nn::Module {
     if (downsample_) register_module("downsample", downsample_);
   }
   torch::Tensor forward(torch::Tensor x) {
-    auto out = BatchNormRelu(bn1_, conv1_(x), {}, fused_bn_);
-    out = BatchNormRelu(bn2_, conv2_(out), {}, fused_bn_);
-    return BatchNormRelu(bn3_, conv3_(out), downsample_ ? downsample_->forward(x) : x, fused_bn_);
+    auto out = BatchNormRelu(bn1_, cpu::Convolve(*conv1_, x), {}, fused_bn_);
+    out = BatchNormRelu(bn2_, cpu::Convolve(*conv2_, out), {}, fused_bn_);
+    return BatchNormRelu(bn3_, cpu::Convolve(*conv3_, out), Downsample(downsample_, x), fused_bn_);
   }
   nn::BatchNorm2d last_bn() { return bn3_; }
 
@@ -156,7 +164,7 @@ nn::Sequential ResNetImpl::MakeStage(bool bottleneck, int64_t planes, int64_t bl
 }
 
 torch::Tensor ResNetImpl::forward(torch::Tensor x) {
-  x = BatchNormRelu(bn1_, conv1_(x), {}, fused_bn_);
+  x = BatchNormRelu(bn1_, cpu::Convolve(*conv1_, x), {}, fused_bn_);
   x = torch::max_pool2d(x, 3, 2, 1);
   x = layer4_->forward(layer3_->forward(layer2_->forward(layer1_->forward(x))));
   x = torch::adaptive_avg_pool2d(x, {1, 1}).flatten(1);
