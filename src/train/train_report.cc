@@ -58,6 +58,7 @@ struct TrainFigures {
   std::optional<std::string> dist_backend, gradient_sync;  // a launched job's
   std::optional<double> scaling_efficiency;                // --scaling-baseline
   bool cuda_graphs = false, fused_batch_norm = false;
+  std::optional<bool> widened_bf16_convolutions;  // bf16 on a CPU: whether they were
   // On a GPU the loss is read back only every this many steps (each read waits for it).
   int64_t loss_read_interval = 1;
   std::optional<int64_t> bad_images;  // --data: images that did not decode
@@ -66,8 +67,8 @@ struct TrainFigures {
 TB_JSON_FIELDS(TrainFigures, precision, channels_last, device, device_name, model, data, image_size,
                warmup_steps, step_time_p50_ms, step_time_p99_ms, data_wait_share, skipped_steps,
                world_size, images_per_second_per_process, steps, interrupted, dist_backend,
-               gradient_sync, scaling_efficiency, cuda_graphs, fused_batch_norm, loss_read_interval,
-               bad_images, storage_counters)
+               gradient_sync, scaling_efficiency, cuda_graphs, fused_batch_norm,
+               widened_bf16_convolutions, loss_read_interval, bad_images, storage_counters)
 
 struct MetricsLineFields {
   RadixMetrics radix_metrics;
@@ -116,6 +117,8 @@ std::string MetricsLine(const TrainOptions& options, const TrainResult& result) 
           .scaling_efficiency = OnlyIf(result.scaling_efficiency > 0, result.scaling_efficiency),
           .cuda_graphs = result.cuda_graphs,
           .fused_batch_norm = result.fused_batch_norm,
+          .widened_bf16_convolutions = OnlyIf(result.device == "cpu" && options.precision == "bf16",
+                                              result.widened_bf16_convolutions),
           .loss_read_interval = result.loss_read_interval,
           .bad_images = OnlyIf(result.data != "synthetic", result.bad_images),
           .storage_counters = OnlyIf(!result.storage_counters.empty(), result.storage_counters)}};

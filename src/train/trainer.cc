@@ -16,6 +16,7 @@
 #include "metrics/process_stats.h"
 #include "train/batch_source.h"
 #include "train/cpu/retained_heap.h"
+#include "train/cpu/widened_conv.h"
 #include "train/cuda_graph_step.h"
 #include "train/data_parallel.h"
 #include "train/device.h"
@@ -260,13 +261,18 @@ void TrainingRun::BuildModel() {
                         o_.warmup_steps >= 1 && !data_parallel_;
   // The loss is read every --log-interval steps only: on a GPU a read waits for the device.
   result_.loss_read_interval = o_.log_interval;
+  result_.widened_bf16_convolutions =
+      device_.is_cpu() && precision_ == Precision::kBf16 && cpu::WidensBf16Convolutions();
   Print(o_,
         fmt::format("Model: {} ({} parameters), precision {}, channels-last {}, batch {}, "
-                    "image {}x{}, lr {}, CUDA graphs {}{}{}",
+                    "image {}x{}, lr {}, CUDA graphs {}{}{}{}",
                     o_.model, result_.parameters, o_.precision, o_.channels_last ? "on" : "off",
                     o_.batch_size, o_.image_size, o_.image_size, o_.lr,
                     result_.cuda_graphs ? "on" : "off", optimizer_->fused() ? ", fused SGD" : "",
-                    result_.fused_batch_norm ? ", fused BatchNorm+ReLU" : ""));
+                    result_.fused_batch_norm ? ", fused BatchNorm+ReLU" : "",
+                    result_.widened_bf16_convolutions
+                        ? ", bf16 convolutions on oneDNN's fp32 kernels (no AVX-512 here)"
+                        : ""));
 }
 
 void TrainingRun::AttachDataParallel() {

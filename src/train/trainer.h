@@ -90,8 +90,11 @@ struct TrainResult {
   int64_t loss_read_interval = 1;
   bool cuda_graphs = false;       // the timed steps replayed a CUDA graph
   bool fused_batch_norm = false;  // the model ran the fused BatchNorm+ReLU kernels
-  int64_t batch_size = 0;         // per process, as trained (smaller than asked if it was fitted)
-  int rank = 0;                   // across processes (RANK/WORLD_SIZE); only rank 0 reports
+  // bf16 on a CPU without AVX-512: its convolutions ran oneDNN's fp32 kernels on bf16 values
+  // (train/cpu/widened_conv.h).
+  bool widened_bf16_convolutions = false;
+  int64_t batch_size = 0;  // per process, as trained (smaller than asked if it was fitted)
+  int rank = 0;            // across processes (RANK/WORLD_SIZE); only rank 0 reports
   int world_size = 1;
   std::string dist_backend;   // the c10d backend of a launched job; empty for none
   std::string gradient_sync;  // "buckets N" (+ ", overlapped"), "flatten", or empty
